@@ -1,0 +1,44 @@
+# Set-up and checks. Every target works on a fresh machine from a clean clone.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip
+
+.PHONY: venv install install-dev demo test bench app clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+venv: $(BIN)/python
+
+# The package alone (what a user gets from `pip install .`).
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(PIP) install -q .
+	touch $@
+
+install: $(VENV)/.installed
+
+# Test dependencies. torch first, pinned to the CPU wheel on disk, so nothing pulls a CUDA build.
+$(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt
+	$(PIP) install -q torch==2.13.0
+	$(PIP) install -q -e '.[dev,hf,ja,ko,torch]'
+	touch $@
+
+install-dev: $(VENV)/.installed-dev
+
+demo: install
+	$(BIN)/bleukit examples/hyps.txt examples/refs.a.txt examples/refs.b.txt -f text
+	$(BIN)/bleukit examples/hyps.txt examples/refs.a.txt examples/refs.b.txt --sentence-level -f text
+
+test: install-dev
+	$(BIN)/python -m pytest -q
+
+bench: install-dev
+	$(BIN)/python benchmarks/run.py
+
+app: install-dev
+	$(BIN)/python app.py
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache

@@ -1,0 +1,42 @@
+"""bleukit: sacreBLEU-exact BLEU, fast, with statistics you can sum, slice and resample.
+
+>>> import bleukit
+>>> result = bleukit.corpus_bleu(["The cat sat on the mat."], ["The cat sat on the mat."])
+>>> round(result.score, 6)
+100.0
+"""
+
+from ._version import __version__
+from .bleu import (
+    corpus_bleu,
+    corpus_statistics,
+    score_statistics,
+    sentence_bleu,
+    sentence_scores,
+    sentence_scores_from_statistics,
+)
+from .inputs import references_from_streams
+from .options import SMOOTH_DEFAULTS, BleuOptions
+from .result import BLEUResult
+from .statistics import BleuStatistics
+from .textbook import bleu_score, bleu_unigram
+from .tokenizers import TOKENIZERS, get_tokenizer
+
+__all__ = [
+    "__version__",
+    "corpus_bleu",
+    "sentence_bleu",
+    "sentence_scores",
+    "corpus_statistics",
+    "score_statistics",
+    "sentence_scores_from_statistics",
+    "references_from_streams",
+    "BleuOptions",
+    "BLEUResult",
+    "BleuStatistics",
+    "SMOOTH_DEFAULTS",
+    "TOKENIZERS",
+    "get_tokenizer",
+    "bleu_score",
+    "bleu_unigram",
+]

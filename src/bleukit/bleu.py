@@ -1,0 +1,197 @@
+"""Public BLEU API on text: corpus, sentence and per-sentence scores, with sacreBLEU's option names.
+
+>>> from bleukit import corpus_bleu, sentence_bleu
+>>> hyps = ["The cat sat on the mat.", "It is raining today."]
+>>> refs = ["The cat sat on the mat.", ["It rains today.", "It is raining today!"]]
+>>> round(corpus_bleu(hyps, refs).score, 4)
+92.4074
+>>> round(sentence_bleu("It is raining today.", ["It rains today."]).score, 4)
+23.6435
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from .engine import text_statistics
+from .inputs import check_hypotheses, check_references, check_sentence_references
+from .options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
+from .result import BLEUResult
+from .scoring import score_rows
+from .statistics import BleuStatistics
+from .tokenizers import DEFAULT_TOKENIZER, get_tokenizer
+
+__all__ = [
+    "corpus_bleu",
+    "sentence_bleu",
+    "sentence_scores",
+    "corpus_statistics",
+    "score_statistics",
+    "sentence_scores_from_statistics",
+]
+
+
+def corpus_statistics(hypotheses: Sequence[str], references: Sequence[Any], options: BleuOptions) -> BleuStatistics:
+    """Checked input → per-sentence statistics table (one row per hypothesis).
+
+    >>> stats = corpus_statistics(["a b"], ["a b"], BleuOptions(max_ngram_order=2))
+    >>> stats.rows.tolist()
+    [[2, 2, 2, 1, 2, 1]]
+    """
+    hyps = check_hypotheses(hypotheses)
+    refs = check_references(references, len(hyps))
+    return text_statistics(hyps, refs, options)
+
+
+def _tokenizer_signature(options: BleuOptions) -> str:
+    if options.tokenize in ("ja-mecab", "ko-mecab"):
+        # The MeCab version is part of the signature, so ask the tokenizer itself.
+        return get_tokenizer(options.tokenize).signature()
+    return options.tokenize
+
+
+def _number(x: float) -> Any:
+    x = float(x)
+    return int(x) if x.is_integer() else x
+
+
+def score_statistics(stats: BleuStatistics, options: BleuOptions) -> BLEUResult:
+    """Corpus BLEU of a statistics table: the score of its column sums.
+
+    >>> stats = corpus_statistics(["a b c"], ["a b d"], BleuOptions(max_ngram_order=2))
+    >>> score_statistics(stats, BleuOptions(max_ngram_order=2)).precisions
+    [66.66666666666667, 50.0]
+    """
+    if stats.max_ngram_order != options.max_ngram_order:
+        raise ValueError(
+            f"statistics were counted with max_ngram_order={stats.max_ngram_order}, "
+            f"options say {options.max_ngram_order}"
+        )
+    total = stats.summed()
+    row = total.rows.astype(np.float64)
+    out = score_rows(total.counts.astype(np.float64), total.totals.astype(np.float64), row[:, 0], row[:, 1], options)
+    return BLEUResult(
+        score=float(out.score[0]),
+        counts=[_number(c) for c in out.counts[0]],
+        totals=[_number(t) for t in out.totals[0]],
+        precisions=[float(p) for p in out.precisions[0]],
+        bp=float(out.bp[0]),
+        sys_len=int(total.sys_len[0]),
+        ref_len=int(total.ref_len[0]),
+        signature=options.signature(total.nrefs_signature, _tokenizer_signature(options)),
+        options=options,
+    )
+
+
+def sentence_scores_from_statistics(stats: BleuStatistics, options: BleuOptions) -> np.ndarray:
+    """Sentence BLEU of every row of a statistics table, as a float64 array.
+
+    >>> stats = corpus_statistics(["a b", "c"], ["a b", "d"], BleuOptions(max_ngram_order=2))
+    >>> sentence_scores_from_statistics(stats, BleuOptions(max_ngram_order=2, effective_order=True))
+    array([100.,   0.])
+    """
+    rows = stats.rows.astype(np.float64)
+    return score_rows(
+        stats.counts.astype(np.float64), stats.totals.astype(np.float64), rows[:, 0], rows[:, 1], options
+    ).score
+
+
+def corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Any],
+    *,
+    tokenize: str = DEFAULT_TOKENIZER,
+    lowercase: bool = False,
+    smooth_method: str = DEFAULT_CORPUS_SMOOTH,
+    smooth_value: Optional[float] = None,
+    max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
+    weights: Optional[Sequence[float]] = None,
+    effective_order: bool = False,
+) -> BLEUResult:
+    """Corpus BLEU, identical to ``sacrebleu.corpus_bleu`` (0-100 scale).
+
+    ``references[i]`` is the reference of ``hypotheses[i]`` (a string) or its references (a list
+    of strings, ``None`` for a missing one).
+
+    >>> r = corpus_bleu(["the cat sat on the mat"], [["the cat is on the mat", "a cat sat on a mat"]])
+    >>> round(r.score, 2), r.signature.split("|")[0]
+    (53.73, 'nrefs:2')
+    """
+    options = BleuOptions(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        max_ngram_order=max_ngram_order,
+        weights=weights,
+        effective_order=effective_order,
+    )
+    return score_statistics(corpus_statistics(hypotheses, references, options), options)
+
+
+def sentence_bleu(
+    hypothesis: str,
+    references: Any,
+    *,
+    tokenize: str = DEFAULT_TOKENIZER,
+    lowercase: bool = False,
+    smooth_method: str = DEFAULT_SENTENCE_SMOOTH,
+    smooth_value: Optional[float] = None,
+    max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
+    weights: Optional[Sequence[float]] = None,
+    effective_order: bool = True,
+) -> BLEUResult:
+    """BLEU of one hypothesis against its reference(s), identical to ``sacrebleu.sentence_bleu``.
+
+    >>> round(sentence_bleu("the cat sat", "the cat sat down").score, 4)
+    71.6531
+    """
+    if not isinstance(hypothesis, str):
+        raise TypeError(
+            f"hypothesis must be a str, got {type(hypothesis).__name__}; "
+            "for many sentences use sentence_scores(hypotheses, references)"
+        )
+    options = BleuOptions(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        max_ngram_order=max_ngram_order,
+        weights=weights,
+        effective_order=effective_order,
+    )
+    refs = check_sentence_references(references)
+    return score_statistics(text_statistics([hypothesis], [refs], options), options)
+
+
+def sentence_scores(
+    hypotheses: Sequence[str],
+    references: Sequence[Any],
+    *,
+    tokenize: str = DEFAULT_TOKENIZER,
+    lowercase: bool = False,
+    smooth_method: str = DEFAULT_SENTENCE_SMOOTH,
+    smooth_value: Optional[float] = None,
+    max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
+    weights: Optional[Sequence[float]] = None,
+    effective_order: bool = True,
+) -> np.ndarray:
+    """Sentence BLEU of every hypothesis (float64 array), from one pass over the corpus.
+
+    Element ``i`` equals ``sentence_bleu(hypotheses[i], references[i]).score``.
+
+    >>> sentence_scores(["a b c d", "x y"], ["a b c d", "x z"]).round(4).tolist()
+    [100.0, 50.0]
+    """
+    options = BleuOptions(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        max_ngram_order=max_ngram_order,
+        weights=weights,
+        effective_order=effective_order,
+    )
+    return sentence_scores_from_statistics(corpus_statistics(hypotheses, references, options), options)
