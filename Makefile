@@ -22,7 +22,7 @@ install: $(VENV)/.installed
 # Test dependencies. torch first, pinned to the CPU wheel on disk, so nothing pulls a CUDA build.
 $(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt
 	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e '.[dev,hf,ja,ko,torch]'
+	$(PIP) install -q -e '.[dev,hf,ja,ko,torch,app,bench]'
 	touch $@
 
 install-dev: $(VENV)/.installed-dev
@@ -36,6 +36,7 @@ test: install-dev
 
 bench: install-dev
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/bench_ids.py
 
 app: install-dev
 	$(BIN)/python app.py
