@@ -1,0 +1,255 @@
+"""Why a sentence gets its BLEU score: which hypothesis n-grams matched a reference, per order.
+
+The explanation is built from the same pieces as the statistics (the core tokenizers, ``engine.
+preprocess`` and ``statistics.ngram_counts``), so its matched and total counts per order are
+exactly the clipped counts of the sentence's statistics row. It adds where the matches are, so a
+user interface can highlight them.
+
+>>> from bleukit.options import BleuOptions
+>>> ex = explain_sentence("the the the cat", ["the cat", "a the dog"], BleuOptions(max_ngram_order=2))
+>>> ex.row
+[4, 3, 2, 1, 4, 3]
+>>> [(" ".join(m.ngram), m.hyp_count, m.ref_count, m.matched) for m in ex.orders[0].ngrams]
+[('the', 3, 1, 1), ('cat', 1, 1, 1)]
+>>> ex.hyp_match_order      # one "the" counts (clipped to 1): the one inside the matched bigram
+(0, 0, 2, 2)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
+
+from .engine import preprocess
+from .inputs import check_sentence_references
+from .options import BleuOptions
+from .statistics import BleuStatistics, closest_ref_length, ngram_counts
+from .tokenizers import get_tokenizer
+
+__all__ = ["NgramMatch", "OrderMatches", "MatchExplanation", "explain_tokens", "explain_sentence"]
+
+Token = Hashable
+
+
+@dataclass(frozen=True)
+class NgramMatch:
+    """One distinct hypothesis n-gram and how much of it counts as matched.
+
+    ``ref_count`` is the clip: the largest number of times the n-gram occurs in any single
+    reference. ``matched = min(hyp_count, ref_count)``. ``hyp_positions`` are the start indices of
+    its occurrences in the hypothesis; the first ``matched`` of them are the ones highlighted
+    (clipping says how many occurrences count, not which, so the leftmost ones are shown).
+    """
+
+    ngram: Tuple[Token, ...]
+    hyp_count: int
+    ref_count: int
+    matched: int
+    hyp_positions: Tuple[int, ...]
+
+    @property
+    def order(self) -> int:
+        return len(self.ngram)
+
+    @property
+    def clipped(self) -> int:
+        """Occurrences in the hypothesis that find no partner because the references have fewer."""
+        return self.hyp_count - self.matched if self.ref_count else 0
+
+
+@dataclass(frozen=True)
+class OrderMatches:
+    """All hypothesis n-grams of one order, in order of first occurrence, with the order's totals."""
+
+    order: int
+    matched: int
+    total: int
+    ngrams: Tuple[NgramMatch, ...]
+
+    @property
+    def precision(self) -> float:
+        """Unsmoothed precision in percent (0 when the hypothesis has no n-gram of this order)."""
+        return 100.0 * self.matched / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True)
+class MatchExplanation:
+    """Matched n-grams of one hypothesis against its references, per order.
+
+    ``hyp_match_order[i]`` is the highest order of a counted match that covers hypothesis token
+    ``i`` (0: the token is in no counted match); ``ref_match_order[k][j]`` is the same for token
+    ``j`` of reference ``k``: an n-gram of that reference is marked in as many occurrences as the
+    hypothesis has of it (at most as many as the reference has).
+    """
+
+    hypothesis_tokens: Tuple[Token, ...]
+    reference_tokens: Tuple[Tuple[Token, ...], ...]
+    ref_len: int
+    orders: Tuple[OrderMatches, ...]
+    hyp_match_order: Tuple[int, ...]
+    ref_match_order: Tuple[Tuple[int, ...], ...]
+
+    @property
+    def max_ngram_order(self) -> int:
+        return len(self.orders)
+
+    @property
+    def hyp_len(self) -> int:
+        return len(self.hypothesis_tokens)
+
+    @property
+    def row(self) -> List[int]:
+        """The statistics row these matches amount to (sacreBLEU's column order)."""
+        return (
+            [self.hyp_len, self.ref_len]
+            + [o.matched for o in self.orders]
+            + [o.total for o in self.orders]
+        )
+
+    def statistics(self) -> BleuStatistics:
+        """A one-row statistics table, ready for ``score_statistics`` or sentence scoring."""
+        return BleuStatistics([self.row], [len(self.reference_tokens)], self.max_ngram_order)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain JSON-ready dictionary (tokens turned into strings).
+
+        >>> explain_tokens(["a", "b"], [["a", "c"]], 1).to_dict()["orders"][0]["matched"]
+        1
+        """
+        return {
+            "hypothesis_tokens": [str(t) for t in self.hypothesis_tokens],
+            "reference_tokens": [[str(t) for t in ref] for ref in self.reference_tokens],
+            "hyp_len": self.hyp_len,
+            "ref_len": self.ref_len,
+            "hyp_match_order": list(self.hyp_match_order),
+            "ref_match_order": [list(r) for r in self.ref_match_order],
+            "orders": [
+                {
+                    "order": o.order,
+                    "matched": o.matched,
+                    "total": o.total,
+                    "precision": o.precision,
+                    "ngrams": [
+                        {
+                            "ngram": " ".join(str(t) for t in m.ngram),
+                            "hyp_count": m.hyp_count,
+                            "ref_count": m.ref_count,
+                            "matched": m.matched,
+                            "hyp_positions": list(m.hyp_positions),
+                        }
+                        for m in o.ngrams
+                    ],
+                }
+                for o in self.orders
+            ],
+        }
+
+
+def _occurrences(tokens: Sequence[Token], n: int) -> Dict[Tuple[Token, ...], List[int]]:
+    """Start positions of every n-gram of order ``n`` (locations only; counts come from
+    ``ngram_counts``)."""
+    where: Dict[Tuple[Token, ...], List[int]] = {}
+    for i in range(len(tokens) - n + 1):
+        where.setdefault(tuple(tokens[i : i + n]), []).append(i)
+    return where
+
+
+def _preferred(starts: List[int], levels: List[int], n: int) -> List[int]:
+    """Occurrences already inside longer matches first, then left to right."""
+    return sorted(starts, key=lambda i: (not all(levels[i : i + n]), i))
+
+
+def _mark(levels: List[int], start: int, n: int) -> None:
+    for j in range(start, start + n):
+        if levels[j] < n:
+            levels[j] = n
+
+
+def explain_tokens(
+    hyp_tokens: Sequence[Token], refs_tokens: Sequence[Sequence[Token]], max_ngram_order: int
+) -> MatchExplanation:
+    """Explain the matches of already tokenized input (any hashable tokens, like the counter).
+
+    >>> ex = explain_tokens([1, 2, 3], [[1, 2, 4], [3]], 2)
+    >>> ex.row, ex.hyp_match_order, ex.ref_match_order
+    ([3, 3, 3, 1, 3, 2], (2, 2, 1), ((2, 2, 0), (1,)))
+    """
+    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) or max_ngram_order < 1:
+        raise ValueError(f"max_ngram_order must be an int >= 1, got {max_ngram_order!r}")
+    hyp = tuple(hyp_tokens)
+    refs = tuple(tuple(r) for r in refs_tokens)
+    if not refs:
+        raise ValueError("a hypothesis needs at least one reference")
+    ref_counts = [ngram_counts(r, max_ngram_order) for r in refs]
+    clip: Counter = Counter()
+    for counts in ref_counts:
+        for ngram, count in counts.items():
+            if count > clip[ngram]:
+                clip[ngram] = count
+    hyp_counts = ngram_counts(hyp, max_ngram_order)
+
+    hyp_levels = [0] * len(hyp)
+    ref_levels = [[0] * len(r) for r in refs]
+    orders = []
+    # Highest order first, so that a clipped lower-order n-gram is shown inside the longer matches
+    # that contain it rather than at an arbitrary occurrence.
+    for n in range(max_ngram_order, 0, -1):
+        ngrams = []
+        for ngram, starts in _occurrences(hyp, n).items():
+            count = hyp_counts[ngram]
+            ref_count = clip.get(ngram, 0)
+            matched = min(count, ref_count)
+            ngrams.append(NgramMatch(ngram, count, ref_count, matched, tuple(starts)))
+            for start in _preferred(starts, hyp_levels, n)[:matched]:
+                _mark(hyp_levels, start, n)
+        for k, ref in enumerate(refs):
+            for ngram, starts in _occurrences(ref, n).items():
+                matched = min(hyp_counts.get(ngram, 0), len(starts))
+                for start in _preferred(starts, ref_levels[k], n)[:matched]:
+                    _mark(ref_levels[k], start, n)
+        orders.append(
+            OrderMatches(
+                order=n,
+                matched=sum(m.matched for m in ngrams),
+                total=sum(m.hyp_count for m in ngrams),
+                ngrams=tuple(ngrams),
+            )
+        )
+    orders.reverse()
+    return MatchExplanation(
+        hypothesis_tokens=hyp,
+        reference_tokens=refs,
+        ref_len=closest_ref_length(len(hyp), (len(r) for r in refs)),
+        orders=tuple(orders),
+        hyp_match_order=tuple(hyp_levels),
+        ref_match_order=tuple(tuple(levels) for levels in ref_levels),
+    )
+
+
+def explain_sentence(
+    hypothesis: str, references: Any, options: Optional[BleuOptions] = None
+) -> MatchExplanation:
+    """Which n-grams of ``hypothesis`` matched its reference(s), tokenized as the score sees them.
+
+    ``references`` is a string or a list of strings (``None`` entries are missing references), as
+    for ``sentence_bleu``. ``options`` supplies the tokenizer, lowercasing and maximum order; its
+    ``row`` equals the hypothesis's row of ``corpus_statistics``.
+
+    >>> ex = explain_sentence("It is raining today.", ["It rains today."])
+    >>> [o.matched for o in ex.orders], [o.total for o in ex.orders]
+    ([3, 1, 0, 0], [5, 4, 3, 2])
+    >>> ex.hypothesis_tokens, ex.hyp_match_order
+    (('It', 'is', 'raining', 'today', '.'), (1, 0, 0, 2, 2))
+    """
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    options = options if options is not None else BleuOptions()
+    if not isinstance(options, BleuOptions):
+        raise TypeError(f"options must be a BleuOptions, got {type(options).__name__}")
+    refs = check_sentence_references(references)
+    tok = get_tokenizer(options.tokenize)
+    lc = options.lowercase
+    return explain_tokens(
+        preprocess(hypothesis, tok, lc), [preprocess(r, tok, lc) for r in refs], options.max_ngram_order
+    )
