@@ -1,21 +1,13 @@
-"""Shared fixtures: the real MT data in ../shared/data (read in place, never copied)."""
+"""Shared fixtures. Helpers that tests import live in shared_data.py (tests/ is on pythonpath)."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = Path(os.environ.get("BLEUKIT_SHARED_DATA", REPO.parent / "shared" / "data"))
-
-
-def read_lines(path: Path) -> list:
-    """Read a segment file as a command-line scorer does (keep a BOM, strip line ends)."""
-    with open(path, encoding="utf-8", newline="\n") as f:
-        return [line.rstrip() for line in f]
+from shared_data import SHARED_DATA, load_corpus, read_lines  # noqa: F401  (re-exported for tests)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,204 @@
+"""BLEU as an `evaluate` metric, scored by bleukit: identical to sacreBLEU 2.x, with its signature.
+
+Load it from a path, offline included::
+
+    import evaluate
+    bleu = evaluate.load("./bleu_metric.py")
+    bleu.compute(predictions=["The cat sat on the mat."], references=[["The cat sat on the mat."]])
+
+This module only converts inputs and calls the bleukit core; every number comes from there.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence
+
+import datasets
+import evaluate
+
+import bleukit
+from bleukit.inputs import check_hypotheses, check_references
+from bleukit.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER
+from bleukit.tokenizers import DEFAULT_TOKENIZER
+
+_CITATION = """\
+@inproceedings{papineni-etal-2002-bleu,
+    title = "{B}leu: a Method for Automatic Evaluation of Machine Translation",
+    author = "Papineni, Kishore and Roukos, Salim and Ward, Todd and Zhu, Wei-Jing",
+    booktitle = "Proceedings of the 40th Annual Meeting of the Association for Computational Linguistics",
+    month = jul,
+    year = "2002",
+    address = "Philadelphia, Pennsylvania, USA",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/P02-1040",
+    doi = "10.3115/1073083.1073135",
+    pages = "311--318",
+}
+@inproceedings{post-2018-call,
+    title = "A Call for Clarity in Reporting {BLEU} Scores",
+    author = "Post, Matt",
+    booktitle = "Proceedings of the Third Conference on Machine Translation: Research Papers",
+    month = oct,
+    year = "2018",
+    address = "Belgium, Brussels",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/W18-6319",
+    doi = "10.18653/v1/W18-6319",
+    pages = "186--191",
+}
+"""
+
+_DESCRIPTION = """\
+BLEU (Papineni et al., 2002) scores generated text by its clipped n-gram precisions against one or
+more references, combined by a geometric mean and a brevity penalty. This metric gives exactly the
+numbers of sacreBLEU 2.x (Post, 2018) -- the standard for reporting BLEU -- for every tokenizer,
+smoothing method, effective order, lowercasing and multiple or missing references, and returns the
+sacreBLEU-style signature that makes a score reproducible. Scores are on the 0-100 scale.
+
+It is computed by bleukit, whose core keeps per-sentence integer statistics: the corpus score is the
+score of their sum, which is what makes streaming, distributed and bootstrap evaluation exact.
+"""
+
+_KWARGS_DESCRIPTION = """
+Computes corpus BLEU.
+
+Args:
+    predictions (`list` of `str`): hypotheses (detokenized system outputs), one per segment.
+    references (`list` of `str` or `list` of `list` of `str`): for each prediction, its reference or
+        its references. With several references per prediction, `None` marks a missing one.
+    tokenize (`str`, default "13a"): "13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab".
+    lowercase (`bool`, default False): case-insensitive BLEU.
+    smooth_method (`str`, default "exp"): "none", "floor", "add-k" or "exp".
+    smooth_value (`float`, optional): value for "floor" (default 0.1) or "add-k" (default 1).
+    max_ngram_order (`int`, default 4): largest n-gram order.
+    weights (`list` of `float`, optional): one weight per n-gram order (default uniform).
+    effective_order (`bool`, default False): ignore orders without any n-gram (for short segments).
+
+Returns:
+    score (`float`): BLEU, 0-100.
+    counts (`list`): matched n-grams per order.
+    totals (`list`): hypothesis n-grams per order.
+    precisions (`list` of `float`): n-gram precisions per order, in percent.
+    bp (`float`): brevity penalty.
+    sys_len (`int`): hypothesis length in tokens.
+    ref_len (`int`): effective reference length in tokens.
+    signature (`str`): the reproducibility signature, e.g.
+        "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:bleukit-0.1.0".
+
+Examples:
+    >>> bleu = evaluate.load("./bleu_metric.py")  # doctest: +SKIP
+    >>> predictions = ["The cat sat on the mat.", "It is raining today."]
+    >>> references = [["The cat sat on the mat.", "A cat sat on the mat."],
+    ...               ["It rains today.", "It is raining today!"]]
+    >>> results = bleu.compute(predictions=predictions, references=references)  # doctest: +SKIP
+    >>> round(results["score"], 2)  # doctest: +SKIP
+    92.41
+"""
+
+_OPTION_NAMES = (
+    "tokenize",
+    "lowercase",
+    "smooth_method",
+    "smooth_value",
+    "max_ngram_order",
+    "weights",
+    "effective_order",
+)
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Bleu(evaluate.Metric):
+    """sacreBLEU-exact BLEU computed by bleukit."""
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
+                    }
+                ),
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Value("string", id="sequence"),
+                    }
+                ),
+            ],
+            codebase_urls=["https://github.com/mjpost/sacrebleu"],
+            reference_urls=["https://aclanthology.org/P02-1040", "https://aclanthology.org/W18-6319"],
+        )
+
+    @staticmethod
+    def _check(predictions: Any, references: Any, kwargs: Dict[str, Any]) -> None:
+        # evaluate's own checks would answer first with less helpful messages (or none), so the
+        # core's checks run before anything is handed to it.
+        unknown = set(kwargs) - set(_OPTION_NAMES)
+        if unknown:
+            raise TypeError(f"unknown BLEU option(s): {', '.join(sorted(unknown))}; known: {', '.join(_OPTION_NAMES)}")
+        bleukit.BleuOptions(**kwargs)
+        if predictions is None and references is None:
+            return
+        if predictions is None or references is None:
+            raise ValueError("give both predictions and references")
+        hyps = check_hypotheses(predictions)
+        check_references(references, len(hyps))
+
+    def compute(self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None, **kwargs: Any) -> Optional[Dict[str, Any]]:
+        """Check the input with bleukit's messages, then let `evaluate` run `_compute`."""
+        self._check(predictions, references, kwargs)
+        if predictions is not None:
+            predictions, references = list(predictions), _uniform_references(references)
+            return super().compute(predictions=predictions, references=references, **kwargs)
+        return super().compute(**kwargs)
+
+    def add_batch(self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None, **kwargs: Any) -> None:
+        """Add a batch (checked like `compute`); score everything added with `compute()`."""
+        self._check(predictions, references, {})
+        return super().add_batch(predictions=list(predictions), references=_uniform_references(references), **kwargs)
+
+    def _compute(
+        self,
+        predictions: List[str],
+        references: List[Any],
+        tokenize: str = DEFAULT_TOKENIZER,
+        lowercase: bool = False,
+        smooth_method: str = DEFAULT_CORPUS_SMOOTH,
+        smooth_value: Optional[float] = None,
+        max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
+        weights: Optional[Sequence[float]] = None,
+        effective_order: bool = False,
+    ) -> Dict[str, Any]:
+        result = bleukit.corpus_bleu(
+            predictions,
+            references,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            max_ngram_order=max_ngram_order,
+            weights=weights,
+            effective_order=effective_order,
+        )
+        return {
+            "score": result.score,
+            "counts": result.counts,
+            "totals": result.totals,
+            "precisions": result.precisions,
+            "bp": result.bp,
+            "sys_len": result.sys_len,
+            "ref_len": result.ref_len,
+            "signature": result.signature,
+        }
+
+
+def _uniform_references(references: Sequence[Any]) -> List[Any]:
+    """One Arrow type per column: if any prediction has a list of references, wrap lone strings."""
+    refs = list(references)
+    if any(not isinstance(r, str) for r in refs):
+        return [[r] if isinstance(r, str) else list(r) for r in refs]
+    return refs

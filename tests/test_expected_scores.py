@@ -1,0 +1,51 @@
+"""Every row of ../shared/data/expected_scores.jsonl (sacreBLEU 2.6.0 on real WMT/KFTT outputs)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import bleukit
+from shared_data import SHARED_DATA, load_corpus
+
+
+def _rows():
+    path = SHARED_DATA / "expected_scores.jsonl"
+    if not path.exists():
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{path} not found (CI has ../shared)"))]
+    with open(path, encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return [
+        pytest.param(r, id=f"{r['dataset']}-{r['hyp']}-{r['refs']}-{r['tokenize']}-{'lc' if r['lowercase'] else 'mixed'}-{r['smooth']}")
+        for r in rows
+    ]
+
+
+def test_expected_rows_present(expected_rows):
+    assert len(expected_rows) == 176
+
+
+@pytest.mark.parametrize("row", _rows())
+def test_expected_score(row, shared_data):
+    hyps, refs, _ = load_corpus(shared_data, row["dataset"], row["hyp"], row["refs"])
+    result = bleukit.corpus_bleu(
+        hyps, refs, tokenize=row["tokenize"], lowercase=row["lowercase"], smooth_method=row["smooth"]
+    )
+    assert result.score == pytest.approx(row["score"], abs=1e-9, rel=0)
+    assert result.counts == row["counts"]
+    assert result.totals == row["totals"]
+    assert result.sys_len == row["sys_len"]
+    assert result.ref_len == row["ref_len"]
+    assert result.bp == pytest.approx(row["bp"], abs=1e-12, rel=0)
+    # Every signature field but the version (ours names bleukit) equals sacreBLEU's.
+    ours, theirs = result.signature.split("|"), row["signature"].split("|")
+    assert ours[:-1] == theirs[:-1]
+    assert ours[-1].startswith("version:bleukit-")
+
+
+def test_published_wmt17_figures(shared_data):
+    """The Moses mteval-v13a figures published with sacreBLEU, to the printed digit."""
+    published = {"LIUM-NMT.4900": 26.60, "online-B.0": 26.65, "uedin-nmt.4722": 28.30, "KIT.4950": 26.08, "online-A.0": 20.80}
+    for system, score in published.items():
+        hyps, refs, _ = load_corpus(shared_data, "wmt17-en-de", f"hyp.{system}.de", "ref.de")
+        assert round(bleukit.corpus_bleu(hyps, refs).score, 2) == score
