@@ -38,8 +38,9 @@ class NgramMatch:
 
     ``ref_count`` is the clip: the largest number of times the n-gram occurs in any single
     reference. ``matched = min(hyp_count, ref_count)``. ``hyp_positions`` are the start indices of
-    its occurrences in the hypothesis; the first ``matched`` of them are the ones highlighted
-    (clipping says how many occurrences count, not which, so the leftmost ones are shown).
+    its occurrences in the hypothesis and ``matched_positions`` the ``matched`` of them shown as
+    counted (clipping says how many occurrences count, not which: occurrences inside longer
+    matches are preferred, then the leftmost).
     """
 
     ngram: Tuple[Token, ...]
@@ -47,6 +48,7 @@ class NgramMatch:
     ref_count: int
     matched: int
     hyp_positions: Tuple[int, ...]
+    matched_positions: Tuple[int, ...]
 
     @property
     def order(self) -> int:
@@ -60,12 +62,18 @@ class NgramMatch:
 
 @dataclass(frozen=True)
 class OrderMatches:
-    """All hypothesis n-grams of one order, in order of first occurrence, with the order's totals."""
+    """All hypothesis n-grams of one order, in order of first occurrence, with the order's totals.
+
+    ``ref_matched_positions[k]`` are the start indices of the n-grams of reference ``k`` shown as
+    partners of hypothesis n-grams: each n-gram in as many occurrences as the hypothesis has of it
+    (at most as many as that reference has).
+    """
 
     order: int
     matched: int
     total: int
     ngrams: Tuple[NgramMatch, ...]
+    ref_matched_positions: Tuple[Tuple[int, ...], ...]
 
     @property
     def precision(self) -> float:
@@ -79,8 +87,10 @@ class MatchExplanation:
 
     ``hyp_match_order[i]`` is the highest order of a counted match that covers hypothesis token
     ``i`` (0: the token is in no counted match); ``ref_match_order[k][j]`` is the same for token
-    ``j`` of reference ``k``: an n-gram of that reference is marked in as many occurrences as the
-    hypothesis has of it (at most as many as the reference has).
+    ``j`` of reference ``k``. ``hyp_levels(n)`` and ``ref_levels(k, n)`` give the same for one order
+    only: exactly the occurrences that order counted. (The orders are clipped independently, each
+    against its best reference, so a token may lie in a counted bigram while its own unigram was
+    clipped away.)
     """
 
     hypothesis_tokens: Tuple[Token, ...]
@@ -97,6 +107,30 @@ class MatchExplanation:
     @property
     def hyp_len(self) -> int:
         return len(self.hypothesis_tokens)
+
+    def hyp_levels(self, order: int) -> Tuple[int, ...]:
+        """Per hypothesis token: ``order`` if a counted n-gram of that order covers it, else 0.
+
+        >>> explain_tokens(["a", "a", "b"], [["a", "b"]], 2).hyp_levels(1)   # the "a" of "a b"
+        (0, 1, 1)
+        """
+        levels = [0] * self.hyp_len
+        for m in self._order(order).ngrams:
+            for start in m.matched_positions:
+                _mark(levels, start, order)
+        return tuple(levels)
+
+    def ref_levels(self, k: int, order: int) -> Tuple[int, ...]:
+        """Per token of reference ``k``: ``order`` if it lies in a partner n-gram of that order."""
+        levels = [0] * len(self.reference_tokens[k])
+        for start in self._order(order).ref_matched_positions[k]:
+            _mark(levels, start, order)
+        return tuple(levels)
+
+    def _order(self, order: int) -> OrderMatches:
+        if isinstance(order, bool) or not isinstance(order, int) or not 1 <= order <= len(self.orders):
+            raise ValueError(f"order must be an int in 1..{len(self.orders)}, got {order!r}")
+        return self.orders[order - 1]
 
     @property
     def row(self) -> List[int]:
@@ -137,9 +171,11 @@ class MatchExplanation:
                             "ref_count": m.ref_count,
                             "matched": m.matched,
                             "hyp_positions": list(m.hyp_positions),
+                            "matched_positions": list(m.matched_positions),
                         }
                         for m in o.ngrams
                     ],
+                    "ref_matched_positions": [list(p) for p in o.ref_matched_positions],
                 }
                 for o in self.orders
             ],
@@ -200,20 +236,27 @@ def explain_tokens(
             count = hyp_counts[ngram]
             ref_count = clip.get(ngram, 0)
             matched = min(count, ref_count)
-            ngrams.append(NgramMatch(ngram, count, ref_count, matched, tuple(starts)))
-            for start in _preferred(starts, hyp_levels, n)[:matched]:
+            shown = tuple(sorted(_preferred(starts, hyp_levels, n)[:matched]))
+            ngrams.append(NgramMatch(ngram, count, ref_count, matched, tuple(starts), shown))
+        for m in ngrams:
+            for start in m.matched_positions:
                 _mark(hyp_levels, start, n)
+        ref_shown = []
         for k, ref in enumerate(refs):
+            shown_k: List[int] = []
             for ngram, starts in _occurrences(ref, n).items():
-                matched = min(hyp_counts.get(ngram, 0), len(starts))
-                for start in _preferred(starts, ref_levels[k], n)[:matched]:
-                    _mark(ref_levels[k], start, n)
+                partners = min(hyp_counts.get(ngram, 0), len(starts))
+                shown_k.extend(_preferred(starts, ref_levels[k], n)[:partners])
+            for start in shown_k:
+                _mark(ref_levels[k], start, n)
+            ref_shown.append(tuple(sorted(shown_k)))
         orders.append(
             OrderMatches(
                 order=n,
                 matched=sum(m.matched for m in ngrams),
                 total=sum(m.hyp_count for m in ngrams),
                 ngrams=tuple(ngrams),
+                ref_matched_positions=tuple(ref_shown),
             )
         )
     orders.reverse()
