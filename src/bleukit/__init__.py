@@ -15,6 +15,7 @@ from .bleu import (
     sentence_scores,
     sentence_scores_from_statistics,
 )
+from ._native import engine_name
 from .inputs import references_from_streams
 from .options import SMOOTH_DEFAULTS, BleuOptions
 from .result import BLEUResult
@@ -39,4 +40,5 @@ __all__ = [
     "get_tokenizer",
     "bleu_score",
     "bleu_unigram",
+    "engine_name",
 ]

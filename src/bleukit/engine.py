@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
+from ._native import native_text_statistics, uses_native
 from .options import BleuOptions
 from .statistics import BleuStatistics, count_statistics
 from .tokenizers import Tokenizer, get_tokenizer
@@ -39,7 +40,11 @@ def text_statistics(
     """Statistics of checked input (``references[i]`` a non-empty list of strings).
 
     Works sentence by sentence, so memory stays bounded by the longest sentence plus the table.
+    The compiled kernel (``bleukit._native``) produces the same table when it is built and the
+    tokenizer is one it implements; this Python code is its reference and fallback.
     """
+    if tokenizer is None and uses_native(options):
+        return native_text_statistics(hypotheses, references, options)
     tok = tokenizer if tokenizer is not None else get_tokenizer(options.tokenize)
     lc = options.lowercase
     return count_statistics(

@@ -1,0 +1,170 @@
+"""Glue between the text path and the compiled statistics kernel (``bleukit._native_kernel``).
+
+The kernel is optional. :func:`engine_name` says which engine ``text_statistics`` uses; the
+environment variable ``BLEUKIT_ENGINE`` (``python`` or ``native``, read at each call) overrides
+the default, which is the kernel when it is built and the tokenizer is one it implements.
+
+The kernel's character classes are not typed into the C code: :func:`character_table` derives
+them here from the objects the Python tokenizers use (the mteval patterns, the ``regex``
+package's ``\\p{P}``/``\\p{S}``/``\\p{N}``, ``CHINESE_RANGES``), so both engines always agree.
+
+>>> engine_name() in ("native", "python")
+True
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import List, Optional, Sequence
+
+import numpy as np
+
+from .options import BleuOptions
+from .statistics import BleuStatistics, stats_columns
+from .tokenizers import _MTEVAL_RULES, CHINESE_RANGES
+
+__all__ = ["NATIVE_TOKENIZERS", "available", "unavailable_reason", "engine_name", "uses_native",
+           "character_table", "native_text_statistics"]
+
+try:
+    from . import _native_kernel as _kernel
+
+    unavailable_reason: Optional[str] = None
+except ImportError as err:  # not compiled: the pure-Python engine is used
+    _kernel = None
+    unavailable_reason = f"the native kernel is not built ({err})"
+
+#: Tokenizers the kernel implements, with their codes in the C source.
+NATIVE_TOKENIZERS = {"13a": 0, "intl": 1, "zh": 2, "char": 3, "none": 4}
+
+_ENGINES = ("native", "python")
+_table: Optional[bytes] = None
+_warned = False
+
+
+def available() -> bool:
+    """Whether the compiled kernel could be imported.
+
+    >>> isinstance(available(), bool)
+    True
+    """
+    return _kernel is not None
+
+
+def _requested() -> Optional[str]:
+    value = os.environ.get("BLEUKIT_ENGINE", "").strip().lower()
+    if not value:
+        return None
+    if value not in _ENGINES:
+        raise ValueError(f"BLEUKIT_ENGINE={value!r} is not one of {', '.join(_ENGINES)}")
+    if value == "native" and _kernel is None:
+        raise RuntimeError(f"BLEUKIT_ENGINE=native, but {unavailable_reason}")
+    return value
+
+
+def engine_name() -> str:
+    """``'native'`` or ``'python'``: the engine that turns text into statistics.
+
+    >>> import os
+    >>> os.environ["BLEUKIT_ENGINE"] = "python"
+    >>> engine_name()
+    'python'
+    >>> del os.environ["BLEUKIT_ENGINE"]
+    """
+    requested = _requested()
+    if requested is not None:
+        return requested
+    return "native" if _kernel is not None else "python"
+
+
+def uses_native(options: BleuOptions) -> bool:
+    """Whether text with these options goes through the kernel (ja-mecab/ko-mecab never do).
+
+    >>> uses_native(BleuOptions(tokenize="ja-mecab"))
+    False
+    """
+    global _warned
+    if options.tokenize not in NATIVE_TOKENIZERS:
+        return False
+    if engine_name() == "native":
+        return True
+    if _kernel is None and not _warned and _requested() is None:
+        _warned = True
+        warnings.warn(f"bleukit: {unavailable_reason}; using the pure-Python engine", RuntimeWarning, 2)
+    return False
+
+
+def character_table() -> bytes:
+    """One byte of class bits per code point, built from the Python tokenizers' own definitions.
+
+    >>> t = character_table()
+    >>> len(t) == 0x110000, bool(t[ord(",")] & 1), bool(t[ord("中")] & 8)
+    (True, True, True)
+    """
+    global _table
+    if _table is not None:
+        return _table
+    import regex
+
+    size = 0x110000
+    codes = np.arange(size, dtype=np.uint32)
+    every = _decode(codes)
+    table = np.zeros(size, dtype=np.uint8)
+    flags = _flags()
+
+    def mark(pattern, text, bit, stride=1):
+        starts = [m.start() // stride for m in pattern.finditer(text)]
+        table[np.asarray(starts, dtype=np.int64)] |= bit
+
+    mark(regex.compile(r"\p{P}"), every, flags["P"])
+    mark(regex.compile(r"\p{S}"), every, flags["S"])
+    mark(regex.compile(r"\p{N}"), every, flags["N"])
+    mark(_MTEVAL_RULES[0][0], every, flags["13A"])
+    # The digit class of the mteval rules, read off the rule that splits "<digit>-": it is
+    # matched against "c-" for every code point c.
+    pairs = np.empty(2 * size, dtype=np.uint32)
+    pairs[0::2] = codes
+    pairs[1::2] = ord("-")
+    mark(_MTEVAL_RULES[3][0], _decode(pairs), flags["DIGIT"], stride=2)
+    for lo, hi in CHINESE_RANGES:
+        table[lo : hi + 1] |= flags["ZH"]
+    _table = table.tobytes()
+    return _table
+
+
+def _decode(codes: np.ndarray) -> str:
+    # Lone surrogates are code points too (a str can hold them), so they are in the table.
+    return codes.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+
+
+def _flags() -> dict:
+    if _kernel is None:
+        return {"P": 1, "S": 2, "N": 4, "ZH": 8, "13A": 16, "DIGIT": 32}
+    return {name: getattr(_kernel, f"CLS_{name}") for name in ("P", "S", "N", "ZH", "13A", "DIGIT")}
+
+
+def native_text_statistics(
+    hypotheses: Sequence[str], references: Sequence[List[str]], options: BleuOptions
+) -> BleuStatistics:
+    """Statistics of checked input from the kernel (same table as the Python reference).
+
+    >>> if available():
+    ...     native_text_statistics(["Hello, world!"], [["Hello world!"]], BleuOptions()).rows.tolist()
+    ... else:
+    ...     [[4, 3, 3, 1, 0, 0, 4, 3, 2, 1]]
+    [[4, 3, 3, 1, 0, 0, 4, 3, 2, 1]]
+    """
+    if _kernel is None:
+        raise RuntimeError(unavailable_reason)
+    code = NATIVE_TOKENIZERS.get(options.tokenize)
+    if code is None:
+        raise ValueError(f"the native kernel does not implement tokenize={options.tokenize!r}")
+    n = len(hypotheses)
+    rows = np.empty((n, stats_columns(options.max_ngram_order)), dtype=np.int64)
+    nrefs = np.empty(n, dtype=np.int64)
+    _kernel.text_statistics(
+        hypotheses, references, code, int(options.lowercase), options.max_ngram_order,
+        character_table(), rows, nrefs,
+    )
+    return BleuStatistics(rows, nrefs, options.max_ngram_order)
