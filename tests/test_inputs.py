@@ -1,0 +1,135 @@
+"""Bad input gets a clear error naming the problem; good input is never mutated or truncated."""
+
+import copy
+
+import numpy as np
+import pytest
+
+import bleukit
+
+HYPS = ["the cat sat", "a dog ran"]
+REFS = ["the cat sat down", ["a dog ran", None, "the dog ran"]]
+
+
+def test_mismatched_lengths_explain_the_layout():
+    with pytest.raises(ValueError) as err:
+        bleukit.corpus_bleu(HYPS, ["only one reference"])
+    msg = str(err.value)
+    assert "2 hypotheses but 1 reference entries" in msg
+    assert "references[i]" in msg and "references_from_streams" in msg
+
+
+def test_sacrebleu_streams_are_recognised():
+    hyps = ["the cat sat on the mat", "a dog ran in the park"]
+    streams = [list(hyps)]  # sacreBLEU layout: one stream of two lines
+    with pytest.raises(ValueError, match="looks like sacreBLEU-style reference streams"):
+        bleukit.corpus_bleu(hyps, streams)
+    # ... and the suggested conversion gives the right answer
+    fixed = bleukit.corpus_bleu(hyps, bleukit.references_from_streams(streams))
+    assert fixed.score == pytest.approx(100.0)
+
+
+def test_never_truncates_long_references():
+    with pytest.raises(ValueError, match="1 hypotheses but 3"):
+        bleukit.corpus_bleu(["a"], ["a", "b", "c"])
+
+
+def test_hypotheses_as_one_string():
+    with pytest.raises(TypeError, match="got a single str; wrap one sentence in a list"):
+        bleukit.corpus_bleu("the cat sat", ["the cat sat"])
+    with pytest.raises(TypeError, match="single str"):
+        bleukit.sentence_scores("the cat sat", ["the cat sat"])
+
+
+@pytest.mark.parametrize(
+    "hyps, refs, error, pattern",
+    [
+        (["ok", 3], ["a", "b"], TypeError, r"hypotheses\[1\] must be a str, got int"),
+        (["ok", None], ["a", "b"], TypeError, r"hypotheses\[1\] must be a str, got NoneType"),
+        ([b"bytes"], ["a"], TypeError, r"hypotheses\[0\] must be a str, got bytes"),
+        (["ok"], [3], TypeError, r"references\[0\] must be a str or a list of str"),
+        (["ok"], [["a", 3]], TypeError, r"references\[0\]\[1\] must be a str or None, got int"),
+        ([], [], ValueError, "empty corpus"),
+        (["ok"], [None], ValueError, r"references\[0\] is None"),
+        (["ok"], [[]], ValueError, r"references\[0\] holds no reference"),
+        (["ok"], [[None, None]], ValueError, r"references\[0\] holds no reference"),
+        (["ok"], "ok", TypeError, "references must be a list of strings, got a single str"),
+        (None, ["a"], TypeError, "hypotheses must be a list of strings, got None"),
+        ({"a": 1}, ["a"], TypeError, "got a dict"),
+    ],
+)
+def test_bad_corpus_input(hyps, refs, error, pattern):
+    with pytest.raises(error, match=pattern):
+        bleukit.corpus_bleu(hyps, refs)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, pattern",
+    [
+        (dict(tokenize="moses"), ValueError, "unknown tokenize='moses'; choose one of 13a"),
+        (dict(tokenize=None), TypeError, "tokenize must be a str"),
+        (dict(smooth_method="laplace"), ValueError, "unknown smooth_method='laplace'"),
+        (dict(smooth_value=-1.0, smooth_method="floor"), ValueError, "smooth_value must be a finite number >= 0"),
+        (dict(smooth_value="0.1", smooth_method="floor"), TypeError, "smooth_value must be a number"),
+        (dict(max_ngram_order=0), ValueError, "max_ngram_order must be >= 1"),
+        (dict(max_ngram_order=2.0), TypeError, "max_ngram_order must be an int"),
+        (dict(weights=[0.5, 0.5]), ValueError, "weights has 2 values but max_ngram_order is 4"),
+        (dict(weights=[0.25, 0.25, 0.25, -0.25]), ValueError, "weights must be finite and >= 0"),
+        (dict(weights=[0, 0, 0, 0]), ValueError, "weights must not all be zero"),
+        (dict(weights="0.25"), TypeError, "weights must be a sequence"),
+        (dict(lowercase="yes"), TypeError, "lowercase must be a bool"),
+        (dict(effective_order=1), TypeError, "effective_order must be a bool"),
+    ],
+)
+def test_bad_options(kwargs, error, pattern):
+    with pytest.raises(error, match=pattern):
+        bleukit.corpus_bleu(["a b"], ["a b"], **kwargs)
+    with pytest.raises(error, match=pattern):
+        bleukit.sentence_bleu("a b", "a b", **kwargs)
+
+
+def test_sentence_bleu_bad_input():
+    with pytest.raises(TypeError, match="hypothesis must be a str.*sentence_scores"):
+        bleukit.sentence_bleu(["a", "b"], ["a", "b"])
+    with pytest.raises(ValueError, match="references holds no reference"):
+        bleukit.sentence_bleu("a", [])
+    with pytest.raises(TypeError, match=r"references\[0\] must be a str or None"):
+        bleukit.sentence_bleu("a", [1])
+
+
+def test_streams_of_different_lengths():
+    with pytest.raises(ValueError, match=r"different lengths: \[2, 1\]"):
+        bleukit.references_from_streams([["a", "b"], ["a"]])
+    with pytest.raises(TypeError, match=r"streams\[0\] must be a list"):
+        bleukit.references_from_streams(["ab"])
+
+
+def test_missing_tokenizer_extra_names_it(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "MeCab", None)
+    with pytest.raises(ImportError, match=r"bleukit\[ja\]"):
+        bleukit.corpus_bleu(["a"], ["a"], tokenize="ja-mecab")
+    monkeypatch.setitem(sys.modules, "mecab_ko", None)
+    with pytest.raises(ImportError, match=r"bleukit\[ko\]"):
+        bleukit.corpus_bleu(["a"], ["a"], tokenize="ko-mecab")
+
+
+def test_inputs_are_not_mutated():
+    hyps, refs = list(HYPS), copy.deepcopy(REFS)
+    bleukit.corpus_bleu(hyps, refs, smooth_method="add-k")
+    bleukit.sentence_scores(hyps, refs)
+    assert hyps == HYPS and refs == REFS
+
+
+def test_accepts_tuples_generators_and_numpy_strings():
+    expected = bleukit.corpus_bleu(HYPS, REFS).score
+    assert bleukit.corpus_bleu(tuple(HYPS), tuple(REFS)).score == expected
+    assert bleukit.corpus_bleu((h for h in HYPS), iter(REFS)).score == expected
+    assert bleukit.corpus_bleu(np.array(HYPS), REFS).score == expected
+
+
+def test_empty_strings_are_valid_segments():
+    # An empty hypothesis scores 0 against anything; an empty reference is a reference of length 0.
+    result = bleukit.corpus_bleu(["", "a b"], ["a b", ""])
+    assert result.sys_len == 2 and result.ref_len == 2 and result.score == 0.0
