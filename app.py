@@ -1,4 +1,584 @@
-"""Gradio demo (placeholder until the app issue lands)."""
+"""bleukit demo: see a BLEU score, and understand it.
+
+Paste (or upload) hypotheses and one to four reference sets, one segment per line, pick the options,
+and get the corpus score with its signature, a chart of its parts, a per-sentence table and, for the
+selected sentence, its hypothesis with the matched n-grams highlighted against its references.
+Every number comes from the bleukit core (statistics -> score); this file only translates between
+the page and the core.
+
+Run it with ``make app`` or ``python app.py`` (127.0.0.1:7860; ``GRADIO_SERVER_NAME`` and
+``GRADIO_SERVER_PORT`` override, as for any Gradio app). Besides the page, two API endpoints are
+usable with ``gradio_client``: ``/bleu`` (the whole report as JSON) and ``/explain`` (one sentence's
+matched n-grams).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import os
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import gradio as gr
+import pandas as pd
+
+import bleukit
+from bleukit import BleuOptions, corpus_statistics, score_statistics, sentence_scores_from_statistics
+from bleukit.explain import MatchExplanation, explain_sentence
+from bleukit.options import SMOOTH_DEFAULTS
+from bleukit.tokenizers import TOKENIZERS, get_tokenizer
+
+HERE = Path(__file__).resolve().parent
+
+# Limits that keep one request from exhausting the server (documented in README.md, "The app").
+MAX_REFERENCE_SETS = 4
+MAX_SEGMENTS = 10_000  # lines per text field
+MAX_CHARS = 2_000_000  # characters per text field
+MAX_MAX_ORDER = 10  # largest max n-gram order offered
+MAX_FILE_SIZE = "5mb"  # per uploaded file
+MAX_TABLE_CHARS = 200  # hypothesis text shown per table row (the JSON has it whole)
+
+SORT_CHOICES = ["input order", "lowest BLEU first", "highest BLEU first"]
+ALL_ORDERS = "all orders (highest match)"
+
+
+def available_tokenizers() -> List[str]:
+    """Tokenizers that work in this environment (MeCab ones need their optional extras)."""
+    names = []
+    for name in TOKENIZERS:
+        try:
+            get_tokenizer(name)("test")
+        except Exception:  # a missing optional dependency only hides that choice
+            continue
+        names.append(name)
+    return names
+
+
+def split_lines(text: Optional[str], what: str) -> List[str]:
+    """Segments of a text field: one per line, a final line end does not start an empty segment.
+
+    >>> split_lines("a\\r\\nb\\n", "hypotheses")
+    ['a', 'b']
+    """
+    if text is None or not text.strip():
+        return []
+    if len(text) > MAX_CHARS:
+        raise ValueError(f"{what}: {len(text):,} characters is over the limit of {MAX_CHARS:,} per field")
+    text = text.replace("\r\n", "\n")
+    if text.endswith("\n"):
+        text = text[:-1]
+    lines = text.split("\n")
+    if len(lines) > MAX_SEGMENTS:
+        raise ValueError(f"{what}: {len(lines):,} lines is over the limit of {MAX_SEGMENTS:,} segments")
+    return lines
+
+
+def parse_corpus(hypotheses: Optional[str], reference_sets: Sequence[Optional[str]]) -> Tuple[List[str], List[List[str]]]:
+    """Hypotheses and per-hypothesis references from the text fields, or a ValueError saying what
+    to fix. Empty reference sets are skipped; an empty line inside a used set is an empty reference,
+    as in sacreBLEU.
+
+    >>> parse_corpus("a b\\nc", ["a b\\nc d", "", "a\\nc"])
+    (['a b', 'c'], [['a b', 'a'], ['c d', 'c']])
+    """
+    hyps = split_lines(hypotheses, "hypotheses")
+    if not hyps:
+        raise ValueError("The hypotheses are empty: paste one segment per line or upload a text file.")
+    if len(reference_sets) > MAX_REFERENCE_SETS:
+        raise ValueError(f"At most {MAX_REFERENCE_SETS} reference sets, got {len(reference_sets)}.")
+    sets = []
+    for k, text in enumerate(reference_sets, start=1):
+        lines = split_lines(text, f"reference set {k}")
+        if not lines:
+            continue
+        if len(lines) != len(hyps):
+            raise ValueError(
+                f"Reference set {k} has {len(lines)} line(s) but there are {len(hyps)} hypotheses: "
+                "line i of every reference set must be a reference of hypothesis line i."
+            )
+        sets.append(lines)
+    if not sets:
+        raise ValueError("No references: fill at least one reference set (one segment per line).")
+    return hyps, [list(refs) for refs in zip(*sets)]
+
+
+def make_options(
+    tokenize: str = "13a",
+    smooth_method: str = "exp",
+    smooth_value: Optional[float] = None,
+    lowercase: bool = False,
+    max_ngram_order: int = 4,
+    effective_order: bool = False,
+) -> BleuOptions:
+    """Corpus options from the form (the core validates them)."""
+    if max_ngram_order is None or float(max_ngram_order) != int(max_ngram_order):
+        raise ValueError(f"max n-gram order must be a whole number, got {max_ngram_order!r}")
+    order = int(max_ngram_order)
+    if not 1 <= order <= MAX_MAX_ORDER:
+        raise ValueError(f"max n-gram order must be between 1 and {MAX_MAX_ORDER}, got {order}")
+    if smooth_value is not None and SMOOTH_DEFAULTS.get(smooth_method, 0) is None:
+        smooth_value = None  # exp and none take no value; a leftover number in the form is ignored
+    return BleuOptions(
+        tokenize=tokenize,
+        lowercase=bool(lowercase),
+        smooth_method=smooth_method,
+        smooth_value=float(smooth_value) if smooth_value is not None else None,
+        max_ngram_order=order,
+        effective_order=bool(effective_order),
+    )
+
+
+def sentence_options(options: BleuOptions) -> BleuOptions:
+    """Options of the per-sentence scores: the corpus ones with effective order, as
+    ``sacrebleu.sentence_bleu``."""
+    return dataclasses.replace(options, effective_order=True)
+
+
+def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], options: BleuOptions) -> Dict[str, Any]:
+    """The whole result as a JSON-ready dictionary: corpus score and per-sentence statistics.
+
+    >>> r = score_report("The cat sat on the mat.", ["The cat sat on the mat."], BleuOptions())
+    >>> round(r["corpus"]["score"], 6), r["sentences"][0]["bleu"]
+    (100.0, 100.0)
+    """
+    hyps, refs = parse_corpus(hypotheses, reference_sets)
+    stats = corpus_statistics(hyps, refs, options)
+    result = score_statistics(stats, options)
+    sent_opts = sentence_options(options)
+    scores = sentence_scores_from_statistics(stats, sent_opts)
+    n = options.max_ngram_order
+    return {
+        "corpus": result.to_dict(),
+        "formatted": result.format(),
+        "options": {
+            "tokenize": options.tokenize,
+            "lowercase": options.lowercase,
+            "smooth_method": options.smooth_method,
+            "smooth_value": options.resolved_smooth_value,
+            "max_ngram_order": n,
+            "effective_order": options.effective_order,
+        },
+        "sentence_signature": sent_opts.signature(stats.nrefs_signature),
+        "sentences": [
+            {
+                "line": i + 1,
+                "bleu": float(scores[i]),
+                "sys_len": int(row[0]),
+                "ref_len": int(row[1]),
+                "counts": [int(c) for c in row[2 : 2 + n]],
+                "totals": [int(t) for t in row[2 + n :]],
+                "hypothesis": hyps[i],
+                "references": refs[i],
+            }
+            for i, row in enumerate(stats.rows.tolist())
+        ],
+    }
+
+
+# ----------------------------------------------------------------------------- rendering
+
+
+def score_html(report: Dict[str, Any]) -> str:
+    corpus = report["corpus"]
+    return (
+        '<div class="bleu-head">'
+        f'<span id="bleu-score" data-score="{corpus["score"]!r}">{corpus["score"]:.2f}</span>'
+        '<span class="bleu-unit">BLEU</span></div>'
+        f'<div>signature <code id="bleu-signature">{html.escape(corpus["signature"])}</code></div>'
+        f'<pre id="bleu-summary">{html.escape(report["formatted"])}</pre>'
+    )
+
+
+def parts_frame(report: Dict[str, Any]) -> pd.DataFrame:
+    """Chart data: each n-gram precision and the brevity penalty, on one 0-100 scale."""
+    corpus = report["corpus"]
+    labels = [f"{n}-gram precision" for n in range(1, len(corpus["precisions"]) + 1)]
+    return pd.DataFrame(
+        {
+            "part": labels + ["brevity penalty x100"],
+            "value": [float(p) for p in corpus["precisions"]] + [100.0 * corpus["bp"]],
+            "kind": ["precision"] * len(labels) + ["brevity penalty"],
+        }
+    )
+
+
+def sentence_frame(report: Dict[str, Any], sort: str) -> pd.DataFrame:
+    rows = [
+        [
+            s["line"],
+            round(s["bleu"], 2),
+            s["sys_len"],
+            s["ref_len"],
+            s["hypothesis"] if len(s["hypothesis"]) <= MAX_TABLE_CHARS else s["hypothesis"][:MAX_TABLE_CHARS] + "…",
+        ]
+        for s in report["sentences"]
+    ]
+    if sort == SORT_CHOICES[1]:
+        rows.sort(key=lambda r: (r[1], r[0]))
+    elif sort == SORT_CHOICES[2]:
+        rows.sort(key=lambda r: (-r[1], r[0]))
+    return pd.DataFrame(rows, columns=["line", "sentence BLEU", "hyp len", "ref len", "hypothesis"])
+
+
+def _tokens_html(tokens: Sequence[Any], levels: Sequence[int], max_order: int) -> str:
+    out = []
+    for tok, level in zip(tokens, levels):
+        css = f"tok m{min(level, 4)}" if level else "tok m0"
+        title = f"in a matched {level}-gram" if level else "not matched"
+        out.append(f'<span class="{css}" data-level="{level}" title="{title}">{html.escape(str(tok))}</span>')
+    return " ".join(out) if out else '<span class="empty">(empty)</span>'
+
+
+def explanation_html(line: int, explanation: MatchExplanation, bleu: float, order: Optional[int]) -> str:
+    """The sentence with its matched n-grams highlighted, and a per-order table of the matches."""
+    n_max = explanation.max_ngram_order
+    if order is None:
+        hyp_levels = explanation.hyp_match_order
+        ref_levels = explanation.ref_match_order
+        what = "the highest order of a counted match covering each token"
+    else:
+        hyp_levels = explanation.hyp_levels(order)
+        ref_levels = [explanation.ref_levels(k, order) for k in range(len(explanation.reference_tokens))]
+        what = f"the {order}-grams that count"
+    parts = [
+        f'<div id="explain-head" data-line="{line}" data-bleu="{bleu!r}">'
+        f"<b>Line {line}</b>: sentence BLEU {bleu:.2f}, hypothesis length {explanation.hyp_len}, "
+        f"closest reference length {explanation.ref_len}. Highlighted: {what}.</div>",
+        '<div class="legend">'
+        + " ".join(f'<span class="tok m{min(n, 4)}">{n}-gram</span>' for n in range(1, min(n_max, 4) + 1))
+        + (" (4 and above share a colour)" if n_max > 4 else "")
+        + "</div>",
+        f'<div class="row"><span class="who">hypothesis</span><div id="explain-hyp" class="toks">'
+        f"{_tokens_html(explanation.hypothesis_tokens, hyp_levels, n_max)}</div></div>",
+    ]
+    for k, (tokens, levels) in enumerate(zip(explanation.reference_tokens, ref_levels), start=1):
+        parts.append(
+            f'<div class="row"><span class="who">reference {k}</span><div class="toks explain-ref">'
+            f"{_tokens_html(tokens, levels, n_max)}</div></div>"
+        )
+    table = ["<table class='orders'><tr><th>order</th><th>matched / total</th><th>precision</th>"
+             "<th>matched n-grams (clip)</th><th>clipped or unmatched</th></tr>"]
+    for o in explanation.orders:
+        hits = ", ".join(
+            f"<code>{html.escape(' '.join(map(str, m.ngram)))}</code>"
+            + (f" ×{m.matched}" if m.matched > 1 else "")
+            + (f" <i>(clipped {m.hyp_count}→{m.matched})</i>" if m.clipped else "")
+            for m in o.ngrams
+            if m.matched
+        )
+        misses = ", ".join(
+            f"<code>{html.escape(' '.join(map(str, m.ngram)))}</code>" + (f" ×{m.hyp_count}" if m.hyp_count > 1 else "")
+            for m in o.ngrams
+            if not m.matched
+        )
+        table.append(
+            f"<tr><td>{o.order}</td><td>{o.matched} / {o.total}</td><td>{o.precision:.1f}</td>"
+            f"<td>{hits or '—'}</td><td>{misses or '—'}</td></tr>"
+        )
+    table.append("</table>")
+    parts.append("".join(table))
+    return "".join(parts)
+
+
+def explain_report(hypothesis: str, references: Sequence[Optional[str]], options: BleuOptions) -> Dict[str, Any]:
+    """One sentence's explanation plus its sentence BLEU, computed from the explanation's own row."""
+    explanation = explain_sentence(hypothesis, list(references), options)
+    sent_opts = sentence_options(options)
+    bleu = float(sentence_scores_from_statistics(explanation.statistics(), sent_opts)[0])
+    out = explanation.to_dict()
+    out["bleu"] = bleu
+    out["row"] = explanation.row
+    return out
+
+
+# ----------------------------------------------------------------------------- files
+
+_DOWNLOADS = Path(tempfile.gettempdir()) / "bleukit-app"
+_DOWNLOAD_AGE_S = 3600
+
+
+def write_json(report: Dict[str, Any]) -> str:
+    """Write the report for download; reports older than an hour are removed on the way."""
+    _DOWNLOADS.mkdir(parents=True, exist_ok=True)
+    now = time.time()
+    for old in _DOWNLOADS.glob("bleu-*.json"):
+        try:
+            if now - old.stat().st_mtime > _DOWNLOAD_AGE_S:
+                old.unlink()
+        except OSError:
+            pass
+    path = _DOWNLOADS / f"bleu-{uuid.uuid4().hex[:12]}.json"
+    path.write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
+    return str(path)
+
+
+def read_upload(path: Optional[str], what: str) -> str:
+    if not path:
+        return ""
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise gr.Error(f"{what} is not UTF-8 text ({e.reason} at byte {e.start}).") from None
+    split_lines(text, what)  # size limits, with the same message as pasted text
+    return text
+
+
+# ----------------------------------------------------------------------------- callbacks
+
+
+def _user_error(e: Exception) -> gr.Error:
+    return gr.Error(str(e), title="Cannot score this input")
+
+
+def on_score(hyps_text, ref1, ref2, ref3, ref4, tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order, sort):
+    try:
+        options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order)
+        report = score_report(hyps_text, [ref1, ref2, ref3, ref4], options)
+    except (ValueError, TypeError) as e:
+        raise _user_error(e) from None
+    first = report["sentences"][0]
+    explanation = explain_sentence(first["hypothesis"], first["references"], options)
+    order_choices = [ALL_ORDERS] + [str(n) for n in range(1, options.max_ngram_order + 1)]
+    return (
+        score_html(report),
+        parts_frame(report),
+        sentence_frame(report, sort),
+        report,
+        write_json(report),
+        gr.update(value=1, maximum=len(report["sentences"])),
+        gr.update(choices=order_choices, value=ALL_ORDERS),
+        explanation_html(1, explanation, first["bleu"], None),
+    )
+
+
+def on_sort(report, sort):
+    if not report:
+        return gr.update()
+    return sentence_frame(report, sort)
+
+
+def _explain_line(report, line, highlight):
+    if not report:
+        raise gr.Error("Score a corpus first.")
+    sentences = report["sentences"]
+    if line is None or not 1 <= int(line) <= len(sentences):
+        raise gr.Error(f"Line must be between 1 and {len(sentences)}.")
+    s = sentences[int(line) - 1]
+    o = report["options"]
+    options = make_options(o["tokenize"], o["smooth_method"], o["smooth_value"], o["lowercase"], o["max_ngram_order"], o["effective_order"])
+    order = None if highlight in (None, ALL_ORDERS) else int(highlight)
+    return explanation_html(s["line"], explain_sentence(s["hypothesis"], s["references"], options), s["bleu"], order)
+
+
+def on_select(report, highlight, evt: gr.SelectData):
+    line = int(evt.row_value[0])
+    return line, _explain_line(report, line, highlight)
+
+
+def on_explain(report, line, highlight):
+    return _explain_line(report, line, highlight)
+
+
+def on_upload_hyps(path):
+    return read_upload(path, "The hypothesis file")
+
+
+def on_upload_refs(paths):
+    paths = list(paths or [])
+    if len(paths) > MAX_REFERENCE_SETS:
+        raise gr.Error(f"At most {MAX_REFERENCE_SETS} reference files, got {len(paths)}.")
+    texts = [read_upload(p, f"Reference file {k}") for k, p in enumerate(paths, start=1)]
+    return tuple(texts + [""] * (MAX_REFERENCE_SETS - len(texts)))
+
+
+# ----------------------------------------------------------------------------- API endpoints
+
+
+def bleu(
+    hypotheses: str,
+    references: List[str],
+    tokenize: str = "13a",
+    smooth_method: str = "exp",
+    smooth_value: Optional[float] = None,
+    lowercase: bool = False,
+    max_ngram_order: int = 4,
+    effective_order: bool = False,
+) -> dict:
+    """Corpus BLEU and per-sentence statistics. `hypotheses`: one segment per line; `references`:
+    one to four reference sets, each a text with one segment per line (line i belongs to
+    hypothesis i). Returns the same JSON as the page's download."""
+    try:
+        options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_ngram_order, effective_order)
+        return score_report(hypotheses, list(references or []), options)
+    except (ValueError, TypeError) as e:
+        raise _user_error(e) from None
+
+
+def explain(
+    hypothesis: str,
+    references: List[str],
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    max_ngram_order: int = 4,
+) -> dict:
+    """Which n-grams of one hypothesis matched its references, per order, with clipping, and its
+    sentence BLEU (exp smoothing, effective order, as sacrebleu.sentence_bleu)."""
+    try:
+        if not isinstance(hypothesis, str) or len(hypothesis) > MAX_CHARS:
+            raise ValueError(f"hypothesis must be a string of at most {MAX_CHARS:,} characters")
+        if not references or len(references) > MAX_REFERENCE_SETS:
+            raise ValueError(f"give 1 to {MAX_REFERENCE_SETS} references")
+        if any(isinstance(r, str) and len(r) > MAX_CHARS for r in references):
+            raise ValueError(f"a reference is over {MAX_CHARS:,} characters")
+        options = make_options(tokenize, "exp", None, lowercase, max_ngram_order, True)
+        return explain_report(hypothesis, references, options)
+    except (ValueError, TypeError) as e:
+        raise _user_error(e) from None
+
+
+# ----------------------------------------------------------------------------- page
+
+
+def _read_example(name: str) -> str:
+    path = HERE / "examples" / name
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+EXAMPLES = [
+    # The README's Python example: the second hypothesis has two references.
+    ["The cat sat on the mat.\nIt is raining today.", "The cat sat on the mat.\nIt rains today.",
+     "The cat sat on the mat.\nIt is raining today!", "", "", "13a", "exp", None, False, 4, False],
+    # The bundled corpus of `make demo`, against both of its reference files.
+    [_read_example("hyps.txt"), _read_example("refs.a.txt"), _read_example("refs.b.txt"), "", "",
+     "13a", "exp", None, False, 4, False],
+    # The textbook seed examples, on BLEU's 0-100 scale: unigram precision 5/6 -> 83.33 ...
+    ["the cat sat on the mat", "the cat is on the mat", "", "", "", "13a", "none", None, False, 1, False],
+    # ... and bigram BLEU of "a b c d" against "a b x d": sqrt(3/4 * 1/3) -> 50.00.
+    ["a b c d", "a b x d", "", "", "", "13a", "none", None, False, 2, False],
+    # Three references, lowercased, floor smoothing.
+    ["The quick brown fox jumps over the lazy dog.\nShe reads a book every evening.",
+     "A quick brown fox jumped over the lazy dog.\nEvery evening she reads a book.",
+     "The fast brown fox leaps over the lazy dog.\nShe reads one book each evening.",
+     "the quick brown fox jumps over a sleepy dog.\nShe is reading a book every night.", "",
+     "13a", "floor", 0.1, True, 4, False],
+    # Clipping: a hypothesis cannot get credit for a word more often than a reference has it.
+    ["the the the the the the the", "The cat is on the mat.", "There is a cat on the mat.", "", "",
+     "13a", "exp", None, True, 2, False],
+    # Chinese needs the zh tokenizer (13a would see one long token).
+    ["今天天气很好，我们去公园散步。", "今天天气不错，我们去公园散步吧。", "", "", "", "zh", "exp", None, False, 4, False],
+]
+
+CSS = """
+#bleu-score { font-size: 2.6rem; font-weight: 700; }
+.bleu-unit { margin-left: .4rem; color: var(--body-text-color-subdued); }
+#bleu-summary { white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85rem; }
+#bleu-signature { overflow-wrap: anywhere; }
+.toks { line-height: 2.1; }
+.tok { padding: 1px 3px; border-radius: 4px; }
+.tok.m0 { text-decoration: line-through; text-decoration-color: #c0392b88; }
+.tok.m1 { background: #fde9a9; color: #222; }
+.tok.m2 { background: #b9e4a6; color: #222; }
+.tok.m3 { background: #8fd0e8; color: #222; }
+.tok.m4 { background: #c7b3f0; color: #222; }
+.row { display: flex; gap: .8rem; margin: .3rem 0; }
+.who { min-width: 6.5rem; color: var(--body-text-color-subdued); }
+.legend .tok { margin-right: .3rem; }
+table.orders { margin-top: .6rem; font-size: .9rem; }
+table.orders td, table.orders th { padding: 2px 8px; vertical-align: top; }
+"""
+
+
+def build_demo() -> gr.Blocks:
+    tokenizers = available_tokenizers()
+    with gr.Blocks(title="bleukit: BLEU, explained", analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
+        gr.Markdown(
+            f"# BLEU, explained\nsacreBLEU-exact BLEU (bleukit {bleukit.__version__}). One segment per "
+            f"line; line *i* of every reference set belongs to hypothesis line *i*. Up to "
+            f"{MAX_REFERENCE_SETS} reference sets, {MAX_SEGMENTS:,} lines and {MAX_CHARS:,} characters per field."
+        )
+        report_state = gr.State(None)
+        with gr.Row():
+            with gr.Column(scale=3):
+                hyps = gr.Textbox(label="Hypotheses (system output)", lines=6, elem_id="hyps")
+                hyps_file = gr.File(label="or upload the hypotheses (.txt)", file_types=[".txt"], height=90)
+            with gr.Column(scale=3):
+                refs = [
+                    gr.Textbox(label=f"Reference set {k}" + ("" if k == 1 else " (optional)"), lines=6 if k == 1 else 2, elem_id=f"ref-{k}")
+                    for k in range(1, MAX_REFERENCE_SETS + 1)
+                ]
+                refs_file = gr.File(label=f"or upload 1-{MAX_REFERENCE_SETS} reference files", file_count="multiple", file_types=[".txt"], height=90)
+        with gr.Row():
+            tokenize = gr.Dropdown(tokenizers, value="13a", label="tokenizer", elem_id="tokenize")
+            smooth_method = gr.Dropdown(list(SMOOTH_DEFAULTS), value="exp", label="smoothing")
+            smooth_value = gr.Number(None, label="smoothing value (floor, add-k)", elem_id="smooth-value")
+            max_order = gr.Number(4, label="max n-gram order", precision=0, minimum=1, maximum=MAX_MAX_ORDER)
+            with gr.Column():
+                lowercase = gr.Checkbox(False, label="lowercase")
+                effective_order = gr.Checkbox(False, label="effective order (corpus)")
+        score_btn = gr.Button("Score", variant="primary", elem_id="score-btn")
+        with gr.Row():
+            with gr.Column(scale=2):
+                score_out = gr.HTML(elem_id="score-out")
+                download = gr.DownloadButton("Download the result (JSON)", elem_id="download")
+            with gr.Column(scale=3):
+                chart = gr.BarPlot(
+                    x="part", y="value", color="kind", y_lim=[0, 100], sort=None,
+                    x_title="", y_title="percent", color_title="", label="n-gram precisions and brevity penalty", height=260,
+                    elem_id="chart",
+                )
+        gr.Markdown(
+            "### Sentences\nSentence BLEU as `sacrebleu.sentence_bleu` computes it (the options above, "
+            "with effective order). Click a row to see why it gets its score."
+        )
+        with gr.Row():
+            sort = gr.Radio(SORT_CHOICES, value=SORT_CHOICES[0], label="sort by", elem_id="sort")
+            line = gr.Number(1, label="line", precision=0, minimum=1, elem_id="line")
+            highlight = gr.Dropdown([ALL_ORDERS], value=ALL_ORDERS, label="highlight", elem_id="highlight")
+        table = gr.Dataframe(
+            headers=["line", "sentence BLEU", "hyp len", "ref len", "hypothesis"],
+            datatype=["number", "number", "number", "number", "str"],
+            interactive=False, wrap=True, max_height=420, elem_id="sentences",
+        )
+        gr.Markdown("### Why this score")
+        explanation = gr.HTML(elem_id="explanation")
+
+        form = [hyps, *refs, tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order]
+        gr.Examples(EXAMPLES, inputs=form, label="Examples")
+
+        score_btn.click(
+            on_score, inputs=form + [sort],
+            outputs=[score_out, chart, table, report_state, download, line, highlight, explanation],
+            api_visibility="undocumented",
+        )
+        # The value box shows the chosen method's default, so what is shown is what is used.
+        smooth_method.change(
+            lambda m: SMOOTH_DEFAULTS.get(m), smooth_method, smooth_value, api_visibility="undocumented"
+        )
+        sort.change(on_sort, [report_state, sort], table, api_visibility="undocumented")
+        table.select(on_select, [report_state, highlight], [line, explanation], api_visibility="undocumented")
+        line.submit(on_explain, [report_state, line, highlight], explanation, api_visibility="undocumented")
+        highlight.change(on_explain, [report_state, line, highlight], explanation, api_visibility="undocumented")
+        hyps_file.upload(on_upload_hyps, hyps_file, hyps, api_visibility="undocumented")
+        refs_file.upload(on_upload_refs, refs_file, refs, api_visibility="undocumented")
+
+        gr.api(bleu, api_name="bleu")
+        gr.api(explain, api_name="explain")
+    demo.queue(default_concurrency_limit=2, max_size=32)
+    return demo
+
+
+demo = build_demo()
 
 if __name__ == "__main__":
-    raise SystemExit("The Gradio app is not built yet.")
+    demo.launch(
+        server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
+        max_file_size=MAX_FILE_SIZE,
+        css=CSS,
+        show_error=True,
+    )

@@ -13,7 +13,7 @@ from bleukit import BleuOptions, corpus_statistics, sentence_bleu, sentence_scor
 from bleukit.explain import explain_sentence, explain_tokens
 from bleukit.statistics import sentence_row
 
-from .conftest import read_lines
+from shared_data import read_lines
 
 
 def _sacrebleu_row(hyp, refs, options):

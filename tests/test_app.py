@@ -1,0 +1,333 @@
+"""The Gradio app: its functions against sacreBLEU, its API through gradio_client on a running
+server, and its page in a real headless Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import sacrebleu
+from sacrebleu.metrics import BLEU
+
+import bleukit
+from bleukit import BleuOptions, corpus_statistics
+from bleukit.explain import explain_sentence
+
+from shared_data import REPO, read_lines
+
+pytest.importorskip("gradio")
+
+CHROMIUM = os.environ.get("BLEUKIT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ARTIFACTS = REPO / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def app():
+    """app.py imported as a module (it lives at the repository root, as a Space needs it)."""
+    spec = importlib.util.spec_from_file_location("bleukit_app", REPO / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _sacre_streams(refs):
+    """Per-hypothesis references → sacreBLEU's reference streams (all sets are full here)."""
+    return [list(s) for s in zip(*refs)]
+
+
+# ----------------------------------------------------------------------------- functions
+
+
+def test_lines_and_reference_sets(app):
+    assert app.split_lines("a\nb\n", "x") == ["a", "b"]
+    assert app.split_lines("a\n\nb", "x") == ["a", "", "b"]  # an empty line is a segment
+    assert app.split_lines("  \n", "x") == []
+    hyps, refs = app.parse_corpus("h1\nh2", ["r1\nr2", None, "", "s1\n\n"])
+    assert hyps == ["h1", "h2"]
+    assert refs == [["r1", "s1"], ["r2", ""]]  # an empty line in a used set: an empty reference
+
+
+@pytest.mark.parametrize(
+    "hyps, sets, message",
+    [
+        ("", ["a"], "hypotheses are empty"),
+        ("a\nb", ["", None], "No references"),
+        ("a\nb", ["a"], "Reference set 1 has 1 line\\(s\\) but there are 2 hypotheses"),
+        ("a\nb", ["a\nb", "x\ny\nz"], "Reference set 2 has 3 line"),
+        ("a", ["a"] * 5, "At most 4 reference sets"),
+    ],
+)
+def test_clear_messages_for_bad_input(app, hyps, sets, message):
+    with pytest.raises(ValueError, match=message):
+        app.parse_corpus(hyps, sets)
+
+
+def test_size_limits(app):
+    too_many = "x\n" * (app.MAX_SEGMENTS + 1)
+    with pytest.raises(ValueError, match="over the limit of 10,000 segments"):
+        app.parse_corpus(too_many, [too_many])
+    too_long = "x" * (app.MAX_CHARS + 1)
+    with pytest.raises(ValueError, match="characters is over the limit"):
+        app.parse_corpus("x", [too_long])
+    with pytest.raises(ValueError, match="between 1 and 10"):
+        app.make_options(max_ngram_order=11)
+    with pytest.raises(ValueError, match="unknown tokenize"):
+        app.make_options(tokenize="moses")
+
+
+def test_smoothing_value_only_where_the_method_takes_one(app):
+    assert app.make_options(smooth_method="exp", smooth_value=0.0).resolved_smooth_value is None
+    assert app.make_options(smooth_method="floor", smooth_value=0.2).resolved_smooth_value == 0.2
+    assert app.make_options(smooth_method="add-k", smooth_value=None).resolved_smooth_value == 1
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"tokenize": "intl", "lowercase": True},
+        {"smooth_method": "floor", "smooth_value": 0.2, "max_ngram_order": 3},
+        {"smooth_method": "add-k", "tokenize": "char"},
+        {"smooth_method": "none", "effective_order": True, "max_ngram_order": 2},
+    ],
+)
+def test_report_equals_sacrebleu_on_the_bundled_examples(app, kwargs):
+    hyps_text = (REPO / "examples" / "hyps.txt").read_text(encoding="utf-8")
+    sets = [(REPO / "examples" / f"refs.{k}.txt").read_text(encoding="utf-8") for k in "ab"]
+    report = app.score_report(hyps_text, sets, app.make_options(**kwargs))
+    hyps, refs = app.parse_corpus(hyps_text, sets)
+    expected = BLEU(**kwargs).corpus_score(hyps, _sacre_streams(refs))
+    assert report["corpus"]["score"] == pytest.approx(expected.score, abs=1e-9)
+    assert report["corpus"]["counts"] == expected.counts and report["corpus"]["totals"] == expected.totals
+    assert report["corpus"]["bp"] == pytest.approx(expected.bp, abs=1e-12)
+    sent_kwargs = {k: v for k, v in kwargs.items() if k != "effective_order"}
+    for s, hyp, ref in zip(report["sentences"], hyps, refs):
+        want = BLEU(**sent_kwargs, effective_order=True).sentence_score(hyp, ref)  # as sentence_bleu
+        assert s["bleu"] == pytest.approx(want.score, abs=1e-9)
+        assert (s["sys_len"], s["ref_len"]) == (want.sys_len, want.ref_len)
+    assert json.loads(Path(app.write_json(report)).read_text(encoding="utf-8")) == report
+
+
+def test_report_on_real_data(app, shared_data):
+    folder = shared_data / "wmt22-de-en"
+    hyps = read_lines(folder / "hyp.JDExploreAcademy.en")
+    sets = [read_lines(folder / f"ref.{k}.en") for k in "AB"]
+    report = app.score_report("\n".join(hyps), ["\n".join(s) for s in sets], app.make_options())
+    expected = sacrebleu.corpus_bleu(hyps, sets)
+    assert report["corpus"]["score"] == pytest.approx(expected.score, abs=1e-9)
+    assert report["corpus"]["signature"].startswith("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|")
+    assert len(report["sentences"]) == len(hyps) == 1984
+
+
+def test_page_pieces_escape_user_text(app):
+    options = app.make_options(tokenize="none")
+    report = app.score_report("<b>bold</b> & ${1+1}", ["<b>bold</b>"], options)
+    s = report["sentences"][0]
+    page = app.explanation_html(1, explain_sentence(s["hypothesis"], s["references"], options), s["bleu"], None)
+    assert "<b>bold" not in page
+    assert "&lt;b&gt;bold&lt;/b&gt;" in page and "&amp;" in page
+    frame = app.sentence_frame(report, app.SORT_CHOICES[0])
+    assert frame["hypothesis"][0] == "<b>bold</b> & ${1+1}"
+    chart = app.parts_frame(report)
+    assert chart["value"].tolist()[:4] == report["corpus"]["precisions"]
+    assert chart["value"].tolist()[4] == pytest.approx(100 * report["corpus"]["bp"])
+
+
+def test_sentence_table_sorts_by_score(app):
+    report = app.score_report("a b c d\nx y z w\na b x d", ["a b c d\nx y q w\nq q q q"], app.make_options())
+    scores = [s["bleu"] for s in report["sentences"]]
+    low = app.sentence_frame(report, "lowest BLEU first")
+    high = app.sentence_frame(report, "highest BLEU first")
+    assert low["sentence BLEU"].tolist() == sorted(round(x, 2) for x in scores)
+    assert high["line"].tolist() == sorted(range(1, 4), key=lambda i: -scores[i - 1])
+
+
+# ----------------------------------------------------------------------------- running server
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """`python app.py` on 127.0.0.1 and a free port, as `make app` and a Space run it."""
+    port = _free_port()
+    env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_ANALYTICS_ENABLED="False")
+    env.pop("GRADIO_SERVER_NAME", None)
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "app-server.log", "w")  # the server's own output, kept for a failing run
+    proc = subprocess.Popen([sys.executable, str(REPO / "app.py")], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"app.py exited with status {proc.returncode} before answering")
+            try:
+                with urllib.request.urlopen(url, timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("app.py did not answer on 127.0.0.1 within 120 s")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    from gradio_client import Client
+
+    return Client(server, verbose=False)
+
+
+def test_api_lists_the_two_endpoints(client):
+    endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
+    assert set(endpoints) == {"/bleu", "/explain"}
+
+
+def test_api_bleu_equals_the_core(client):
+    hyps = ["The cat sat on the mat.", "It is raining today.", "A dog barked."]
+    refs = [["The cat sat on the mat.", "A cat sat on a mat."], ["It rains today.", "Today it rains."],
+            ["The dog barked loudly.", "A dog was barking."]]
+    sets = ["\n".join(s) for s in _sacre_streams(refs)]
+    got = client.predict(hypotheses="\n".join(hyps), references=sets, tokenize="intl", lowercase=True,
+                         smooth_method="floor", smooth_value=0.3, api_name="/bleu")
+    options = BleuOptions(tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.3)
+    want = bleukit.score_statistics(corpus_statistics(hyps, refs, options), options)
+    assert got["corpus"] == json.loads(want.to_json())
+    assert got["corpus"]["score"] == pytest.approx(
+        sacrebleu.corpus_bleu(hyps, _sacre_streams(refs), tokenize="intl", lowercase=True,
+                              smooth_method="floor", smooth_value=0.3).score, abs=1e-9)
+    assert [s["line"] for s in got["sentences"]] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "hyps, sets, message",
+    [("a\nb", ["a"], "Reference set 1 has 1 line"), ("", ["a"], "hypotheses are empty"),
+     ("a", [""], "No references")],
+)
+def test_api_bleu_reports_bad_input(client, hyps, sets, message):
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match=message):
+        client.predict(hypotheses=hyps, references=sets, api_name="/bleu")
+
+
+def test_api_explain_agrees_with_statistics(client):
+    hyp, refs = "the the the cat sat", ["the cat sat on the mat", "a cat sat"]
+    got = client.predict(hypothesis=hyp, references=refs, api_name="/explain")
+    options = BleuOptions()
+    assert got["row"] == corpus_statistics([hyp], [refs], options).rows[0].tolist()
+    assert got["bleu"] == pytest.approx(sacrebleu.sentence_bleu(hyp, refs).score, abs=1e-9)
+    the = got["orders"][0]["ngrams"][0]
+    assert (the["ngram"], the["hyp_count"], the["ref_count"], the["matched"]) == ("the", 3, 2, 2)
+
+
+# ----------------------------------------------------------------------------- browser
+
+
+def _chromium_or_skip():
+    if Path(CHROMIUM).exists():
+        return CHROMIUM
+    message = f"Debian's chromium not found at {CHROMIUM} (apt-get install chromium; .ci/run does)"
+    if os.environ.get("BLEUKIT_REQUIRE_BROWSER") == "1":
+        pytest.fail(message + " but BLEUKIT_REQUIRE_BROWSER=1 requires the browser test")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    executable = _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            pg = browser.new_page(viewport={"width": 1280, "height": 1600})
+            pg.set_default_timeout(30_000)
+            pg.goto(server)
+            pg.wait_for_selector("#hyps textarea")
+            yield pg
+        finally:
+            browser.close()
+
+
+@pytest.mark.slow
+def test_browser_score_and_why(page):
+    hyps = ["The committee approved the budget.", "It is raining today.", "the the the cat sat <b>x</b>"]
+    set_a = ["The committee approved the new budget.", "It rains today.", "the cat sat on the mat"]
+    set_b = ["On Tuesday the committee approved the budget.", "Today it is raining.", "a cat sat"]
+    page.fill("#hyps textarea", "\n".join(hyps))
+    page.fill("#ref-1 textarea", "\n".join(set_a))
+    page.fill("#ref-2 textarea", "\n".join(set_b))
+    page.click("#score-btn")
+    page.wait_for_selector("#bleu-score[data-score]")
+
+    refs = [list(r) for r in zip(set_a, set_b)]
+    want = bleukit.corpus_bleu(hyps, refs)
+    shown = float(page.get_attribute("#bleu-score", "data-score"))
+    assert shown == pytest.approx(want.score, abs=1e-9)
+    assert page.inner_text("#bleu-score") == f"{want.score:.2f}"
+    assert page.inner_text("#bleu-signature") == want.signature
+    assert shown == pytest.approx(sacrebleu.corpus_bleu(hyps, [set_a, set_b]).score, abs=1e-9)
+
+    # The table lists every line; sorted by score, lowest first, it follows the sentence scores.
+    cell = "#sentences [role=gridcell]"
+    page.wait_for_selector(f"{cell}:has-text('the the the cat sat')")
+    page.click("#sort label:has-text('lowest BLEU first')")
+    sentence = bleukit.sentence_scores(hyps, refs)
+    by_score = sorted(range(1, 4), key=lambda i: (round(sentence[i - 1], 2), i))
+    page.wait_for_function(
+        "want => [...document.querySelectorAll('#sentences [role=gridcell][data-col=\"0\"]')]"
+        ".map(e => e.textContent.trim()).join(',') === want",
+        arg=",".join(map(str, by_score)),
+    )
+    # Clicking line 3 explains it.
+    page.click(f"{cell}:has-text('the the the cat sat')")
+    page.wait_for_selector("#explain-head[data-line='3']")
+    levels = [int(x) for x in page.eval_on_selector_all("#explain-hyp .tok", "els => els.map(e => e.dataset.level)")]
+    texts = page.eval_on_selector_all("#explain-hyp .tok", "els => els.map(e => e.textContent)")
+    expected = explain_sentence(hyps[2], refs[2])
+    assert texts == list(expected.hypothesis_tokens)  # user text shown as text, never as markup
+    assert tuple(levels) == expected.hyp_match_order
+    assert levels[:3].count(0) == 1  # "the" x3 is clipped to 2 matches
+    bleu_shown = float(page.get_attribute("#explain-head", "data-bleu"))
+    assert bleu_shown == pytest.approx(bleukit.sentence_bleu(hyps[2], refs[2]).score, abs=1e-9)
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "app.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_browser_shows_a_clear_error(page):
+    page.fill("#hyps textarea", "one\ntwo")
+    page.fill("#ref-1 textarea", "one")
+    page.fill("#ref-2 textarea", "")
+    page.click("#score-btn")
+    toast = page.wait_for_selector("text=Reference set 1 has 1 line(s) but there are 2 hypotheses")
+    assert toast.is_visible()
