@@ -1,0 +1,336 @@
+"""transformers adapter: sacreBLEU-exact BLEU in ``Seq2SeqTrainer`` evaluations, streamed or not.
+
+``BleuComputeMetrics`` turns generated token ids and label ids into text and hands the text to the
+core (``bleukit.corpus_statistics`` → ``bleukit.score_statistics``); no BLEU logic lives here. With
+``TrainingArguments(batch_eval_metrics=True)`` it keeps only a running sum of the integer
+statistics, so memory does not grow with the evaluation set, and the result is exactly the
+non-streaming one (integer sums are exact). ``BleuCallback`` keeps the BLEU history and logs a
+table of sample translations at each evaluation.
+
+>>> import numpy as np
+>>> from transformers.trainer_utils import EvalPrediction
+>>> tokenizer = _ExampleTokenizer()
+>>> metric = BleuComputeMetrics(tokenizer)
+>>> preds = np.array([[5, 6, 7, 8, -100], [5, 6, 9, -100, -100]])   # -100: ignored positions
+>>> labels = np.array([[5, 6, 7, 8, -100], [5, 6, 7, -100, -100]])
+>>> out = metric(EvalPrediction(predictions=preds, label_ids=labels))
+>>> round(out["bleu"], 4), out["sys_len"], out["ref_len"], out["gen_len"]
+(82.2267, 7, 7, 3.5)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from bleukit import (
+    BleuOptions,
+    BleuStatistics,
+    corpus_statistics,
+    score_statistics,
+    sentence_scores_from_statistics,
+)
+
+try:  # The callback needs transformers; the metric itself works with any tokenizer.
+    from transformers import TrainerCallback
+except ImportError:  # pragma: no cover - transformers is in the [hf] extra
+    TrainerCallback = object  # type: ignore[assignment,misc]
+
+__all__ = ["BleuComputeMetrics", "BleuCallback", "samples_table"]
+
+#: The label / padding value transformers uses for "no token here" (the ignore index).
+IGNORE_INDEX = -100
+
+
+class BleuComputeMetrics:
+    """``compute_metrics`` for ``Seq2SeqTrainer``: decoded predictions and labels → corpus BLEU.
+
+    ``tokenizer`` decodes token ids (any object with ``batch_decode``; its ``pad_token_id`` is
+    left out of ``gen_len``). ``bleu_options`` are ``bleukit.BleuOptions`` fields (``tokenize``,
+    ``lowercase``, ``smooth_method``, ...; sacreBLEU's corpus defaults).
+
+    Predictions may be token ids or logits (argmax over the last axis), numpy arrays, torch
+    tensors, tuples whose first element is one of those (model outputs), or ragged lists of id
+    sequences. Negative ids (the ``-100`` ignore index that transformers pads predictions and
+    labels with) are removed before decoding, which is what replacing them with the pad token and
+    skipping special tokens does; they never reach the tokenizer (no ``OverflowError``).
+
+    ``postprocess`` (optional) maps each decoded prediction and reference to the string scored.
+    ``num_samples`` first sentences of each evaluation are kept in ``last_samples`` for
+    ``BleuCallback``. ``all_reduce=True`` sums the integer statistics over processes with
+    ``torch.distributed`` (when initialised) before scoring: use it when every process passes only
+    its own shard. ``Seq2SeqTrainer`` already gathers the predictions of all processes onto every
+    process before calling ``compute_metrics``, so inside the Trainer leave it ``False``.
+
+    Called with ``compute_result`` (``batch_eval_metrics=True``), each call adds its batch to a
+    running sum and returns ``{}`` until ``compute_result=True``, which returns the score of
+    everything seen and starts afresh.
+    """
+
+    def __init__(
+        self,
+        tokenizer: Any,
+        *,
+        postprocess: Optional[Callable[[str], str]] = None,
+        skip_special_tokens: bool = True,
+        num_samples: int = 5,
+        signature: bool = True,
+        all_reduce: bool = False,
+        **bleu_options: Any,
+    ) -> None:
+        if not hasattr(tokenizer, "batch_decode"):
+            raise TypeError(
+                f"tokenizer must have a batch_decode method (a transformers tokenizer), "
+                f"got {type(tokenizer).__name__}"
+            )
+        if postprocess is not None and not callable(postprocess):
+            raise TypeError(f"postprocess must be callable, got {type(postprocess).__name__}")
+        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 0:
+            raise ValueError(f"num_samples must be an int >= 0, got {num_samples!r}")
+        self.tokenizer = tokenizer
+        self.options = BleuOptions(**bleu_options)
+        # Sample rows are scored as sacrebleu.sentence_bleu does by default: effective order on.
+        self.sentence_options = dataclasses.replace(self.options, effective_order=True)
+        self.postprocess = postprocess
+        self.skip_special_tokens = bool(skip_special_tokens)
+        self.num_samples = num_samples
+        self.signature = bool(signature)
+        self.all_reduce = bool(all_reduce)
+        self.last_samples: List[Dict[str, Any]] = []
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget a streaming evaluation in progress (the next batch starts a new one)."""
+        width = 2 + 2 * self.options.max_ngram_order
+        # Running totals: statistics columns, then generated tokens, then sentences.
+        self._running = np.zeros(width + 2, dtype=np.int64)
+        self._samples: List[Dict[str, Any]] = []
+
+    def __call__(self, eval_pred: Any, compute_result: Optional[bool] = None) -> Dict[str, Any]:
+        """Score an ``EvalPrediction`` (or a ``(predictions, labels)`` pair).
+
+        ``compute_result=None`` (the Trainer's default mode) scores this call's sentences alone;
+        ``False``/``True`` stream as described in the class docstring.
+        """
+        predictions, labels, inputs = _unpack(eval_pred)
+        hyps, gen_tokens = self._decode(predictions, "predictions")
+        refs, _ = self._decode(labels, "label_ids")
+        if len(hyps) != len(refs):
+            raise ValueError(
+                f"predictions have {len(hyps)} sequences but label_ids have {len(refs)}: "
+                "each prediction needs the labels of the same example"
+            )
+        if compute_result is None:
+            self.reset()
+        if hyps:
+            stats = corpus_statistics(hyps, refs, self.options)
+            self._running[:-2] += stats.rows.sum(axis=0)
+            self._running[-2] += sum(gen_tokens)
+            self._running[-1] += len(hyps)
+            self._keep_samples(stats, hyps, refs, inputs)
+        if compute_result is False:
+            return {}
+        totals = _all_reduce_sum(self._running) if self.all_reduce else self._running.copy()
+        self.last_samples = self._samples
+        self.reset()
+        return self._result(totals)
+
+    def _result(self, totals: np.ndarray) -> Dict[str, Any]:
+        n_sentences = int(totals[-1])
+        if n_sentences == 0:
+            raise ValueError("no predictions were given: BLEU needs at least one sentence")
+        # Labels give exactly one reference per prediction.
+        stats = BleuStatistics(totals[None, :-2], [1], self.options.max_ngram_order)
+        result = score_statistics(stats, self.options)
+        out: Dict[str, Any] = {"bleu": result.score}
+        for n, precision in enumerate(result.precisions, start=1):
+            out[f"precision_{n}"] = precision
+        out.update(
+            bp=result.bp,
+            sys_len=result.sys_len,
+            ref_len=result.ref_len,
+            gen_len=float(totals[-2]) / n_sentences,
+        )
+        if self.signature:
+            out["signature"] = result.signature
+        return out
+
+    def _decode(self, ids: Any, what: str) -> Tuple[List[str], List[int]]:
+        rows = _id_rows(ids, what)
+        pad = getattr(self.tokenizer, "pad_token_id", None)
+        gen_tokens = [int(np.count_nonzero(row != pad)) if pad is not None else len(row) for row in rows]
+        texts = self.tokenizer.batch_decode(
+            [row.tolist() for row in rows], skip_special_tokens=self.skip_special_tokens
+        )
+        if self.postprocess is not None:
+            texts = [self.postprocess(t) for t in texts]
+            for i, t in enumerate(texts):
+                if not isinstance(t, str):
+                    raise TypeError(f"postprocess must return a str, got {type(t).__name__} (item {i})")
+        return list(texts), gen_tokens
+
+    def _keep_samples(self, stats: BleuStatistics, hyps: List[str], refs: List[str], inputs: Any) -> None:
+        wanted = min(self.num_samples - len(self._samples), len(hyps))
+        if wanted <= 0:
+            return
+        sources: Sequence[Optional[str]] = [None] * wanted
+        if isinstance(inputs, Mapping):
+            inputs = inputs.get("input_ids")
+        if inputs is not None:
+            decoded, _ = self._decode(_first_rows(inputs, wanted), "inputs")
+            sources = decoded
+        scores = sentence_scores_from_statistics(stats[:wanted], self.sentence_options)
+        for i in range(wanted):
+            self._samples.append(
+                {
+                    "source": sources[i],
+                    "reference": refs[i],
+                    "prediction": hyps[i],
+                    "sentence_bleu": float(scores[i]),
+                }
+            )
+
+
+def _unpack(eval_pred: Any) -> Tuple[Any, Any, Any]:
+    if hasattr(eval_pred, "predictions") and hasattr(eval_pred, "label_ids"):
+        return eval_pred.predictions, eval_pred.label_ids, getattr(eval_pred, "inputs", None)
+    if isinstance(eval_pred, (tuple, list)) and len(eval_pred) == 2:
+        return eval_pred[0], eval_pred[1], None
+    raise TypeError(
+        "compute_metrics expects an EvalPrediction or a (predictions, label_ids) pair, "
+        f"got {type(eval_pred).__name__}"
+    )
+
+
+def _to_numpy(array: Any) -> np.ndarray:
+    if type(array).__module__.startswith("torch"):
+        return array.detach().cpu().numpy()
+    return np.asarray(array)
+
+
+def _first_rows(ids: Any, k: int) -> Any:
+    if isinstance(ids, tuple):
+        ids = ids[0]
+    return ids[:k]
+
+
+def _id_rows(ids: Any, what: str) -> List[np.ndarray]:
+    """Token-id rows without ignored (negative) positions, from any supported layout."""
+    if ids is None:
+        raise ValueError(f"{what} is None: BLEU needs generated ids and labels")
+    if isinstance(ids, tuple):
+        # Model outputs: the first element holds the tokens or logits.
+        ids = ids[0]
+    if isinstance(ids, list) and ids and not np.isscalar(ids[0]):
+        rows = [_to_numpy(row) for row in ids]
+        if any(row.ndim != 1 for row in rows):
+            raise ValueError(f"{what} as a list must hold one 1-D id sequence per example")
+        return [_drop_ignored(_integral(row, what)) for row in rows]
+    array = _to_numpy(ids)
+    if array.ndim == 3:
+        if not np.issubdtype(array.dtype, np.floating):
+            raise ValueError(f"{what} has 3 dimensions but is not floating point: expected logits")
+        array = array.argmax(-1)
+    if array.ndim != 2:
+        raise ValueError(
+            f"{what} must be a (batch, length) array of token ids or (batch, length, vocab) logits, "
+            f"got shape {array.shape}"
+        )
+    array = _integral(array, what)
+    return [_drop_ignored(row) for row in array]
+
+
+def _integral(array: np.ndarray, what: str) -> np.ndarray:
+    if array.dtype == object:
+        raise TypeError(f"{what} must hold token ids (integers), got objects")
+    if np.issubdtype(array.dtype, np.integer):
+        return array.astype(np.int64, copy=False)
+    if np.issubdtype(array.dtype, np.floating) and np.all(np.isfinite(array)) and np.all(array == np.round(array)):
+        # Gathered or padded ids sometimes arrive as floats; whole numbers are still ids.
+        return array.astype(np.int64)
+    raise TypeError(f"{what} must hold integer token ids, got dtype {array.dtype}")
+
+
+def _drop_ignored(row: np.ndarray) -> np.ndarray:
+    return row[row >= 0]
+
+
+def _all_reduce_sum(values: np.ndarray) -> np.ndarray:
+    """Sum of ``values`` over all processes when ``torch.distributed`` is initialised."""
+    try:
+        import torch
+        import torch.distributed as dist
+    except ImportError:
+        return values.copy()
+    if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:
+        return values.copy()
+    device = torch.device("cpu")
+    if dist.get_backend() == "nccl":
+        device = torch.device("cuda", torch.cuda.current_device())
+    tensor = torch.as_tensor(values, dtype=torch.int64).to(device)
+    dist.all_reduce(tensor, op=dist.ReduceOp.SUM)
+    return tensor.cpu().numpy()
+
+
+def samples_table(samples: Sequence[Mapping[str, Any]]) -> str:
+    """Markdown table of sample translations (TensorBoard renders it; W&B shows the text).
+
+    >>> print(samples_table([{"source": "s1 s2", "reference": "a|b", "prediction": "a b",
+    ...                       "sentence_bleu": 0.0}]))
+    | source | reference | prediction | sentence BLEU |
+    |---|---|---|---|
+    | s1 s2 | a\\|b | a b | 0.00 |
+    """
+    lines = ["| source | reference | prediction | sentence BLEU |", "|---|---|---|---|"]
+    for s in samples:
+        cells = [s.get("source") or "", s["reference"], s["prediction"]]
+        cells = [str(c).replace("|", "\\|").replace("\n", " ") for c in cells]
+        lines.append("| " + " | ".join(cells) + f" | {s['sentence_bleu']:.2f} |")
+    return "\n".join(lines)
+
+
+class BleuCallback(TrainerCallback):
+    """At each evaluation: record the BLEU and log a table of sample translations.
+
+    ``metric`` is the ``BleuComputeMetrics`` given to the Trainer (its ``last_samples`` fill the
+    table; sources appear when ``TrainingArguments(include_for_metrics=["inputs"])``). With
+    ``trainer`` the table is sent through ``trainer.log`` under ``<prefix>_bleu_samples``, so it
+    reaches the trainer's log history and every ``report_to`` logger; without it the table is only
+    kept in ``last_table``. ``history`` holds ``{"step", "epoch", "bleu"}`` per evaluation.
+
+    >>> cb = BleuCallback(BleuComputeMetrics(_ExampleTokenizer()))
+    >>> cb.history
+    []
+    """
+
+    def __init__(self, metric: BleuComputeMetrics, trainer: Any = None) -> None:
+        if not isinstance(metric, BleuComputeMetrics):
+            raise TypeError(f"metric must be a BleuComputeMetrics, got {type(metric).__name__}")
+        self.metric = metric
+        self.trainer = trainer
+        self.history: List[Dict[str, Any]] = []
+        self.last_table: Optional[str] = None
+
+    def on_evaluate(self, args, state, control, metrics=None, **kwargs):  # noqa: D401 (hook)
+        keys = [k for k in (metrics or {}) if k == "bleu" or k.endswith("_bleu")]
+        if not keys:
+            return
+        key = keys[0]
+        self.history.append({"step": state.global_step, "epoch": state.epoch, "bleu": metrics[key]})
+        if not self.metric.last_samples:
+            return
+        self.last_table = samples_table(self.metric.last_samples)
+        if self.trainer is not None:
+            self.trainer.log({key + "_samples": self.last_table})
+
+
+class _ExampleTokenizer:
+    """A stand-in tokenizer for the docstring examples: id ``k`` decodes to ``wk``; 0 is padding."""
+
+    pad_token_id = 0
+
+    def batch_decode(self, rows, skip_special_tokens=True):
+        return [" ".join(f"w{i}" for i in row if not (skip_special_tokens and i == 0)) for row in rows]
