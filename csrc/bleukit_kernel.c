@@ -223,6 +223,14 @@ static int mteval_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
         }
         tmp->n = w;
     }
+    /* Rules 2-4 only act around '.', ',' and '-': most segments skip some of them. */
+    int has_dot = 0, has_dash = 0;
+    for (size_t i = 0; i < tmp->n; i++) {
+        cp_t c = tmp->d[i];
+        has_dot |= (c == '.') | (c == ',');
+        has_dash |= c == '-';
+    }
+    if (!has_dot) goto rule4; /* the text stays in tmp, where rule 4 reads it */
     /* rule 2: ([^0-9])([\.,]) -> "\1 \2 " */
     n = tmp->n;
     if (cp_reserve(in, 2 * n + 1) < 0) return -1;
@@ -269,7 +277,14 @@ static int mteval_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
         }
         tmp->n = w;
     }
+rule4:
     /* rule 4: ([0-9])(-) -> "\1 \2 " */
+    if (!has_dash) {
+        cpbuf t = *in;
+        *in = *tmp;
+        *tmp = t;
+        return 0;
+    }
     n = tmp->n;
     if (cp_reserve(in, 2 * n + 1) < 0) return -1;
     {
@@ -375,14 +390,16 @@ static int split_tokens(kernel *k, const cpbuf *buf, int each_char) {
     const cp_t *s = buf->d;
     size_t n = buf->n, i = 0;
     if (cp_reserve(&k->chars, k->chars.n + n) < 0) return -1;
+    /* tokens are separated by whitespace unless each character is one */
+    const size_t most = each_char ? n : n / 2 + 1;
+    if (i64_reserve(&k->tok_off, k->tok_off.n + most) < 0) return -1;
+    if (i64_reserve(&k->tok_len, k->tok_len.n + most) < 0) return -1;
     while (i < n) {
         while (i < n && Py_UNICODE_ISSPACE(s[i])) i++;
         if (i >= n) break;
         size_t j = i + 1;
         if (!each_char)
             while (j < n && !Py_UNICODE_ISSPACE(s[j])) j++;
-        if (i64_reserve(&k->tok_off, k->tok_off.n + 1) < 0) return -1;
-        if (i64_reserve(&k->tok_len, k->tok_len.n + 1) < 0) return -1;
         k->tok_off.d[k->tok_off.n++] = (int64_t)k->chars.n;
         k->tok_len.d[k->tok_len.n++] = (int64_t)(j - i);
         memcpy(k->chars.d + k->chars.n, s + i, (j - i) * sizeof(cp_t));
@@ -624,6 +641,11 @@ static int count_sentence(kernel *k, int64_t *row) {
         }
         row[2 + n - 1] = correct;
         row[2 + N + n - 1] = hyp_positions;
+        if (correct == 0) {
+            /* no n-gram matched, so no longer one can: only the totals are left */
+            for (int m = n + 1; m <= N && L0 - m + 1 > 0; m++) row[2 + N + m - 1] = L0 - m + 1;
+            break;
+        }
     }
     return 0;
 }

@@ -311,6 +311,15 @@ def test_character_table_matches_the_python_tokenizers():
         assert bool(table[cp] & 2) == bool(regex.fullmatch(r"\p{S}", c)), hex(cp)
         assert bool(table[cp] & 4) == bool(regex.fullmatch(r"\p{N}", c)), hex(cp)
         assert bool(table[cp] & 8) == bleukit.tokenizers.is_chinese_char(c), hex(cp)
+    # The mteval classes are read off ASCII only; no other code point may match them.
+    from bleukit.tokenizers import _MTEVAL_RULES
+
+    every = "".join(map(chr, range(0x110000)))
+    punct = {m.start() for m in _MTEVAL_RULES[0][0].finditer(every)}
+    digits = {m.start() // 2 for m in _MTEVAL_RULES[3][0].finditer("-".join(every) + "-")}
+    assert punct == {cp for cp in range(128) if table[cp] & 16}
+    assert digits == {cp for cp in range(128) if table[cp] & 32} == set(range(48, 58))
+    assert not any(b & 48 for b in table[128:])
 
 
 def _run(code: str, **env) -> subprocess.CompletedProcess:

@@ -39,7 +39,8 @@ except ImportError as err:  # not compiled: the pure-Python engine is used
 NATIVE_TOKENIZERS = {"13a": 0, "intl": 1, "zh": 2, "char": 3, "none": 4}
 
 _ENGINES = ("native", "python")
-_table: Optional[bytes] = None
+_table: Optional[bytes] = None  # mteval and Chinese classes
+_full_table: Optional[bytes] = None  # the same plus the Unicode properties intl needs
 _warned = False
 
 
@@ -95,42 +96,46 @@ def uses_native(options: BleuOptions) -> bool:
     return False
 
 
-def character_table() -> bytes:
+def character_table(unicode_properties: bool = True) -> bytes:
     """One byte of class bits per code point, built from the Python tokenizers' own definitions.
+
+    The mteval classes (13a punctuation, digits) are read off the compiled mteval patterns, the
+    Chinese bit off ``CHINESE_RANGES`` and, with ``unicode_properties`` (only ``intl`` needs them,
+    and they cost some 50 ms to build), ``\\p{P}``, ``\\p{S}``, ``\\p{N}`` off the ``regex``
+    package sacreBLEU uses. Built once per process.
 
     >>> t = character_table()
     >>> len(t) == 0x110000, bool(t[ord(",")] & 1), bool(t[ord("中")] & 8)
     (True, True, True)
     """
-    global _table
-    if _table is not None:
+    global _table, _full_table
+    if _full_table is not None:
+        return _full_table
+    if _table is None:
+        table = np.zeros(0x110000, dtype=np.uint8)
+        flags = _flags()
+        # The mteval patterns are ASCII classes (their ranges are written with ASCII bounds), so
+        # testing the ASCII code points reads them off completely; test_native checks all others.
+        for cp in range(128):
+            if _MTEVAL_RULES[0][0].fullmatch(chr(cp)):
+                table[cp] |= flags["13A"]
+            # the digit class, read off the rule that splits "<digit>-"
+            if _MTEVAL_RULES[3][0].fullmatch(chr(cp) + "-"):
+                table[cp] |= flags["DIGIT"]
+        for lo, hi in CHINESE_RANGES:
+            table[lo : hi + 1] |= flags["ZH"]
+        _table = table.tobytes()
+    if not unicode_properties:
         return _table
     import regex
 
-    size = 0x110000
-    codes = np.arange(size, dtype=np.uint32)
-    every = _decode(codes)
-    table = np.zeros(size, dtype=np.uint8)
-    flags = _flags()
-
-    def mark(pattern, text, bit, stride=1):
-        starts = [m.start() // stride for m in pattern.finditer(text)]
-        table[np.asarray(starts, dtype=np.int64)] |= bit
-
-    mark(regex.compile(r"\p{P}"), every, flags["P"])
-    mark(regex.compile(r"\p{S}"), every, flags["S"])
-    mark(regex.compile(r"\p{N}"), every, flags["N"])
-    mark(_MTEVAL_RULES[0][0], every, flags["13A"])
-    # The digit class of the mteval rules, read off the rule that splits "<digit>-": it is
-    # matched against "c-" for every code point c.
-    pairs = np.empty(2 * size, dtype=np.uint32)
-    pairs[0::2] = codes
-    pairs[1::2] = ord("-")
-    mark(_MTEVAL_RULES[3][0], _decode(pairs), flags["DIGIT"], stride=2)
-    for lo, hi in CHINESE_RANGES:
-        table[lo : hi + 1] |= flags["ZH"]
-    _table = table.tobytes()
-    return _table
+    table = np.frombuffer(_table, dtype=np.uint8).copy()
+    every = _decode(np.arange(0x110000, dtype=np.uint32))
+    for name in ("P", "S", "N"):
+        starts = [m.start() for m in regex.finditer(rf"\p{{{name}}}", every)]
+        table[np.asarray(starts, dtype=np.int64)] |= _flags()[name]
+    _full_table = table.tobytes()
+    return _full_table
 
 
 def _decode(codes: np.ndarray) -> str:
@@ -165,6 +170,6 @@ def native_text_statistics(
     nrefs = np.empty(n, dtype=np.int64)
     _kernel.text_statistics(
         hypotheses, references, code, int(options.lowercase), options.max_ngram_order,
-        character_table(), rows, nrefs,
+        character_table(unicode_properties=options.tokenize == "intl"), rows, nrefs,
     )
     return BleuStatistics(rows, nrefs, options.max_ngram_order)
