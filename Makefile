@@ -40,7 +40,7 @@ bench: install-dev
 	$(BIN)/python benchmarks/bench_ids.py
 
 app: install-dev
-	$(BIN)/python app.py
+	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache
