@@ -329,6 +329,8 @@ def _to_backend(ops, x):
                 )
             return x
         return ops.torch.as_tensor(np.asarray(x), device=ops.device)
+    if _is_torch(x):
+        return x.detach().cpu().numpy()
     return np.asarray(x)
 
 
@@ -345,7 +347,13 @@ def _lengths_array(ops, lengths: Any, rows: int, width: int, name: str):
     return lengths
 
 
-def _choose_ops(*objs: Any):
+_BACKENDS = ("auto", "numpy", "torch")
+
+
+def _choose_ops(objs: Sequence[Any], backend: str):
+    """The array backend that counts, and the torch device results go back to (None: numpy out)."""
+    if backend not in _BACKENDS:
+        raise ValueError(f"unknown backend={backend!r}; choose one of {', '.join(_BACKENDS)}")
     devices = []
     for obj in objs:
         stack = [obj]
@@ -357,13 +365,29 @@ def _choose_ops(*objs: Any):
                 # Only the first item of each level decides: mixing kinds inside one list is rare
                 # and still works (numpy items are moved to the torch device).
                 stack.append(o[0])
-    if not devices:
-        return _NumpyOps()
-    if any(d != devices[0] for d in devices):
+    if devices and any(d != devices[0] for d in devices):
         raise ValueError(f"token ids are on different devices ({devices[0]} and another); move them to one")
+    out_device = devices[0] if devices else None
+    if backend == "auto":
+        # On the host numpy's sort is several times faster than torch's CPU sort, so host data
+        # (CPU tensors included) is counted with numpy; accelerator tensors stay where they are.
+        backend = "torch" if out_device is not None and out_device.type != "cpu" else "numpy"
+    if backend == "numpy":
+        return _NumpyOps(), out_device
     import torch
 
-    return _TorchOps(torch, devices[0])
+    return _TorchOps(torch, out_device if out_device is not None else torch.device("cpu")), out_device
+
+
+def _output(ops, out_device, x):
+    """Results in the caller's kind: a tensor on the ids' device for tensor input, else numpy."""
+    if out_device is None:
+        return ops.to_numpy(x)
+    if ops.kind == "torch":
+        return x
+    import torch
+
+    return torch.from_numpy(x).to(out_device)
 
 
 def _is_single_ref(item: Any) -> bool:
@@ -378,8 +402,8 @@ def _is_single_ref(item: Any) -> bool:
     return first is not None and (isinstance(first, numbers.Integral) or _is_scalar_int(first))
 
 
-def _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths) -> Tuple[_Flat, Any]:
-    ops = _choose_ops(hyp_ids, ref_ids)
+def _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, backend) -> Tuple[_Flat, Any, Any]:
+    ops, out_device = _choose_ops((hyp_ids, ref_ids), backend)
     pads = _pad_set(pad_id)
     for value, name in ((hyp_ids, "hyp_ids"), (ref_ids, "ref_ids")):
         if value is None or isinstance(value, (str, bytes, dict)) or not hasattr(value, "__len__"):
@@ -470,7 +494,7 @@ def _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths) -> Tuple[_Flat, 
         parts.append(
             _ragged_part(ops, seqs, "ref_ids", pads, ops.as_index_array(seq_owner), ops.as_index_array(seq_slot))
         )
-    return _merge(ops, parts, n_rows), ops
+    return _merge(ops, parts, n_rows), ops, out_device
 
 
 def _merge(ops, parts: List[_Part], n_rows: int) -> _Flat:
@@ -661,20 +685,24 @@ def id_statistics_rows(
     hyp_lengths: Any = None,
     ref_lengths: Any = None,
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
+    backend: str = "auto",
 ) -> Tuple[Any, Any]:
-    """Statistics rows of a batch of ids, on the input's device, and references per row.
+    """Statistics rows of a batch of ids and the number of references of each row.
 
     Rows are int64 ``(batch, 2 + 2 * max_ngram_order)`` in sacreBLEU's column order
-    (``sys_len, ref_len, matches 1..N, totals 1..N``), a torch tensor on the ids' device when
-    any input is a tensor, else a numpy array.
+    (``sys_len, ref_len, matches 1..N, totals 1..N``): a torch tensor on the ids' device when
+    the ids are tensors, else a numpy array. ``backend`` picks who counts: ``"auto"`` uses torch
+    ops for tensors on an accelerator and numpy on the host (faster there), ``"torch"`` forces
+    torch ops (the GPU code, also on CPU), ``"numpy"`` forces numpy.
 
     >>> rows, nrefs = id_statistics_rows([[7, 8, 9]], [[[7, 8], [7, 8, 9, 9]]], max_ngram_order=2)
     >>> rows.tolist(), nrefs.tolist()
     ([[3, 2, 3, 2, 3, 2]], [2])
     """
     options = BleuOptions(tokenize="none", max_ngram_order=max_ngram_order)
-    flat, ops = _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths)
-    return _count_rows(flat, options.max_ngram_order, ops)
+    flat, ops, out_device = _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, backend)
+    rows, nrefs = _count_rows(flat, options.max_ngram_order, ops)
+    return _output(ops, out_device, rows), _output(ops, out_device, nrefs)
 
 
 def id_statistics(
@@ -685,6 +713,7 @@ def id_statistics(
     hyp_lengths: Any = None,
     ref_lengths: Any = None,
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
+    backend: str = "auto",
 ) -> BleuStatistics:
     """The core's :class:`~bleukit.BleuStatistics` of a batch of ids (on the host).
 
@@ -694,12 +723,10 @@ def id_statistics(
     >>> id_statistics([[1, 2, 3]], [[1, 2, 4]], max_ngram_order=2).rows.tolist()
     [[3, 3, 2, 1, 3, 2]]
     """
-    rows, nrefs = id_statistics_rows(
-        hyp_ids, ref_ids, pad_id=pad_id, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths,
-        max_ngram_order=max_ngram_order,
-    )
-    to_np = (lambda x: x.detach().cpu().numpy()) if _is_torch(rows) else np.asarray
-    return BleuStatistics(to_np(rows), to_np(nrefs), max_ngram_order)
+    options = BleuOptions(tokenize="none", max_ngram_order=max_ngram_order)
+    flat, ops, _ = _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, backend)
+    rows, nrefs = _count_rows(flat, options.max_ngram_order, ops)
+    return BleuStatistics(ops.to_numpy(rows), ops.to_numpy(nrefs), options.max_ngram_order)
 
 
 def sentence_bleu_ids(
@@ -714,6 +741,7 @@ def sentence_bleu_ids(
     smooth_value: Optional[float] = None,
     effective_order: bool = True,
     weights: Optional[Sequence[float]] = None,
+    backend: str = "auto",
 ) -> Any:
     """Sentence BLEU (0-100) of every row: a float64 tensor on the ids' device, or a numpy array.
 
@@ -721,6 +749,7 @@ def sentence_bleu_ids(
     tokenize="none")`` for each row. ``pad_id`` (an id or several) is dropped wherever it occurs,
     so left and right padding both work; ``hyp_lengths``/``ref_lengths`` keep the first ``n`` ids
     of each padded row (``ref_lengths`` has shape ``(batch, n_refs)`` for 3-D references).
+    ``backend`` as in :func:`id_statistics_rows`.
 
     >>> import numpy as np
     >>> sentence_bleu_ids(np.array([[5, 6, 7, 8]]), np.array([[[5, 6, 7, 9], [5, 6, 7, 8]]])).round(6).tolist()
@@ -734,11 +763,12 @@ def sentence_bleu_ids(
         weights=weights,
         effective_order=effective_order,
     )
-    flat, ops = _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths)
+    flat, ops, out_device = _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, backend)
     rows, _ = _count_rows(flat, options.max_ngram_order, ops)
     rows = ops.float64(rows)
     n = options.max_ngram_order
-    return score_rows(rows[:, 2 : 2 + n], rows[:, 2 + n :], rows[:, 0], rows[:, 1], options).score
+    scores = score_rows(rows[:, 2 : 2 + n], rows[:, 2 + n :], rows[:, 0], rows[:, 1], options).score
+    return _output(ops, out_device, scores)
 
 
 def corpus_bleu_ids(
@@ -753,11 +783,12 @@ def corpus_bleu_ids(
     smooth_value: Optional[float] = None,
     effective_order: bool = False,
     weights: Optional[Sequence[float]] = None,
+    backend: str = "auto",
 ) -> BLEUResult:
     """Corpus BLEU of a batch of ids: the core's :class:`~bleukit.BLEUResult` (signature ``tok:none``).
 
     Equal to ``sacrebleu.corpus_bleu`` with ``tokenize="none"`` on the ids as space-separated
-    strings.
+    strings (sacreBLEU's corpus defaults: ``exp`` smoothing, no effective order).
 
     >>> r = corpus_bleu_ids([[1, 2, 3, 4], [5, 6]], [[1, 2, 3, 4], [5, 7]])
     >>> round(r.score, 4), r.counts
@@ -773,6 +804,6 @@ def corpus_bleu_ids(
     )
     stats = id_statistics(
         hyp_ids, ref_ids, pad_id=pad_id, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths,
-        max_ngram_order=options.max_ngram_order,
+        max_ngram_order=options.max_ngram_order, backend=backend,
     )
     return score_statistics(stats, options)
