@@ -599,6 +599,9 @@ static int count_sentence(kernel *k, int64_t *row) {
         ids[t] = tok_ids[t];
     }
 
+    /* ids[] holds, per position, the id of the n-gram starting there, or -1 when it cannot
+     * match. An n-gram can only match if both of its (n-1)-grams occur in some reference, so
+     * hypothesis positions whose shorter n-gram found no reference copy drop out early. */
     for (int n = 1; n <= N; n++) {
         const int64_t hyp_positions = L0 - n + 1;
         if (hyp_positions <= 0) break;
@@ -608,15 +611,17 @@ static int count_sentence(kernel *k, int64_t *row) {
             if (table_reset(k, (size_t)hyp_positions) < 0) return -1;
             for (size_t s = 0; s < nseg; s++) {
                 const int64_t start = seg[s], positions = seg[s + 1] - seg[s] - n + 1;
+                int64_t *p = ids + start;
+                const int64_t *last = tok_ids + start + n - 1;
                 for (int64_t i = 0; i < positions; i++)
-                    ids[start + i] =
-                        pair_id(k, ids[start + i], tok_ids[start + i + n - 1], s == 0, &K);
+                    p[i] = (p[i] >= 0 && p[i + 1] >= 0) ? pair_id(k, p[i], last[i], s == 0, &K) : -1;
             }
         }
         memset(hypcnt, 0, (size_t)K * sizeof(int64_t));
         memset(refmax, 0, (size_t)K * sizeof(int64_t));
         memset(tmp, 0, (size_t)K * sizeof(int64_t));
-        for (int64_t i = 0; i < hyp_positions; i++) hypcnt[ids[i]]++;
+        for (int64_t i = 0; i < hyp_positions; i++)
+            if (ids[i] >= 0) hypcnt[ids[i]]++;
         for (size_t s = 1; s < nseg; s++) {
             const int64_t start = seg[s], positions = seg[s + 1] - seg[s] - n + 1;
             for (int64_t i = 0; i < positions; i++) {
@@ -633,11 +638,14 @@ static int count_sentence(kernel *k, int64_t *row) {
         }
         int64_t correct = 0;
         for (int64_t i = 0; i < hyp_positions; i++) {
-            int64_t id = ids[i], c = hypcnt[id];
+            int64_t id = ids[i];
+            if (id < 0) continue;
+            int64_t c = hypcnt[id];
             if (c) {
                 correct += c < refmax[id] ? c : refmax[id];
                 hypcnt[id] = 0;
             }
+            if (!refmax[id]) ids[i] = -1; /* in no reference: no longer n-gram from here matches */
         }
         row[2 + n - 1] = correct;
         row[2 + N + n - 1] = hyp_positions;
