@@ -200,11 +200,24 @@ static int contains(const cpbuf *b, cp_t c) {
     return 0;
 }
 
+#define IS_DOT(c) ((c) == '.' || (c) == ',')
+#define IS_DIGIT(c) ((c) < TABLE_SIZE && (cls[(c)] & CLS_DIGIT))
+
+static inline void copy_run(cp_t *o, size_t *w, const cp_t *s, size_t from, size_t to) {
+    if (to > from) {
+        memcpy(o + *w, s + from, (to - from) * sizeof(cp_t));
+        *w += to - from;
+    }
+}
+
 /* The four mteval rules of tokenizers._MTEVAL_RULES, applied one after the other from `in`;
- * the result is in `in` again (it swaps through `tmp`). */
+ * the result is in `in` again (it swaps through `tmp`). Each rule is a regex substitution of a
+ * two-character pattern, i.e. a left-to-right scan where a match consumes both characters; rules
+ * 2-4 jump from one trigger character ('.', ',' or '-') to the next and copy the runs between. */
 static int mteval_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
     const uint8_t *cls = k->cls;
     size_t n = in->n;
+    int has_dot = 0, has_dash = 0;
     /* rule 1: ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> " \1 " */
     if (cp_reserve(tmp, 3 * n + 1) < 0) return -1;
     {
@@ -212,23 +225,17 @@ static int mteval_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
         cp_t *o = tmp->d;
         size_t w = 0;
         for (size_t i = 0; i < n; i++) {
-            cp_t c = s[i];
-            if (c < TABLE_SIZE && (cls[c] & CLS_13A)) {
-                o[w++] = ' ';
-                o[w++] = c;
-                o[w++] = ' ';
-            } else {
-                o[w++] = c;
-            }
+            const cp_t c = s[i];
+            const size_t hit = c < TABLE_SIZE ? (cls[c] & CLS_13A) != 0 : 0;
+            /* written branch-free: a miss writes c and advances by one */
+            o[w] = hit ? ' ' : c;
+            o[w + 1] = c;
+            o[w + 2] = ' ';
+            w += 1 + 2 * hit;
+            has_dot |= IS_DOT(c);
+            has_dash |= c == '-';
         }
         tmp->n = w;
-    }
-    /* Rules 2-4 only act around '.', ',' and '-': most segments skip some of them. */
-    int has_dot = 0, has_dash = 0;
-    for (size_t i = 0; i < tmp->n; i++) {
-        cp_t c = tmp->d[i];
-        has_dot |= (c == '.') | (c == ',');
-        has_dash |= c == '-';
     }
     if (!has_dot) goto rule4; /* the text stays in tmp, where rule 4 reads it */
     /* rule 2: ([^0-9])([\.,]) -> "\1 \2 " */
@@ -239,17 +246,22 @@ static int mteval_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
         cp_t *o = in->d;
         size_t w = 0, i = 0;
         while (i < n) {
-            cp_t c = s[i];
-            if (i + 1 < n && (s[i + 1] == '.' || s[i + 1] == ',') &&
-                !(c < TABLE_SIZE && (cls[c] & CLS_DIGIT))) {
-                o[w++] = c;
+            size_t j = i + 1;
+            while (j < n && !IS_DOT(s[j])) j++;
+            if (j >= n) {
+                copy_run(o, &w, s, i, n);
+                break;
+            }
+            copy_run(o, &w, s, i, j - 1); /* none of these is followed by '.' or ',' */
+            const cp_t x = s[j - 1];
+            o[w++] = x;
+            if (!IS_DIGIT(x)) {
                 o[w++] = ' ';
-                o[w++] = s[i + 1];
+                o[w++] = s[j];
                 o[w++] = ' ';
-                i += 2;
+                i = j + 1;
             } else {
-                o[w++] = c;
-                i++;
+                i = j;
             }
         }
         in->n = w;
@@ -262,17 +274,19 @@ static int mteval_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
         cp_t *o = tmp->d;
         size_t w = 0, i = 0;
         while (i < n) {
-            cp_t c = s[i];
-            if ((c == '.' || c == ',') && i + 1 < n &&
-                !(s[i + 1] < TABLE_SIZE && (cls[s[i + 1]] & CLS_DIGIT))) {
+            size_t j = i;
+            while (j < n && !IS_DOT(s[j])) j++;
+            copy_run(o, &w, s, i, j);
+            if (j >= n) break;
+            if (j + 1 < n && !IS_DIGIT(s[j + 1])) {
                 o[w++] = ' ';
-                o[w++] = c;
+                o[w++] = s[j];
                 o[w++] = ' ';
-                o[w++] = s[i + 1];
-                i += 2;
+                o[w++] = s[j + 1];
+                i = j + 2;
             } else {
-                o[w++] = c;
-                i++;
+                o[w++] = s[j];
+                i = j + 1;
             }
         }
         tmp->n = w;
@@ -292,16 +306,22 @@ rule4:
         cp_t *o = in->d;
         size_t w = 0, i = 0;
         while (i < n) {
-            cp_t c = s[i];
-            if (i + 1 < n && s[i + 1] == '-' && c < TABLE_SIZE && (cls[c] & CLS_DIGIT)) {
-                o[w++] = c;
+            size_t j = i + 1;
+            while (j < n && s[j] != '-') j++;
+            if (j >= n) {
+                copy_run(o, &w, s, i, n);
+                break;
+            }
+            copy_run(o, &w, s, i, j - 1);
+            const cp_t x = s[j - 1];
+            o[w++] = x;
+            if (IS_DIGIT(x)) {
                 o[w++] = ' ';
                 o[w++] = '-';
                 o[w++] = ' ';
-                i += 2;
+                i = j + 1;
             } else {
-                o[w++] = c;
-                i++;
+                i = j;
             }
         }
         in->n = w;
