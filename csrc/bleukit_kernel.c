@@ -34,6 +34,24 @@ enum { TOK_13A = 0, TOK_INTL = 1, TOK_ZH = 2, TOK_CHAR = 3, TOK_NONE = 4 };
 
 typedef uint32_t cp_t;
 
+#define EMPTY_KEY UINT64_MAX
+#define HASH_SEED 0xcbf29ce484222325ULL
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* Token hash: FNV-1a over the code points (accumulated by the caller), then mixed. */
+static inline uint64_t finish_hash(uint64_t h, size_t len) {
+    h = mix64(h ^ ((uint64_t)len << 40));
+    return h == EMPTY_KEY ? h - 1 : h;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* growable arrays                                                                             */
 
@@ -85,6 +103,7 @@ typedef struct {
     /* per-sentence token store: code points of all tokens, token spans */
     cpbuf chars;
     i64buf tok_off, tok_len; /* token spans in chars */
+    i64buf tok_hash;         /* token hashes, computed while splitting */
     i64buf seg_start;        /* first token of each segment; one extra entry at the end */
     /* counting */
     i64buf ids;  /* per token position: id of the n-gram starting there (current order) */
@@ -95,6 +114,7 @@ typedef struct {
     int64_t *hvals;
     size_t hcap;      /* allocated slots */
     size_t hmask;     /* slots in use - 1 (a power of two minus one) */
+    int hshift;       /* 64 - log2(slots in use) */
 } kernel;
 
 static void kernel_free(kernel *k) {
@@ -103,6 +123,7 @@ static void kernel_free(kernel *k) {
     free(k->chars.d);
     free(k->tok_off.d);
     free(k->tok_len.d);
+    free(k->tok_hash.d);
     free(k->seg_start.d);
     free(k->ids.d);
     free(k->tok_ids.d);
@@ -192,12 +213,6 @@ static void replace_all(cpbuf *b, const char *pat, const char *rep) {
         d[w++] = d[r++];
     }
     b->n = w;
-}
-
-static int contains(const cpbuf *b, cp_t c) {
-    for (size_t i = 0; i < b->n; i++)
-        if (b->d[i] == c) return 1;
-    return 0;
 }
 
 #define IS_DOT(c) ((c) == '.' || (c) == ',')
@@ -412,20 +427,31 @@ static int split_tokens(kernel *k, const cpbuf *buf, int each_char) {
     if (cp_reserve(&k->chars, k->chars.n + n) < 0) return -1;
     /* tokens are separated by whitespace unless each character is one */
     const size_t most = each_char ? n : n / 2 + 1;
-    if (i64_reserve(&k->tok_off, k->tok_off.n + most) < 0) return -1;
-    if (i64_reserve(&k->tok_len, k->tok_len.n + most) < 0) return -1;
+    if (i64_reserve(&k->tok_off, k->tok_off.n + most) < 0 ||
+        i64_reserve(&k->tok_len, k->tok_len.n + most) < 0 ||
+        i64_reserve(&k->tok_hash, k->tok_hash.n + most) < 0)
+        return -1;
+    /* the whole segment is copied once; tokens are spans of it */
+    const int64_t base = (int64_t)k->chars.n;
+    memcpy(k->chars.d + k->chars.n, s, n * sizeof(cp_t));
+    k->chars.n += n;
+    size_t t = k->tok_off.n;
     while (i < n) {
         while (i < n && Py_UNICODE_ISSPACE(s[i])) i++;
         if (i >= n) break;
-        size_t j = i + 1;
-        if (!each_char)
-            while (j < n && !Py_UNICODE_ISSPACE(s[j])) j++;
-        k->tok_off.d[k->tok_off.n++] = (int64_t)k->chars.n;
-        k->tok_len.d[k->tok_len.n++] = (int64_t)(j - i);
-        memcpy(k->chars.d + k->chars.n, s + i, (j - i) * sizeof(cp_t));
-        k->chars.n += j - i;
+        uint64_t h = HASH_SEED;
+        size_t j = i;
+        do {
+            h = (h ^ s[j]) * 0x100000001b3ULL;
+            j++;
+        } while (!each_char && j < n && !Py_UNICODE_ISSPACE(s[j]));
+        k->tok_off.d[t] = base + (int64_t)i;
+        k->tok_len.d[t] = (int64_t)(j - i);
+        k->tok_hash.d[t] = (int64_t)finish_hash(h, j - i);
+        t++;
         i = j;
     }
+    k->tok_off.n = k->tok_len.n = k->tok_hash.n = t;
     return 0;
 }
 
@@ -444,12 +470,19 @@ static int tokenize_segment(kernel *k, PyObject *s) {
         if (intl_rules(k, a, b) < 0) return -1;
         return split_tokens(k, a, 0);
     case TOK_13A: {
-        if (contains(a, '<')) replace_all(a, "<skipped>", "");
-        if (contains(a, '\n')) {
+        int lt = 0, nl = 0, amp = 0;
+        for (size_t i = 0; i < a->n; i++) {
+            const cp_t c = a->d[i];
+            lt |= c == '<';
+            nl |= c == '\n';
+            amp |= c == '&';
+        }
+        if (lt) replace_all(a, "<skipped>", "");
+        if (nl) {
             replace_all(a, "-\n", "");
             replace_all(a, "\n", " ");
         }
-        if (contains(a, '&')) {
+        if (amp) {
             replace_all(a, "&quot;", "\"");
             replace_all(a, "&amp;", "&");
             replace_all(a, "&lt;", "<");
@@ -492,17 +525,6 @@ static int tokenize_segment(kernel *k, PyObject *s) {
 /* ------------------------------------------------------------------------------------------ */
 /* counting                                                                                    */
 
-#define EMPTY_KEY UINT64_MAX
-
-static inline uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 /* Open addressing table for at least `entries` keys, cleared. Only the slots in use are
  * cleared, so one very long sentence does not slow down the short ones after it. */
 static int table_reset(kernel *k, size_t entries) {
@@ -525,28 +547,25 @@ static int table_reset(kernel *k, size_t entries) {
     }
     memset(k->hkeys, 0xff, cap * sizeof(uint64_t));
     k->hmask = cap - 1;
+    int bits = 0;
+    while (((size_t)1 << bits) < cap) bits++;
+    k->hshift = 64 - bits;
     return 0;
 }
 
-static inline uint64_t token_hash(const cp_t *s, int64_t len) {
-    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)len;
-    for (int64_t i = 0; i < len; i++) h = (h ^ s[i]) * 0x100000001b3ULL;
-    h = mix64(h);
-    return h == EMPTY_KEY ? h - 1 : h;
-}
-
 static inline int same_token(const kernel *k, int64_t a, int64_t b) {
-    int64_t la = k->tok_len.d[a];
-    return la == k->tok_len.d[b] &&
-           memcmp(k->chars.d + k->tok_off.d[a], k->chars.d + k->tok_off.d[b],
-                  (size_t)la * sizeof(cp_t)) == 0;
+    const int64_t la = k->tok_len.d[a];
+    if (la != k->tok_len.d[b]) return 0;
+    const cp_t *x = k->chars.d + k->tok_off.d[a], *y = k->chars.d + k->tok_off.d[b];
+    for (int64_t i = 0; i < la; i++)
+        if (x[i] != y[i]) return 0;
+    return 1;
 }
 
 /* Id of token t: hypothesis tokens get dense ids 0..V-1 (insert); reference tokens only look up,
  * -1 when the hypothesis does not have them (they can never match). */
 static int64_t token_id(kernel *k, int64_t t, int insert, int64_t *next_id) {
-    const cp_t *s = k->chars.d + k->tok_off.d[t];
-    uint64_t h = token_hash(s, k->tok_len.d[t]);
+    const uint64_t h = (uint64_t)k->tok_hash.d[t];
     size_t slot = (size_t)h & k->hmask;
     for (;;) {
         uint64_t key = k->hkeys[slot];
@@ -564,7 +583,8 @@ static int64_t token_id(kernel *k, int64_t t, int insert, int64_t *next_id) {
 static inline int64_t pair_id(kernel *k, int64_t prev, int64_t tok, int insert, int64_t *next_id) {
     if (prev < 0 || tok < 0) return -1;
     uint64_t key = ((uint64_t)prev << 32) | (uint64_t)tok;
-    size_t slot = (size_t)mix64(key) & k->hmask;
+    /* Fibonacci hashing: the multiply spreads (prefix, token) pairs over the top bits */
+    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> k->hshift);
     for (;;) {
         uint64_t kk = k->hkeys[slot];
         if (kk == EMPTY_KEY) break;
@@ -722,7 +742,7 @@ static PyObject *py_text_statistics(PyObject *self, PyObject *args) {
     PyObject **hyp_items = PySequence_Fast_ITEMS(hyps);
     PyObject **ref_items = PySequence_Fast_ITEMS(refs);
     for (Py_ssize_t i = 0; i < n; i++) {
-        k.chars.n = k.tok_off.n = k.tok_len.n = k.seg_start.n = 0;
+        k.chars.n = k.tok_off.n = k.tok_len.n = k.tok_hash.n = k.seg_start.n = 0;
         if (tokenize_segment(&k, hyp_items[i]) < 0) goto done;
         PyObject *r = ref_items[i];
         Py_ssize_t nr;
