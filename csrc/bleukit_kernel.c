@@ -609,8 +609,8 @@ static int count_sentence(kernel *k, int64_t *row) {
         return -1;
     }
     if (i64_reserve(&k->tok_ids, (size_t)T + 1) < 0 || i64_reserve(&k->ids, (size_t)T + 1) < 0 ||
-        i64_reserve(&k->hypcnt, (size_t)L0 + 1) < 0 || i64_reserve(&k->refmax, (size_t)L0 + 1) < 0 ||
-        i64_reserve(&k->tmp, (size_t)L0 + 1) < 0)
+        i64_reserve(&k->hypcnt, (size_t)L0 + 2) < 0 || i64_reserve(&k->refmax, (size_t)L0 + 2) < 0 ||
+        i64_reserve(&k->tmp, (size_t)L0 + 2) < 0)
         return -1;
     int64_t *tok_ids = k->tok_ids.d, *ids = k->ids.d;
     int64_t *hypcnt = k->hypcnt.d, *refmax = k->refmax.d, *tmp = k->tmp.d;
@@ -657,35 +657,34 @@ static int count_sentence(kernel *k, int64_t *row) {
                     p[i] = (p[i] >= 0 && p[i + 1] >= 0) ? pair_id(k, p[i], last[i], s == 0, &K) : -1;
             }
         }
-        memset(hypcnt, 0, (size_t)K * sizeof(int64_t));
-        memset(refmax, 0, (size_t)K * sizeof(int64_t));
-        memset(tmp, 0, (size_t)K * sizeof(int64_t));
-        for (int64_t i = 0; i < hyp_positions; i++)
-            if (ids[i] >= 0) hypcnt[ids[i]]++;
-        for (size_t s = 1; s < nseg; s++) {
-            const int64_t start = seg[s], positions = seg[s + 1] - seg[s] - n + 1;
-            for (int64_t i = 0; i < positions; i++) {
-                int64_t id = ids[start + i];
-                if (id >= 0) tmp[id]++;
-            }
-            for (int64_t i = 0; i < positions; i++) {
-                int64_t id = ids[start + i];
-                if (id >= 0 && tmp[id]) {
-                    if (tmp[id] > refmax[id]) refmax[id] = tmp[id];
-                    tmp[id] = 0;
+        /* counts are indexed by id + 1: slot 0 collects the -1s, so the loops need no branch */
+        memset(hypcnt, 0, (size_t)(K + 1) * sizeof(int64_t));
+        memset(refmax, 0, (size_t)(K + 1) * sizeof(int64_t));
+        for (int64_t i = 0; i < hyp_positions; i++) hypcnt[ids[i] + 1]++;
+        if (nseg == 2) {
+            /* one reference: its counts are the maxima */
+            const int64_t start = seg[1], positions = seg[2] - seg[1] - n + 1;
+            for (int64_t i = 0; i < positions; i++) refmax[ids[start + i] + 1]++;
+        } else {
+            memset(tmp, 0, (size_t)(K + 1) * sizeof(int64_t));
+            for (size_t s = 1; s < nseg; s++) {
+                const int64_t start = seg[s], positions = seg[s + 1] - seg[s] - n + 1;
+                for (int64_t i = 0; i < positions; i++) tmp[ids[start + i] + 1]++;
+                for (int64_t i = 0; i < positions; i++) {
+                    const int64_t x = ids[start + i] + 1;
+                    refmax[x] = tmp[x] > refmax[x] ? tmp[x] : refmax[x];
+                    tmp[x] = 0;
                 }
             }
         }
         int64_t correct = 0;
         for (int64_t i = 0; i < hyp_positions; i++) {
-            int64_t id = ids[i];
-            if (id < 0) continue;
-            int64_t c = hypcnt[id];
-            if (c) {
-                correct += c < refmax[id] ? c : refmax[id];
-                hypcnt[id] = 0;
-            }
-            if (!refmax[id]) ids[i] = -1; /* in no reference: no longer n-gram from here matches */
+            const int64_t x = ids[i] + 1;
+            if (x == 0) continue;
+            const int64_t c = hypcnt[x], r = refmax[x];
+            correct += c < r ? c : r;
+            hypcnt[x] = 0; /* counted once per distinct n-gram */
+            if (!r) ids[i] = -1; /* in no reference: no longer n-gram from here matches */
         }
         row[2 + n - 1] = correct;
         row[2 + N + n - 1] = hyp_positions;
