@@ -65,7 +65,11 @@ def split_lines(text: Optional[str], what: str) -> List[str]:
     >>> split_lines("a\\r\\nb\\n", "hypotheses")
     ['a', 'b']
     """
-    if text is None or not text.strip():
+    if text is None:
+        return []
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be one text with one segment per line, got {type(text).__name__}")
+    if not text.strip():
         return []
     if len(text) > MAX_CHARS:
         raise ValueError(f"{what}: {len(text):,} characters is over the limit of {MAX_CHARS:,} per field")
@@ -89,6 +93,8 @@ def parse_corpus(hypotheses: Optional[str], reference_sets: Sequence[Optional[st
     hyps = split_lines(hypotheses, "hypotheses")
     if not hyps:
         raise ValueError("The hypotheses are empty: paste one segment per line or upload a text file.")
+    if isinstance(reference_sets, str):
+        raise TypeError("reference sets must be a list of texts (one per set), got a single string")
     if len(reference_sets) > MAX_REFERENCE_SETS:
         raise ValueError(f"At most {MAX_REFERENCE_SETS} reference sets, got {len(reference_sets)}.")
     sets = []
@@ -143,8 +149,8 @@ def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], optio
     """The whole result as a JSON-ready dictionary: corpus score and per-sentence statistics.
 
     >>> r = score_report("The cat sat on the mat.", ["The cat sat on the mat."], BleuOptions())
-    >>> round(r["corpus"]["score"], 6), r["sentences"][0]["bleu"]
-    (100.0, 100.0)
+    >>> round(r["corpus"]["score"], 6), round(r["sentences"][0]["bleu"], 6), r["sentences"][0]["counts"]
+    (100.0, 100.0, [7, 6, 5, 4])
     """
     hyps, refs = parse_corpus(hypotheses, reference_sets)
     stats = corpus_statistics(hyps, refs, options)
@@ -506,13 +512,13 @@ def build_demo() -> gr.Blocks:
         with gr.Row():
             with gr.Column(scale=3):
                 hyps = gr.Textbox(label="Hypotheses (system output)", lines=6, elem_id="hyps")
-                hyps_file = gr.File(label="or upload the hypotheses (.txt)", file_types=[".txt"], height=90)
+                hyps_file = gr.File(label="or upload the hypotheses (.txt)", file_types=[".txt"], height=90, elem_id="hyps-file")
             with gr.Column(scale=3):
                 refs = [
                     gr.Textbox(label=f"Reference set {k}" + ("" if k == 1 else " (optional)"), lines=6 if k == 1 else 2, elem_id=f"ref-{k}")
                     for k in range(1, MAX_REFERENCE_SETS + 1)
                 ]
-                refs_file = gr.File(label=f"or upload 1-{MAX_REFERENCE_SETS} reference files", file_count="multiple", file_types=[".txt"], height=90)
+                refs_file = gr.File(label=f"or upload 1-{MAX_REFERENCE_SETS} reference files", file_count="multiple", file_types=[".txt"], height=90, elem_id="refs-file")
         with gr.Row():
             tokenize = gr.Dropdown(tokenizers, value="13a", label="tokenizer", elem_id="tokenize")
             smooth_method = gr.Dropdown(list(SMOOTH_DEFAULTS), value="exp", label="smoothing")

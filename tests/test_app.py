@@ -72,6 +72,21 @@ def test_clear_messages_for_bad_input(app, hyps, sets, message):
         app.parse_corpus(hyps, sets)
 
 
+def test_docstring_examples(app):
+    import doctest
+
+    assert doctest.testmod(app, raise_on_error=True).attempted >= 3
+
+
+def test_wrong_types_are_named(app):
+    with pytest.raises(TypeError, match="hypotheses must be one text"):
+        app.parse_corpus(["a", "b"], ["a\nb"])
+    with pytest.raises(TypeError, match="single string"):
+        app.parse_corpus("a", "a")
+    with pytest.raises(TypeError, match="reference set 1 must be one text"):
+        app.parse_corpus("a", [["a"]])
+
+
 def test_size_limits(app):
     too_many = "x\n" * (app.MAX_SEGMENTS + 1)
     with pytest.raises(ValueError, match="over the limit of 10,000 segments"):
@@ -141,6 +156,19 @@ def test_page_pieces_escape_user_text(app):
     chart = app.parts_frame(report)
     assert chart["value"].tolist()[:4] == report["corpus"]["precisions"]
     assert chart["value"].tolist()[4] == pytest.approx(100 * report["corpus"]["bp"])
+
+
+def test_uploads_are_read_as_utf8_text_within_the_limits(app, tmp_path):
+    good = tmp_path / "refs.txt"
+    good.write_text("Straße\nzwei\n", encoding="utf-8")
+    assert app.on_upload_hyps(str(good)) == "Straße\nzwei\n"
+    assert app.on_upload_refs([str(good), str(good)]) == ("Straße\nzwei\n",) * 2 + ("", "")
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("Straße".encode("latin-1"))
+    with pytest.raises(app.gr.Error, match="not UTF-8"):
+        app.on_upload_hyps(str(latin1))
+    with pytest.raises(app.gr.Error, match="At most 4 reference files"):
+        app.on_upload_refs([str(good)] * 5)
 
 
 def test_sentence_table_sorts_by_score(app):
@@ -236,6 +264,13 @@ def test_api_bleu_reports_bad_input(client, hyps, sets, message):
         client.predict(hypotheses=hyps, references=sets, api_name="/bleu")
 
 
+def test_api_bleu_names_a_wrong_layout(client):
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match="reference set 1 must be one text"):
+        client.predict(hypotheses="a b", references=[["a b"]], api_name="/bleu")
+
+
 def test_api_explain_agrees_with_statistics(client):
     hyp, refs = "the the the cat sat", ["the cat sat on the mat", "a cat sat"]
     got = client.predict(hypothesis=hyp, references=refs, api_name="/explain")
@@ -324,10 +359,52 @@ def test_browser_score_and_why(page):
 
 
 @pytest.mark.slow
+def test_browser_upload_highlight_order_and_download(page, tmp_path):
+    hyps = (REPO / "examples" / "hyps.txt").read_text(encoding="utf-8")
+    page.set_input_files("#hyps-file input[type=file]", str(REPO / "examples" / "hyps.txt"))
+    page.set_input_files(
+        "#refs-file input[type=file]", [str(REPO / "examples" / f"refs.{k}.txt") for k in "ab"]
+    )
+    # Each upload fills its text boxes through its own server round trip: wait for both.
+    page.wait_for_function(
+        "h => document.querySelector('#hyps textarea').value === h"
+        " && document.querySelector('#ref-2 textarea').value.length > 0",
+        arg=hyps,
+    )
+    before = page.get_attribute("#bleu-score", "data-score") if page.query_selector("#bleu-score") else ""
+    page.click("#score-btn")
+    hyp_lines, refs = (REPO / "examples" / "hyps.txt"), ["refs.a.txt", "refs.b.txt"]
+    lines = hyp_lines.read_text(encoding="utf-8").splitlines()
+    streams = [(REPO / "examples" / r).read_text(encoding="utf-8").splitlines() for r in refs]
+    want = bleukit.corpus_bleu(lines, bleukit.references_from_streams(streams))
+    page.wait_for_function(
+        "old => (document.querySelector('#bleu-score')?.dataset.score ?? old) !== old",
+        arg=before,
+    )
+    assert float(page.get_attribute("#bleu-score", "data-score")) == pytest.approx(want.score, abs=1e-9)
+    # One order at a time: exactly the bigrams that count are highlighted.
+    page.click("#highlight input")
+    page.click("[role=option]:has-text('2')")
+    page.wait_for_selector("#explain-head:has-text('the 2-grams that count')")
+    levels = page.eval_on_selector_all("#explain-hyp .tok", "els => els.map(e => +e.dataset.level)")
+    expected = explain_sentence(lines[0], [s[0] for s in streams])
+    assert tuple(levels) == expected.hyp_levels(2)
+
+    with page.expect_download() as info:
+        page.click("#download")
+    saved = tmp_path / "result.json"
+    info.value.save_as(saved)
+    report = json.loads(saved.read_text(encoding="utf-8"))
+    assert report["corpus"] == json.loads(want.to_json())
+    assert len(report["sentences"]) == len(lines)
+
+
+@pytest.mark.slow
 def test_browser_shows_a_clear_error(page):
     page.fill("#hyps textarea", "one\ntwo")
     page.fill("#ref-1 textarea", "one")
-    page.fill("#ref-2 textarea", "")
+    for k in (2, 3, 4):
+        page.fill(f"#ref-{k} textarea", "")
     page.click("#score-btn")
     toast = page.wait_for_selector("text=Reference set 1 has 1 line(s) but there are 2 hypotheses")
     assert toast.is_visible()
