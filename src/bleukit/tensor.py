@@ -64,6 +64,9 @@ class _NumpyOps:
     def ones_bool(self, n):
         return np.ones(n, dtype=bool)
 
+    def zeros_bool(self, n):
+        return np.zeros(n, dtype=bool)
+
     def cat(self, parts):
         return np.concatenate(parts)
 
@@ -133,6 +136,9 @@ class _TorchOps:
 
     def ones_bool(self, n):
         return self.torch.ones(n, dtype=self.torch.bool, device=self.device)
+
+    def zeros_bool(self, n):
+        return self.torch.zeros(n, dtype=self.torch.bool, device=self.device)
 
     def cat(self, parts):
         return self.torch.cat(parts)
@@ -590,6 +596,7 @@ def _count_rows(flat: _Flat, max_order: int, ops):
     slot_mask = (1 << slot_bits) - 1
     owner_mask = (1 << (tag_bits - slot_bits)) - 1
     codes = {}  # order -> (dense code per id position, number of distinct n-grams)
+    pruned = set()  # orders whose codes mark unmatchable n-grams with -1
     for n in range(1, max_order + 1):
         width = n_ids - n + 1  # windows starting at 0..width-1; those crossing a sequence end are dropped
         if width <= 0:
@@ -611,6 +618,11 @@ def _count_rows(flat: _Flat, max_order: int, ops):
             key = code_a[:width] * size_b + code_b[a : a + width]
             limit = ops.to_int(key.max())
             valid = remaining[:width] >= n
+            # An n-gram can only match if both of its pieces occur in the hypothesis and in a
+            # reference of the same row; pieces that did not were given code -1.
+            for piece, offset in ((a, 0), (n - a, a)):
+                if piece in pruned:
+                    valid &= codes[piece][0][offset : offset + width] >= 0
         pos_bits_n = pos_bits if want_code else 0
         low_bits = tag_bits + pos_bits_n
         if limit.bit_length() + low_bits <= 63:
@@ -641,10 +653,6 @@ def _count_rows(flat: _Flat, max_order: int, ops):
         m = int(new_run.shape[0])
         if m == 0:
             break
-        if want_code:
-            code = ops.zeros(n_ids)
-            code[s_pos] = ops.cumsum(new_key) - 1
-            codes[n] = (code, ops.to_int(new_key.sum()))
         run_first = ops.nonzero(new_run)
         n_runs = int(run_first.shape[0])
         run_len = ops.cat([run_first[1:], ops.as_index_array([m])]) - run_first
@@ -670,6 +678,19 @@ def _count_rows(flat: _Flat, max_order: int, ops):
             ref_max = ops.segment_max(run_len * is_ref, group_first_run, run_group, n_groups)[run_group[hyp_runs]]
         clipped = ops.minimum(run_len[hyp_runs], ref_max)
         matches[n - 1] = ops.count_per((run_tag[hyp_runs] >> slot_bits) & owner_mask, b, weights=clipped)
+        if want_code:
+            # Dense code of each n-gram, -1 where its (n-gram, row) group lacks a hypothesis or
+            # a reference side: longer n-grams containing it cannot match and are skipped.
+            run_group = ops.cumsum(run_new_group) - 1
+            group_alive = ops.zeros_bool(ops.to_int(run_group[-1]) + 1)
+            group_alive[run_group[hyp_runs]] = clipped > 0
+            entry_alive = group_alive[ops.cumsum(new_group) - 1]
+            code = ops.zeros(n_ids) - 1
+            dense = ops.cumsum(new_key) - 1
+            dense[~entry_alive] = -1
+            code[s_pos] = dense
+            codes[n] = (code, ops.to_int(new_key.sum()))
+            pruned.add(n)
     return ops.stack([sys_len, ref_len] + matches + totals, 1), nrefs
 
 
