@@ -99,9 +99,11 @@ class BleuStatistics:
     @property
     def nrefs_signature(self) -> Union[int, str]:
         """``nrefs:`` signature value: the common number of references, or ``'var'``."""
-        values = np.unique(self.nrefs)
-        if values.size == 1 and values[0] >= 0:
-            return int(values[0])
+        # min/max rather than np.unique: no sort, and no import cost on a first call
+        if self.nrefs.size:
+            lo, hi = int(self.nrefs.min()), int(self.nrefs.max())
+            if lo == hi and lo >= 0:
+                return lo
         return "var"
 
     def summed(self) -> "BleuStatistics":
