@@ -18,6 +18,7 @@ import dataclasses
 import html
 import json
 import os
+import sys
 import tempfile
 import time
 import uuid
@@ -27,13 +28,20 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import gradio as gr
 import pandas as pd
 
-import bleukit
+HERE = Path(__file__).resolve().parent
+
+try:
+    import bleukit
+except ImportError:
+    # A Hub Space installs only requirements.txt (built apart from the repository), not the
+    # package itself: there it runs from its source tree.
+    sys.path.insert(0, str(HERE / "src"))
+    import bleukit
+
 from bleukit import BleuOptions, corpus_statistics, score_statistics, sentence_scores_from_statistics
 from bleukit.explain import MatchExplanation, explain_sentence
 from bleukit.options import SMOOTH_DEFAULTS
 from bleukit.tokenizers import TOKENIZERS, get_tokenizer
-
-HERE = Path(__file__).resolve().parent
 
 # Limits that keep one request from exhausting the server (documented in README.md, "The app").
 MAX_REFERENCE_SETS = 4

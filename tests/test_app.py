@@ -180,6 +180,36 @@ def test_sentence_table_sorts_by_score(app):
     assert high["line"].tolist() == sorted(range(1, 4), key=lambda i: -scores[i - 1])
 
 
+def test_runs_from_source_where_only_requirements_are_installed(tmp_path):
+    """A Space has requirements.txt installed but not bleukit: app.py must use src/ itself."""
+    import site
+    import venv
+
+    env_dir = tmp_path / "space-env"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    probe = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    purelib = Path(subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True).stdout.strip())
+    # Our site-packages as a plain path: its packages import, but its .pth files (the editable
+    # install of bleukit) are not run, as where the package was never installed.
+    (purelib / "deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    code = (
+        "import importlib.util, sys\n"
+        "assert importlib.util.find_spec('bleukit') is None, 'bleukit should not be installed here'\n"
+        f"spec = importlib.util.spec_from_file_location('app', {str(REPO / 'app.py')!r})\n"
+        "app = importlib.util.module_from_spec(spec); spec.loader.exec_module(app)\n"
+        "print(app.bleukit.__file__)\n"
+        "print(app.score_report('a b c d', ['a b c d'], app.make_options())['corpus']['score'])\n"
+    )
+    env = dict(os.environ, GRADIO_ANALYTICS_ENABLED="False")
+    env.pop("PYTHONPATH", None)
+    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    where, score = out.stdout.split()[-2:]
+    assert Path(where).is_relative_to(REPO / "src")
+    assert float(score) == pytest.approx(100.0)
+
+
 # ----------------------------------------------------------------------------- running server
 
 
