@@ -160,6 +160,8 @@ class BleuComputeMetrics:
 
     def _decode(self, ids: Any, what: str) -> Tuple[List[str], List[int]]:
         rows = _id_rows(ids, what)
+        if not rows:  # some tokenizers decode an empty batch as one empty string
+            return [], []
         pad = getattr(self.tokenizer, "pad_token_id", None)
         gen_tokens = [int(np.count_nonzero(row != pad)) if pad is not None else len(row) for row in rows]
         texts = self.tokenizer.batch_decode(

@@ -136,23 +136,26 @@ def _worker(model_dir: str, out_dir: str, n_eval: int) -> None:
             ddp_backend="gloo",
             disable_tqdm=True,
         )
+        # num_samples=n_eval keeps every decoded pair, so the test can rescore them with sacreBLEU.
+        metric = BleuComputeMetrics(tokenizer, num_samples=2 * n_eval)
         trainer = Seq2SeqTrainer(
             model=model,
             args=args,
             processing_class=tokenizer,
             data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
-            compute_metrics=BleuComputeMetrics(tokenizer),
+            compute_metrics=metric,
         )
         metrics = trainer.evaluate(eval_ds)
         result["trainer_streaming" if streaming else "trainer"] = {
             "bleu": metrics["eval_bleu"],
             "sys_len": metrics["eval_sys_len"],
+            "pairs": [[s["prediction"], s["reference"]] for s in metric.last_samples],
         }
 
     world = dist.get_world_size()
     # Own shard only (every second sentence), so the statistics must be summed across ranks.
     shard = eval_pairs[rank::world]
-    metric = BleuComputeMetrics(tokenizer, all_reduce=True)
+    metric = BleuComputeMetrics(tokenizer, all_reduce=True, num_samples=n_eval)
     for start in range(0, len(shard), 4):
         batch = shard[start : start + 4]
         enc = tokenizer([s for s, _ in batch], return_tensors="pt", padding=True)
@@ -162,7 +165,11 @@ def _worker(model_dir: str, out_dir: str, n_eval: int) -> None:
         labels = np.where(labels == tokenizer.pad_token_id, -100, labels)
         last = start + 4 >= len(shard)
         out = metric(EvalPrediction(predictions=generated, label_ids=labels), compute_result=last)
-    result["sharded"] = {"bleu": out["bleu"], "sys_len": out["sys_len"], "gen_len": out["gen_len"]}
+    result["sharded"] = {
+        "bleu": out["bleu"],
+        "sys_len": out["sys_len"],
+        "pairs": [[s["prediction"], s["reference"]] for s in metric.last_samples],  # this shard's
+    }
     with open(os.path.join(out_dir, f"rank{rank}.json"), "w", encoding="utf-8") as f:
         json.dump(result, f)
     dist.barrier()
