@@ -50,6 +50,8 @@ MAX_CHARS = 2_000_000  # characters per text field
 MAX_MAX_ORDER = 10  # largest max n-gram order offered
 MAX_FILE_SIZE = "5mb"  # per uploaded file
 MAX_TABLE_CHARS = 200  # hypothesis text shown per table row (the JSON has it whole)
+MAX_SHOWN_TOKENS = 1_000  # tokens drawn per segment in "why this score" (the rest is announced)
+MAX_SHOWN_NGRAMS = 200  # n-grams listed per cell of the per-order table (likewise)
 
 SORT_CHOICES = ["input order", "lowest BLEU first", "highest BLEU first"]
 ALL_ORDERS = "all orders (highest match)"
@@ -239,13 +241,22 @@ def sentence_frame(report: Dict[str, Any], sort: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["line", "sentence BLEU", "hyp len", "ref len", "hypothesis"])
 
 
-def _tokens_html(tokens: Sequence[Any], levels: Sequence[int], max_order: int) -> str:
+def _tokens_html(tokens: Sequence[Any], levels: Sequence[int]) -> str:
     out = []
-    for tok, level in zip(tokens, levels):
+    for tok, level in zip(tokens[:MAX_SHOWN_TOKENS], levels):
         css = f"tok m{min(level, 4)}" if level else "tok m0"
         title = f"in a matched {level}-gram" if level else "not matched"
         out.append(f'<span class="{css}" data-level="{level}" title="{title}">{html.escape(str(tok))}</span>')
+    if len(tokens) > MAX_SHOWN_TOKENS:
+        out.append(f'<span class="more">… {len(tokens) - MAX_SHOWN_TOKENS:,} more tokens not drawn (see the JSON)</span>')
     return " ".join(out) if out else '<span class="empty">(empty)</span>'
+
+
+def _ngram_list(items: List[str]) -> str:
+    shown = ", ".join(items[:MAX_SHOWN_NGRAMS])
+    if len(items) > MAX_SHOWN_NGRAMS:
+        shown += f" … and {len(items) - MAX_SHOWN_NGRAMS:,} more"
+    return shown or "—"
 
 
 def explanation_html(line: int, explanation: MatchExplanation, bleu: float, order: Optional[int]) -> str:
@@ -268,31 +279,31 @@ def explanation_html(line: int, explanation: MatchExplanation, bleu: float, orde
         + (" (4 and above share a colour)" if n_max > 4 else "")
         + "</div>",
         f'<div class="row"><span class="who">hypothesis</span><div id="explain-hyp" class="toks">'
-        f"{_tokens_html(explanation.hypothesis_tokens, hyp_levels, n_max)}</div></div>",
+        f"{_tokens_html(explanation.hypothesis_tokens, hyp_levels)}</div></div>",
     ]
     for k, (tokens, levels) in enumerate(zip(explanation.reference_tokens, ref_levels), start=1):
         parts.append(
             f'<div class="row"><span class="who">reference {k}</span><div class="toks explain-ref">'
-            f"{_tokens_html(tokens, levels, n_max)}</div></div>"
+            f"{_tokens_html(tokens, levels)}</div></div>"
         )
     table = ["<table class='orders'><tr><th>order</th><th>matched / total</th><th>precision</th>"
              "<th>matched n-grams (clip)</th><th>clipped or unmatched</th></tr>"]
     for o in explanation.orders:
-        hits = ", ".join(
+        hits = [
             f"<code>{html.escape(' '.join(map(str, m.ngram)))}</code>"
             + (f" ×{m.matched}" if m.matched > 1 else "")
             + (f" <i>(clipped {m.hyp_count}→{m.matched})</i>" if m.clipped else "")
             for m in o.ngrams
             if m.matched
-        )
-        misses = ", ".join(
+        ]
+        misses = [
             f"<code>{html.escape(' '.join(map(str, m.ngram)))}</code>" + (f" ×{m.hyp_count}" if m.hyp_count > 1 else "")
             for m in o.ngrams
             if not m.matched
-        )
+        ]
         table.append(
             f"<tr><td>{o.order}</td><td>{o.matched} / {o.total}</td><td>{o.precision:.1f}</td>"
-            f"<td>{hits or '—'}</td><td>{misses or '—'}</td></tr>"
+            f"<td>{_ngram_list(hits)}</td><td>{_ngram_list(misses)}</td></tr>"
         )
     table.append("</table>")
     parts.append("".join(table))
@@ -594,5 +605,4 @@ if __name__ == "__main__":
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         max_file_size=MAX_FILE_SIZE,
         css=CSS,
-        show_error=True,
     )

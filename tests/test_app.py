@@ -171,6 +171,15 @@ def test_uploads_are_read_as_utf8_text_within_the_limits(app, tmp_path):
         app.on_upload_refs([str(good)] * 5)
 
 
+def test_long_sentences_are_drawn_in_part_and_say_so(app):
+    hyp = " ".join(f"w{i}" for i in range(app.MAX_SHOWN_TOKENS + 50))
+    options = app.make_options()
+    page = app.explanation_html(1, explain_sentence(hyp, hyp, options), 100.0, None)
+    assert page.count('class="tok m4"') == 2 * app.MAX_SHOWN_TOKENS + 1  # hyp, ref, legend swatch
+    assert "… 50 more tokens not drawn" in page
+    assert f"and {app.MAX_SHOWN_TOKENS + 50 - app.MAX_SHOWN_NGRAMS:,} more" in page
+
+
 def test_sentence_table_sorts_by_score(app):
     report = app.score_report("a b c d\nx y z w\na b x d", ["a b c d\nx y q w\nq q q q"], app.make_options())
     scores = [s["bleu"] for s in report["sentences"]]
