@@ -68,6 +68,12 @@ class BleuComputeMetrics:
     Called with ``compute_result`` (``batch_eval_metrics=True``), each call adds its batch to a
     running sum and returns ``{}`` until ``compute_result=True``, which returns the score of
     everything seen and starts afresh.
+
+    ``num_examples`` (normally left to ``BleuCallback``) caps the sentences of one evaluation:
+    in multi-process evaluation ``Seq2SeqTrainer`` gathers with ``accelerator.gather``, not
+    ``gather_for_metrics``, so the last batch carries the distributed sampler's padding (repeats
+    of the first examples); the callback sets the cap to the evaluation set's length and the
+    repeats are left out. It is cleared after each result.
     """
 
     def __init__(
@@ -100,6 +106,7 @@ class BleuComputeMetrics:
         self.signature = bool(signature)
         self.all_reduce = bool(all_reduce)
         self.last_samples: List[Dict[str, Any]] = []
+        self.num_examples: Optional[int] = None
         self.reset()
 
     def reset(self) -> None:
@@ -125,6 +132,9 @@ class BleuComputeMetrics:
             )
         if compute_result is None:
             self.reset()
+        if self.num_examples is not None:
+            keep = max(self.num_examples - int(self._running[-1]), 0)
+            hyps, refs, gen_tokens = hyps[:keep], refs[:keep], gen_tokens[:keep]
         if hyps:
             stats = corpus_statistics(hyps, refs, self.options)
             self._running[:-2] += stats.rows.sum(axis=0)
@@ -135,6 +145,7 @@ class BleuComputeMetrics:
             return {}
         totals = _all_reduce_sum(self._running) if self.all_reduce else self._running.copy()
         self.last_samples = self._samples
+        self.num_examples = None
         self.reset()
         return self._result(totals)
 
@@ -301,7 +312,9 @@ class BleuCallback(TrainerCallback):
     table; sources appear when ``TrainingArguments(include_for_metrics=["inputs"])``). With
     ``trainer`` the table is sent through ``trainer.log`` under ``<prefix>_bleu_samples``, so it
     reaches the trainer's log history and every ``report_to`` logger; without it the table is only
-    kept in ``last_table``. ``history`` holds ``{"step", "epoch", "bleu"}`` per evaluation.
+    kept in ``last_table``. ``history`` holds ``{"step", "epoch", "bleu"}`` per evaluation. In
+    multi-process runs it also keeps the sampler's padding out of the score (see
+    ``BleuComputeMetrics.num_examples``).
 
     >>> cb = BleuCallback(BleuComputeMetrics(_ExampleTokenizer()))
     >>> cb.history
@@ -316,7 +329,16 @@ class BleuCallback(TrainerCallback):
         self.history: List[Dict[str, Any]] = []
         self.last_table: Optional[str] = None
 
-    def on_evaluate(self, args, state, control, metrics=None, **kwargs):  # noqa: D401 (hook)
+    def on_prediction_step(self, args, state, control, eval_dataloader=None, **kwargs):
+        # Runs after the gather and before compute_metrics: the moment to tell the metric how
+        # many gathered rows are real examples (see BleuComputeMetrics.num_examples).
+        if args.world_size > 1 and not self.metric.all_reduce and eval_dataloader is not None:
+            try:
+                self.metric.num_examples = len(eval_dataloader.dataset)
+            except TypeError:  # an iterable dataset has no length: nothing to cap
+                pass
+
+    def on_evaluate(self, args, state, control, metrics=None, **kwargs):
         keys = [k for k in (metrics or {}) if k == "bleu" or k.endswith("_bleu")]
         if not keys:
             return

@@ -157,6 +157,20 @@ def test_streaming_equals_one_call_exactly(tokenizer):
         assert outs[-1] == whole  # bit-for-bit: the statistics are integers
 
 
+def test_num_examples_leaves_out_the_padding_repeats(tokenizer):
+    ep = eval_prediction(tokenizer)
+    first_35 = BleuComputeMetrics(tokenizer)(
+        EvalPrediction(predictions=ep.predictions[:35], label_ids=ep.label_ids[:35])
+    )
+    metric = BleuComputeMetrics(tokenizer)
+    metric.num_examples = 35  # what BleuCallback sets in a multi-process evaluation
+    assert metric(EvalPrediction(predictions=ep.predictions[:20], label_ids=ep.label_ids[:20]), compute_result=False) == {}
+    assert metric(EvalPrediction(predictions=ep.predictions[20:], label_ids=ep.label_ids[20:]), compute_result=True) == first_35
+    assert metric.num_examples is None  # cleared: the next evaluation is not capped
+    metric.num_examples = 35
+    assert metric(ep) == first_35 and len(metric.last_samples) == 5
+
+
 def test_streaming_memory_does_not_grow_with_the_evaluation_set(tokenizer):
     ep = eval_prediction(tokenizer)
     metric = BleuComputeMetrics(tokenizer)
@@ -480,17 +494,24 @@ def test_two_process_gloo_every_rank_logs_the_same_bleu(trained, tokenizer, tmp_
     ranks = [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(2)]
 
     refs = [t for _, t in tiny.synthetic_pairs(n_eval, seed=2)]
-    for key in ["trainer", "trainer_streaming"]:
+    for key in ["trainer", "trainer_streaming", "trainer_callback", "trainer_streaming_callback"]:
         # The Trainer gathers every rank's generations onto both ranks before compute_metrics.
         assert ranks[0][key] == ranks[1][key], key
         pairs = ranks[0][key]["pairs"]
-        # It hands over the sampler's padding too (27 examples arrive as 30 with this
-        # transformers/accelerate): the first examples again at the end. Every metric sees them.
-        assert [r for _, r in pairs[:n_eval]] == refs and pairs[n_eval:] == pairs[: len(pairs) - n_eval]
+        if key.endswith("_callback"):
+            # BleuCallback caps the evaluation at the data set's 27 examples.
+            assert [r for _, r in pairs] == refs, key
+        else:
+            # Seq2SeqTrainer gathers with accelerator.gather, so 27 examples arrive as 30: the
+            # sampler's padding repeats the first ones. Without the callback they are scored.
+            assert [r for _, r in pairs[:n_eval]] == refs and pairs[n_eval:] == pairs[: len(pairs) - n_eval]
+            assert len(pairs) == 30, key
         expected = sacrebleu.corpus_bleu([h for h, _ in pairs], [[r for _, r in pairs]])
         assert 5 < expected.score < 95, expected.score  # an early checkpoint: a wrong sum would show
         assert ranks[0][key]["bleu"] == pytest.approx(expected.score, abs=TOL), key
         assert ranks[0][key]["sys_len"] == expected.sys_len, key
+    # With the callback, streaming or not, the score is the one of the data set's 27 examples.
+    assert ranks[0]["trainer_callback"]["bleu"] == ranks[0]["trainer_streaming_callback"]["bleu"]
     # Hand-written loop: each rank scored its own shard; the all-reduced statistics are the corpus's.
     shards = [ranks[r]["sharded"] for r in range(2)]
     assert shards[0]["bleu"] == shards[1]["bleu"] and shards[0]["sys_len"] == shards[1]["sys_len"]

@@ -113,7 +113,7 @@ def _worker(model_dir: str, out_dir: str, n_eval: int) -> None:
     )
     from transformers.trainer_utils import EvalPrediction
 
-    from bleukit.integrations.transformers import BleuComputeMetrics
+    from bleukit.integrations.transformers import BleuCallback, BleuComputeMetrics
 
     set_seed(0)
     torch.set_num_threads(1)
@@ -124,7 +124,7 @@ def _worker(model_dir: str, out_dir: str, n_eval: int) -> None:
     rank = int(os.environ["RANK"])
     result = {"rank": rank}
 
-    for streaming in (False, True):
+    for streaming, with_callback in [(False, False), (True, False), (False, True), (True, True)]:
         args = Seq2SeqTrainingArguments(
             output_dir=os.path.join(out_dir, f"trainer-{rank}"),
             use_cpu=True,
@@ -145,8 +145,11 @@ def _worker(model_dir: str, out_dir: str, n_eval: int) -> None:
             data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
             compute_metrics=metric,
         )
+        if with_callback:
+            trainer.add_callback(BleuCallback(metric, trainer))
         metrics = trainer.evaluate(eval_ds)
-        result["trainer_streaming" if streaming else "trainer"] = {
+        key = ("trainer_streaming" if streaming else "trainer") + ("_callback" if with_callback else "")
+        result[key] = {
             "bleu": metrics["eval_bleu"],
             "sys_len": metrics["eval_sys_len"],
             "pairs": [[s["prediction"], s["reference"]] for s in metric.last_samples],
