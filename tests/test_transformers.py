@@ -520,3 +520,21 @@ def test_two_process_gloo_every_rank_logs_the_same_bleu(trained, tokenizer, tmp_
     expected = sacrebleu.corpus_bleu([h for h, _ in pairs], [[r for _, r in pairs]])
     assert shards[0]["bleu"] == pytest.approx(expected.score, abs=TOL)
     assert shards[0]["sys_len"] == expected.sys_len
+
+
+def test_readme_evaluate_module_route_gives_the_same_bleu(tokenizer):
+    evaluate = pytest.importorskip("evaluate")
+    bleu_metric = evaluate.load(str(Path(__file__).resolve().parents[1] / "bleu_metric.py"))
+
+    def compute_metrics(eval_pred):  # the README's recipe, verbatim
+        preds, labels = eval_pred.predictions, eval_pred.label_ids
+        preds = np.where(preds < 0, tokenizer.pad_token_id, preds)
+        labels = np.where(labels < 0, tokenizer.pad_token_id, labels)
+        hyps = tokenizer.batch_decode(preds, skip_special_tokens=True)
+        refs = tokenizer.batch_decode(labels, skip_special_tokens=True)
+        result = bleu_metric.compute(predictions=hyps, references=[[r] for r in refs])
+        return {"bleu": result["score"], "bp": result["bp"]}
+
+    ep = eval_prediction(tokenizer)
+    direct = BleuComputeMetrics(tokenizer)(ep)
+    assert compute_metrics(ep) == {"bleu": direct["bleu"], "bp": direct["bp"]}
