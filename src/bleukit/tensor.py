@@ -67,6 +67,9 @@ class _NumpyOps:
     def zeros_bool(self, n):
         return np.zeros(n, dtype=bool)
 
+    def diff_append(self, x, last):
+        return np.diff(x, append=last)
+
     def cat(self, parts):
         return np.concatenate(parts)
 
@@ -139,6 +142,9 @@ class _TorchOps:
 
     def zeros_bool(self, n):
         return self.torch.zeros(n, dtype=self.torch.bool, device=self.device)
+
+    def diff_append(self, x, last):
+        return self.torch.diff(x, append=self.as_index_array([last]))
 
     def cat(self, parts):
         return self.torch.cat(parts)
@@ -530,6 +536,11 @@ def _changes(ops, a):
     return out
 
 
+def _run_lengths(ops, run_first, total: int):
+    """Lengths of the runs starting at ``run_first`` in an array of ``total`` elements."""
+    return ops.diff_append(run_first, total)
+
+
 def _codes_needed(max_order: int) -> set:
     """Orders whose n-grams need dense codes: order n is keyed by two shorter pieces (a, n - a)."""
     needed = set()
@@ -587,14 +598,15 @@ def _count_rows(flat: _Flat, max_order: int, ops):
     tag_of = ops.repeat(seq_tag, seq_len)
     remaining = ops.repeat(seq_end, seq_len) - ops.arange(n_ids)
     pos_bits = max((ops.to_int(seq_len.max()) - 1).bit_length(), 1)
-    pos_in = ops.arange(n_ids) - ops.repeat(seq_start, seq_len)
     start_of_tag = ops.zeros(b << slot_bits)
     start_of_tag[seq_tag] = seq_start
 
     needed = _codes_needed(max_order)
     max_slot = ops.to_int(flat.slot.max())
     slot_mask = (1 << slot_bits) - 1
+    tag_mask = (1 << tag_bits) - 1
     owner_mask = (1 << (tag_bits - slot_bits)) - 1
+    tag_pos = None  # (tag, position in sequence) per id, built when an order needs dense codes
     codes = {}  # order -> (dense code per id position, number of distinct n-grams)
     pruned = set()  # orders whose codes mark unmatchable n-grams with -1
     for n in range(1, max_order + 1):
@@ -615,7 +627,8 @@ def _count_rows(flat: _Flat, max_order: int, ops):
             a = _split(n)
             code_a, _ = codes[a]
             code_b, size_b = codes[n - a]
-            key = code_a[:width] * size_b + code_b[a : a + width]
+            key = code_a[:width] * size_b
+            key += code_b[a : a + width]
             limit = ops.to_int(key.max())
             valid = remaining[:width] >= n
             # An n-gram can only match if both of its pieces occur in the hypothesis and in a
@@ -626,19 +639,17 @@ def _count_rows(flat: _Flat, max_order: int, ops):
         pos_bits_n = pos_bits if want_code else 0
         low_bits = tag_bits + pos_bits_n
         if limit.bit_length() + low_bits <= 63:
-            packed = (key << low_bits) | (tag_of[:width] << pos_bits_n)
-            if want_code:
-                packed |= pos_in[:width]
+            if want_code and tag_pos is None:
+                tag_pos = (tag_of << pos_bits) | (ops.arange(n_ids) - ops.repeat(seq_start, seq_len))
+            packed = key << low_bits
+            packed |= (tag_pos if want_code else tag_of)[:width]
             if valid is not None:
                 packed = packed[valid]
             packed = ops.sort(packed)
             r = packed >> pos_bits_n if pos_bits_n else packed  # (key, tag)
             new_run = _changes(ops, r)
             new_group = _changes(ops, r >> slot_bits)
-            new_key = _changes(ops, r >> tag_bits) if want_code else None
-            s_tag = None
-            if want_code:
-                s_pos = start_of_tag[r & ((1 << tag_bits) - 1)] + (packed & ((1 << pos_bits_n) - 1))
+            s_pos = s_tag = None
         else:
             # Keys too wide to share an int64 with the tags: a stable index sort keeps ids in
             # (owner, slot, position) order within equal keys, which is the same arrangement.
@@ -647,7 +658,8 @@ def _count_rows(flat: _Flat, max_order: int, ops):
             s_pos = starts[order]
             r = None
             s_tag = tag_of[s_pos]
-            new_key = _changes(ops, key[s_pos])
+            s_key = key[s_pos]
+            new_key = _changes(ops, s_key)
             new_run = new_key | _changes(ops, s_tag)
             new_group = new_key | _changes(ops, s_tag >> slot_bits)
         m = int(new_run.shape[0])
@@ -655,15 +667,18 @@ def _count_rows(flat: _Flat, max_order: int, ops):
             break
         run_first = ops.nonzero(new_run)
         n_runs = int(run_first.shape[0])
-        run_len = ops.cat([run_first[1:], ops.as_index_array([m])]) - run_first
-        run_tag = (r[run_first] if r is not None else s_tag[run_first]) & ((1 << tag_bits) - 1)
+        run_len = _run_lengths(ops, run_first, m)
+        run_tag = r[run_first] if r is not None else s_tag[run_first]
+        if r is not None:
+            run_tag &= tag_mask
         run_new_group = new_group[run_first]
-        hyp_runs = ops.nonzero((run_tag & slot_mask) == 0)
+        # Only hypothesis runs directly followed by a run of the same group (a reference run:
+        # slots sort after the hypothesis) can match; one group holds one hypothesis run.
+        hyp_runs = ops.nonzero(((run_tag[:-1] & slot_mask) == 0) & ~run_new_group[1:])
         if max_slot <= 8:
-            # A group's reference runs directly follow its hypothesis run (slots sort after 0).
-            ref_max = ops.zeros(int(hyp_runs.shape[0]))
+            ref_max = run_len[hyp_runs + 1]
             same = None
-            for k in range(1, max_slot + 1):
+            for k in range(2, max_slot + 1):
                 nxt = hyp_runs + k
                 inside = nxt < n_runs
                 nxt = nxt * inside
@@ -673,23 +688,27 @@ def _count_rows(flat: _Flat, max_order: int, ops):
         else:
             run_group = ops.cumsum(run_new_group) - 1
             group_first_run = ops.nonzero(run_new_group)
-            n_groups = int(group_first_run.shape[0])
             is_ref = (run_tag & slot_mask) != 0
-            ref_max = ops.segment_max(run_len * is_ref, group_first_run, run_group, n_groups)[run_group[hyp_runs]]
+            ref_max = ops.segment_max(run_len * is_ref, group_first_run, run_group, int(group_first_run.shape[0]))
+            ref_max = ref_max[run_group[hyp_runs]]
         clipped = ops.minimum(run_len[hyp_runs], ref_max)
         matches[n - 1] = ops.count_per((run_tag[hyp_runs] >> slot_bits) & owner_mask, b, weights=clipped)
         if want_code:
-            # Dense code of each n-gram, -1 where its (n-gram, row) group lacks a hypothesis or
-            # a reference side: longer n-grams containing it cannot match and are skipped.
+            # Dense code of each n-gram that occurs in a hypothesis and a reference of the same
+            # row; the rest keep -1, so longer n-grams containing them are skipped.
             run_group = ops.cumsum(run_new_group) - 1
             group_alive = ops.zeros_bool(ops.to_int(run_group[-1]) + 1)
-            group_alive[run_group[hyp_runs]] = clipped > 0
-            entry_alive = group_alive[ops.cumsum(new_group) - 1]
+            group_alive[run_group[hyp_runs]] = True
+            alive = ops.nonzero(ops.repeat(group_alive[run_group], run_len))
+            if r is not None:
+                new_key = _changes(ops, r >> tag_bits)
+                s_pos = start_of_tag[r[alive] & tag_mask] + (packed[alive] & ((1 << pos_bits_n) - 1))
+            else:
+                s_pos = s_pos[alive]
+            dense = ops.cumsum(new_key)
             code = ops.zeros(n_ids) - 1
-            dense = ops.cumsum(new_key) - 1
-            dense[~entry_alive] = -1
-            code[s_pos] = dense
-            codes[n] = (code, ops.to_int(new_key.sum()))
+            code[s_pos] = dense[alive] - 1
+            codes[n] = (code, ops.to_int(dense[-1]))
             pruned.add(n)
     return ops.stack([sys_len, ref_len] + matches + totals, 1), nrefs
 
