@@ -58,7 +58,11 @@ ALL_ORDERS = "all orders (highest match)"
 
 
 def available_tokenizers() -> List[str]:
-    """Tokenizers that work in this environment (MeCab ones need their optional extras)."""
+    """Tokenizers that work in this environment (MeCab ones need their optional extras).
+
+    >>> {"13a", "intl", "zh", "char", "none"} <= set(available_tokenizers())
+    True
+    """
     names = []
     for name in TOKENIZERS:
         try:
@@ -131,7 +135,11 @@ def make_options(
     max_ngram_order: int = 4,
     effective_order: bool = False,
 ) -> BleuOptions:
-    """Corpus options from the form (the core validates them)."""
+    """Corpus options from the form (the core validates them).
+
+    >>> make_options("intl", "floor", 0.2, max_ngram_order=3).signature(1)  # doctest: +ELLIPSIS
+    'nrefs:1|case:mixed|eff:no|tok:intl|smooth:floor[0.20]|order:3|version:bleukit-...'
+    """
     if max_ngram_order is None or float(max_ngram_order) != int(max_ngram_order):
         raise ValueError(f"max n-gram order must be a whole number, got {max_ngram_order!r}")
     order = int(max_ngram_order)
@@ -151,7 +159,11 @@ def make_options(
 
 def sentence_options(options: BleuOptions) -> BleuOptions:
     """Options of the per-sentence scores: the corpus ones with effective order, as
-    ``sacrebleu.sentence_bleu``."""
+    ``sacrebleu.sentence_bleu``.
+
+    >>> sentence_options(make_options(smooth_method="floor")).effective_order
+    True
+    """
     return dataclasses.replace(options, effective_order=True)
 
 
@@ -200,6 +212,12 @@ def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], optio
 
 
 def score_html(report: Dict[str, Any]) -> str:
+    """The corpus score (full precision in ``data-score``), its signature and one-line summary.
+
+    >>> page = score_html(score_report("a b c", ["a b d"], make_options(max_ngram_order=2)))
+    >>> page[:68], '<code id="bleu-signature">nrefs:1|case:mixed|' in page
+    ('<div class="bleu-head"><span id="bleu-score" data-score="57.73502691', True)
+    """
     corpus = report["corpus"]
     return (
         '<div class="bleu-head">'
@@ -211,7 +229,11 @@ def score_html(report: Dict[str, Any]) -> str:
 
 
 def parts_frame(report: Dict[str, Any]) -> pd.DataFrame:
-    """Chart data: each n-gram precision and the brevity penalty, on one 0-100 scale."""
+    """Chart data: each n-gram precision and the brevity penalty, on one 0-100 scale.
+
+    >>> parts_frame(score_report("a b c", ["a b d"], make_options(max_ngram_order=2)))["value"].round(2).tolist()
+    [66.67, 50.0, 100.0]
+    """
     corpus = report["corpus"]
     labels = [f"{n}-gram precision" for n in range(1, len(corpus["precisions"]) + 1)]
     return pd.DataFrame(
@@ -224,6 +246,12 @@ def parts_frame(report: Dict[str, Any]) -> pd.DataFrame:
 
 
 def sentence_frame(report: Dict[str, Any], sort: str) -> pd.DataFrame:
+    """The per-sentence table in the chosen order (one of ``SORT_CHOICES``).
+
+    >>> r = score_report("a b\\nx y", ["a b\\nx z"], make_options())
+    >>> sentence_frame(r, "lowest BLEU first")["line"].tolist()
+    [2, 1]
+    """
     rows = [
         [
             s["line"],
@@ -260,7 +288,15 @@ def _ngram_list(items: List[str]) -> str:
 
 
 def explanation_html(line: int, explanation: MatchExplanation, bleu: float, order: Optional[int]) -> str:
-    """The sentence with its matched n-grams highlighted, and a per-order table of the matches."""
+    """The sentence with its matched n-grams highlighted, and a per-order table of the matches.
+
+    ``order`` None colours each token by the highest order of a counted match covering it; a
+    number shows exactly the n-grams of that order that count.
+
+    >>> ex = explain_sentence("the cat", "the dog")
+    >>> 'data-level="1" title="in a matched 1-gram">the<' in explanation_html(1, ex, 0.0, None)
+    True
+    """
     n_max = explanation.max_ngram_order
     if order is None:
         hyp_levels = explanation.hyp_match_order
@@ -311,7 +347,12 @@ def explanation_html(line: int, explanation: MatchExplanation, bleu: float, orde
 
 
 def explain_report(hypothesis: str, references: Sequence[Optional[str]], options: BleuOptions) -> Dict[str, Any]:
-    """One sentence's explanation plus its sentence BLEU, computed from the explanation's own row."""
+    """One sentence's explanation plus its sentence BLEU, computed from the explanation's own row.
+
+    >>> r = explain_report("the cat sat", ["the cat sat down"], make_options())
+    >>> r["row"], round(r["bleu"], 4)
+    ([3, 4, 3, 2, 1, 0, 3, 2, 1, 0], 71.6531)
+    """
     explanation = explain_sentence(hypothesis, list(references), options)
     sent_opts = sentence_options(options)
     bleu = float(sentence_scores_from_statistics(explanation.statistics(), sent_opts)[0])
@@ -328,7 +369,11 @@ _DOWNLOAD_AGE_S = 3600
 
 
 def write_json(report: Dict[str, Any]) -> str:
-    """Write the report for download; reports older than an hour are removed on the way."""
+    """Write the report for download; reports older than an hour are removed on the way.
+
+    >>> json.loads(Path(write_json({"score": 1.5})).read_text(encoding="utf-8"))
+    {'score': 1.5}
+    """
     _DOWNLOADS.mkdir(parents=True, exist_ok=True)
     now = time.time()
     for old in _DOWNLOADS.glob("bleu-*.json"):
@@ -343,6 +388,7 @@ def write_json(report: Dict[str, Any]) -> str:
 
 
 def read_upload(path: Optional[str], what: str) -> str:
+    """An uploaded file's text: UTF-8 and within the field limits, or a message naming the file."""
     if not path:
         return ""
     data = Path(path).read_bytes()
@@ -361,7 +407,11 @@ def _user_error(e: Exception) -> gr.Error:
     return gr.Error(str(e), title="Cannot score this input")
 
 
-def on_score(hyps_text, ref1, ref2, ref3, ref4, tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order, sort):
+def on_score(
+    hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str, tokenize: str, smooth_method: str,
+    smooth_value: Optional[float], lowercase: bool, max_order: int, effective_order: bool, sort: str,
+) -> tuple:
+    """Score button: every output of the page, with the first line explained."""
     try:
         options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order)
         report = score_report(hyps_text, [ref1, ref2, ref3, ref4], options)
@@ -382,13 +432,14 @@ def on_score(hyps_text, ref1, ref2, ref3, ref4, tokenize, smooth_method, smooth_
     )
 
 
-def on_sort(report, sort):
+def on_sort(report: Optional[Dict[str, Any]], sort: str) -> Any:
+    """Sort control: the table again, in the new order."""
     if not report:
         return gr.update()
     return sentence_frame(report, sort)
 
 
-def _explain_line(report, line, highlight):
+def _explain_line(report: Optional[Dict[str, Any]], line: Optional[float], highlight: Optional[str]) -> str:
     if not report:
         raise gr.Error("Score a corpus first.")
     sentences = report["sentences"]
@@ -401,20 +452,24 @@ def _explain_line(report, line, highlight):
     return explanation_html(s["line"], explain_sentence(s["hypothesis"], s["references"], options), s["bleu"], order)
 
 
-def on_select(report, highlight, evt: gr.SelectData):
+def on_select(report: Optional[Dict[str, Any]], highlight: Optional[str], evt: gr.SelectData) -> Tuple[int, str]:
+    """A click in the table: the row's line number (column 0 survives any sorting) and its explanation."""
     line = int(evt.row_value[0])
     return line, _explain_line(report, line, highlight)
 
 
-def on_explain(report, line, highlight):
+def on_explain(report: Optional[Dict[str, Any]], line: Optional[float], highlight: Optional[str]) -> str:
+    """Line number or highlight choice changed: explain that line again."""
     return _explain_line(report, line, highlight)
 
 
-def on_upload_hyps(path):
+def on_upload_hyps(path: Optional[str]) -> str:
+    """Hypothesis file upload: its text goes into the hypotheses box."""
     return read_upload(path, "The hypothesis file")
 
 
-def on_upload_refs(paths):
+def on_upload_refs(paths: Optional[List[str]]) -> Tuple[str, ...]:
+    """Reference files upload: one file per reference set box, the other boxes emptied."""
     paths = list(paths or [])
     if len(paths) > MAX_REFERENCE_SETS:
         raise gr.Error(f"At most {MAX_REFERENCE_SETS} reference files, got {len(paths)}.")
@@ -437,7 +492,11 @@ def bleu(
 ) -> dict:
     """Corpus BLEU and per-sentence statistics. `hypotheses`: one segment per line; `references`:
     one to four reference sets, each a text with one segment per line (line i belongs to
-    hypothesis i). Returns the same JSON as the page's download."""
+    hypothesis i). Returns the same JSON as the page's download.
+
+    >>> round(bleu("a b c d", ["a b c d"])["corpus"]["score"], 6)
+    100.0
+    """
     try:
         options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_ngram_order, effective_order)
         return score_report(hypotheses, list(references or []), options)
@@ -453,7 +512,11 @@ def explain(
     max_ngram_order: int = 4,
 ) -> dict:
     """Which n-grams of one hypothesis matched its references, per order, with clipping, and its
-    sentence BLEU (exp smoothing, effective order, as sacrebleu.sentence_bleu)."""
+    sentence BLEU (exp smoothing, effective order, as sacrebleu.sentence_bleu).
+
+    >>> explain("the cat sat", ["the cat sat down"])["row"]
+    [3, 4, 3, 2, 1, 0, 3, 2, 1, 0]
+    """
     try:
         if not isinstance(hypothesis, str) or len(hypothesis) > MAX_CHARS:
             raise ValueError(f"hypothesis must be a string of at most {MAX_CHARS:,} characters")
@@ -471,6 +534,7 @@ def explain(
 
 
 def _read_example(name: str) -> str:
+    """A bundled example file's text (empty where the examples folder is not shipped)."""
     path = HERE / "examples" / name
     return path.read_text(encoding="utf-8") if path.exists() else ""
 
@@ -520,6 +584,8 @@ table.orders td, table.orders th { padding: 2px 8px; vertical-align: top; }
 
 
 def build_demo() -> gr.Blocks:
+    """The page and its API endpoints (module-level ``demo`` is what a Space or ``python app.py``
+    launches)."""
     tokenizers = available_tokenizers()
     with gr.Blocks(title="bleukit: BLEU, explained", analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         gr.Markdown(
