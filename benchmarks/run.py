@@ -135,11 +135,11 @@ def worker(tool: str, workload: str, size: int, scores_out: Optional[str]) -> di
     gc.collect()
     peak_ok = _reset_peak()
     base = _status_kb("VmRSS")
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     result = call()
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     peak_kb = _status_kb("VmHWM") - base if peak_ok else None
-    out = {"seconds": seconds, "peak_mb": None if peak_kb is None else peak_kb / 1024}
+    out = {"seconds": seconds, "cpu_seconds": cpu, "peak_mb": None if peak_kb is None else peak_kb / 1024}
     if kind == "sentence":
         import numpy as np
 
@@ -156,21 +156,37 @@ def worker(tool: str, workload: str, size: int, scores_out: Optional[str]) -> di
 # the driver
 
 
-def measure(tool: str, workload: str, size: int) -> dict:
+def measure(tool: str, workload: str, size: int, short: float = 2.0, repeats: int = 5) -> dict:
+    """One cold call in a fresh process; a call shorter than ``short`` seconds is measured
+    ``repeats`` times (each in a fresh process) and the fastest kept, so a moment of load on a
+    shared machine does not decide a ratio. Peak memory is the largest seen."""
     scores = CACHE / f"scores-{tool}-{workload}-{size}.npy"
-    env = {**os.environ, "RAYON_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-    proc = subprocess.run(
-        [sys.executable, __file__, "--worker", tool, workload, str(size), str(scores)],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    if proc.returncode != 0:
-        return {"error": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"}
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    # Every tool single-threaded (bleuscore's Rayon pool, numpy's BLAS pool which only idles here).
+    env = {**os.environ, "RAYON_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    best: Optional[dict] = None
+    for attempt in range(repeats):
+        proc = subprocess.run(
+            [sys.executable, __file__, "--worker", tool, workload, str(size), str(scores)],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        if proc.returncode != 0:
+            return {"error": proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"}
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+        if best is None:
+            best = out
+        else:
+            peaks = [p for p in (best["peak_mb"], out["peak_mb"]) if p is not None]
+            if out["cpu_seconds"] < best["cpu_seconds"]:
+                best = out
+            best["peak_mb"] = max(peaks) if peaks else None
+        if best["seconds"] >= short:
+            break
+    best["runs"] = attempt + 1
     if workload.startswith("sentence"):
-        out["scores_file"] = str(scores)
-    return out
+        best["scores_file"] = str(scores)
+    return best
 
 
 def plan(sizes: List[int], only: List[str]) -> List[tuple]:
@@ -223,8 +239,9 @@ def main(argv=None) -> int:
     print(f"# bleukit benchmark: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
     print()
-    print("| workload | pairs | tool | time (s) | peak memory (MB) | score | same score | bleukit is × faster | target |")
-    print("|---|---:|---|---:|---:|---:|---|---:|---|")
+    print("| workload | pairs | tool | CPU (s) | wall (s) | peak memory (MB) | score | same score "
+          "| bleukit × faster (CPU / wall) | target (CPU) |")
+    print("|---|---:|---|---:|---:|---:|---:|---|---:|---|")
     results, failures, missed = [], [], []
     for workload, size, tools in rows:
         measured: Dict[str, dict] = {}
@@ -233,28 +250,38 @@ def main(argv=None) -> int:
             measured[tool] = m
             ours = measured["bleukit"]
             if "error" in m:
-                line = f"| {workload} | {size} | {tool} | error: {m['error']} | | | | | |"
+                line = f"| {workload} | {size} | {tool} | error: {m['error']} | | | | | | |"
                 if tool == "bleukit":
                     failures.append(f"{workload}: bleukit failed")
             else:
                 same = "—" if tool == "bleukit" else ("yes" if equal(ours, m, workload) else "NO")
+                if tool == "nltk" and same == "NO":
+                    same = "no¹"
                 if tool == "sacrebleu" and same == "NO":
                     failures.append(f"{workload} {size}: bleukit {ours['score']!r} != sacreBLEU {m['score']!r}")
-                ratio = m["seconds"] / ours["seconds"] if "seconds" in ours else float("nan")
+                ratio = m["cpu_seconds"] / ours["cpu_seconds"] if "cpu_seconds" in ours else float("nan")
+                wall_ratio = m["seconds"] / ours["seconds"] if "seconds" in ours else float("nan")
                 target = TARGETS.get((workload, size, tool))
                 verdict = "" if target is None else (f"≥{target}× ✓" if ratio >= target else f"≥{target}× ✗")
                 if target is not None and ratio < target:
                     missed.append(f"{workload} {size} vs {tool}: {ratio:.1f}× < {target}×")
                 peak = "n/a" if m["peak_mb"] is None else f"{m['peak_mb']:.0f}"
                 engine = f" ({m['engine']})" if "engine" in m else ""
-                speed = "" if tool == "bleukit" else f"{ratio:.1f}"
-                line = (f"| {workload} | {size} | {tool}{engine} | {m['seconds']:.3f} | {peak} | "
-                        f"{m['score']:.6f} | {same} | {speed} | {verdict} |")
+                speed = "" if tool == "bleukit" else f"{ratio:.1f} / {wall_ratio:.1f}"
+                line = (f"| {workload} | {size} | {tool}{engine} | {m['cpu_seconds']:.3f} | {m['seconds']:.3f} | "
+                        f"{peak} | {m['score']:.6f} | {same} | {speed} | {verdict} |")
             print(line, flush=True)
             results.append({"workload": workload, "size": size, "tool": tool, **m})
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
     print()
+    if any(r["tool"] == "nltk" for r in results):
+        print("¹ NLTK's corpus_bleu counts one n-gram (denominator 1, not 0) for a hypothesis shorter "
+              "than n, so it differs from sacreBLEU whenever there are such hypotheses.")
+    print("Times: the first call in a fresh process after the imports (CPU time of the process and "
+          "wall time); calls under 2 s are measured in 5 fresh processes and the one with the least "
+          "CPU time kept. Targets are judged on CPU time, which a busy shared machine disturbs less "
+          "than wall time.")
     for line in missed:
         print(f"below target: {line}")
     for line in failures:
