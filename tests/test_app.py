@@ -171,6 +171,22 @@ def test_uploads_are_read_as_utf8_text_within_the_limits(app, tmp_path):
         app.on_upload_refs([str(good)] * 5)
 
 
+def test_every_example_scores_as_sacrebleu(app):
+    fields = ["tokenize", "smooth_method", "smooth_value", "lowercase", "max_ngram_order", "effective_order"]
+    scores = {}
+    for example in app.EXAMPLES:
+        hyps_text, sets, kwargs = example[0], example[1:5], dict(zip(fields, example[5:]))
+        report = app.score_report(hyps_text, sets, app.make_options(**kwargs))
+        hyps, refs = app.parse_corpus(hyps_text, sets)
+        oracle = BLEU(**{k: v for k, v in kwargs.items() if v is not None})
+        assert report["corpus"]["score"] == pytest.approx(oracle.corpus_score(hyps, _sacre_streams(refs)).score, abs=1e-9)
+        scores[hyps_text] = report["corpus"]["score"]
+    # the textbook seed examples, on the 0-100 scale
+    assert scores["the cat sat on the mat"] == pytest.approx(100 * 5 / 6, abs=1e-12)
+    assert scores["a b c d"] == pytest.approx(50.0, abs=1e-12)
+    assert any(sum(1 for r in e[1:5] if r) >= 2 for e in app.EXAMPLES)  # a multi-reference one
+
+
 def test_long_sentences_are_drawn_in_part_and_say_so(app):
     hyp = " ".join(f"w{i}" for i in range(app.MAX_SHOWN_TOKENS + 50))
     options = app.make_options()
@@ -436,6 +452,19 @@ def test_browser_upload_highlight_order_and_download(page, tmp_path):
     report = json.loads(saved.read_text(encoding="utf-8"))
     assert report["corpus"] == json.loads(want.to_json())
     assert len(report["sentences"]) == len(lines)
+
+
+@pytest.mark.slow
+def test_browser_example_loads_and_scores(page):
+    page.click("text=a b x d")  # the textbook bigram seed example
+    page.wait_for_function("() => document.querySelector('#hyps textarea').value === 'a b c d'")
+    before = page.get_attribute("#bleu-score", "data-score") if page.query_selector("#bleu-score") else ""
+    page.click("#score-btn")
+    page.wait_for_function(
+        "old => (document.querySelector('#bleu-score')?.dataset.score ?? old) !== old", arg=before
+    )
+    assert page.inner_text("#bleu-score") == "50.00"
+    assert "order:2" in page.inner_text("#bleu-signature")
 
 
 @pytest.mark.slow
