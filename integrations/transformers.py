@@ -124,6 +124,7 @@ class BleuComputeMetrics:
         """
         predictions, labels, inputs = _unpack(eval_pred)
         hyps, gen_tokens = self._decode(predictions, "predictions")
+        n_rows = len(hyps)
         refs, _ = self._decode(labels, "label_ids")
         if len(hyps) != len(refs):
             raise ValueError(
@@ -140,7 +141,7 @@ class BleuComputeMetrics:
             self._running[:-2] += stats.rows.sum(axis=0)
             self._running[-2] += sum(gen_tokens)
             self._running[-1] += len(hyps)
-            self._keep_samples(stats, hyps, refs, inputs)
+            self._keep_samples(stats, hyps, refs, inputs, n_rows)
         if compute_result is False:
             return {}
         totals = _all_reduce_sum(self._running) if self.all_reduce else self._running.copy()
@@ -185,16 +186,21 @@ class BleuComputeMetrics:
                     raise TypeError(f"postprocess must return a str, got {type(t).__name__} (item {i})")
         return list(texts), gen_tokens
 
-    def _keep_samples(self, stats: BleuStatistics, hyps: List[str], refs: List[str], inputs: Any) -> None:
+    def _keep_samples(
+        self, stats: BleuStatistics, hyps: List[str], refs: List[str], inputs: Any, n_rows: int
+    ) -> None:
         wanted = min(self.num_samples - len(self._samples), len(hyps))
         if wanted <= 0:
             return
         sources: Sequence[Optional[str]] = [None] * wanted
         if isinstance(inputs, Mapping):
             inputs = inputs.get("input_ids")
-        if inputs is not None:
-            decoded, _ = self._decode(_first_rows(inputs, wanted), "inputs")
-            sources = decoded
+        if isinstance(inputs, tuple):
+            inputs = inputs[0]
+        # Under several processes the Trainer gathers predictions but passes this process's own
+        # batch of inputs; rows would not line up, so sources are only shown when counts agree.
+        if inputs is not None and len(inputs) == n_rows:
+            sources, _ = self._decode(inputs[:wanted], "inputs")
         scores = sentence_scores_from_statistics(stats[:wanted], self.sentence_options)
         for i in range(wanted):
             self._samples.append(
@@ -222,12 +228,6 @@ def _to_numpy(array: Any) -> np.ndarray:
     if type(array).__module__.startswith("torch"):
         return array.detach().cpu().numpy()
     return np.asarray(array)
-
-
-def _first_rows(ids: Any, k: int) -> Any:
-    if isinstance(ids, tuple):
-        ids = ids[0]
-    return ids[:k]
 
 
 def _id_rows(ids: Any, what: str) -> List[np.ndarray]:

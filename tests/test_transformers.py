@@ -240,6 +240,9 @@ def test_samples_keep_sources_and_sentence_bleu(tokenizer):
     # Without inputs (the default include_for_metrics) the source column is empty.
     metric(ep)
     assert [s["source"] for s in metric.last_samples] == [None] * 4
+    # So it is when the inputs are not the predictions' rows (one process's batch of a gather).
+    metric(EvalPrediction(predictions=ep.predictions, label_ids=ep.label_ids, inputs={"input_ids": inputs[:20]}))
+    assert [s["source"] for s in metric.last_samples] == [None] * 4
 
 
 def test_all_reduce_is_a_no_op_without_torch_distributed(tokenizer):
@@ -270,6 +273,16 @@ def test_bad_input_is_named(tokenizer):
         BleuComputeMetrics(tokenizer, num_samples=-1)
     with pytest.raises(TypeError, match="BleuComputeMetrics"):
         BleuCallback(lambda p: {})
+
+
+def test_module_docstring_examples_run():
+    # integrations/ is outside the doctest paths, so run its examples here.
+    import doctest
+
+    import bleukit.integrations.transformers as module
+
+    failed, attempted = doctest.testmod(module)
+    assert attempted >= 4 and failed == 0
 
 
 # --------------------------------------------------------------------------- real Trainer runs
