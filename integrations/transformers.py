@@ -33,6 +33,7 @@ from bleukit import (
     score_statistics,
     sentence_scores_from_statistics,
 )
+from bleukit.statistics import stats_columns
 
 try:  # The callback needs transformers; the metric itself works with any tokenizer.
     from transformers import TrainerCallback
@@ -111,9 +112,8 @@ class BleuComputeMetrics:
 
     def reset(self) -> None:
         """Forget a streaming evaluation in progress (the next batch starts a new one)."""
-        width = 2 + 2 * self.options.max_ngram_order
-        # Running totals: statistics columns, then generated tokens, then sentences.
-        self._running = np.zeros(width + 2, dtype=np.int64)
+        # Running totals: the statistics columns, then generated tokens, then sentences.
+        self._running = np.zeros(stats_columns(self.options.max_ngram_order) + 2, dtype=np.int64)
         self._samples: List[Dict[str, Any]] = []
 
     def __call__(self, eval_pred: Any, compute_result: Optional[bool] = None) -> Dict[str, Any]:
@@ -138,7 +138,7 @@ class BleuComputeMetrics:
             hyps, refs, gen_tokens = hyps[:keep], refs[:keep], gen_tokens[:keep]
         if hyps:
             stats = corpus_statistics(hyps, refs, self.options)
-            self._running[:-2] += stats.rows.sum(axis=0)
+            self._running[:-2] += stats.summed().rows[0]
             self._running[-2] += sum(gen_tokens)
             self._running[-1] += len(hyps)
             self._keep_samples(stats, hyps, refs, inputs, n_rows)
