@@ -389,3 +389,39 @@ def test_build_without_a_compiler_still_succeeds(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "bleukit: native kernel not built" in proc.stderr
     assert not list((tmp_path / "out").rglob("*.so"))
+
+
+@pytest.mark.slow
+def test_pip_install_without_a_compiler_falls_back(tmp_path):
+    """`pip install .` of a clean tree with a broken compiler: installs, notices, runs on Python."""
+    src = tmp_path / "src"
+    src.mkdir()
+    archive = subprocess.run(["git", "archive", "HEAD"], cwd=REPO, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+    for name in ("setup.py", "csrc/bleukit_kernel.c", "src/bleukit/_native.py"):  # the working copy
+        (src / name).write_bytes((REPO / name).read_bytes())
+    target = tmp_path / "site"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-v", "--no-deps", "--no-build-isolation",
+         "--target", str(target), "."],
+        cwd=src, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"},
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "bleukit: native kernel not built" in proc.stdout + proc.stderr
+    assert not list(target.rglob("_native_kernel*"))
+    # The editable install of this checkout is a meta-path finder that would win over PYTHONPATH.
+    check = _run(
+        """
+        import sys
+        sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+        import bleukit
+        print(bleukit.__file__)
+        print(bleukit.engine_name(), round(bleukit.corpus_bleu(["a b c d ."], ["a b c d ."]).score, 6))
+        """,
+        PYTHONPATH=str(target), BLEUKIT_ENGINE="",
+    )
+    assert check.returncode == 0, check.stderr
+    where, result = check.stdout.splitlines()
+    assert where.startswith(str(target))
+    assert result == "python 100.0"

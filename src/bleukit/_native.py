@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 import os
 import warnings
 from typing import List, Optional, Sequence
@@ -28,8 +29,8 @@ __all__ = ["NATIVE_TOKENIZERS", "available", "unavailable_reason", "engine_name"
            "character_table", "native_text_statistics"]
 
 try:
-    from . import _native_kernel as _kernel
-
+    # import_module names the missing module in its error ("from . import" would blame a cycle)
+    _kernel = importlib.import_module(f"{__package__}._native_kernel")
     unavailable_reason: Optional[str] = None
 except ImportError as err:  # not compiled: the pure-Python engine is used
     _kernel = None
