@@ -17,14 +17,13 @@ user interface can highlight them.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from .engine import preprocess
 from .inputs import check_sentence_references
 from .options import BleuOptions
-from .statistics import BleuStatistics, closest_ref_length, ngram_counts
+from .statistics import BleuStatistics, closest_ref_length, ngram_counts, reference_clips
 from .tokenizers import get_tokenizer
 
 __all__ = ["NgramMatch", "OrderMatches", "MatchExplanation", "explain_tokens", "explain_sentence"]
@@ -217,12 +216,7 @@ def explain_tokens(
     refs = tuple(tuple(r) for r in refs_tokens)
     if not refs:
         raise ValueError("a hypothesis needs at least one reference")
-    ref_counts = [ngram_counts(r, max_ngram_order) for r in refs]
-    clip: Counter = Counter()
-    for counts in ref_counts:
-        for ngram, count in counts.items():
-            if count > clip[ngram]:
-                clip[ngram] = count
+    clip = reference_clips(refs, max_ngram_order)
     hyp_counts = ngram_counts(hyp, max_ngram_order)
 
     hyp_levels = [0] * len(hyp)

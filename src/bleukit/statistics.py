@@ -23,6 +23,7 @@ __all__ = [
     "BleuStatistics",
     "ngram_counts",
     "closest_ref_length",
+    "reference_clips",
     "sentence_row",
     "count_statistics",
     "stats_columns",
@@ -165,6 +166,20 @@ def closest_ref_length(hyp_len: int, ref_lens: Iterable[int]) -> int:
     return best
 
 
+def reference_clips(refs_tokens: Sequence[Sequence[Token]], max_ngram_order: int) -> Counter:
+    """The clip of every reference n-gram: the most times it occurs in any single reference.
+
+    >>> sorted(reference_clips([["a", "a", "b"], ["a", "b", "b"]], 1).items())
+    [(('a',), 2), (('b',), 2)]
+    """
+    ref_max: Counter = Counter()
+    for ref in refs_tokens:
+        for ngram, count in ngram_counts(ref, max_ngram_order).items():
+            if count > ref_max[ngram]:
+                ref_max[ngram] = count
+    return ref_max
+
+
 def sentence_row(
     hyp_tokens: Sequence[Token], refs_tokens: Sequence[Sequence[Token]], max_ngram_order: int
 ) -> List[int]:
@@ -177,11 +192,7 @@ def sentence_row(
     """
     if not refs_tokens:
         raise ValueError("a hypothesis needs at least one reference")
-    ref_max: Counter = Counter()
-    for ref in refs_tokens:
-        for ngram, count in ngram_counts(ref, max_ngram_order).items():
-            if count > ref_max[ngram]:
-                ref_max[ngram] = count
+    ref_max = reference_clips(refs_tokens, max_ngram_order)
     hyp_len = len(hyp_tokens)
     correct = [0] * max_ngram_order
     total = [0] * max_ngram_order
