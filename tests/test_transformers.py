@@ -245,6 +245,22 @@ def test_samples_keep_sources_and_sentence_bleu(tokenizer):
     assert [s["source"] for s in metric.last_samples] == [None] * 4
 
 
+def test_callback_without_a_trainer_keeps_history_and_table(tokenizer, tmp_path):
+    from transformers import TrainerControl, TrainerState
+
+    metric = BleuComputeMetrics(tokenizer, num_samples=2)
+    callback = BleuCallback(metric)
+    args = training_args(tmp_path)
+    state = TrainerState(global_step=7, epoch=0.5)
+    callback.on_evaluate(args, state, TrainerControl(), metrics={"eval_loss": 1.0})
+    assert callback.history == [] and callback.last_table is None  # no BLEU in this evaluation
+    out = metric(eval_prediction(tokenizer))
+    callback.on_evaluate(args, state, TrainerControl(), metrics={"eval_bleu": out["bleu"]})
+    assert callback.history == [{"step": 7, "epoch": 0.5, "bleu": out["bleu"]}]
+    assert callback.last_table == samples_table(metric.last_samples)
+    assert len(callback.last_table.splitlines()) == 4
+
+
 def test_all_reduce_is_a_no_op_without_torch_distributed(tokenizer):
     ep = eval_prediction(tokenizer)
     assert BleuComputeMetrics(tokenizer, all_reduce=True)(ep) == BleuComputeMetrics(tokenizer)(ep)
