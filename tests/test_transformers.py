@@ -395,8 +395,10 @@ def test_logged_bleu_equals_sacrebleu_on_the_decoded_generations(trained, tokeni
     expected = sacrebleu.corpus_bleu(hyps, [refs])
     assert out.metrics["test_bleu"] == pytest.approx(expected.score, abs=TOL)
     assert out.metrics["test_sys_len"] == expected.sys_len
-    # The evaluation logged after loading the best checkpoint scored the same generations.
+    # The evaluation logged after loading the best checkpoint scored the same generations, and
+    # reproduces the best checkpoint's BLEU (the reload kept the tied embeddings intact).
     assert trainer.evaluate()["eval_bleu"] == pytest.approx(expected.score, abs=TOL)
+    assert expected.score == pytest.approx(trainer.state.best_metric, abs=TOL)
     # The untrained model's logged BLEU is sacreBLEU's too (it is far from 100, so not trivial).
     assert trained["before"]["eval_bleu"] < 10
 
