@@ -115,6 +115,8 @@ typedef struct {
     size_t hcap;      /* allocated slots */
     size_t hmask;     /* slots in use - 1 (a power of two minus one) */
     int hshift;       /* 64 - log2(slots in use) */
+    int64_t minus1_id; /* id of the integer token -1 in the current sentence (token-id path) */
+    i64buf values;     /* integer tokens of the current sentence (token-id path) */
 } kernel;
 
 static void kernel_free(kernel *k) {
@@ -130,6 +132,7 @@ static void kernel_free(kernel *k) {
     free(k->hypcnt.d);
     free(k->refmax.d);
     free(k->tmp.d);
+    free(k->values.d);
     free(k->hkeys);
     free(k->hvals);
 }
@@ -598,11 +601,34 @@ static inline int64_t pair_id(kernel *k, int64_t prev, int64_t tok, int insert, 
 }
 
 /* Statistics row of the sentence in the token store (segment 0 the hypothesis, then refs). */
-static int count_sentence(kernel *k, int64_t *row) {
+/* Id of an integer token (the token-id path), dense for the hypothesis, -1 as for text. */
+static int64_t value_id(kernel *k, int64_t v, int insert, int64_t *next_id) {
+    const uint64_t key = (uint64_t)v;
+    if (key == EMPTY_KEY) { /* the value -1 is the table's empty marker: kept aside */
+        if (k->minus1_id >= 0 || !insert) return k->minus1_id;
+        return k->minus1_id = (*next_id)++;
+    }
+    size_t slot = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> k->hshift);
+    for (;;) {
+        const uint64_t kk = k->hkeys[slot];
+        if (kk == EMPTY_KEY) break;
+        if (kk == key) return k->hvals[slot];
+        slot = (slot + 1) & k->hmask;
+    }
+    if (!insert) return -1;
+    k->hkeys[slot] = key;
+    k->hvals[slot] = *next_id;
+    return (*next_id)++;
+}
+
+/* Statistics row of the sentence whose segments are delimited by seg_start (segment 0 the
+ * hypothesis, then the references). Tokens are the text tokens of the store, or, when `values`
+ * is given, the integers values[seg_start[0]..] (the token-id path). */
+static int count_sentence(kernel *k, int64_t *row, const int64_t *values) {
     const int N = k->order;
     const int64_t *seg = k->seg_start.d;
     const size_t nseg = k->seg_start.n - 1; /* seg_start has a closing entry */
-    const int64_t T = (int64_t)k->tok_off.n;
+    const int64_t T = seg[nseg];
     const int64_t L0 = seg[1] - seg[0];
     if (L0 > INT32_MAX || T > ((int64_t)1 << 40)) {
         PyErr_SetString(PyExc_OverflowError, "sentence too long for the native kernel");
@@ -630,13 +656,11 @@ static int count_sentence(kernel *k, int64_t *row) {
 
     int64_t V = 0;
     if (table_reset(k, (size_t)L0) < 0) return -1;
-    for (int64_t t = 0; t < L0; t++) {
-        tok_ids[t] = token_id(k, t, 1, &V);
-        ids[t] = tok_ids[t];
-    }
-    for (int64_t t = L0; t < T; t++) {
-        tok_ids[t] = token_id(k, t, 0, &V);
-        ids[t] = tok_ids[t];
+    if (values) {
+        k->minus1_id = -1;
+        for (int64_t t = 0; t < T; t++) tok_ids[t] = ids[t] = value_id(k, values[t], t < L0, &V);
+    } else {
+        for (int64_t t = 0; t < T; t++) tok_ids[t] = ids[t] = token_id(k, t, t < L0, &V);
     }
 
     /* ids[] holds, per position, the id of the n-gram starting there, or -1 when it cannot
@@ -701,6 +725,7 @@ static int count_sentence(kernel *k, int64_t *row) {
 /* Python entry point                                                                          */
 
 static PyObject *py_text_statistics(PyObject *self, PyObject *args) {
+    (void)self;
     PyObject *hyps_in, *refs_in;
     int tokenizer, lowercase, order;
     Py_buffer table = {0}, out = {0}, nrefs_out = {0};
@@ -766,7 +791,7 @@ static PyObject *py_text_statistics(PyObject *self, PyObject *args) {
         }
         if (i64_reserve(&k.seg_start, k.seg_start.n + 1) < 0) goto done;
         k.seg_start.d[k.seg_start.n++] = (int64_t)k.tok_off.n;
-        if (count_sentence(&k, rows + i * width) < 0) goto done;
+        if (count_sentence(&k, rows + i * width, NULL) < 0) goto done;
         nrefs[i] = nr;
     }
     result = Py_None;
@@ -781,16 +806,106 @@ done:
     return result;
 }
 
+/* Append the int64 items of one 1-D buffer (a numpy int64 array) as a segment. */
+static int append_ids(kernel *k, PyObject *obj) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    int ok = view.ndim == 1 && view.itemsize == 8 && view.format &&
+             (strcmp(view.format, "l") == 0 || strcmp(view.format, "q") == 0 ||
+              strcmp(view.format, "<l") == 0 || strcmp(view.format, "<q") == 0 ||
+              strcmp(view.format, "=l") == 0 || strcmp(view.format, "=q") == 0);
+    if (!ok) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "token ids must be 1-D C-contiguous int64 arrays");
+        return -1;
+    }
+    const size_t n = (size_t)(view.len / 8);
+    if (i64_reserve(&k->seg_start, k->seg_start.n + 2) < 0 ||
+        i64_reserve(&k->values, k->values.n + n + 1) < 0) {
+        PyBuffer_Release(&view);
+        return -1;
+    }
+    k->seg_start.d[k->seg_start.n++] = (int64_t)k->values.n;
+    memcpy(k->values.d + k->values.n, view.buf, n * sizeof(int64_t));
+    k->values.n += n;
+    PyBuffer_Release(&view);
+    return 0;
+}
+
+static PyObject *py_ids_statistics(PyObject *self, PyObject *args) {
+    PyObject *hyps_in, *refs_in;
+    int order;
+    Py_buffer out = {0}, nrefs_out = {0};
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiw*w*", &hyps_in, &refs_in, &order, &out, &nrefs_out)) return NULL;
+    PyObject *hyps = NULL, *refs = NULL, *result = NULL;
+    kernel k;
+    memset(&k, 0, sizeof(k));
+    if (order < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_ngram_order must be >= 1");
+        goto done;
+    }
+    hyps = PySequence_Fast(hyps_in, "hypotheses must be a sequence");
+    if (!hyps) goto done;
+    refs = PySequence_Fast(refs_in, "references must be a sequence");
+    if (!refs) goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps);
+    if (PySequence_Fast_GET_SIZE(refs) != n) {
+        PyErr_SetString(PyExc_ValueError, "hypotheses and references differ in length");
+        goto done;
+    }
+    const Py_ssize_t width = 2 + 2 * (Py_ssize_t)order;
+    if (out.len != n * width * (Py_ssize_t)sizeof(int64_t) ||
+        nrefs_out.len != n * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "output buffers have the wrong size");
+        goto done;
+    }
+    k.order = order;
+    int64_t *rows = (int64_t *)out.buf, *nrefs = (int64_t *)nrefs_out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        k.seg_start.n = k.values.n = 0;
+        if (append_ids(&k, PySequence_Fast_GET_ITEM(hyps, i)) < 0) goto done;
+        PyObject *rf = PySequence_Fast(PySequence_Fast_GET_ITEM(refs, i), "references[i] must be a list");
+        if (!rf) goto done;
+        const Py_ssize_t nr = PySequence_Fast_GET_SIZE(rf);
+        for (Py_ssize_t j = 0; j < nr; j++)
+            if (append_ids(&k, PySequence_Fast_GET_ITEM(rf, j)) < 0) {
+                Py_DECREF(rf);
+                goto done;
+            }
+        Py_DECREF(rf);
+        if (nr < 1) {
+            PyErr_Format(PyExc_ValueError, "references[%zd] is empty", i);
+            goto done;
+        }
+        k.seg_start.d[k.seg_start.n++] = (int64_t)k.values.n;
+        if (count_sentence(&k, rows + i * width, k.values.d) < 0) goto done;
+        nrefs[i] = nr;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    kernel_free(&k);
+    Py_XDECREF(hyps);
+    Py_XDECREF(refs);
+    if (out.obj) PyBuffer_Release(&out);
+    if (nrefs_out.obj) PyBuffer_Release(&nrefs_out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"text_statistics", py_text_statistics, METH_VARARGS,
      "text_statistics(hyps, refs, tokenizer, lowercase, order, table, rows_out, nrefs_out)\n\n"
      "Fill rows_out (int64, n x (2 + 2 order)) and nrefs_out (int64, n) with the statistics of\n"
      "checked input. Tokenizer codes: 0 13a, 1 intl, 2 zh, 3 char, 4 none."},
+    {"ids_statistics", py_ids_statistics, METH_VARARGS,
+     "ids_statistics(hyps, refs, order, rows_out, nrefs_out)\n\n"
+     "The same statistics for token ids: hyps[i] and each of refs[i] are 1-D int64 arrays."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_native_kernel",
                                        "bleukit's compiled statistics kernel (see bleukit._native).",
-                                       -1, methods};
+                                       -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__native_kernel(void) {
     PyObject *m = PyModule_Create(&moduledef);

@@ -425,3 +425,59 @@ def test_pip_install_without_a_compiler_falls_back(tmp_path):
     where, result = check.stdout.splitlines()
     assert where.startswith(str(target))
     assert result == "python 100.0"
+
+
+# --------------------------------------------------------------------------------------------
+# token ids
+
+
+ids_seq = st.lists(st.sampled_from([0, 1, 2, 3, -1, 2**63 - 1, -(2**63), 7, 50257]), max_size=30)
+
+
+@needs_kernel
+@PROPERTY
+@given(
+    data=st.lists(st.tuples(ids_seq, st.lists(ids_seq, min_size=1, max_size=4)), min_size=1, max_size=5),
+    order=st.integers(1, 6),
+)
+def test_ids_kernel_equals_reference_counter(data, order):
+    from bleukit.statistics import count_statistics
+
+    hyps = [h for h, _ in data]
+    refs = [r for _, r in data]
+    native = _native.native_ids_statistics(hyps, refs, order)
+    np.testing.assert_array_equal(native.rows, count_statistics(hyps, refs, order).rows)
+    assert native.nrefs.tolist() == [len(r) for r in refs]
+
+
+@needs_kernel
+def test_ids_kernel_equals_sacrebleu_on_long_sequences():
+    """Ids written out as words and scored by sacreBLEU with tokenize='none' give the same rows."""
+    rng = np.random.default_rng(5)
+    hyps = [rng.integers(0, 40, size=rng.integers(0, 1500)) for _ in range(40)]
+    refs = [[np.where(rng.random(len(h)) < 0.6, h, rng.integers(0, 40, len(h))),
+             rng.integers(0, 40, size=rng.integers(1, 300))] for h in hyps]
+    native = _native.native_ids_statistics(hyps, refs, 4)
+    as_text = lambda ids: " ".join(map(str, ids))  # noqa: E731
+    expected = sacrebleu_rows([as_text(h) for h in hyps], [[as_text(r) for r in rs] for rs in refs], "none")
+    np.testing.assert_array_equal(native.rows, expected)
+
+
+@needs_kernel
+def test_ids_kernel_accepts_lists_arrays_and_tensors_and_rejects_bad_input():
+    import torch
+
+    hyps = [[1, 2, 3], np.array([4, 5], dtype=np.int32), torch.tensor([6, 6, 6])]
+    refs = [[[1, 2, 3]], [np.array([4, 5])], [torch.tensor([6, 6]), [6]]]
+    assert _native.native_ids_statistics(hyps, refs, 2).rows.tolist() == [
+        [3, 3, 3, 2, 3, 2], [2, 2, 2, 1, 2, 1], [3, 2, 2, 1, 3, 2]]
+    with pytest.raises(ValueError, match="1-D"):
+        _native.native_ids_statistics([[[1, 2]]], [[[1, 2]]])
+    with pytest.raises(TypeError, match="integer token ids"):
+        _native.native_ids_statistics([[1.5]], [[[1]]])
+    with pytest.raises(TypeError, match="list of id sequences"):
+        _native.native_ids_statistics([[1]], [[1]])
+    with pytest.raises(ValueError, match="1 hypotheses but 2"):
+        _native.native_ids_statistics([[1]], [[[1]], [[2]]])
+    with pytest.raises(ValueError, match="references\\[0\\] is empty"):
+        _native.native_ids_statistics([[1]], [[]])
