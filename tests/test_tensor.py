@@ -378,3 +378,19 @@ def test_bad_input_is_named(hyp, ref, kwargs, error, match):
 def test_devices_must_agree():  # pragma: no cover - no GPU on the development machine
     with pytest.raises(ValueError, match="different devices"):
         sentence_bleu_ids(torch.tensor([[1]], device="cuda"), torch.tensor([[1]]))
+
+
+@pytest.mark.parametrize("block", [1, 5, 23, 10**6])
+def test_host_blocks_of_rows_give_the_same_rows(monkeypatch, block):
+    # Large host batches are counted in blocks of whole rows; any block size gives the same table.
+    import bleukit.tensor as tensor_module
+
+    monkeypatch.setattr(tensor_module, "HOST_BLOCK_IDS", block)
+    rng = np.random.default_rng(12)
+    hyps, refs = random_batch(rng, 30, 9, 5, n_refs=2)
+    refs[3] = refs[3][:1]
+    hyps[4] = []
+    rows, nrefs = id_statistics_rows(hyps, refs, backend="numpy")
+    want = count_statistics(hyps, refs, 4)
+    np.testing.assert_array_equal(rows, want.rows)
+    np.testing.assert_array_equal(nrefs, want.nrefs)

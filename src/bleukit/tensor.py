@@ -556,6 +556,34 @@ def _split(n: int) -> int:
     return 1 << ((n - 1).bit_length() - 1)
 
 
+#: On the host, rows are counted in blocks of about this many ids (hypotheses and references):
+#: the working arrays of a block stay in the CPU caches, which about halves the time of a large
+#: batch. Accelerators get the whole batch at once.
+HOST_BLOCK_IDS = 1 << 16
+
+
+def _batch_rows(flat: _Flat, max_order: int, ops):
+    """Statistics rows of the whole batch, counted in blocks of whole rows on the host."""
+    n_ids = int(flat.tokens.shape[0])
+    if ops.kind != "numpy" or n_ids <= HOST_BLOCK_IDS:
+        return _count_rows(flat, max_order, ops)
+    seq_start = np.cumsum(flat.lengths) - flat.lengths
+    # Sequences are ordered by row, so a block of rows is a contiguous slice of sequences and ids.
+    ids_before_row = np.concatenate([[0], np.cumsum(np.bincount(flat.owner, weights=flat.lengths, minlength=flat.n_rows))])
+    cuts = np.searchsorted(ids_before_row, np.arange(HOST_BLOCK_IDS, n_ids, HOST_BLOCK_IDS), side="right") - 1
+    row_cuts = np.unique(np.concatenate([[0], cuts, [flat.n_rows]]))
+    seq_cuts = np.searchsorted(flat.owner, row_cuts)
+    rows, nrefs = [], []
+    for r0, r1, s0, s1 in zip(row_cuts[:-1], row_cuts[1:], seq_cuts[:-1], seq_cuts[1:]):
+        t0 = seq_start[s0]
+        t1 = seq_start[s1] if s1 < len(seq_start) else n_ids
+        block = _Flat(flat.tokens[t0:t1], flat.lengths[s0:s1], flat.owner[s0:s1] - r0, flat.slot[s0:s1], int(r1 - r0))
+        block_rows, block_nrefs = _count_rows(block, max_order, ops)
+        rows.append(block_rows)
+        nrefs.append(block_nrefs)
+    return np.concatenate(rows), np.concatenate(nrefs)
+
+
 def _count_rows(flat: _Flat, max_order: int, ops):
     """Statistics rows ``(n_rows, 2 + 2 * max_order)`` int64 and the number of references per row.
 
@@ -741,7 +769,7 @@ def id_statistics_rows(
     """
     options = BleuOptions(tokenize="none", max_ngram_order=max_ngram_order)
     flat, ops, out_device = _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, backend)
-    rows, nrefs = _count_rows(flat, options.max_ngram_order, ops)
+    rows, nrefs = _batch_rows(flat, options.max_ngram_order, ops)
     return _output(ops, out_device, rows), _output(ops, out_device, nrefs)
 
 
@@ -765,7 +793,7 @@ def id_statistics(
     """
     options = BleuOptions(tokenize="none", max_ngram_order=max_ngram_order)
     flat, ops, _ = _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, backend)
-    rows, nrefs = _count_rows(flat, options.max_ngram_order, ops)
+    rows, nrefs = _batch_rows(flat, options.max_ngram_order, ops)
     return BleuStatistics(ops.to_numpy(rows), ops.to_numpy(nrefs), options.max_ngram_order)
 
 
@@ -804,7 +832,7 @@ def sentence_bleu_ids(
         effective_order=effective_order,
     )
     flat, ops, out_device = _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, backend)
-    rows, _ = _count_rows(flat, options.max_ngram_order, ops)
+    rows, _ = _batch_rows(flat, options.max_ngram_order, ops)
     rows = ops.float64(rows)
     n = options.max_ngram_order
     scores = score_rows(rows[:, 2 : 2 + n], rows[:, 2 + n :], rows[:, 0], rows[:, 1], options).score
