@@ -10,9 +10,8 @@ bleuscore (no smoothing, 0-1 scale) against ours with ``smooth_method="none"``.
 Times are the best of ``--repeat`` runs, as CPU time of this process (``time.process_time``) and
 as wall-clock time; ratios are peer time / our time. CPU time is the figure to compare on a
 shared machine: other processes competing for the cores stretch wall-clock times unevenly (a
-0.3 s call and a 5 s loop are hit differently). Every contender here is single-threaded except
-the torch-ops row, whose CPU time adds up its threads. The issue's target is >= 8x NLTK at
-1024x1024 on CPU.
+0.3 s call and a 5 s loop are hit differently). Every contender runs on one thread (torch is set
+to one thread). The issue's target is >= 8x NLTK at 1024x1024 on CPU.
 
     python benchmarks/bench_ids.py [--repeat 3] [--sizes 256x256,1024x1024] [--check]
 """
@@ -68,6 +67,10 @@ def main(argv=None) -> int:
         bleuscore = None
     try:
         import torch
+
+        # One thread like every other contender; with two OpenMP threads on a busy two-core
+        # machine torch's CPU ops can stall for whole scheduler slices.
+        torch.set_num_threads(1)
     except ImportError:  # pragma: no cover - torch extra not installed
         torch = None
 

@@ -12,10 +12,13 @@ arrays (one per reference set), or, for lists, ``refs[i]`` = one id list or a li
 (``None`` marks a missing one). torch is optional: it is imported only when a tensor is given,
 and a torch result stays on the device of its input.
 
-How the counting stays linear in the number of ids: n-grams are packed into int64 keys, one order
-at a time (the key of an n-gram is its (n-1)-gram's dense code times the vocabulary size plus
-its last id's code), sorted once per order with the position as tie-break, and counted as runs
-of equal (key, sentence) in the sorted order. No dense batch x vocabulary matrix is ever built.
+How the counting stays linear in the number of ids: one order at a time, every n-gram becomes a
+single int64 holding its key (dense codes of two shorter pieces, so ids of any size fit), its
+row and its slot (hypothesis or k-th reference); one sort puts equal n-grams of a row side by
+side, hypothesis first, and runs in the sorted array are the counts. No batch x vocabulary matrix
+is ever built (dense count matrices grow with batch x distinct n-grams). On the host the rows
+are processed in cache-sized blocks; n-grams whose pieces occur on only one side of a row are
+dropped before the next order, since they cannot match.
 
 >>> import numpy as np
 >>> hyps = np.array([[1, 2, 3, 4, 0], [5, 6, 7, 0, 0]])
