@@ -12,6 +12,8 @@
  *    built by the Python glue from the very patterns and ranges the Python tokenizers use.
  * The score formula is not here: it stays in bleukit.scoring.
  *
+ * A second entry point, ids_statistics, runs the same counting on integer token ids.
+ *
  * Memory: work buffers grow to the longest sentence and are reused; nothing is kept per corpus.
  */
 #define PY_SSIZE_T_CLEAN
@@ -236,20 +238,29 @@ static int mteval_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
     const uint8_t *cls = k->cls;
     size_t n = in->n;
     int has_dot = 0, has_dash = 0;
-    /* rule 1: ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> " \1 " */
+    /* rule 1: ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> " \1 "
+     * Whitespace runs are written as one space here. That cannot change a token: rules 2-4 treat
+     * every whitespace character alike (not a digit, '.', ',' or '-'), a run of them only ever
+     * separates the same two neighbours, and the final split drops them all. The later passes
+     * then have less to read. */
     if (cp_reserve(tmp, 3 * n + 1) < 0) return -1;
     {
         const cp_t *s = in->d;
         cp_t *o = tmp->d;
         size_t w = 0;
+        size_t space = 0; /* the last character written is a space */
         for (size_t i = 0; i < n; i++) {
             const cp_t c = s[i];
-            const size_t hit = c < TABLE_SIZE ? (cls[c] & CLS_13A) != 0 : 0;
-            /* written branch-free: a miss writes c and advances by one */
-            o[w] = hit ? ' ' : c;
-            o[w + 1] = c;
-            o[w + 2] = ' ';
-            w += 1 + 2 * hit;
+            const size_t ws = Py_UNICODE_ISSPACE(c) ? 1 : 0;
+            const size_t cl = (!ws && c < TABLE_SIZE && (cls[c] & CLS_13A)) ? 1 : 0;
+            /* branch-free: every slot is written, only the kept ones are advanced over */
+            o[w] = ' ';
+            w += (ws | cl) & (space ^ 1);
+            o[w] = c;
+            w += ws ^ 1;
+            o[w] = ' ';
+            w += cl;
+            space = ws | cl;
             has_dot |= IS_DOT(c);
             has_dash |= c == '-';
         }
