@@ -394,3 +394,27 @@ def test_host_blocks_of_rows_give_the_same_rows(monkeypatch, block):
     want = count_statistics(hyps, refs, 4)
     np.testing.assert_array_equal(rows, want.rows)
     np.testing.assert_array_equal(nrefs, want.nrefs)
+
+
+def test_host_memory_is_linear_in_the_number_of_ids():
+    # Ids drawn from 2**31 values: any dense batch x vocabulary (or x distinct n-grams) count
+    # matrix would need gigabytes here. numpy allocations are visible to tracemalloc.
+    import tracemalloc
+
+    import bleukit.tensor as tensor_module
+
+    rng = np.random.default_rng(13)
+    for batch, length in ((64, 512), (512, 512), (4, 32768)):
+        hyps = rng.integers(0, 2**31, (batch, length))
+        refs = hyps.copy()
+        change = rng.random(refs.shape) < 0.2
+        refs[change] = rng.integers(0, 2**31, int(change.sum()))
+        tracemalloc.start()
+        try:
+            sentence_bleu_ids(hyps, refs)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        n_ids = 2 * batch * length
+        # A few int64 copies of the ids, plus the working arrays of one host block.
+        assert peak <= 48 * n_ids + 200 * tensor_module.HOST_BLOCK_IDS, (batch, length, peak)
