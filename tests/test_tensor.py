@@ -10,7 +10,6 @@ import copy
 
 import numpy as np
 import pytest
-import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
@@ -418,3 +417,26 @@ def test_host_memory_is_linear_in_the_number_of_ids():
         n_ids = 2 * batch * length
         # A few int64 copies of the ids, plus the working arrays of one host block.
         assert peak <= 48 * n_ids + 200 * tensor_module.HOST_BLOCK_IDS, (batch, length, peak)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    data=st.data(),
+    batch=st.integers(1, 5),
+    n_refs=st.integers(1, 3),
+    torch_ops=st.booleans(),
+    eff=st.booleans(),
+)
+def test_random_3d_references_with_lengths_equal_sacrebleu(data, batch, n_refs, torch_ops, eff):
+    width = 7
+    ids = st.lists(st.integers(0, 3), min_size=width, max_size=width)
+    hyp = np.array([data.draw(ids) for _ in range(batch)])
+    ref = np.array([[data.draw(ids) for _ in range(n_refs)] for _ in range(batch)])
+    hl = np.array([data.draw(st.integers(0, width)) for _ in range(batch)])
+    rl = np.array([[data.draw(st.integers(0, width)) for _ in range(n_refs)] for _ in range(batch)])
+    got = sentence_bleu_ids(torch.as_tensor(hyp), torch.as_tensor(ref), hyp_lengths=torch.as_tensor(hl),
+                            ref_lengths=torch.as_tensor(rl), effective_order=eff,
+                            backend="torch" if torch_ops else "numpy")
+    want = [sacre_sentence(hyp[i, : hl[i]], [ref[i, k, : rl[i, k]] for k in range(n_refs)], effective_order=eff)
+            for i in range(batch)]
+    np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=TOL)
