@@ -18,13 +18,19 @@ import bleukit
 from bleukit.statistics import count_statistics
 from bleukit.tensor import corpus_bleu_ids, id_statistics, id_statistics_rows, sentence_bleu_ids
 
-torch = pytest.importorskip("torch")
+try:
+    import torch
+except ImportError:  # pragma: no cover - make test installs the [torch] extra
+    torch = None
 
 TOL = 1e-9
 
-BACKENDS = [("numpy", "cpu"), ("torch", "cpu")]
-if torch.cuda.is_available():  # pragma: no cover - no GPU on the development machine
-    BACKENDS.append(("torch", "cuda"))
+BACKENDS = [("numpy", "cpu")]
+if torch is not None:
+    BACKENDS.append(("torch", "cpu"))
+    if torch.cuda.is_available():  # pragma: no cover - no GPU on the development machine
+        BACKENDS.append(("torch", "cuda"))
+needs_torch = pytest.mark.skipif(torch is None, reason="torch is not installed (extra [torch])")
 
 SMOOTHINGS = [("none", None), ("floor", None), ("floor", 0.3), ("add-k", None), ("add-k", 2), ("exp", None)]
 
@@ -288,7 +294,7 @@ ids_list = st.lists(st.integers(0, 5), max_size=9)
 )
 def test_random_batches_equal_sacrebleu(hyps, data, order, smooth, torch_ops):
     refs = [data.draw(st.lists(ids_list, min_size=1, max_size=3)) for _ in hyps]
-    backend = "torch" if torch_ops else "numpy"
+    backend = "torch" if torch_ops and torch is not None else "numpy"
     rows, _ = id_statistics_rows(hyps, refs, max_ngram_order=order, backend=backend)
     np.testing.assert_array_equal(np.asarray(rows), count_statistics(hyps, refs, order).rows)
     got = sentence_bleu_ids(hyps, refs, max_ngram_order=order, smooth_method=smooth[0], smooth_value=smooth[1],
@@ -298,6 +304,7 @@ def test_random_batches_equal_sacrebleu(hyps, data, order, smooth, torch_ops):
     np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=TOL)
 
 
+@needs_torch
 @settings(max_examples=40, deadline=None)
 @given(
     rows=st.lists(st.lists(st.sampled_from([0, 1, 2**31, 2**31 - 1, 2**40]), max_size=8), min_size=1, max_size=5),
@@ -318,6 +325,7 @@ def test_padded_tensors_equal_lists_without_pad(rows, pad):
 # Kinds, devices, input checks
 
 
+@needs_torch
 def test_output_follows_the_input_kind_and_device():
     h, r = [[1, 2, 3]], [[1, 2, 3]]
     assert isinstance(sentence_bleu_ids(h, r), np.ndarray)
@@ -338,6 +346,11 @@ def test_inputs_are_not_modified():
     saved = copy.deepcopy((hyps, refs))
     sentence_bleu_ids(hyps, refs, pad_id=0)
     assert (hyps, refs) == saved
+    arr = np.array([[1, 2, 0]])
+    sentence_bleu_ids(arr, arr, pad_id=0, hyp_lengths=[2])
+    assert arr.tolist() == [[1, 2, 0]]
+    if torch is None:
+        return
     t = torch.tensor([[1, 2, 0]])
     t_ref = torch.tensor([[[1, 2, 0], [2, 0, 0]]])
     before = (t.clone(), t_ref.clone())
@@ -373,7 +386,7 @@ def test_bad_input_is_named(hyp, ref, kwargs, error, match):
         sentence_bleu_ids(hyp, ref, **kwargs)
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+@pytest.mark.skipif(torch is None or not torch.cuda.is_available(), reason="needs a CUDA device")
 def test_devices_must_agree():  # pragma: no cover - no GPU on the development machine
     with pytest.raises(ValueError, match="different devices"):
         sentence_bleu_ids(torch.tensor([[1]], device="cuda"), torch.tensor([[1]]))
@@ -419,6 +432,7 @@ def test_host_memory_is_linear_in_the_number_of_ids():
         assert peak <= 48 * n_ids + 200 * tensor_module.HOST_BLOCK_IDS, (batch, length, peak)
 
 
+@needs_torch
 @settings(max_examples=40, deadline=None)
 @given(
     data=st.data(),
@@ -440,3 +454,27 @@ def test_random_3d_references_with_lengths_equal_sacrebleu(data, batch, n_refs, 
     want = [sacre_sentence(hyp[i, : hl[i]], [ref[i, k, : rl[i, k]] for k in range(n_refs)], effective_order=eff)
             for i in range(batch)]
     np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=TOL)
+
+
+def test_numpy_and_lists_work_without_torch():
+    # torch is optional: block its import in a fresh interpreter and score numpy arrays and lists.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['torch'] = None\n"
+        "import numpy as np\n"
+        "from bleukit.tensor import sentence_bleu_ids, corpus_bleu_ids\n"
+        "a = sentence_bleu_ids(np.array([[1, 2, 3, 0]]), np.array([[1, 2, 3, 4]]), pad_id=0)\n"
+        "b = sentence_bleu_ids([[1, 2, 3]], [[[1, 2, 3, 4], [5]]], backend='numpy')\n"
+        "c = corpus_bleu_ids([[1, 2, 3]], [[1, 2, 3, 4]])\n"
+        "print(type(a).__name__, round(float(a[0]), 4), round(float(b[0]), 4), round(c.score, 4))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    want = sacre_sentence([1, 2, 3], [[1, 2, 3, 4]])
+    assert out[0] == "ndarray" and float(out[1]) == pytest.approx(want, abs=1e-4) == float(out[2])
+    assert float(out[3]) == pytest.approx(sacrebleu_corpus([[1, 2, 3]], [[1, 2, 3, 4]]), abs=1e-4)
+
+
+def sacrebleu_corpus(hyps, refs) -> float:
+    return BLEU(tokenize="none").corpus_score([text(h) for h in hyps], [[text(r) for r in refs]]).score
