@@ -100,6 +100,7 @@ typedef struct {
     int tokenizer;
     int lowercase;
     int order;
+    int direct; /* use mteval_direct where it applies (off only to test it against the rules) */
     /* per-segment scratch */
     cpbuf a, b;
     /* per-sentence token store: code points of all tokens, token spans */
@@ -469,6 +470,81 @@ static int split_tokens(kernel *k, const cpbuf *buf, int each_char) {
     return 0;
 }
 
+/* The mteval rules and the split in one pass, for a line where no two of '.' and ',' are
+ * adjacent (returns 0 without doing anything otherwise; the caller then runs the rules).
+ *
+ * Under that condition every substitution of the four rules is decided by a character and its
+ * two neighbours alone (no match can consume a character another match needs), which gives:
+ * whitespace separates; a character of the `isolate` classes (rule 1's punctuation, and for zh
+ * the Chinese characters padded before the rules) is a token of its own; '.' or ',' is a token
+ * of its own unless both neighbours are digits (rules 2 and 3); '-' is a token of its own when
+ * the character before it is a digit (rule 4); everything else sticks to its neighbours. With
+ * `padded` (13a's f" {line} ") a missing neighbour is a space, otherwise (zh) no rule can match
+ * across the line's ends. Tokens are spans of the unchanged line. tests/test_native.py checks
+ * this against the rules themselves. */
+static int mteval_direct(kernel *k, const cp_t *s, size_t n, int padded, unsigned isolate) {
+    const uint8_t *cls = k->cls;
+    for (size_t i = 1; i < n; i++)
+        if (IS_DOT(s[i]) && IS_DOT(s[i - 1])) return 0;
+    if (cp_reserve(&k->chars, k->chars.n + n) < 0 || i64_reserve(&k->tok_off, k->tok_off.n + n + 1) < 0 ||
+        i64_reserve(&k->tok_len, k->tok_len.n + n + 1) < 0 ||
+        i64_reserve(&k->tok_hash, k->tok_hash.n + n + 1) < 0)
+        return -1;
+    const int64_t base = (int64_t)k->chars.n;
+    memcpy(k->chars.d + k->chars.n, s, n * sizeof(cp_t));
+    k->chars.n += n;
+    int64_t *off = k->tok_off.d, *len = k->tok_len.d, *hash = k->tok_hash.d;
+    size_t t = k->tok_off.n, start = 0;
+    int open = 0;
+    uint64_t h = HASH_SEED;
+    const int edge_digit = !padded;
+    for (size_t i = 0; i < n; i++) {
+        const cp_t c = s[i];
+        int alone;
+        if (Py_UNICODE_ISSPACE(c)) {
+            if (open) {
+                off[t] = base + (int64_t)start, len[t] = (int64_t)(i - start);
+                hash[t++] = (int64_t)finish_hash(h, i - start);
+                open = 0;
+            }
+            continue;
+        }
+        if (c < TABLE_SIZE && (cls[c] & isolate)) {
+            alone = 1;
+        } else if (IS_DOT(c)) {
+            const int prev_digit = i > 0 ? IS_DIGIT(s[i - 1]) != 0 : edge_digit;
+            const int next_digit = i + 1 < n ? IS_DIGIT(s[i + 1]) != 0 : edge_digit;
+            alone = !(prev_digit && next_digit);
+        } else if (c == '-') {
+            alone = i > 0 && IS_DIGIT(s[i - 1]);
+        } else {
+            alone = 0;
+        }
+        if (alone) {
+            if (open) {
+                off[t] = base + (int64_t)start, len[t] = (int64_t)(i - start);
+                hash[t++] = (int64_t)finish_hash(h, i - start);
+                open = 0;
+            }
+            off[t] = base + (int64_t)i, len[t] = 1;
+            hash[t++] = (int64_t)finish_hash((HASH_SEED ^ c) * 0x100000001b3ULL, 1);
+        } else {
+            if (!open) {
+                open = 1;
+                start = i;
+                h = HASH_SEED;
+            }
+            h = (h ^ c) * 0x100000001b3ULL;
+        }
+    }
+    if (open) {
+        off[t] = base + (int64_t)start, len[t] = (int64_t)(n - start);
+        hash[t++] = (int64_t)finish_hash(h, n - start);
+    }
+    k->tok_off.n = k->tok_len.n = k->tok_hash.n = t;
+    return 1;
+}
+
 /* preprocess(line, tokenizer, lowercase) of one segment, tokens appended to the store. */
 static int tokenize_segment(kernel *k, PyObject *s) {
     if (i64_reserve(&k->seg_start, k->seg_start.n + 2) < 0) return -1;
@@ -502,6 +578,10 @@ static int tokenize_segment(kernel *k, PyObject *s) {
             replace_all(a, "&lt;", "<");
             replace_all(a, "&gt;", ">");
         }
+        if (k->direct) {
+            const int done = mteval_direct(k, a->d, a->n, 1, CLS_13A);
+            if (done) return done < 0 ? -1 : 0;
+        }
         /* f" {line} " */
         if (cp_reserve(b, a->n + 2) < 0) return -1;
         b->d[0] = ' ';
@@ -515,6 +595,10 @@ static int tokenize_segment(kernel *k, PyObject *s) {
         /* line.strip() (the right end is already stripped), then pad Chinese characters */
         size_t lo = 0;
         while (lo < a->n && Py_UNICODE_ISSPACE(a->d[lo])) lo++;
+        if (k->direct) {
+            const int done = mteval_direct(k, a->d + lo, a->n - lo, 0, CLS_13A | CLS_ZH);
+            if (done) return done < 0 ? -1 : 0;
+        }
         if (cp_reserve(b, 3 * (a->n - lo) + 1) < 0) return -1;
         size_t w = 0;
         for (size_t i = lo; i < a->n; i++) {
@@ -738,10 +822,10 @@ static int count_sentence(kernel *k, int64_t *row, const int64_t *values) {
 static PyObject *py_text_statistics(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *hyps_in, *refs_in;
-    int tokenizer, lowercase, order;
+    int tokenizer, lowercase, order, direct = 1;
     Py_buffer table = {0}, out = {0}, nrefs_out = {0};
-    if (!PyArg_ParseTuple(args, "OOiiiy*w*w*", &hyps_in, &refs_in, &tokenizer, &lowercase, &order,
-                          &table, &out, &nrefs_out))
+    if (!PyArg_ParseTuple(args, "OOiiiy*w*w*|i", &hyps_in, &refs_in, &tokenizer, &lowercase, &order,
+                          &table, &out, &nrefs_out, &direct))
         return NULL;
     PyObject *hyps = NULL, *refs = NULL, *result = NULL;
     kernel k;
@@ -773,6 +857,7 @@ static PyObject *py_text_statistics(PyObject *self, PyObject *args) {
     k.tokenizer = tokenizer;
     k.lowercase = lowercase;
     k.order = order;
+    k.direct = direct;
     int64_t *rows = (int64_t *)out.buf, *nrefs = (int64_t *)nrefs_out.buf;
     PyObject **hyp_items = PySequence_Fast_ITEMS(hyps);
     PyObject **ref_items = PySequence_Fast_ITEMS(refs);
@@ -906,9 +991,10 @@ done:
 
 static PyMethodDef methods[] = {
     {"text_statistics", py_text_statistics, METH_VARARGS,
-     "text_statistics(hyps, refs, tokenizer, lowercase, order, table, rows_out, nrefs_out)\n\n"
+     "text_statistics(hyps, refs, tokenizer, lowercase, order, table, rows_out, nrefs_out, direct=1)\n\n"
      "Fill rows_out (int64, n x (2 + 2 order)) and nrefs_out (int64, n) with the statistics of\n"
-     "checked input. Tokenizer codes: 0 13a, 1 intl, 2 zh, 3 char, 4 none."},
+     "checked input. Tokenizer codes: 0 13a, 1 intl, 2 zh, 3 char, 4 none. direct=0 applies the\n"
+     "mteval rules one by one even where the one-pass form is exact (for tests)."},
     {"ids_statistics", py_ids_statistics, METH_VARARGS,
      "ids_statistics(hyps, refs, order, rows_out, nrefs_out)\n\n"
      "The same statistics for token ids: hyps[i] and each of refs[i] are 1-D int64 arrays."},

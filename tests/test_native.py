@@ -73,8 +73,11 @@ def assert_three_agree(hyps, refs, tokenize, lowercase=False, order=4, oracle=Tr
     options = BleuOptions(tokenize=tokenize, lowercase=lowercase, max_ngram_order=order)
     native = _native.native_text_statistics(hyps, refs, options)
     reference = python_rows(hyps, refs, options)
+    # the kernel's one-pass mteval form (13a, zh) against its rule-by-rule form
+    rules = _native.native_text_statistics(hyps, refs, options, _direct=False)
     for i in range(len(hyps)):
         assert native.rows[i].tolist() == reference[i].tolist(), (tokenize, lowercase, hyps[i], refs[i])
+        assert rules.rows[i].tolist() == reference[i].tolist(), (tokenize, lowercase, hyps[i], refs[i])
     assert native.nrefs.tolist() == [len(r) for r in refs]
     if oracle:
         theirs = sacrebleu_rows(hyps, refs, tokenize, lowercase, order)
@@ -206,6 +209,20 @@ def corpus_with_refs(draw):
                 rs.append(draw(segment))
         refs.append(rs)
     return hyps, refs
+
+
+mteval_texts = st.lists(st.sampled_from(list("0123456789.,-' aA\t(/") + ["中", "\u3000", "&amp;"]),
+                        max_size=30).map("".join)
+
+
+@needs_kernel
+@pytest.mark.parametrize("tokenize", ["13a", "zh"])
+@PROPERTY
+@given(hyps=st.lists(mteval_texts, min_size=1, max_size=4))
+def test_mteval_one_pass_form_around_dots_digits_and_dashes(tokenize, hyps):
+    """Digits, '.', ',' and '-' in every arrangement: where the rules' matches interact."""
+    refs = [[h[::-1], h.replace(".", " . ")] for h in hyps]
+    assert_three_agree(hyps, refs, tokenize)
 
 
 @needs_kernel

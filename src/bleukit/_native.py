@@ -151,9 +151,12 @@ def _flags() -> dict:
 
 
 def native_text_statistics(
-    hypotheses: Sequence[str], references: Sequence[List[str]], options: BleuOptions
+    hypotheses: Sequence[str], references: Sequence[List[str]], options: BleuOptions, _direct: bool = True
 ) -> BleuStatistics:
     """Statistics of checked input from the kernel (same table as the Python reference).
+
+    (``_direct=False`` makes the kernel apply the mteval rules one by one even where its one-pass
+    form is exact; the tests compare the two.)
 
     >>> if available():
     ...     native_text_statistics(["Hello, world!"], [["Hello world!"]], BleuOptions()).rows.tolist()
@@ -171,7 +174,7 @@ def native_text_statistics(
     nrefs = np.empty(n, dtype=np.int64)
     _kernel.text_statistics(
         hypotheses, references, code, int(options.lowercase), options.max_ngram_order,
-        character_table(unicode_properties=options.tokenize == "intl"), rows, nrefs,
+        character_table(unicode_properties=options.tokenize == "intl"), rows, nrefs, int(_direct),
     )
     return BleuStatistics(rows, nrefs, options.max_ngram_order)
 
