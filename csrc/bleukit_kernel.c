@@ -448,7 +448,7 @@ static int split_tokens(kernel *k, const cpbuf *buf, int each_char) {
         return -1;
     /* the whole segment is copied once; tokens are spans of it */
     const int64_t base = (int64_t)k->chars.n;
-    memcpy(k->chars.d + k->chars.n, s, n * sizeof(cp_t));
+    if (n) memcpy(k->chars.d + k->chars.n, s, n * sizeof(cp_t)); /* (an empty store has no buffer) */
     k->chars.n += n;
     size_t t = k->tok_off.n;
     while (i < n) {
@@ -491,7 +491,7 @@ static int mteval_direct(kernel *k, const cp_t *s, size_t n, int padded, unsigne
         i64_reserve(&k->tok_hash, k->tok_hash.n + n + 1) < 0)
         return -1;
     const int64_t base = (int64_t)k->chars.n;
-    memcpy(k->chars.d + k->chars.n, s, n * sizeof(cp_t));
+    if (n) memcpy(k->chars.d + k->chars.n, s, n * sizeof(cp_t)); /* (an empty store has no buffer) */
     k->chars.n += n;
     int64_t *off = k->tok_off.d, *len = k->tok_len.d, *hash = k->tok_hash.d;
     size_t t = k->tok_off.n, start = 0;
@@ -922,7 +922,7 @@ static int append_ids(kernel *k, PyObject *obj) {
         return -1;
     }
     k->seg_start.d[k->seg_start.n++] = (int64_t)k->values.n;
-    memcpy(k->values.d + k->values.n, view.buf, n * sizeof(int64_t));
+    if (n) memcpy(k->values.d + k->values.n, view.buf, n * sizeof(int64_t));
     k->values.n += n;
     PyBuffer_Release(&view);
     return 0;
