@@ -68,11 +68,10 @@ def _requested() -> Optional[str]:
 def engine_name() -> str:
     """``'native'`` or ``'python'``: the engine that turns text into statistics.
 
-    >>> import os
-    >>> os.environ["BLEUKIT_ENGINE"] = "python"
-    >>> engine_name()
+    >>> from unittest import mock
+    >>> with mock.patch.dict("os.environ", {"BLEUKIT_ENGINE": "python"}):
+    ...     engine_name()
     'python'
-    >>> del os.environ["BLEUKIT_ENGINE"]
     """
     requested = _requested()
     if requested is not None:
