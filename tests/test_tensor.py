@@ -1,7 +1,8 @@
 """Token-id BLEU (bleukit.tensor) against sacreBLEU on the ids as text and the core's reference counter.
 
-Every test that takes ``backend`` runs twice on CPU (numpy and the torch ops that a GPU runs) and
-once more on CUDA when it is available, so the GPU code path is exercised here by the same code.
+Every test that takes ``backend`` runs on CPU with the compiled kernel (backend "auto" on host
+data, when the kernel is built), the numpy array code and the torch ops that a GPU runs, and once
+more on CUDA when it is available, so the GPU code path is exercised here by the same code.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ except ImportError:  # pragma: no cover - make test installs the [torch] extra
 TOL = 1e-9
 
 BACKENDS = [("numpy", "cpu")]
+if bleukit.engine_name() == "native":
+    BACKENDS.append(("auto", "cpu"))  # host ids through the compiled kernel
 if torch is not None:
     BACKENDS.append(("torch", "cpu"))
     if torch.cuda.is_available():  # pragma: no cover - no GPU on the development machine
@@ -44,12 +47,12 @@ class Kind:
 
     def arr(self, x):
         a = np.asarray(x, dtype=np.int64)
-        if self.backend == "numpy":
+        if self.backend in ("numpy", "auto"):
             return a
         return torch.as_tensor(a, device=self.device)
 
     def out(self, x):
-        if self.backend == "numpy":
+        if self.backend in ("numpy", "auto"):
             assert isinstance(x, np.ndarray)
             return x
         assert isinstance(x, torch.Tensor) and x.device.type == self.device
