@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys

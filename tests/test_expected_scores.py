@@ -1,7 +1,6 @@
 """Every row of ../shared/data/expected_scores.jsonl (sacreBLEU 2.6.0 on real WMT/KFTT outputs)."""
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -25,8 +24,19 @@ def test_expected_rows_present(expected_rows):
     assert len(expected_rows) == 176
 
 
+ENGINES = [
+    pytest.param("native", id="native"),
+    # The pure-Python reference engine, on every row too (about 40 s).
+    pytest.param("python", id="python", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("row", _rows())
-def test_expected_score(row, shared_data):
+def test_expected_score(row, engine, shared_data, monkeypatch):
+    if engine == "native" and bleukit.engine_name() != "native":
+        pytest.skip("the native kernel is not built here")
+    monkeypatch.setenv("BLEUKIT_ENGINE", engine)
     hyps, refs, _ = load_corpus(shared_data, row["dataset"], row["hyp"], row["refs"])
     result = bleukit.corpus_bleu(
         hyps, refs, tokenize=row["tokenize"], lowercase=row["lowercase"], smooth_method=row["smooth"]

@@ -264,7 +264,7 @@ def test_public_api_on_both_engines(engine):
 )
 def test_real_data_rows_equal_sacrebleu(shared_data, folder, hyp, refs):
     # 1000 lines keep sacreBLEU's per-sentence pass short; whole files are scored (corpus level)
-    # in test_expected_scores_on_both_engines.
+    # in tests/test_expected_scores.py, on both engines.
     hyps = read_lines(shared_data / folder / hyp)[:1000]
     streams = [read_lines(shared_data / folder / r)[:1000] for r in refs]
     per_hyp = [list(r) for r in zip(*streams)]
@@ -275,29 +275,6 @@ def test_real_data_rows_equal_sacrebleu(shared_data, folder, hyp, refs):
             np.testing.assert_array_equal(native, sacrebleu_rows(hyps, per_hyp, tokenize, lowercase))
     # The Python reference on a slice (it is the slow path; the full files run in the other tests)
     assert_three_agree(hyps[:300], per_hyp[:300], "13a", oracle=False)
-
-
-def test_expected_scores_on_both_engines(expected_rows, shared_data, engine):
-    """sacreBLEU 2.6.0's published numbers for the real data, for the kernel's tokenizers."""
-    cache = {}
-    checked = 0
-    for row in expected_rows:
-        if row.get("tokenize", "13a") not in NATIVE_TOKENIZERS or (engine == "python" and checked >= 6):
-            continue
-        refs_files = row["refs"].split("+") if isinstance(row["refs"], str) else row["refs"]
-        key = (row["dataset"], row["hyp"], tuple(refs_files))
-        if key not in cache:
-            hyps = read_lines(shared_data / row["dataset"] / row["hyp"])
-            streams = [read_lines(shared_data / row["dataset"] / r) for r in refs_files]
-            cache[key] = (hyps, [list(r) for r in zip(*streams)])
-        hyps, refs = cache[key]
-        result = bleukit.corpus_bleu(
-            hyps, refs, tokenize=row["tokenize"], lowercase=row["lowercase"], smooth_method=row["smooth"]
-        )
-        assert result.score == pytest.approx(row["score"], abs=1e-9, rel=0), row
-        assert result.counts == row["counts"] and result.totals == row["totals"], row
-        checked += 1
-    assert checked >= 6
 
 
 # --------------------------------------------------------------------------------------------
