@@ -16,6 +16,7 @@ from .bleu import (
     sentence_scores_from_statistics,
 )
 from ._native import engine_name
+from .explain import explain_sentence, explain_tokens
 from .inputs import references_from_streams
 from .options import SMOOTH_DEFAULTS, BleuOptions
 from .result import BLEUResult
@@ -38,6 +39,8 @@ __all__ = [
     "SMOOTH_DEFAULTS",
     "TOKENIZERS",
     "get_tokenizer",
+    "explain_sentence",
+    "explain_tokens",
     "bleu_score",
     "bleu_unigram",
     "engine_name",
