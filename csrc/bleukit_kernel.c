@@ -989,6 +989,75 @@ done:
     return result;
 }
 
+/* The same statistics from one flat batch: sequence j has lengths[j] ids (consecutive in tokens)
+ * and belongs to row owner[j]; sequences are ordered by row, the hypothesis first. The ids of a
+ * row are contiguous, so they are counted in place without a copy. */
+static PyObject *py_ids_statistics_flat(PyObject *self, PyObject *args) {
+    Py_buffer tok = {0}, len = {0}, own = {0}, out = {0}, nrefs_out = {0};
+    Py_ssize_t n;
+    int order;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*niw*w*", &tok, &len, &own, &n, &order, &out, &nrefs_out)) return NULL;
+    PyObject *result = NULL;
+    kernel k;
+    memset(&k, 0, sizeof(k));
+    const Py_ssize_t width = 2 + 2 * (Py_ssize_t)order;
+    const Py_ssize_t nseq = len.len / (Py_ssize_t)sizeof(int64_t);
+    const int64_t *tokens = (const int64_t *)tok.buf, *lengths = (const int64_t *)len.buf;
+    const int64_t *owner = (const int64_t *)own.buf;
+    if (order < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_ngram_order must be >= 1");
+        goto done;
+    }
+    if (own.len != len.len || n < 0 || out.len != n * width * (Py_ssize_t)sizeof(int64_t) ||
+        nrefs_out.len != n * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "flat ids: buffers have inconsistent sizes");
+        goto done;
+    }
+    k.order = order;
+    int64_t *rows = (int64_t *)out.buf, *nrefs = (int64_t *)nrefs_out.buf;
+    int64_t offset = 0;
+    Py_ssize_t j = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t row_start = offset;
+        k.seg_start.n = 0;
+        Py_ssize_t first = j;
+        for (; j < nseq && owner[j] == i; j++) {
+            if (lengths[j] < 0 || i64_reserve(&k.seg_start, k.seg_start.n + 2) < 0) {
+                if (lengths[j] < 0) PyErr_SetString(PyExc_ValueError, "flat ids: negative length");
+                goto done;
+            }
+            k.seg_start.d[k.seg_start.n++] = offset - row_start;
+            offset += lengths[j];
+        }
+        if (j - first < 2) {
+            PyErr_Format(PyExc_ValueError, "flat ids: row %zd needs a hypothesis and at least one reference", i);
+            goto done;
+        }
+        if (offset * (int64_t)sizeof(int64_t) > (int64_t)tok.len) {
+            PyErr_SetString(PyExc_ValueError, "flat ids: lengths exceed the ids");
+            goto done;
+        }
+        k.seg_start.d[k.seg_start.n++] = offset - row_start;
+        if (count_sentence(&k, rows + i * width, tokens + row_start) < 0) goto done;
+        nrefs[i] = (int64_t)(j - first - 1);
+    }
+    if (j != nseq || offset * (int64_t)sizeof(int64_t) != (int64_t)tok.len) {
+        PyErr_SetString(PyExc_ValueError, "flat ids: sequences are not ordered by row or do not cover the ids");
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    kernel_free(&k);
+    PyBuffer_Release(&tok);
+    PyBuffer_Release(&len);
+    PyBuffer_Release(&own);
+    if (out.obj) PyBuffer_Release(&out);
+    if (nrefs_out.obj) PyBuffer_Release(&nrefs_out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"text_statistics", py_text_statistics, METH_VARARGS,
      "text_statistics(hyps, refs, tokenizer, lowercase, order, table, rows_out, nrefs_out, direct=1)\n\n"
@@ -998,6 +1067,10 @@ static PyMethodDef methods[] = {
     {"ids_statistics", py_ids_statistics, METH_VARARGS,
      "ids_statistics(hyps, refs, order, rows_out, nrefs_out)\n\n"
      "The same statistics for token ids: hyps[i] and each of refs[i] are 1-D int64 arrays."},
+    {"ids_statistics_flat", py_ids_statistics_flat, METH_VARARGS,
+     "ids_statistics_flat(tokens, lengths, owner, n_rows, order, rows_out, nrefs_out)\n\n"
+     "The same statistics from a flat batch: int64 ids, one length and owner row per sequence,\n"
+     "sequences ordered by row with the hypothesis first."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_native_kernel",

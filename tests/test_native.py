@@ -444,6 +444,13 @@ def test_ids_kernel_equals_reference_counter(data, order):
     native = _native.native_ids_statistics(hyps, refs, order)
     np.testing.assert_array_equal(native.rows, count_statistics(hyps, refs, order).rows)
     assert native.nrefs.tolist() == [len(r) for r in refs]
+    # The flat entry point (what bleukit.tensor uses) on the same batch laid out back to back.
+    seqs = [s for h, rs in data for s in [h, *rs]]
+    owner = [i for i, (_, rs) in enumerate(data) for _ in range(1 + len(rs))]
+    tokens = np.array([t for s in seqs for t in s], dtype=np.int64)
+    flat = _native.native_flat_ids_statistics(tokens, np.array([len(s) for s in seqs]), np.array(owner), len(data), order)
+    np.testing.assert_array_equal(flat.rows, native.rows)
+    np.testing.assert_array_equal(flat.nrefs, native.nrefs)
 
 
 @needs_kernel
@@ -477,3 +484,14 @@ def test_ids_kernel_accepts_lists_arrays_and_tensors_and_rejects_bad_input():
         _native.native_ids_statistics([[1]], [[[1]], [[2]]])
     with pytest.raises(ValueError, match="references\\[0\\] is empty"):
         _native.native_ids_statistics([[1]], [[]])
+    flat = _native.native_flat_ids_statistics
+    with pytest.raises(ValueError, match="row 0 needs a hypothesis and at least one reference"):
+        flat(np.array([1, 2]), np.array([2]), np.array([0]), 1, 2)
+    with pytest.raises(ValueError, match="not ordered by row or do not cover"):
+        flat(np.array([1, 2, 3]), np.array([1, 1, 1]), np.array([0, 0, 1]), 1, 2)
+    with pytest.raises(ValueError, match="lengths exceed the ids"):
+        flat(np.array([1, 2]), np.array([1, 5]), np.array([0, 0]), 1, 2)
+    with pytest.raises(ValueError, match="negative length"):
+        flat(np.array([1, 2]), np.array([3, -1]), np.array([0, 0]), 1, 2)
+    with pytest.raises(ValueError, match="inconsistent sizes"):
+        flat(np.array([1, 2]), np.array([1, 1]), np.array([0]), 1, 2)

@@ -26,7 +26,8 @@ from .statistics import BleuStatistics, stats_columns
 from .tokenizers import _MTEVAL_RULES, CHINESE_RANGES
 
 __all__ = ["NATIVE_TOKENIZERS", "available", "unavailable_reason", "engine_name", "uses_native",
-           "character_table", "native_text_statistics", "native_ids_statistics"]
+           "character_table", "native_text_statistics", "native_ids_statistics",
+           "native_flat_ids_statistics"]
 
 try:
     # import_module names the missing module in its error ("from . import" would blame a cycle)
@@ -215,6 +216,36 @@ def native_ids_statistics(
     rows = np.empty((n, stats_columns(max_ngram_order)), dtype=np.int64)
     nrefs = np.empty(n, dtype=np.int64)
     _kernel.ids_statistics(hyps, refs, max_ngram_order, rows, nrefs)
+    return BleuStatistics(rows, nrefs, max_ngram_order)
+
+
+def native_flat_ids_statistics(
+    tokens: np.ndarray, lengths: np.ndarray, owner: np.ndarray, n_rows: int, max_ngram_order: int = 4
+) -> BleuStatistics:
+    """Statistics of a flat batch of ids without a Python loop over sentences.
+
+    ``tokens`` holds every sequence's ids back to back; sequence ``j`` has ``lengths[j]`` ids and
+    belongs to row ``owner[j]``. Sequences are ordered by row, each row's hypothesis first, then
+    its references (at least one).
+
+    >>> import numpy as np
+    >>> from bleukit.statistics import count_statistics
+    >>> tokens = np.array([5, 6, 7, 5, 5, 6, 8, 7, 5])
+    >>> if available():
+    ...     rows = native_flat_ids_statistics(tokens, np.array([4, 3, 2]), np.array([0, 0, 0]), 1, 2).rows
+    ... else:
+    ...     rows = count_statistics([[5, 6, 7, 5]], [[[5, 6, 8], [7, 5]]], 2).rows
+    >>> rows.tolist()
+    [[4, 3, 3, 2, 4, 3]]
+    """
+    if _kernel is None:
+        raise RuntimeError(unavailable_reason)
+    rows = np.empty((n_rows, stats_columns(max_ngram_order)), dtype=np.int64)
+    nrefs = np.empty(n_rows, dtype=np.int64)
+    _kernel.ids_statistics_flat(
+        np.ascontiguousarray(tokens, dtype=np.int64), np.ascontiguousarray(lengths, dtype=np.int64),
+        np.ascontiguousarray(owner, dtype=np.int64), n_rows, max_ngram_order, rows, nrefs,
+    )
     return BleuStatistics(rows, nrefs, max_ngram_order)
 
 

@@ -598,15 +598,8 @@ def _batch_rows(flat: _Flat, max_order: int, ops):
 
 
 def _native_rows(flat: _Flat, max_order: int):
-    """The kernel's rows for a host batch: sequences are already ordered by (row, slot)."""
-    seqs = np.split(flat.tokens, np.cumsum(flat.lengths)[:-1]) if flat.lengths.shape[0] else []
-    is_hyp = flat.slot == 0
-    refs: List[List[np.ndarray]] = [[] for _ in range(flat.n_rows)]
-    for seq, owner, hyp in zip(seqs, flat.owner.tolist(), is_hyp.tolist()):
-        if not hyp:
-            refs[owner].append(seq)
-    hyps = [seq for seq, hyp in zip(seqs, is_hyp.tolist()) if hyp]
-    stats = _native.native_ids_statistics(hyps, refs, max_order)
+    """The kernel's rows for a host batch (sequences are already ordered by row, hypothesis first)."""
+    stats = _native.native_flat_ids_statistics(flat.tokens, flat.lengths, flat.owner, flat.n_rows, max_order)
     return stats.rows, stats.nrefs
 
 
