@@ -19,7 +19,7 @@ from .engine import text_statistics
 from .inputs import check_hypotheses, check_references, check_sentence_references
 from .options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
 from .result import BLEUResult
-from .scoring import score_rows
+from .scoring import score_table
 from .statistics import BleuStatistics
 from .tokenizers import DEFAULT_TOKENIZER, get_tokenizer
 
@@ -70,8 +70,7 @@ def score_statistics(stats: BleuStatistics, options: BleuOptions) -> BLEUResult:
             f"options say {options.max_ngram_order}"
         )
     total = stats.summed()
-    row = total.rows.astype(np.float64)
-    out = score_rows(total.counts.astype(np.float64), total.totals.astype(np.float64), row[:, 0], row[:, 1], options)
+    out = score_table(total.rows, options)
     return BLEUResult(
         score=float(out.score[0]),
         counts=[_number(c) for c in out.counts[0]],
@@ -92,10 +91,7 @@ def sentence_scores_from_statistics(stats: BleuStatistics, options: BleuOptions)
     >>> sentence_scores_from_statistics(stats, BleuOptions(max_ngram_order=2, effective_order=True))
     array([100.,   0.])
     """
-    rows = stats.rows.astype(np.float64)
-    return score_rows(
-        stats.counts.astype(np.float64), stats.totals.astype(np.float64), rows[:, 0], rows[:, 1], options
-    ).score
+    return score_table(stats.rows, options).score
 
 
 def corpus_bleu(

@@ -18,7 +18,7 @@ from typing import Any
 
 from .options import BleuOptions
 
-__all__ = ["RowScores", "score_rows", "LOG_ZERO"]
+__all__ = ["RowScores", "score_rows", "score_table", "LOG_ZERO"]
 
 #: sacreBLEU's floor for log(0): makes the geometric mean exactly 0 without a math error.
 LOG_ZERO = -9999999999.0
@@ -125,3 +125,20 @@ def score_rows(counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: Bl
         counts=xp.stack(out_counts, -1),
         totals=xp.stack(out_totals, -1),
     )
+
+
+def score_table(rows: Any, options: BleuOptions) -> RowScores:
+    """BLEU of each row of a statistics table (integer or float, numpy or torch, shape (R, 2+2N)).
+
+    The table's column order (sys_len, ref_len, counts 1..N, totals 1..N) is read here only.
+
+    >>> import numpy as np
+    >>> score_table(np.array([[4, 4, 3, 1, 4, 3]]), BleuOptions(max_ngram_order=2)).score.round(6)
+    array([50.])
+    """
+    xp = _namespace(rows)
+    rows = rows.to(xp.float64) if xp.__name__ == "torch" else rows.astype(xp.float64)
+    n = options.max_ngram_order
+    if rows.shape[-1] != 2 + 2 * n:
+        raise ValueError(f"statistics rows have {rows.shape[-1]} columns, max_ngram_order={n} needs {2 + 2 * n}")
+    return score_rows(rows[:, 2 : 2 + n], rows[:, 2 + n :], rows[:, 0], rows[:, 1], options)

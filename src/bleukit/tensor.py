@@ -3,7 +3,7 @@
 Reinforcement learning from BLEU rewards and quick in-training evaluation have ids, not text.
 This module counts the same statistics the text path counts (one row per hypothesis, sacreBLEU's
 column order) straight from the ids, with array operations over the whole batch, and scores them
-with :func:`bleukit.scoring.score_rows` (the one BLEU formula). The numbers equal sacreBLEU with
+with :func:`bleukit.scoring.score_table` (the one BLEU formula). The numbers equal sacreBLEU with
 ``tokenize="none"`` on the ids written as space-separated strings.
 
 Inputs are padded 2-D torch tensors or numpy arrays ``(batch, length)``, or lists of id lists.
@@ -42,7 +42,7 @@ from . import _native
 from .bleu import score_statistics
 from .options import DEFAULT_MAX_NGRAM_ORDER, BleuOptions
 from .result import BLEUResult
-from .scoring import score_rows
+from .scoring import score_table
 from .statistics import BleuStatistics
 
 __all__ = ["sentence_bleu_ids", "corpus_bleu_ids", "id_statistics", "id_statistics_rows"]
@@ -121,9 +121,6 @@ class _NumpyOps:
     def as_index_array(self, x):
         return np.asarray(x, dtype=np.int64)
 
-    def float64(self, x):
-        return x.astype(np.float64)
-
     def to_numpy(self, x):
         return x
 
@@ -196,9 +193,6 @@ class _TorchOps:
 
     def as_index_array(self, x):
         return self.torch.as_tensor(x, dtype=self.torch.int64, device=self.device)
-
-    def float64(self, x):
-        return x.to(self.torch.float64)
 
     def to_numpy(self, x):
         return x.detach().cpu().numpy()
@@ -853,9 +847,7 @@ def sentence_bleu_ids(
     )
     flat, ops, out_device = _gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, backend)
     rows, _ = _batch_rows(flat, options.max_ngram_order, ops)
-    rows = ops.float64(rows)
-    n = options.max_ngram_order
-    scores = score_rows(rows[:, 2 : 2 + n], rows[:, 2 + n :], rows[:, 0], rows[:, 1], options).score
+    scores = score_table(rows, options).score
     return _output(ops, out_device, scores)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Hashable, Sequence
 
 from .options import BleuOptions
-from .scoring import score_rows
+from .scoring import score_table
 from .statistics import count_statistics
 
 __all__ = ["bleu_score", "bleu_unigram"]
@@ -45,8 +45,7 @@ def bleu_score(candidate: Sequence[Hashable], references: Sequence[Sequence[Hash
     refs = [_check_tokens(r, f"references[{i}]") for i, r in enumerate(refs)]
     options = BleuOptions(smooth_method="none", max_ngram_order=max_n)
     stats = count_statistics([cand], [refs], options.max_ngram_order)
-    rows = stats.rows.astype(float)
-    out = score_rows(stats.counts.astype(float), stats.totals.astype(float), rows[:, 0], rows[:, 1], options)
+    out = score_table(stats.rows, options)
     return float(out.score[0]) / 100.0
 
 
