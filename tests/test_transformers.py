@@ -291,16 +291,6 @@ def test_bad_input_is_named(tokenizer):
         BleuCallback(lambda p: {})
 
 
-def test_module_docstring_examples_run():
-    # integrations/ is outside the doctest paths, so run its examples here.
-    import doctest
-
-    import bleukit.integrations.transformers as module
-
-    failed, attempted = doctest.testmod(module)
-    assert attempted >= 4 and failed == 0
-
-
 # --------------------------------------------------------------------------- real Trainer runs
 
 
