@@ -14,7 +14,6 @@ matched n-grams).
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import json
 import os
@@ -38,9 +37,10 @@ except ImportError:
     sys.path.insert(0, str(HERE / "src"))
     import bleukit
 
-from bleukit import BleuOptions, corpus_statistics, score_statistics, sentence_scores_from_statistics
+from bleukit import BleuOptions, sentence_scores_from_statistics
 from bleukit.explain import MatchExplanation, explain_sentence
 from bleukit.options import SMOOTH_DEFAULTS
+from bleukit.report import score_report as core_score_report
 from bleukit.tokenizers import TOKENIZERS, get_tokenizer
 
 # Limits that keep one request from exhausting the server (documented in README.md, "The app").
@@ -157,55 +157,15 @@ def make_options(
     )
 
 
-def sentence_options(options: BleuOptions) -> BleuOptions:
-    """Options of the per-sentence scores: the corpus ones with effective order, as
-    ``sacrebleu.sentence_bleu``.
-
-    >>> sentence_options(make_options(smooth_method="floor")).effective_order
-    True
-    """
-    return dataclasses.replace(options, effective_order=True)
-
-
 def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], options: BleuOptions) -> Dict[str, Any]:
-    """The whole result as a JSON-ready dictionary: corpus score and per-sentence statistics.
+    """The text fields scored by the core's report (corpus result and per-sentence rows), as JSON.
 
     >>> r = score_report("The cat sat on the mat.", ["The cat sat on the mat."], BleuOptions())
     >>> round(r["corpus"]["score"], 6), round(r["sentences"][0]["bleu"], 6), r["sentences"][0]["counts"]
     (100.0, 100.0, [7, 6, 5, 4])
     """
     hyps, refs = parse_corpus(hypotheses, reference_sets)
-    stats = corpus_statistics(hyps, refs, options)
-    result = score_statistics(stats, options)
-    sent_opts = sentence_options(options)
-    scores = sentence_scores_from_statistics(stats, sent_opts)
-    n = options.max_ngram_order
-    return {
-        "corpus": result.to_dict(),
-        "formatted": result.format(),
-        "options": {
-            "tokenize": options.tokenize,
-            "lowercase": options.lowercase,
-            "smooth_method": options.smooth_method,
-            "smooth_value": options.resolved_smooth_value,
-            "max_ngram_order": n,
-            "effective_order": options.effective_order,
-        },
-        "sentence_signature": sent_opts.signature(stats.nrefs_signature),
-        "sentences": [
-            {
-                "line": i + 1,
-                "bleu": float(scores[i]),
-                "sys_len": int(row[0]),
-                "ref_len": int(row[1]),
-                "counts": [int(c) for c in row[2 : 2 + n]],
-                "totals": [int(t) for t in row[2 + n :]],
-                "hypothesis": hyps[i],
-                "references": refs[i],
-            }
-            for i, row in enumerate(stats.rows.tolist())
-        ],
-    }
+    return core_score_report(hyps, refs, options).to_dict()
 
 
 # ----------------------------------------------------------------------------- rendering
@@ -354,8 +314,7 @@ def explain_report(hypothesis: str, references: Sequence[Optional[str]], options
     ([3, 4, 3, 2, 1, 0, 3, 2, 1, 0], 71.6531)
     """
     explanation = explain_sentence(hypothesis, list(references), options)
-    sent_opts = sentence_options(options)
-    bleu = float(sentence_scores_from_statistics(explanation.statistics(), sent_opts)[0])
+    bleu = float(sentence_scores_from_statistics(explanation.statistics(), options.sentence_level())[0])
     out = explanation.to_dict()
     out["bleu"] = bleu
     out["row"] = explanation.row
@@ -446,8 +405,7 @@ def _explain_line(report: Optional[Dict[str, Any]], line: Optional[float], highl
     if line is None or not 1 <= int(line) <= len(sentences):
         raise gr.Error(f"Line must be between 1 and {len(sentences)}.")
     s = sentences[int(line) - 1]
-    o = report["options"]
-    options = make_options(o["tokenize"], o["smooth_method"], o["smooth_value"], o["lowercase"], o["max_ngram_order"], o["effective_order"])
+    options = BleuOptions(**report["options"])
     order = None if highlight in (None, ALL_ORDERS) else int(highlight)
     return explanation_html(s["line"], explain_sentence(s["hypothesis"], s["references"], options), s["bleu"], order)
 

@@ -18,8 +18,6 @@ import evaluate
 
 import bleukit
 from bleukit.inputs import check_hypotheses, check_references
-from bleukit.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER
-from bleukit.tokenizers import DEFAULT_TOKENIZER
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
@@ -95,17 +93,6 @@ Examples:
     92.41
 """
 
-_OPTION_NAMES = (
-    "tokenize",
-    "lowercase",
-    "smooth_method",
-    "smooth_value",
-    "max_ngram_order",
-    "weights",
-    "effective_order",
-)
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Bleu(evaluate.Metric):
     """sacreBLEU-exact BLEU computed by bleukit."""
@@ -137,10 +124,7 @@ class Bleu(evaluate.Metric):
     def _check(predictions: Any, references: Any, kwargs: Dict[str, Any]) -> None:
         # evaluate's own checks would answer first with less helpful messages (or none), so the
         # core's checks run before anything is handed to it.
-        unknown = set(kwargs) - set(_OPTION_NAMES)
-        if unknown:
-            raise TypeError(f"unknown BLEU option(s): {', '.join(sorted(unknown))}; known: {', '.join(_OPTION_NAMES)}")
-        bleukit.BleuOptions(**kwargs)
+        bleukit.BleuOptions.from_keywords(kwargs)
         if predictions is None and references is None:
             return
         if predictions is None or references is None:
@@ -161,29 +145,10 @@ class Bleu(evaluate.Metric):
         self._check(predictions, references, {})
         return super().add_batch(predictions=list(predictions), references=_uniform_references(references), **kwargs)
 
-    def _compute(
-        self,
-        predictions: List[str],
-        references: List[Any],
-        tokenize: str = DEFAULT_TOKENIZER,
-        lowercase: bool = False,
-        smooth_method: str = DEFAULT_CORPUS_SMOOTH,
-        smooth_value: Optional[float] = None,
-        max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
-        weights: Optional[Sequence[float]] = None,
-        effective_order: bool = False,
-    ) -> Dict[str, Any]:
-        result = bleukit.corpus_bleu(
-            predictions,
-            references,
-            tokenize=tokenize,
-            lowercase=lowercase,
-            smooth_method=smooth_method,
-            smooth_value=smooth_value,
-            max_ngram_order=max_ngram_order,
-            weights=weights,
-            effective_order=effective_order,
-        )
+    def _compute(self, predictions: List[str], references: List[Any], **options: Any) -> Dict[str, Any]:
+        # Option names, defaults and validation all come from bleukit.BleuOptions.
+        opts = bleukit.BleuOptions.from_keywords(options)
+        result = bleukit.score_statistics(bleukit.corpus_statistics(predictions, references, opts), opts)
         return {
             "score": result.score,
             "counts": result.counts,

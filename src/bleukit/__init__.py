@@ -7,6 +7,7 @@
 """
 
 from ._version import __version__
+from .accumulator import StatisticsAccumulator
 from .bleu import (
     corpus_bleu,
     corpus_statistics,
@@ -18,7 +19,8 @@ from .bleu import (
 from ._native import engine_name
 from .explain import explain_sentence, explain_tokens
 from .inputs import references_from_streams
-from .options import SMOOTH_DEFAULTS, BleuOptions
+from .options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
+from .report import CorpusReport, score_report
 from .result import BLEUResult
 from .statistics import BleuStatistics
 from .textbook import bleu_score, bleu_unigram
@@ -34,6 +36,10 @@ __all__ = [
     "sentence_scores_from_statistics",
     "references_from_streams",
     "BleuOptions",
+    "OPTION_NAMES",
+    "StatisticsAccumulator",
+    "CorpusReport",
+    "score_report",
     "BLEUResult",
     "BleuStatistics",
     "SMOOTH_DEFAULTS",

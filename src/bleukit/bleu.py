@@ -21,7 +21,7 @@ from .options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SEN
 from .result import BLEUResult
 from .scoring import score_table
 from .statistics import BleuStatistics
-from .tokenizers import DEFAULT_TOKENIZER, get_tokenizer
+from .tokenizers import DEFAULT_TOKENIZER
 
 __all__ = [
     "corpus_bleu",
@@ -43,13 +43,6 @@ def corpus_statistics(hypotheses: Sequence[str], references: Sequence[Any], opti
     hyps = check_hypotheses(hypotheses)
     refs = check_references(references, len(hyps))
     return text_statistics(hyps, refs, options)
-
-
-def _tokenizer_signature(options: BleuOptions) -> str:
-    if options.tokenize in ("ja-mecab", "ko-mecab"):
-        # The MeCab version is part of the signature, so ask the tokenizer itself.
-        return get_tokenizer(options.tokenize).signature()
-    return options.tokenize
 
 
 def _number(x: float) -> Any:
@@ -79,7 +72,7 @@ def score_statistics(stats: BleuStatistics, options: BleuOptions) -> BLEUResult:
         bp=float(out.bp[0]),
         sys_len=int(total.sys_len[0]),
         ref_len=int(total.ref_len[0]),
-        signature=options.signature(total.nrefs_signature, _tokenizer_signature(options)),
+        signature=options.signature(total.nrefs_signature),
         options=options,
     )
 

@@ -22,7 +22,7 @@ from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from .engine import preprocess
 from .inputs import check_sentence_references
-from .options import BleuOptions
+from .options import BleuOptions, check_max_ngram_order
 from .statistics import BleuStatistics, closest_ref_length, ngram_counts, reference_clips
 from .tokenizers import get_tokenizer
 
@@ -210,8 +210,7 @@ def explain_tokens(
     >>> ex.row, ex.hyp_match_order, ex.ref_match_order
     ([3, 3, 3, 1, 3, 2], (2, 2, 1), ((2, 2, 0), (1,)))
     """
-    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) or max_ngram_order < 1:
-        raise ValueError(f"max_ngram_order must be an int >= 1, got {max_ngram_order!r}")
+    max_ngram_order = check_max_ngram_order(max_ngram_order)
     hyp = tuple(hyp_tokens)
     refs = tuple(tuple(r) for r in refs_tokens)
     if not refs:

@@ -9,6 +9,7 @@ References are laid out per hypothesis: ``references[i]`` is a string or a list 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Set as AbstractSet
 from typing import Any, List, Optional, Sequence, Union
 
 __all__ = [
@@ -41,8 +42,20 @@ def _as_list(obj: Any, what: str) -> List[Any]:
         )
     if obj is None:
         raise TypeError(f"{what} must be a list of strings, got None")
-    if isinstance(obj, dict):
-        raise TypeError(f"{what} must be a list of strings, got a dict")
+    if isinstance(obj, Mapping):
+        raise TypeError(f"{what} must be a list of strings, got a {type(obj).__name__} (a mapping)")
+    if isinstance(obj, AbstractSet):
+        # Unordered: hypotheses would pair with references (and resamples) in a random order.
+        raise TypeError(
+            f"{what} must be an ordered sequence of strings, got a {type(obj).__name__} "
+            "(a set has no order); pass a list"
+        )
+    if hasattr(obj, "columns") and hasattr(obj, "iloc"):
+        # Iterating a DataFrame yields its column names, which would be scored as sentences.
+        raise TypeError(
+            f"{what} must be a list of strings, got a {type(obj).__name__}; pass one column, "
+            "e.g. df[\"column\"].tolist()"
+        )
     try:
         return list(obj)
     except TypeError:
@@ -121,6 +134,11 @@ def references_from_streams(streams: Sequence[Sequence[Optional[str]]]) -> List[
     """Turn sacreBLEU-style reference streams (``streams[k][i]``) into per-hypothesis lists.
 
     All streams must have the same length; use ``None`` for a missing reference.
+
+    Which layout a nested list is cannot always be told from its shape: two hypotheses with two
+    streams of two lines each is a valid per-hypothesis layout too (two references each). The
+    scoring functions take the per-hypothesis layout; convert streams explicitly with this function
+    rather than relying on a length mismatch to notice them.
 
     >>> references_from_streams([["a1", "b1"], ["a2", None]])
     [['a1', 'a2'], ['b1', None]]

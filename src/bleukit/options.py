@@ -7,16 +7,19 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
-from dataclasses import dataclass, field
-from typing import Optional, Sequence, Tuple, Union
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from ._version import __version__
 from .tokenizers import DEFAULT_TOKENIZER, TOKENIZERS
 
 __all__ = [
     "BleuOptions",
+    "OPTION_NAMES",
+    "check_max_ngram_order",
     "SMOOTH_DEFAULTS",
     "DEFAULT_MAX_NGRAM_ORDER",
     "DEFAULT_CORPUS_SMOOTH",
@@ -74,47 +77,115 @@ class BleuOptions:
         if value is not None:
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 raise TypeError(f"smooth_value must be a number, got {type(value).__name__}")
+            # Any real number type (Fraction, Decimal, numpy) becomes the float the formula uses,
+            # so nothing fails later (formatting the signature, say).
+            value = float(value)
             if not math.isfinite(value) or value < 0:
-                raise ValueError(f"smooth_value must be a finite number >= 0, got {value!r}")
+                raise ValueError(f"smooth_value must be a finite number >= 0, got {self.smooth_value!r}")
+            object.__setattr__(self, "smooth_value", value)
         else:
             value = SMOOTH_DEFAULTS[self.smooth_method]
         object.__setattr__(self, "_resolved_smooth_value", value)
-        order = self.max_ngram_order
-        if isinstance(order, bool) or not isinstance(order, numbers.Integral):
-            raise TypeError(f"max_ngram_order must be an int, got {type(order).__name__}")
-        if order < 1:
-            raise ValueError(f"max_ngram_order must be >= 1, got {order}")
-        object.__setattr__(self, "max_ngram_order", int(order))
+        order = check_max_ngram_order(self.max_ngram_order)
+        object.__setattr__(self, "max_ngram_order", order)
         if self.weights is not None:
-            object.__setattr__(self, "weights", _check_weights(self.weights, int(order)))
+            object.__setattr__(self, "weights", _check_weights(self.weights, order))
 
     @property
     def resolved_smooth_value(self) -> Optional[float]:
         """The smoothing value in force: the given one or the method's default."""
         return self._resolved_smooth_value
 
-    def signature(self, nrefs: NRefs, tokenizer_signature: Optional[str] = None) -> str:
+    def sentence_level(self) -> "BleuOptions":
+        """The same options for per-sentence scores: effective order on, as
+        ``sacrebleu.sentence_bleu`` (short segments often lack 4-grams).
+
+        >>> BleuOptions(smooth_method="floor").sentence_level().effective_order
+        True
+        """
+        return self if self.effective_order else replace(self, effective_order=True)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The option keywords and their values: ``BleuOptions(**opts.to_dict()) == opts``.
+
+        >>> BleuOptions(tokenize="intl").to_dict()["tokenize"]
+        'intl'
+        """
+        return {name: getattr(self, name) for name in OPTION_NAMES}
+
+    @classmethod
+    def from_keywords(cls, keywords: Dict[str, Any], *, sentence: bool = False) -> "BleuOptions":
+        """Options from a mapping of option keywords (unknown names are a ``TypeError``); the
+        defaults are the corpus ones, or the sentence ones with ``sentence=True``.
+
+        >>> BleuOptions.from_keywords({"lowercase": True}, sentence=True).effective_order
+        True
+        """
+        unknown = sorted(set(keywords) - set(OPTION_NAMES))
+        if unknown:
+            raise TypeError(f"unknown BLEU option(s): {', '.join(unknown)}; known: {', '.join(OPTION_NAMES)}")
+        values = dict(keywords)
+        if sentence:
+            values.setdefault("effective_order", True)
+        return cls(**values)
+
+    def tokenizer_signature(self) -> str:
+        """The ``tok:`` field, as the tokenizer itself reports it (the MeCab ones add their version).
+
+        >>> BleuOptions(tokenize="intl").tokenizer_signature()
+        'intl'
+        """
+        return _tokenizer_signature(self.tokenize)
+
+    def signature(self, nrefs: NRefs) -> str:
         """sacreBLEU's signature string, with this package's name and version.
 
         ``order:`` and ``weights:`` appear only when they differ from the defaults, so a default
-        signature reads field for field like sacreBLEU's.
+        signature reads field for field like sacreBLEU's. As in sacreBLEU, the smoothing value is
+        shown only for the methods that take one (floor, add-k).
         """
         smooth = self.smooth_method
-        if self._resolved_smooth_value is not None:
+        if SMOOTH_DEFAULTS[self.smooth_method] is not None:
             smooth += f"[{self._resolved_smooth_value:.2f}]"
-        fields = [
+        parts = [
             f"nrefs:{nrefs}",
             f"case:{'lc' if self.lowercase else 'mixed'}",
             f"eff:{'yes' if self.effective_order else 'no'}",
-            f"tok:{tokenizer_signature or self.tokenize}",
+            f"tok:{self.tokenizer_signature()}",
             f"smooth:{smooth}",
         ]
         if self.max_ngram_order != DEFAULT_MAX_NGRAM_ORDER:
-            fields.append(f"order:{self.max_ngram_order}")
+            parts.append(f"order:{self.max_ngram_order}")
         if self.weights is not None:
-            fields.append("weights:" + ",".join(f"{w:g}" for w in self.weights))
-        fields.append(f"version:bleukit-{__version__}")
-        return "|".join(fields)
+            parts.append("weights:" + ",".join(f"{w:g}" for w in self.weights))
+        parts.append(f"version:bleukit-{__version__}")
+        return "|".join(parts)
+
+
+#: The option keywords every entry point accepts, in declaration order (the evaluate module and
+#: the app derive their option names from this).
+OPTION_NAMES: Tuple[str, ...] = tuple(f.name for f in fields(BleuOptions) if f.init)
+
+
+@functools.lru_cache(maxsize=None)
+def _tokenizer_signature(name: str) -> str:
+    # Building a MeCab tokenizer loads its dictionary: once per process is enough.
+    from .tokenizers import get_tokenizer
+
+    return get_tokenizer(name).signature()
+
+
+def check_max_ngram_order(order: object) -> int:
+    """The one check of a maximum n-gram order: an int >= 1 (a ``TypeError`` or ``ValueError``).
+
+    >>> check_max_ngram_order(4)
+    4
+    """
+    if isinstance(order, bool) or not isinstance(order, numbers.Integral):
+        raise TypeError(f"max_ngram_order must be an int, got {type(order).__name__}")
+    if order < 1:
+        raise ValueError(f"max_ngram_order must be >= 1, got {order}")
+    return int(order)
 
 
 def _is_np_bool(value: object) -> bool:
@@ -122,7 +193,9 @@ def _is_np_bool(value: object) -> bool:
 
 
 def _check_weights(weights: Sequence[float], order: int) -> Tuple[float, ...]:
-    if isinstance(weights, (str, bytes)) or not hasattr(weights, "__len__"):
+    # A mapping or set has a length but no order: iterating it would silently use its keys.
+    if isinstance(weights, (str, bytes, dict, set, frozenset)) or not hasattr(weights, "__len__") \
+            or not hasattr(weights, "__getitem__"):
         raise TypeError(f"weights must be a sequence of {order} numbers, got {type(weights).__name__}")
     if len(weights) != order:
         raise ValueError(

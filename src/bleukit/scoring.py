@@ -101,6 +101,7 @@ def score_rows(counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: Bl
 
     log_sum = zero
     weight_sum = zero
+    zero_factor = zero != 0  # an order in use with positive weight and zero precision
     for n, p in enumerate(precisions):
         log_p = xp.where(p > 0, xp.log(xp.where(p > 0, p, one)), zero + LOG_ZERO)
         in_use = eff > n
@@ -110,12 +111,15 @@ def score_rows(counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: Bl
             w = options.weights[n]
             log_sum = log_sum + xp.where(in_use, w * log_p, zero)
             weight_sum = weight_sum + xp.where(in_use, zero + w, zero)
+            if w > 0:
+                zero_factor = zero_factor | (in_use & (p <= 0))
     if options.weights is None:
         mean_log = log_sum / eff
     else:
         # Weights are renormalised over the orders in use; no weight on any of them means no
-        # evidence, scored 0.
-        has_weight = weight_sum > 0
+        # evidence, scored 0. A zero precision with any positive weight makes the geometric mean
+        # exactly 0: the log(0) floor times a tiny weight would otherwise leave a positive score.
+        has_weight = (weight_sum > 0) & ~zero_factor
         mean_log = xp.where(has_weight, log_sum / xp.where(has_weight, weight_sum, one), zero + LOG_ZERO)
     score = xp.where(any_match, bp * xp.exp(mean_log), zero)
     return RowScores(

@@ -75,6 +75,21 @@ class BleuStatistics:
     def __len__(self) -> int:
         return self.rows.shape[0]
 
+    def __eq__(self, other: object) -> bool:
+        """Equal when the order, every row and every reference count are equal.
+
+        >>> a = count_statistics([["x"]], [[["x"]]], max_ngram_order=1)
+        >>> a == count_statistics([["x"]], [[["x"]]], max_ngram_order=1), a == a[[]]
+        (True, False)
+        """
+        if not isinstance(other, BleuStatistics):
+            return NotImplemented
+        return (
+            self.max_ngram_order == other.max_ngram_order
+            and np.array_equal(self.rows, other.rows)
+            and np.array_equal(self.nrefs, other.nrefs)
+        )
+
     def __getitem__(self, index) -> "BleuStatistics":
         """Rows selected by a slice, index array or boolean mask (used for resampling)."""
         if isinstance(index, (int, np.integer)):

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Sequence
 
-from bleukit import BleuOptions, sentence_scores
+from bleukit import BleuOptions, corpus_statistics, sentence_scores_from_statistics
 from bleukit.options import DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH
-from bleukit.tensor import PadIds, sentence_bleu_ids
+from bleukit.tensor import PadIds, id_statistics
 from bleukit.tokenizers import DEFAULT_TOKENIZER
 
 __all__ = ["bleu_reward", "completion_text"]
@@ -90,21 +90,15 @@ def bleu_reward(
     if isinstance(scale, bool) or not isinstance(scale, (int, float)):
         raise TypeError(f"scale must be a number, got {type(scale).__name__}")
     # Validate every option now, so a typo fails when the trainer is built, not mid-training.
-    BleuOptions(
-        tokenize=tokenize if not ids else "none",
-        lowercase=lowercase,
+    # Ids are already tokens: they are scored with tokenize="none" and no lowercasing.
+    options = BleuOptions(
+        tokenize="none" if ids else tokenize,
+        lowercase=False if ids else lowercase,
         smooth_method=smooth_method,
         smooth_value=smooth_value,
         max_ngram_order=max_ngram_order,
         weights=weights,
         effective_order=effective_order,
-    )
-    options = dict(
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=max_ngram_order,
-        effective_order=effective_order,
-        weights=weights,
     )
 
     def references_of(kwargs: dict, n: int) -> list:
@@ -124,16 +118,16 @@ def bleu_reward(
             raise ValueError("bleu reward needs completions")
         texts = [completion_text(c) for c in completions]
         refs = references_of(kwargs, len(texts))
-        scores = sentence_scores(texts, refs, tokenize=tokenize, lowercase=lowercase, **options)
-        return [float(s) * scale for s in scores]
+        scores = sentence_scores_from_statistics(corpus_statistics(texts, refs, options), options)
+        return [s * scale for s in scores.tolist()]
 
     def bleu_ids_reward(prompts=None, completions=None, completion_ids=None, **kwargs) -> List[float]:
         if completion_ids is None:
             raise ValueError("bleu_reward(ids=True) needs completion_ids (TRL passes them)")
         refs = references_of(kwargs, len(completion_ids))
         refs = [_encode(r, tokenizer) for r in refs]
-        scores = sentence_bleu_ids(completion_ids, refs, pad_id=pad_id, **options)
-        return [float(s) * scale for s in scores.tolist()]
+        stats = id_statistics(completion_ids, refs, pad_id=pad_id, max_ngram_order=options.max_ngram_order)
+        return [s * scale for s in sentence_scores_from_statistics(stats, options).tolist()]
 
     reward = bleu_ids_reward if ids else bleu_text_reward
     # TRL names the reward's logged metrics after __name__.

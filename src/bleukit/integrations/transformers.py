@@ -20,20 +20,13 @@ table of sample translations at each evaluation.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from bleukit import (
-    BleuOptions,
-    BleuStatistics,
-    corpus_statistics,
-    score_statistics,
-    sentence_scores_from_statistics,
-)
-from bleukit.statistics import stats_columns
+from bleukit import BleuOptions, BleuStatistics, sentence_scores_from_statistics
+from bleukit.accumulator import StatisticsAccumulator
 
 try:  # The callback needs transformers; the metric itself works with any tokenizer.
     from transformers import TrainerCallback
@@ -98,9 +91,9 @@ class BleuComputeMetrics:
         if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 0:
             raise ValueError(f"num_samples must be an int >= 0, got {num_samples!r}")
         self.tokenizer = tokenizer
-        self.options = BleuOptions(**bleu_options)
+        self.options = BleuOptions.from_keywords(bleu_options)
         # Sample rows are scored as sacrebleu.sentence_bleu does by default: effective order on.
-        self.sentence_options = dataclasses.replace(self.options, effective_order=True)
+        self.sentence_options = self.options.sentence_level()
         self.postprocess = postprocess
         self.skip_special_tokens = bool(skip_special_tokens)
         self.num_samples = num_samples
@@ -112,8 +105,7 @@ class BleuComputeMetrics:
 
     def reset(self) -> None:
         """Forget a streaming evaluation in progress (the next batch starts a new one)."""
-        # Running totals: the statistics columns, then generated tokens, then sentences.
-        self._running = np.zeros(stats_columns(self.options.max_ngram_order) + 2, dtype=np.int64)
+        self._sums = StatisticsAccumulator(self.options, extras=("gen_tokens",))
         self._samples: List[Dict[str, Any]] = []
 
     def __call__(self, eval_pred: Any, compute_result: Optional[bool] = None) -> Dict[str, Any]:
@@ -134,29 +126,25 @@ class BleuComputeMetrics:
         if compute_result is None:
             self.reset()
         if self.num_examples is not None:
-            keep = max(self.num_examples - int(self._running[-1]), 0)
+            keep = max(self.num_examples - self._sums.n_rows, 0)
             hyps, refs, gen_tokens = hyps[:keep], refs[:keep], gen_tokens[:keep]
         if hyps:
-            stats = corpus_statistics(hyps, refs, self.options)
-            self._running[:-2] += stats.summed().rows[0]
-            self._running[-2] += sum(gen_tokens)
-            self._running[-1] += len(hyps)
+            stats = self._sums.add_text(hyps, refs, gen_tokens=sum(gen_tokens))
             self._keep_samples(stats, hyps, refs, inputs, n_rows)
         if compute_result is False:
             return {}
-        totals = _all_reduce_sum(self._running) if self.all_reduce else self._running.copy()
+        sums = self._sums
+        if self.all_reduce:
+            sums.all_reduce()
         self.last_samples = self._samples
         self.num_examples = None
         self.reset()
-        return self._result(totals)
+        return self._result(sums)
 
-    def _result(self, totals: np.ndarray) -> Dict[str, Any]:
-        n_sentences = int(totals[-1])
-        if n_sentences == 0:
+    def _result(self, sums: StatisticsAccumulator) -> Dict[str, Any]:
+        if sums.n_rows == 0:
             raise ValueError("no predictions were given: BLEU needs at least one sentence")
-        # Labels give exactly one reference per prediction.
-        stats = BleuStatistics(totals[None, :-2], [1], self.options.max_ngram_order)
-        result = score_statistics(stats, self.options)
+        result = sums.result()
         out: Dict[str, Any] = {"bleu": result.score}
         for n, precision in enumerate(result.precisions, start=1):
             out[f"precision_{n}"] = precision
@@ -164,7 +152,7 @@ class BleuComputeMetrics:
             bp=result.bp,
             sys_len=result.sys_len,
             ref_len=result.ref_len,
-            gen_len=float(totals[-2]) / n_sentences,
+            gen_len=sums.counters["gen_tokens"] / sums.n_rows,
         )
         if self.signature:
             out["signature"] = result.signature
@@ -269,23 +257,6 @@ def _integral(array: np.ndarray, what: str) -> np.ndarray:
 
 def _drop_ignored(row: np.ndarray) -> np.ndarray:
     return row[row >= 0]
-
-
-def _all_reduce_sum(values: np.ndarray) -> np.ndarray:
-    """Sum of ``values`` over all processes when ``torch.distributed`` is initialised."""
-    try:
-        import torch
-        import torch.distributed as dist
-    except ImportError:
-        return values.copy()
-    if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:
-        return values.copy()
-    device = torch.device("cpu")
-    if dist.get_backend() == "nccl":
-        device = torch.device("cuda", torch.cuda.current_device())
-    tensor = torch.as_tensor(values, dtype=torch.int64).to(device)
-    dist.all_reduce(tensor, op=dist.ReduceOp.SUM)
-    return tensor.cpu().numpy()
 
 
 def samples_table(samples: Sequence[Mapping[str, Any]]) -> str:
