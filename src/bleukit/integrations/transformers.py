@@ -33,6 +33,7 @@ from bleukit import (
     score_statistics,
     sentence_scores_from_statistics,
 )
+from bleukit._torch import is_torch_tensor
 from bleukit.statistics import stats_columns
 
 try:  # The callback needs transformers; the metric itself works with any tokenizer.
@@ -225,7 +226,7 @@ def _unpack(eval_pred: Any) -> Tuple[Any, Any, Any]:
 
 
 def _to_numpy(array: Any) -> np.ndarray:
-    if type(array).__module__.startswith("torch"):
+    if is_torch_tensor(array):
         return array.detach().cpu().numpy()
     return np.asarray(array)
 
