@@ -20,7 +20,7 @@ from ..options import DEFAULT_MAX_NGRAM_ORDER, BleuOptions
 from ..result import BLEUResult
 from ..scoring import score_table
 from ..statistics import BleuStatistics
-from .backends import Plan, choose_plan, to_output
+from .backends import Counter, Plan, choose_plan, to_output
 from .counting import count_batch
 from .layout import PadIds, gather
 
@@ -30,8 +30,9 @@ __all__ = ["sentence_bleu_ids", "corpus_bleu_ids", "id_statistics", "id_statisti
 def _count(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, max_order: int, backend: str) -> Tuple[Plan, Any, Any]:
     """Plan, statistics rows and nrefs (in the plan's array library) of one call."""
     plan = choose_plan((hyp_ids, ref_ids), backend)
-    flat = gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, plan.ops)
-    rows, nrefs = count_batch(flat, max_order, plan)
+    batch = gather(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, plan.ops,
+                   padded=plan.counter is Counter.TORCH_PADDED)
+    rows, nrefs = count_batch(batch, max_order, plan)
     return plan, rows, nrefs
 
 

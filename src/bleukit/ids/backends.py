@@ -1,7 +1,8 @@
 """Where a batch of ids is counted: the array library (numpy or torch ops) and the counter.
 
-The array code of :mod:`bleukit.ids.counting` is written once against the few operations whose
-spelling differs between numpy and torch (:class:`NumpyOps`, :class:`TorchOps`). Which counter
+Host ids are counted by the compiled kernel or by the numpy array code of
+:mod:`bleukit.ids.counting` (:class:`NumpyOps`); torch ops count a padded batch with fixed
+shapes (:mod:`bleukit.ids.padded_counting`; :class:`TorchOps` lays the batch out). Which counter
 runs is an explicit choice (:class:`Counter`) made by :func:`choose_plan` from the ``backend``
 argument and where the ids live; results go back to the caller's kind (:func:`to_output`).
 
@@ -69,8 +70,8 @@ class NumpyOps:
     def cumsum(self, x):
         return np.cumsum(x, dtype=np.int64)
 
-    def isin(self, x, values):
-        return np.isin(x, np.asarray(values, dtype=np.int64))
+    def not_in(self, x, values):
+        return ~np.isin(x, np.asarray(values, dtype=np.int64))
 
     def count_per(self, index, size, weights=None):
         # float64 bincount is exact here: every sum is a count below 2**53.
@@ -103,7 +104,8 @@ class NumpyOps:
 
 
 class TorchOps:
-    """The same operations spelled for torch, on one device."""
+    """What the layout step needs spelled for torch, on one device (the padded counter is
+    written in torch directly: :mod:`bleukit.ids.padded_counting`)."""
 
     kind = "torch"
 
@@ -114,61 +116,18 @@ class TorchOps:
     def arange(self, n):
         return self.torch.arange(n, dtype=self.torch.int64, device=self.device)
 
-    def zeros(self, n, dtype=None):
-        return self.torch.zeros(n, dtype=dtype or self.torch.int64, device=self.device)
-
-    def ones_bool(self, n):
-        return self.torch.ones(n, dtype=self.torch.bool, device=self.device)
-
-    def zeros_bool(self, n):
-        return self.torch.zeros(n, dtype=self.torch.bool, device=self.device)
-
-    def diff_append(self, x, last):
-        return self.torch.diff(x, append=self.as_index_array([last]))
+    def zeros(self, n):
+        return self.torch.zeros(n, dtype=self.torch.int64, device=self.device)
 
     def cat(self, parts):
         return self.torch.cat(parts)
 
-    def stack(self, parts, axis):
-        return self.torch.stack(parts, axis)
-
-    def repeat(self, values, counts):
-        return self.torch.repeat_interleave(values, counts)
-
-    def sort(self, x):
-        return self.torch.sort(x).values
-
-    def argsort(self, x, stable=False):
-        return self.torch.sort(x, stable=stable).indices
-
-    def nonzero(self, mask):
-        return self.torch.nonzero(mask).reshape(-1)
-
-    def cumsum(self, x):
-        return self.torch.cumsum(x, 0, dtype=self.torch.int64)
-
-    def isin(self, x, values):
-        return self.torch.isin(x, self.torch.as_tensor(list(values), dtype=self.torch.int64, device=self.device))
-
-    def count_per(self, index, size, weights=None):
-        out = self.zeros(size)
-        src = self.torch.ones_like(index) if weights is None else weights.to(self.torch.int64)
-        return out.scatter_add_(0, index, src)
-
-    def segment_max(self, values, seg_first, seg_index, size):
-        return self.zeros(size).scatter_reduce_(0, seg_index, values, "amax", include_self=False)
-
-    def segment_min(self, values, seg_first, seg_index, size):
-        return self.zeros(size).scatter_reduce_(0, seg_index, values, "amin", include_self=False)
-
-    def to_int(self, x) -> int:
-        return int(x.item()) if hasattr(x, "item") else int(x)
-
-    def minimum(self, a, b):
-        return self.torch.minimum(a, b)
-
-    def maximum(self, a, b):
-        return self.torch.maximum(a, b)
+    def not_in(self, x, values):
+        # Comparisons with Python ints: no small tensor of pad ids to copy to the device.
+        keep = x != values[0]
+        for v in values[1:]:
+            keep &= x != v
+        return keep
 
     def as_index_array(self, x):
         return self.torch.as_tensor(x, dtype=self.torch.int64, device=self.device)
@@ -190,8 +149,8 @@ class Counter(enum.Enum):
     KERNEL = "kernel"
     #: The numpy array code, in cache-sized blocks of rows.
     HOST_ARRAYS = "host arrays"
-    #: The same array code with torch ops, on the ids' device, the whole batch at once.
-    TORCH_ARRAYS = "torch arrays"
+    #: Fixed-shape torch code on the ids' device (no waiting for the device), on a padded batch.
+    TORCH_PADDED = "torch padded"
 
 
 @dataclass(frozen=True)
@@ -223,7 +182,7 @@ def choose_plan(objs: Sequence[Any], backend: str) -> Plan:
     import torch
 
     device = out_device if out_device is not None else torch.device("cpu")
-    return Plan(TorchOps(torch, device), Counter.TORCH_ARRAYS, out_device)
+    return Plan(TorchOps(torch, device), Counter.TORCH_PADDED, out_device)
 
 
 def _common_device(objs: Sequence[Any]):

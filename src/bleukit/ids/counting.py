@@ -11,7 +11,8 @@ The steps, in order: :func:`length_columns` (``sys_len``, ``ref_len``, ``nrefs``
 :func:`sequence_tags` (bit fields of owner and slot), then per order :func:`order_keys`,
 :func:`sort_runs`, :func:`clipped_matches` and, where a longer order needs it,
 :func:`dense_codes`. :func:`count_batch` runs the counter a :class:`~bleukit.ids.backends.Plan`
-names (the compiled kernel, or this code in blocks on the host or whole on a device).
+names (the compiled kernel, this code in cache-sized blocks of rows, or the fixed-shape torch
+code of :mod:`bleukit.ids.padded_counting`).
 
 >>> from bleukit.ids.backends import NumpyOps
 >>> from bleukit.ids.layout import gather
@@ -25,13 +26,13 @@ names (the compiled kernel, or this code in blocks on the host or whole on a dev
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Optional, Set, Tuple
+from typing import Any, Dict, Optional, Set, Tuple, Union
 
 import numpy as np
 
 from .. import _native
 from .backends import Counter, Ops, Plan
-from .layout import Flat
+from .layout import Flat, Padded
 
 __all__ = ["HOST_BLOCK_IDS", "count_batch", "count_rows"]
 
@@ -43,14 +44,17 @@ _INT64_MAX = 2**63 - 1
 HOST_BLOCK_IDS = 1 << 16
 
 
-def count_batch(flat: Flat, max_order: int, plan: Plan) -> Tuple[Any, Any]:
-    """Statistics rows and nrefs of the whole batch, by the counter ``plan`` names."""
+def count_batch(flat: Union[Flat, Padded], max_order: int, plan: Plan) -> Tuple[Any, Any]:
+    """Statistics rows and nrefs of the whole batch, by the counter ``plan`` names (the torch
+    counter takes the :class:`~bleukit.ids.layout.Padded` batch :func:`gather` makes for it)."""
     if plan.counter is Counter.KERNEL:
         stats = _native.native_flat_ids_statistics(flat.tokens, flat.lengths, flat.owner, flat.n_rows, max_order)
         return stats.rows, stats.nrefs
     if plan.counter is Counter.HOST_ARRAYS:
         return _host_blocks(flat, max_order, plan.ops)
-    return count_rows(flat, max_order, plan.ops)
+    from .padded_counting import padded_rows
+
+    return padded_rows(flat, max_order)
 
 
 def _host_blocks(flat: Flat, max_order: int, ops: Ops) -> Tuple[Any, Any]:
