@@ -1,4 +1,4 @@
-"""Per-sentence BLEU on token ids: bleukit.tensor against peers, all measured in this one run.
+"""Per-sentence BLEU on token ids: bleukit.ids against peers, all measured in this one run.
 
 Batches of random ids (vocabulary 32,000) with references made from the hypotheses by replacing
 20% of the ids, at batch x length 256x256, 256x1024, 1024x256 and 1024x1024. Peers: NLTK
@@ -27,7 +27,7 @@ import warnings
 
 import numpy as np
 
-from bleukit.tensor import sentence_bleu_ids
+from bleukit.ids import sentence_bleu_ids
 
 VOCAB = 32_000
 TOL = 1e-9

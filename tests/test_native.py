@@ -444,7 +444,7 @@ def test_ids_kernel_equals_reference_counter(data, order):
     native = _native.native_ids_statistics(hyps, refs, order)
     np.testing.assert_array_equal(native.rows, count_statistics(hyps, refs, order).rows)
     assert native.nrefs.tolist() == [len(r) for r in refs]
-    # The flat entry point (what bleukit.tensor uses) on the same batch laid out back to back.
+    # The flat entry point (what bleukit.ids uses) on the same batch laid out back to back.
     seqs = [s for h, rs in data for s in [h, *rs]]
     owner = [i for i, (_, rs) in enumerate(data) for _ in range(1 + len(rs))]
     tokens = np.array([t for s in seqs for t in s], dtype=np.int64)

@@ -1,4 +1,4 @@
-"""Token-id BLEU (bleukit.tensor) against sacreBLEU on the ids as text and the core's reference counter.
+"""Token-id BLEU (bleukit.ids) against sacreBLEU on the ids as text and the core's reference counter.
 
 Every test that takes ``backend`` runs on CPU with the compiled kernel (backend "auto" on host
 data, when the kernel is built), the numpy array code and the torch ops that a GPU runs, and once
@@ -17,7 +17,7 @@ from sacrebleu.metrics import BLEU
 
 import bleukit
 from bleukit.statistics import count_statistics
-from bleukit.tensor import corpus_bleu_ids, id_statistics, id_statistics_rows, sentence_bleu_ids
+from bleukit.ids import corpus_bleu_ids, id_statistics, id_statistics_rows, sentence_bleu_ids
 
 try:
     import torch
@@ -398,7 +398,7 @@ def test_devices_must_agree():  # pragma: no cover - no GPU on the development m
 @pytest.mark.parametrize("block", [1, 5, 23, 10**6])
 def test_host_blocks_of_rows_give_the_same_rows(monkeypatch, block):
     # Large host batches are counted in blocks of whole rows; any block size gives the same table.
-    import bleukit.tensor as tensor_module
+    import bleukit.ids.counting as tensor_module
 
     monkeypatch.setattr(tensor_module, "HOST_BLOCK_IDS", block)
     rng = np.random.default_rng(12)
@@ -416,7 +416,7 @@ def test_host_memory_is_linear_in_the_number_of_ids():
     # matrix would need gigabytes here. numpy allocations are visible to tracemalloc.
     import tracemalloc
 
-    import bleukit.tensor as tensor_module
+    import bleukit.ids.counting as tensor_module
 
     rng = np.random.default_rng(13)
     for batch, length in ((64, 512), (512, 512), (4, 32768)):
@@ -467,7 +467,7 @@ def test_numpy_and_lists_work_without_torch():
     code = (
         "import sys; sys.modules['torch'] = None\n"
         "import numpy as np\n"
-        "from bleukit.tensor import sentence_bleu_ids, corpus_bleu_ids\n"
+        "from bleukit.ids import sentence_bleu_ids, corpus_bleu_ids\n"
         "a = sentence_bleu_ids(np.array([[1, 2, 3, 0]]), np.array([[1, 2, 3, 4]]), pad_id=0)\n"
         "b = sentence_bleu_ids([[1, 2, 3]], [[[1, 2, 3, 4], [5]]], backend='numpy')\n"
         "c = corpus_bleu_ids([[1, 2, 3]], [[1, 2, 3, 4]])\n"

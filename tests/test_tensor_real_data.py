@@ -13,7 +13,7 @@ import pytest
 
 import bleukit
 from bleukit.engine import preprocess
-from bleukit.tensor import corpus_bleu_ids, sentence_bleu_ids
+from bleukit.ids import corpus_bleu_ids, sentence_bleu_ids
 from shared_data import load_corpus
 
 _VOCAB: dict = {}

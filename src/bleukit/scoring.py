@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ._torch import is_torch_tensor
 from .options import BleuOptions
 
 __all__ = ["RowScores", "score_rows", "score_table", "LOG_ZERO"]
@@ -36,7 +37,7 @@ class RowScores:
 
 
 def _namespace(array: Any):
-    if type(array).__module__.startswith("torch"):
+    if is_torch_tensor(array):
         import torch
 
         return torch

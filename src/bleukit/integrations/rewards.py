@@ -4,7 +4,7 @@ TRL calls each reward function as ``f(prompts=..., completions=..., completion_i
 **dataset_columns)`` (plus ``trainer_state`` and logging hooks) and expects one float per
 completion. :func:`bleu_reward` builds such a function: text completions are scored with the
 core's sacreBLEU-exact sentence BLEU; with ``ids=True`` the generated ids are scored directly
-with :func:`bleukit.tensor.sentence_bleu_ids` (no decoding).
+with :func:`bleukit.ids.sentence_bleu_ids` (no decoding).
 
 >>> reward = bleu_reward("reference", scale=1.0)
 >>> rewards = reward(prompts=["Hallo Welt", "Guten Tag"], completions=["Hello world !", "Good morning"],
@@ -19,7 +19,7 @@ from typing import Any, Callable, List, Optional, Sequence
 
 from bleukit import BleuOptions, corpus_statistics, sentence_scores_from_statistics
 from bleukit.options import DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH
-from bleukit.tensor import PadIds, id_statistics
+from bleukit.ids import PadIds, id_statistics
 from bleukit.tokenizers import DEFAULT_TOKENIZER
 
 __all__ = ["bleu_reward", "completion_text"]

@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from bleukit import BleuOptions, BleuStatistics, sentence_scores_from_statistics
+from bleukit._torch import is_torch_tensor
 from bleukit.accumulator import StatisticsAccumulator
 
 try:  # The callback needs transformers; the metric itself works with any tokenizer.
@@ -213,7 +214,7 @@ def _unpack(eval_pred: Any) -> Tuple[Any, Any, Any]:
 
 
 def _to_numpy(array: Any) -> np.ndarray:
-    if type(array).__module__.startswith("torch"):
+    if is_torch_tensor(array):
         return array.detach().cpu().numpy()
     return np.asarray(array)
 
