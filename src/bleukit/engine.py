@@ -10,7 +10,7 @@ must reproduce.
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import List, Sequence
 
 from ._native import native_text_statistics, uses_native
 from .options import BleuOptions
@@ -23,9 +23,14 @@ __all__ = ["preprocess", "text_statistics"]
 def preprocess(line: str, tokenizer: Tokenizer, lowercase: bool = False) -> List[str]:
     """Tokens of one segment as sacreBLEU sees them: lowercase, strip the right end, tokenize, split.
 
+    A ``str`` subclass is read as its ``str`` value: its own ``lower()`` or ``split()`` are never
+    called (the native kernel reads the characters the same way).
+
     >>> preprocess("The cat.  ", get_tokenizer("13a"), lowercase=True)
     ['the', 'cat', '.']
     """
+    if type(line) is not str:
+        line = str.__str__(line)  # the exact str with the same characters
     if lowercase:
         line = line.lower()
     return tokenizer(line.rstrip()).split()
@@ -35,7 +40,6 @@ def text_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
     options: BleuOptions,
-    tokenizer: Optional[Tokenizer] = None,
 ) -> BleuStatistics:
     """Statistics of checked input (``references[i]`` a non-empty list of strings).
 
@@ -43,9 +47,9 @@ def text_statistics(
     The compiled kernel (``bleukit._native``) produces the same table when it is built and the
     tokenizer is one it implements; this Python code is its reference and fallback.
     """
-    if tokenizer is None and uses_native(options):
+    if uses_native(options):
         return native_text_statistics(hypotheses, references, options)
-    tok = tokenizer if tokenizer is not None else get_tokenizer(options.tokenize)
+    tok = get_tokenizer(options.tokenize)
     lc = options.lowercase
     return count_statistics(
         _Lazy(hypotheses, lambda h: preprocess(h, tok, lc)),
