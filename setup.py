@@ -51,7 +51,8 @@ ext_modules = (
     else [
         Extension(
             "bleukit._native_kernel",
-            sources=["csrc/bleukit_kernel.c"],
+            sources=["csrc/module.c", "csrc/tokenize.c", "csrc/count.c"],
+            depends=["csrc/kernel.h"],
             extra_compile_args=args,
             optional=True,
         )

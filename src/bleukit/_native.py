@@ -23,11 +23,10 @@ import numpy as np
 
 from .options import BleuOptions
 from .statistics import BleuStatistics, stats_columns
-from .tokenizers import _MTEVAL_RULES, CHINESE_RANGES
+from .tokenizers import _MTEVAL_RULES, CHINESE_RANGES, MtevalRule
 
 __all__ = ["NATIVE_TOKENIZERS", "available", "unavailable_reason", "engine_name", "uses_native",
-           "character_table", "native_text_statistics", "native_ids_statistics",
-           "native_flat_ids_statistics"]
+           "character_table", "native_text_statistics", "native_flat_ids_statistics"]
 
 try:
     # import_module names the missing module in its error ("from . import" would blame a cycle)
@@ -118,10 +117,10 @@ def character_table(unicode_properties: bool = True) -> bytes:
         # The mteval patterns are ASCII classes (their ranges are written with ASCII bounds), so
         # testing the ASCII code points reads them off completely; test_native checks all others.
         for cp in range(128):
-            if _MTEVAL_RULES[0][0].fullmatch(chr(cp)):
+            if _MTEVAL_RULES[MtevalRule.PUNCTUATION][0].fullmatch(chr(cp)):
                 table[cp] |= flags["13A"]
             # the digit class, read off the rule that splits "<digit>-"
-            if _MTEVAL_RULES[3][0].fullmatch(chr(cp) + "-"):
+            if _MTEVAL_RULES[MtevalRule.DASH_AFTER_DIGIT][0].fullmatch(chr(cp) + "-"):
                 table[cp] |= flags["DIGIT"]
         for lo, hi in CHINESE_RANGES:
             table[lo : hi + 1] |= flags["ZH"]
@@ -179,46 +178,6 @@ def native_text_statistics(
     return BleuStatistics(rows, nrefs, options.max_ngram_order)
 
 
-def native_ids_statistics(
-    hypotheses: Sequence[Sequence[int]],
-    references: Sequence[Sequence[Sequence[int]]],
-    max_ngram_order: int = 4,
-) -> BleuStatistics:
-    """Statistics of token-id sequences from the kernel, equal to ``count_statistics`` on them.
-
-    ``references[i]`` is the list of reference id sequences of ``hypotheses[i]``. Sequences may be
-    lists, numpy arrays or CPU tensors of integers; padding is the caller's to remove.
-
-    >>> from bleukit.statistics import count_statistics
-    >>> hyps, refs = [[5, 6, 7, 5]], [[[5, 6, 8], [7, 5]]]
-    >>> if available():
-    ...     rows = native_ids_statistics(hyps, refs, 2).rows.tolist()
-    ... else:
-    ...     rows = count_statistics(hyps, refs, 2).rows.tolist()
-    >>> rows == count_statistics(hyps, refs, 2).rows.tolist() == [[4, 3, 3, 2, 4, 3]]
-    True
-    """
-    if _kernel is None:
-        raise RuntimeError(unavailable_reason)
-    if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) or max_ngram_order < 1:
-        raise ValueError(f"max_ngram_order must be an int >= 1, got {max_ngram_order!r}")
-    hyps = [_ids_array(h, f"hypotheses[{i}]") for i, h in enumerate(hypotheses)]
-    refs = []
-    for i, rs in enumerate(references):
-        flat = isinstance(rs, np.ndarray) and rs.ndim == 1
-        flat = flat or (isinstance(rs, (list, tuple)) and len(rs) > 0 and np.ndim(rs[0]) == 0)
-        if flat or not isinstance(rs, (list, tuple, np.ndarray)):
-            raise TypeError(f"references[{i}] must be a list of id sequences (one per reference)")
-        refs.append([_ids_array(r, f"references[{i}][{j}]") for j, r in enumerate(rs)])
-    if len(refs) != len(hyps):
-        raise ValueError(f"got {len(hyps)} hypotheses but {len(refs)} reference lists")
-    n = len(hyps)
-    rows = np.empty((n, stats_columns(max_ngram_order)), dtype=np.int64)
-    nrefs = np.empty(n, dtype=np.int64)
-    _kernel.ids_statistics(hyps, refs, max_ngram_order, rows, nrefs)
-    return BleuStatistics(rows, nrefs, max_ngram_order)
-
-
 def native_flat_ids_statistics(
     tokens: np.ndarray, lengths: np.ndarray, owner: np.ndarray, n_rows: int, max_ngram_order: int = 4
 ) -> BleuStatistics:
@@ -248,13 +207,3 @@ def native_flat_ids_statistics(
     )
     return BleuStatistics(rows, nrefs, max_ngram_order)
 
-
-def _ids_array(seq, where: str) -> np.ndarray:
-    if hasattr(seq, "detach"):  # a torch tensor: numpy view of its CPU data
-        seq = seq.detach().cpu().numpy()
-    arr = np.asarray(seq)
-    if arr.ndim != 1:
-        raise ValueError(f"{where} must be a 1-D sequence of token ids, got shape {arr.shape}")
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"{where} must hold integer token ids, got dtype {arr.dtype}")
-    return np.ascontiguousarray(arr, dtype=np.int64)

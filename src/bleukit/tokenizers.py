@@ -12,6 +12,7 @@ ever seen is memory that never comes back.
 
 from __future__ import annotations
 
+import enum
 import re
 from typing import Callable, Dict, Tuple
 
@@ -28,6 +29,7 @@ __all__ = [
     "DEFAULT_TOKENIZER",
     "get_tokenizer",
     "is_chinese_char",
+    "MtevalRule",
 ]
 
 DEFAULT_TOKENIZER = "13a"
@@ -49,8 +51,23 @@ class Tokenizer:
         return f"{type(self).__name__}()"
 
 
-# mteval-v13a's language-dependent rules. The patterns are the specification (sacreBLEU's
-# tokenizer_re), so they are spelled exactly as there.
+class MtevalRule(enum.IntEnum):
+    """Positions of the mteval rules in ``_MTEVAL_RULES``; the native kernel's C comments and
+    ``bleukit._native.character_table`` (which reads its 13a classes off these patterns) use the
+    same names.
+
+    >>> _MTEVAL_RULES[MtevalRule.DASH_AFTER_DIGIT][0].pattern
+    '([0-9])(-)'
+    """
+
+    PUNCTUATION = 0  #: one character of 13a's punctuation class becomes a token of its own
+    DOT_AFTER_NON_DIGIT = 1  #: '.' or ',' after a non-digit
+    DOT_BEFORE_NON_DIGIT = 2  #: '.' or ',' before a non-digit
+    DASH_AFTER_DIGIT = 3  #: '-' after a digit
+
+
+# mteval-v13a's language-dependent rules, in MtevalRule order. The patterns are the
+# specification (sacreBLEU's tokenizer_re), so they are spelled exactly as there.
 _MTEVAL_RULES: Tuple[Tuple["re.Pattern[str]", str], ...] = (
     (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
     (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),

@@ -1,0 +1,147 @@
+/*
+ * bleukit native statistics kernel: what the three source files share.
+ *
+ *   tokenize.c  one segment's code points -> tokens (bleukit.engine.preprocess: rstrip, the
+ *               tokenizer's rules, split), appended to the sentence's token store
+ *   count.c     a sentence's tokens (or integer ids) -> one statistics row (clipped n-gram
+ *               matches and totals in sacreBLEU's column order); growable buffers
+ *   module.c    the Python entry points: the one argument check, gathering text under the GIL,
+ *               the work itself without it, signal checks, the module's constants
+ *
+ * Nothing in tokenize.c or count.c touches a Python object or the Python error state: they run
+ * with the GIL released and report failures through kernel.err, which module.c turns into an
+ * exception once it holds the GIL again.
+ */
+#ifndef BLEUKIT_KERNEL_H
+#define BLEUKIT_KERNEL_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bits of the character-class table built by bleukit._native.character_table (one byte per
+ * code point). The Python side reads the same values from the module's CLS_* constants. */
+#define CLS_P 1u      /* \p{P} as the regex package sees it */
+#define CLS_S 2u      /* \p{S} */
+#define CLS_N 4u      /* \p{N} */
+#define CLS_ZH 8u     /* tokenizers.CHINESE_RANGES */
+#define CLS_13A 16u   /* the class of MtevalRule.PUNCTUATION (isolated by 13a and zh) */
+#define CLS_DIGIT 32u /* [0-9] of the MtevalRule patterns */
+#define TABLE_SIZE 0x110000
+
+/* Tokenizer codes: bleukit._native.NATIVE_TOKENIZERS holds the same numbers. */
+enum { TOK_13A = 0, TOK_INTL = 1, TOK_ZH = 2, TOK_CHAR = 3, TOK_NONE = 4 };
+
+/* Why a step without the GIL failed (module.c raises the matching exception). */
+enum { KERR_NONE = 0, KERR_NOMEM, KERR_TOO_LONG, KERR_INTERRUPTED };
+
+/* Work units (code points read, tokens counted per order) between two calls of kernel.poll:
+ * some 10 ms of work, so a signal is seen well within 50 ms. */
+#define POLL_WORK ((size_t)1 << 20)
+
+typedef uint32_t cp_t;
+
+/* Size limits. A sentence (hypothesis and references together) holds at most MAX_SENTENCE_CHARS
+ * code points and its hypothesis at most MAX_HYP_TOKENS tokens (n-gram keys pack two ids into
+ * 64 bits), so no size computed from them (a few times a length, plus a few) can overflow;
+ * module.c rejects longer input with OverflowError before any work. Buffers never grow past
+ * MAX_BUFFER_BYTES, so doubling a capacity cannot overflow either. */
+#define MAX_SENTENCE_CHARS ((int64_t)1 << 40)
+#define MAX_HYP_TOKENS ((int64_t)INT32_MAX)
+#define MAX_BUFFER_BYTES ((size_t)1 << 50)
+
+/* Token hash: FNV-1a over the code points (accumulated while splitting), then mixed; never
+ * EMPTY_KEY, the hash table's marker of a free slot. */
+#define EMPTY_KEY UINT64_MAX
+#define HASH_SEED 0xcbf29ce484222325ULL
+#define HASH_PRIME 0x100000001b3ULL
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static inline uint64_t finish_hash(uint64_t h, size_t len) {
+    h = mix64(h ^ ((uint64_t)len << 40));
+    return h == EMPTY_KEY ? h - 1 : h;
+}
+
+typedef struct {
+    cp_t *d;
+    size_t n, cap;
+} cpbuf;
+
+typedef struct {
+    int64_t *d;
+    size_t n, cap;
+} i64buf;
+
+/* One segment to tokenize: its code points, read in place from a str the caller keeps alive. */
+typedef struct {
+    const void *data;
+    size_t len;
+    int kind;        /* PyUnicode_1BYTE_KIND, 2 or 4 */
+    int ascii_lower; /* map A-Z to a-z while reading (str.lower() of an ASCII str) */
+} segment_src;
+
+typedef struct {
+    const uint8_t *cls; /* character-class table */
+    int tokenizer;
+    int order;
+    int direct; /* use mteval_direct where it applies (off only to test it against the rules) */
+    int err;    /* KERR_* of the last failure */
+    /* per-segment scratch */
+    cpbuf a, b;
+    /* per-sentence token store: code points of all tokens, token spans */
+    cpbuf chars;
+    i64buf tok_off, tok_len; /* token spans in chars */
+    i64buf tok_hash;         /* token hashes, computed while splitting */
+    i64buf seg_start;        /* first token of each segment; one extra entry at the end */
+    /* counting */
+    i64buf ids; /* per token position: id of the n-gram starting there (current order) */
+    i64buf tok_ids;
+    i64buf hypcnt, refmax, tmp;
+    /* hash table */
+    uint64_t *hkeys;
+    int64_t *hvals;
+    size_t hcap;       /* allocated slots */
+    size_t hmask;      /* slots in use - 1 (a power of two minus one) */
+    int hshift;        /* 64 - log2(slots in use) */
+    int64_t minus1_id; /* id of the integer token -1 in the current sentence (token-id path) */
+    /* Long work calls poll (module.c: take the GIL, check for signals, release it) every
+     * POLL_WORK units; a negative return stops the work with KERR_INTERRUPTED. */
+    int (*poll)(void *state);
+    void *poll_state;
+    size_t work;
+} kernel;
+
+/* Account for `units` of work; -1 when poll says stop. */
+static inline int kernel_work(kernel *k, size_t units) {
+    k->work += units;
+    if (k->work < POLL_WORK || !k->poll) return 0;
+    k->work = 0;
+    if (k->poll(k->poll_state) < 0) {
+        k->err = KERR_INTERRUPTED;
+        return -1;
+    }
+    return 0;
+}
+
+/* count.c */
+int cp_reserve(kernel *k, cpbuf *b, size_t need);
+int i64_reserve(kernel *k, i64buf *b, size_t need);
+void kernel_free(kernel *k);
+/* Row of the sentence whose segments seg_start delimits (segment 0 the hypothesis, then the
+ * references): text tokens of the store, or with `values` the integers values[seg_start[0]..]. */
+int count_sentence(kernel *k, int64_t *row, const int64_t *values);
+
+/* tokenize.c: preprocess(line, tokenizer, lowercase) of one segment, tokens appended. */
+int tokenize_segment(kernel *k, const segment_src *src);
+
+#endif

@@ -1,0 +1,301 @@
+"""The kernel on hostile input and under concurrency: str subclasses, strict argument checks, sizes
+near 2^63, the GIL released while it counts, Ctrl-C during a long call, and ``threads=``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bleukit
+from bleukit import BleuOptions, _native
+from bleukit.engine import text_statistics
+
+REPO = Path(__file__).resolve().parents[1]
+needs_kernel = pytest.mark.skipif(not _native.available(), reason="BLEUKIT_NO_NATIVE build")
+
+
+@pytest.fixture(params=["native", "python"])
+def engine(request, monkeypatch):
+    if request.param == "native" and not _native.available():
+        pytest.skip("BLEUKIT_NO_NATIVE build")
+    monkeypatch.setenv("BLEUKIT_ENGINE", request.param)
+    return request.param
+
+
+# --------------------------------------------------------------------------------------------
+# str subclasses: read as their str value by both engines
+
+
+class WeirdLower(str):
+    """Every method a tokenizer might call returns something that is not this text."""
+
+    def lower(self):
+        return 42
+
+    def rstrip(self, *args):
+        return ["not", "a", "str"]
+
+    def split(self, *args):
+        return ["nonsense"]
+
+    def __str__(self):
+        return "something else entirely"
+
+
+class OtherLower(str):
+    def lower(self):
+        return "zzz yyy"  # a str, but not this text lowercased
+
+
+TEXTS = ["The Cat sat ON the mat.", "İstanbul ΣΑΣ Straße, 1,000.5 — ok", "ПРИВЕТ мир!", ""]
+
+
+@pytest.mark.parametrize("cls", [WeirdLower, OtherLower])
+@pytest.mark.parametrize("lowercase", [False, True])
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "zh", "char", "none"])
+def test_str_subclass_is_read_as_its_value(engine, cls, lowercase, tokenize):
+    options = BleuOptions(tokenize=tokenize, lowercase=lowercase)
+    plain = text_statistics(TEXTS, [[t.upper()] for t in TEXTS], options).rows
+    hyps = [cls(t) for t in TEXTS]
+    refs = [[cls(t.upper())] for t in TEXTS]
+    assert text_statistics(hyps, refs, options).rows.tolist() == plain.tolist()
+    public = bleukit.corpus_bleu(hyps, refs, tokenize=tokenize, lowercase=lowercase)
+    assert public.score == bleukit.corpus_bleu(TEXTS, [[t.upper()] for t in TEXTS], tokenize=tokenize,
+                                               lowercase=lowercase).score
+
+
+# --------------------------------------------------------------------------------------------
+# the entry points check every argument
+
+
+def _text_call(hyps, refs, tokenizer=0, lowercase=0, order=4, table=None, rows=None, nrefs=None):
+    n = len(hyps)
+    table = _native.character_table(unicode_properties=False) if table is None else table
+    rows = np.empty((n, 2 + 2 * order), np.int64) if rows is None else rows
+    nrefs = np.empty(n, np.int64) if nrefs is None else nrefs
+    _native._kernel.text_statistics(hyps, refs, tokenizer, lowercase, order, table, rows, nrefs)
+    return rows
+
+
+@needs_kernel
+def test_text_entry_point_rejects_bad_arguments():
+    assert _text_call(["a b"], [["a b"]], order=2).tolist() == [[2, 2, 2, 1, 2, 1]]
+    with pytest.raises(ValueError, match="unknown tokenizer code 9"):
+        _text_call(["a"], [["a"]], tokenizer=9)
+    with pytest.raises(ValueError, match="0x110000"):
+        _text_call(["a"], [["a"]], table=b"\0" * 10)
+    for order in (0, -1, 2**31 - 1):
+        with pytest.raises(ValueError, match="max_ngram_order must be between 1 and"):
+            _text_call(["a"], [["a"]], order=order, rows=np.empty((1, 4), np.int64))
+    with pytest.raises(ValueError, match="wrong size"):
+        _text_call(["a"], [["a"]], rows=np.empty((2, 10), np.int64))
+    with pytest.raises(TypeError, match="rows_out must be a C-contiguous, aligned int64"):
+        _text_call(["a"], [["a"]], rows=np.empty((1, 10), np.float64))
+    with pytest.raises((TypeError, ValueError, BufferError), match="contiguous"):
+        _text_call(["a"], [["a"]], rows=np.empty((1, 20), np.int64)[:, ::2])
+    misaligned = np.frombuffer(bytearray(8 * 11), dtype=np.uint8)[1:81].view(np.int64).reshape(1, 10)
+    with pytest.raises(TypeError, match="aligned"):
+        _text_call(["a"], [["a"]], rows=misaligned)
+    readonly = np.empty((1, 10), np.int64)
+    readonly.flags.writeable = False
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        _text_call(["a"], [["a"]], rows=readonly)
+    with pytest.raises(TypeError, match=r"hypotheses\[1\] must be a str, got bytes"):
+        _text_call(["a", b"b"], [["a"], ["b"]])
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a str, got NoneType"):
+        _text_call(["a"], [["a", None]])
+    with pytest.raises(ValueError, match=r"references\[0\] is empty"):
+        _text_call(["a"], [[]])
+    with pytest.raises(ValueError, match="1 hypotheses but 2 reference lists"):
+        _text_call(["a"], [["a"], ["b"]], rows=np.empty((1, 10), np.int64))
+
+
+def _flat(tokens, lengths, owner, n_rows, order=2, rows=None, nrefs=None):
+    rows = np.empty((max(n_rows, 0), 2 + 2 * order), np.int64) if rows is None else rows
+    nrefs = np.empty(max(n_rows, 0), np.int64) if nrefs is None else nrefs
+    _native._kernel.ids_statistics_flat(
+        np.asarray(tokens, np.int64), np.asarray(lengths, np.int64), np.asarray(owner, np.int64),
+        n_rows, order, rows, nrefs)
+    return rows
+
+
+@needs_kernel
+@pytest.mark.timeout(60)
+def test_flat_ids_lengths_near_2_63_fail_at_once():
+    """Lengths whose sum overflows int64, or that exceed the ids, fail before any work (the old
+    entry point looped forever growing a buffer to such a length, holding the GIL)."""
+    big = 2**63 - 1
+    for lengths in ([big, 1], [1, big], [2**62, 2**62, 2**62, 2**62], [big, big], [3, 2**63 - 3]):
+        with pytest.raises(ValueError, match="lengths exceed the ids"):
+            _flat([1, 2, 3], lengths, [0] * len(lengths), 1)
+    with pytest.raises(ValueError, match="negative length"):
+        _flat([1, 2, 3], [-(2**63), 3], [0, 0], 1)
+    with pytest.raises(ValueError, match="the number of rows must be >= 0"):
+        _flat([1, 2], [1, 1], [0, 0], -1, rows=np.empty((0, 6), np.int64), nrefs=np.empty(0, np.int64))
+    for n_rows in (2**62, 2**63 - 1):  # n x width x 8 overflows
+        with pytest.raises(ValueError, match="wrong size"):
+            _flat([1, 2], [1, 1], [0, 0], n_rows, rows=np.empty((1, 6), np.int64), nrefs=np.empty(1, np.int64))
+    with pytest.raises(TypeError, match="tokens must be a C-contiguous, aligned int64"):
+        _native._kernel.ids_statistics_flat(np.array([1.0, 2.0]), np.array([1, 1]), np.array([0, 0]), 1, 2,
+                                            np.empty((1, 6), np.int64), np.empty(1, np.int64))
+    with pytest.raises(TypeError, match="owner must be"):
+        _native._kernel.ids_statistics_flat(np.array([1, 2]), np.array([1, 1]), np.array([0, 0], np.int32), 1, 2,
+                                            np.empty((1, 6), np.int64), np.empty(1, np.int64))
+    with pytest.raises(ValueError, match="max_ngram_order must be between 1 and"):
+        _flat([1, 2], [1, 1], [0, 0], 1, order=0, rows=np.empty((1, 6), np.int64))
+    with pytest.raises(ValueError, match="row 0 needs a hypothesis"):  # an owner outside the rows
+        _flat([1, 2], [1, 1], [-5, 0], 1)
+    assert _flat([5, 6, 5, 6], [2, 2], [0, 0], 1).tolist() == [[2, 2, 2, 1, 2, 1]]
+
+
+@needs_kernel
+def test_the_public_glue_keeps_accepting_any_integer_arrays():
+    """native_flat_ids_statistics converts its inputs (what bleukit.tensor relies on)."""
+    stats = _native.native_flat_ids_statistics(
+        np.array([5, 6, 5, 6], np.int32), [2, 2], np.array([0, 0], np.uint8), 1, 2)
+    assert stats.rows.tolist() == [[2, 2, 2, 1, 2, 1]]
+
+
+# --------------------------------------------------------------------------------------------
+# the GIL and Ctrl-C
+
+
+def _big_corpus(pairs: int):
+    # The same few str objects repeated: a long call that costs no memory to build.
+    hyp = "The quick brown fox , 1,000.5 jumps over the lazy dog - again and again ; ok ?" * 2
+    ref = "A quick brown fox jumps over a lazy dog again , 1,000.5 and again ; fine ." * 2
+    return [hyp] * pairs, [[ref]] * pairs
+
+
+@needs_kernel
+def test_the_kernel_releases_the_gil_while_it_counts():
+    hyps, refs = _big_corpus(150_000)
+    options = BleuOptions()
+    _native.native_text_statistics(hyps[:10], refs[:10], options)  # the table, built outside
+    started = threading.Event()
+    spins = 0
+
+    def work():
+        started.set()
+        _native.native_text_statistics(hyps, refs, options)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    started.wait()
+    start = time.perf_counter()
+    while worker.is_alive():
+        spins += 1  # runs only while the worker does not hold the GIL
+    elapsed = time.perf_counter() - start
+    worker.join()
+    # Holding the GIL for the whole call, the loop would get a few switch intervals at most.
+    assert elapsed > 0.05 and spins > 1000, (elapsed, spins)
+
+
+INTERRUPT = """
+import os, signal, threading, time, numpy as np
+import bleukit
+from bleukit import _native, BleuOptions
+hyp = "The quick brown fox , 1,000.5 jumps over the lazy dog - again and again ; ok ?" * 2
+ref = "A quick brown fox jumps over a lazy dog again , 1,000.5 and again ; fine ." * 2
+kind = {kind!r}
+if kind == "one long sentence":
+    args = ([hyp * 40000], [[ref * 40000]])
+elif kind == "ids":
+    rng = np.random.default_rng(0)
+    tokens = rng.integers(0, 50, 12_000_000)
+    n = 200_000
+    lengths = np.full(2 * n, 30)
+    owner = np.repeat(np.arange(n), 2)
+else:
+    args = ([hyp] * 3_000_000, [[ref]] * 3_000_000)
+bleukit.corpus_bleu(["a"], ["a"])
+def fire():
+    global fired
+    fired = time.perf_counter()
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Timer(0.4, fire).start()
+start = time.perf_counter()
+try:
+    if kind == "ids":
+        for _ in range(200):
+            _native.native_flat_ids_statistics(tokens, lengths, owner, n, 4)
+    elif kind == "threads":
+        bleukit.corpus_bleu(*args, threads=2)
+    else:
+        for _ in range(20):
+            _native.native_text_statistics(*args, BleuOptions(lowercase=True))
+    print("finished", time.perf_counter() - start)
+except KeyboardInterrupt:
+    print("interrupted", time.perf_counter() - fired)
+"""
+
+
+@needs_kernel
+@pytest.mark.parametrize("kind", ["many sentences", "one long sentence", "ids", "threads"])
+def test_ctrl_c_stops_a_long_call_promptly(kind):
+    proc = subprocess.run([sys.executable, "-c", INTERRUPT.format(kind=kind)], capture_output=True, text=True,
+                          timeout=240, cwd=REPO)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    what, seconds = proc.stdout.split()[-2:]
+    assert what == "interrupted", proc.stdout
+    # ~10 ms of work between checks; the margin is for a loaded 2-core machine.
+    assert float(seconds) < 0.5, proc.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# threads=
+
+
+def _mixed_corpus(n: int):
+    hyps = [f"the cat {i % 97} sat on the mat , {i % 13}" for i in range(n)]
+    refs = [f"the cat {i % 89} sat on a mat , {i % 13}" if i % 3 else [f"a cat {i % 7}", None, f"the cat {i}"]
+            for i in range(n)]
+    return hyps, refs
+
+
+@needs_kernel
+@pytest.mark.parametrize("threads", [2, 3, 0])
+def test_threads_give_the_same_table_and_scores(threads):
+    hyps, refs = _mixed_corpus(2503)
+    before = [list(r) if isinstance(r, list) else r for r in refs]
+    one = bleukit.corpus_statistics(hyps, refs, BleuOptions())
+    many = bleukit.corpus_statistics(hyps, refs, BleuOptions(), threads=threads)
+    np.testing.assert_array_equal(many.rows, one.rows)
+    np.testing.assert_array_equal(many.nrefs, one.nrefs)
+    assert bleukit.corpus_bleu(hyps, refs, threads=threads).score == bleukit.corpus_bleu(hyps, refs).score
+    np.testing.assert_array_equal(bleukit.sentence_scores(hyps, refs, threads=threads),
+                                  bleukit.sentence_scores(hyps, refs))
+    assert refs == before  # not mutated
+    # an iterator of references is checked whole, then split
+    assert bleukit.corpus_bleu(hyps, iter(refs), threads=threads).score == bleukit.corpus_bleu(hyps, refs).score
+
+
+def test_the_python_engine_takes_threads_and_counts_in_one_thread(monkeypatch):
+    monkeypatch.setenv("BLEUKIT_ENGINE", "python")
+    hyps, refs = _mixed_corpus(2100)
+    np.testing.assert_array_equal(bleukit.corpus_statistics(hyps, refs, BleuOptions(), threads=2).rows,
+                                  bleukit.corpus_statistics(hyps, refs, BleuOptions()).rows)
+
+
+def test_threads_report_errors_like_one_thread(engine):
+    hyps, refs = _mixed_corpus(5000)  # (the Python engine fails on the checks, before counting)
+    refs[4321] = [None]
+    for threads in (1, 2):
+        with pytest.raises(ValueError, match=r"references\[4321\] holds no reference"):
+            bleukit.corpus_bleu(hyps, refs, threads=threads)
+    refs[4321] = 7
+    with pytest.raises(TypeError, match=r"references\[4321\] must be a str or a list of str"):
+        bleukit.corpus_bleu(hyps, refs, threads=2)
+    with pytest.raises(ValueError, match="threads must be >= 0"):
+        bleukit.corpus_bleu(["a"], ["a"], threads=-1)
+    for bad in (1.5, True, "2"):
+        with pytest.raises(TypeError, match="threads must be an int"):
+            bleukit.sentence_scores(["a"], ["a"], threads=bad)
