@@ -20,6 +20,7 @@ from .explain import explain_sentence, explain_tokens
 from .inputs import references_from_streams
 from .options import SMOOTH_DEFAULTS, BleuOptions
 from .result import BLEUResult
+from .significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
 from .statistics import BleuStatistics
 from .textbook import bleu_score, bleu_unigram
 from .tokenizers import TOKENIZERS, get_tokenizer
@@ -44,4 +45,9 @@ __all__ = [
     "bleu_score",
     "bleu_unigram",
     "engine_name",
+    "bootstrap_ci",
+    "bootstrap_scores",
+    "paired_test",
+    "BootstrapCI",
+    "PairedResult",
 ]
