@@ -73,6 +73,9 @@ Args:
     max_ngram_order (`int`, default 4): largest n-gram order.
     weights (`list` of `float`, optional): one weight per n-gram order (default uniform).
     effective_order (`bool`, default False): ignore orders without any n-gram (for short segments).
+    n_bootstrap (`int`, optional): also estimate the score's 95% confidence interval from this many
+        bootstrap resamples (sacreBLEU's `--confidence`; 1000 is its default).
+    seed (`int` or `None`, default 12345): seed of the resampling (`None`: unseeded).
 
 Returns:
     score (`float`): BLEU, 0-100.
@@ -84,6 +87,8 @@ Returns:
     ref_len (`int`): effective reference length in tokens.
     signature (`str`): the reproducibility signature, e.g.
         "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:bleukit-0.1.0".
+    mean (`float`), ci (`float`): only with `n_bootstrap`: the mean of the resampled scores and the
+        half-width of their 95% interval (sacreBLEU's "μ = mean ± ci").
 
 Examples:
     >>> bleu = evaluate.load("./bleu_metric.py")  # doctest: +SKIP
@@ -104,6 +109,7 @@ _OPTION_NAMES = (
     "weights",
     "effective_order",
 )
+_RESAMPLING_NAMES = ("n_bootstrap", "seed")
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -137,10 +143,11 @@ class Bleu(evaluate.Metric):
     def _check(predictions: Any, references: Any, kwargs: Dict[str, Any]) -> None:
         # evaluate's own checks would answer first with less helpful messages (or none), so the
         # core's checks run before anything is handed to it.
-        unknown = set(kwargs) - set(_OPTION_NAMES)
+        known = _OPTION_NAMES + _RESAMPLING_NAMES
+        unknown = set(kwargs) - set(known)
         if unknown:
-            raise TypeError(f"unknown BLEU option(s): {', '.join(sorted(unknown))}; known: {', '.join(_OPTION_NAMES)}")
-        bleukit.BleuOptions(**kwargs)
+            raise TypeError(f"unknown BLEU option(s): {', '.join(sorted(unknown))}; known: {', '.join(known)}")
+        bleukit.BleuOptions(**{k: v for k, v in kwargs.items() if k in _OPTION_NAMES})
         if predictions is None and references is None:
             return
         if predictions is None or references is None:
@@ -172,6 +179,8 @@ class Bleu(evaluate.Metric):
         max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
         weights: Optional[Sequence[float]] = None,
         effective_order: bool = False,
+        n_bootstrap: Optional[int] = None,
+        seed: Optional[int] = 12345,
     ) -> Dict[str, Any]:
         result = bleukit.corpus_bleu(
             predictions,
@@ -183,8 +192,10 @@ class Bleu(evaluate.Metric):
             max_ngram_order=max_ngram_order,
             weights=weights,
             effective_order=effective_order,
+            n_bootstrap=n_bootstrap,
+            seed=seed,
         )
-        return {
+        out = {
             "score": result.score,
             "counts": result.counts,
             "totals": result.totals,
@@ -194,6 +205,9 @@ class Bleu(evaluate.Metric):
             "ref_len": result.ref_len,
             "signature": result.signature,
         }
+        if result.mean is not None:
+            out["mean"], out["ci"] = result.mean, result.ci
+        return out
 
 
 def _uniform_references(references: Sequence[Any]) -> List[Any]:
