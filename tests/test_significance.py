@@ -228,14 +228,16 @@ def test_chunk_size_does_not_change_results(wmt17, monkeypatch):
         assert bleukit.paired_test(named, refs[:120], method=m, n_samples=150) == full[m]
 
 
-def test_exact_integer_fallback_matches_float_products(monkeypatch):
+def test_products_are_exact_on_every_path():
     left = np.array([[1, 2], [0, 3]])
-    right = np.array([[2**40, 1], [3, 2**41]])
-    fast = significance._matmul_exact(left, right, 0)
-    exact = significance._matmul_exact(left, right, 2**60)
-    assert fast.dtype == exact.dtype == np.int64 and fast.tolist() == exact.tolist()
-    huge = np.array([[2**62]])
-    assert significance._matmul_exact(np.array([[1]]), huge, 2**62).tolist() == [[2**62]]
+    small = np.array([[2**22, 1], [3, 2**21]])
+    large = np.array([[2**40, 1], [3, 2**41]])
+    exact = lambda a, b: (np.array(a, dtype=object) @ np.array(b, dtype=object)).tolist()  # noqa: E731
+    assert significance._matmul_exact(left, small, 3 * 2**22).tolist() == exact(left, small)  # float32
+    assert significance._matmul_exact(left, large, 3 * 2**41).tolist() == exact(left, large)  # float64
+    huge = np.array([[2**62, 2**53 + 1]])
+    out = significance._matmul_exact(np.array([[1]]), huge, 2**62)  # int64
+    assert out.dtype == np.int64 and out.tolist() == [[2**62, 2**53 + 1]]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -67,9 +67,11 @@ DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 # whatever the number of samples. numpy's generators continue their stream across calls, so the
 # chunked draws equal sacreBLEU's single call element for element (tests check it); coin flips
 # are the bits of 32-bit words whose unused bits a call drops, so their chunks hold whole words.
-_CHUNK = 1 << 19
+_CHUNK = 1 << 18
 _BOOL_BITS = 32
-_EXACT_FLOAT = 2**53
+# Integers below these magnitudes are exact in float32 / float64, products and sums included.
+_EXACT_FLOAT32 = 2**24
+_EXACT_FLOAT64 = 2**53
 
 Seed = Optional[int]
 
@@ -164,12 +166,13 @@ def _chunks(n_samples: int, n_rows: int, align: int = 1) -> Iterator[int]:
 def _matmul_exact(left: np.ndarray, right: np.ndarray, bound: int) -> np.ndarray:
     """``left @ right`` for integer matrices, exactly, as int64.
 
-    float64 BLAS is used when every product and partial sum stays below 2**53 (``bound`` is an
-    upper bound of them), where it is exact and an order of magnitude faster than numpy's integer
-    matmul; otherwise the int64 product.
+    ``bound`` bounds every product and partial sum. Below 2**24 (any corpus of up to millions of
+    tokens) float32 BLAS is exact, below 2**53 float64 BLAS; both are an order of magnitude faster
+    than numpy's integer matmul, used above that.
     """
-    if bound < _EXACT_FLOAT:
-        return (left.astype(np.float64) @ right.astype(np.float64)).astype(np.int64)
+    for limit, dtype in ((_EXACT_FLOAT32, np.float32), (_EXACT_FLOAT64, np.float64)):
+        if bound < limit:
+            return (left.astype(dtype) @ right.astype(dtype)).astype(np.int64)
     return left.astype(np.int64) @ right.astype(np.int64)
 
 
@@ -202,8 +205,9 @@ def _bootstrap_sums_scores(rows: np.ndarray, index_chunks: Any, options: BleuOpt
     for idx in index_chunks:
         k = idx.shape[0]
         # How often each sentence is drawn in each resample: one bincount over offset indices.
-        offsets = (np.arange(k, dtype=np.int64) * n_rows)[:, None]
-        counts = np.bincount((idx + offsets).ravel(), minlength=k * n_rows).reshape(k, n_rows)
+        flat = idx + (np.arange(k, dtype=np.int64) * n_rows)[:, None]
+        counts = np.bincount(flat.ravel(), minlength=k * n_rows).reshape(k, n_rows)
+        del flat
         sums = _matmul_exact(counts, rows, bound)
         out.append(score_table(sums.reshape(k * n_systems, width // n_systems), options).score.reshape(k, n_systems))
     return np.concatenate(out) if out else np.zeros((0, n_systems))
