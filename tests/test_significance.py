@@ -214,7 +214,7 @@ def test_chunked_draws_equal_one_sacrebleu_call(monkeypatch, n_rows, chunk):
     assert drawn.tolist() == np.random.default_rng(12345).choice(n_rows, size=(n, n_rows), replace=True).tolist()
     rng = np.random.default_rng(12345)
     flips = np.concatenate(
-        [rng.integers(2, size=(k, n_rows), dtype=bool) for k in significance._chunks(n, n_rows, significance._BOOL_BITS)]
+        [rng.integers(2, size=(k, n_rows), dtype=bool) for k in significance._chunks(n, n_rows, chunk, significance._BOOL_BITS)]
     )
     assert flips.tolist() == np.random.default_rng(12345).integers(2, size=(n, n_rows), dtype=bool).tolist()
 
@@ -224,6 +224,7 @@ def test_chunk_size_does_not_change_results(wmt17, monkeypatch):
     named = [(name, systems[name][:120]) for name in WMT17]
     full = {m: bleukit.paired_test(named, refs[:120], method=m, n_samples=150) for m in ("bs", "ar")}
     monkeypatch.setattr(significance, "_CHUNK", 500)
+    monkeypatch.setattr(significance, "_CHUNK_FLIPS", 700)
     for m in ("bs", "ar"):
         assert bleukit.paired_test(named, refs[:120], method=m, n_samples=150) == full[m]
 
@@ -233,10 +234,12 @@ def test_products_are_exact_on_every_path():
     small = np.array([[2**22, 1], [3, 2**21]])
     large = np.array([[2**40, 1], [3, 2**41]])
     exact = lambda a, b: (np.array(a, dtype=object) @ np.array(b, dtype=object)).tolist()  # noqa: E731
-    assert significance._matmul_exact(left, small, 3 * 2**22).tolist() == exact(left, small)  # float32
-    assert significance._matmul_exact(left, large, 3 * 2**41).tolist() == exact(left, large)  # float64
+    assert significance._ExactProduct(small, 3 * 2**22).dtype == np.float32
+    assert significance._ExactProduct(small, 3 * 2**22)(left).tolist() == exact(left, small)
+    assert significance._ExactProduct(large, 3 * 2**41).dtype == np.float64
+    assert significance._ExactProduct(large, 3 * 2**41)(left).tolist() == exact(left, large)
     huge = np.array([[2**62, 2**53 + 1]])
-    out = significance._matmul_exact(np.array([[1]]), huge, 2**62)  # int64
+    out = significance._ExactProduct(huge, 2**62)(np.array([[1]]))
     assert out.dtype == np.int64 and out.tolist() == [[2**62, 2**53 + 1]]
 
 

@@ -67,7 +67,8 @@ DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 # whatever the number of samples. numpy's generators continue their stream across calls, so the
 # chunked draws equal sacreBLEU's single call element for element (tests check it); coin flips
 # are the bits of 32-bit words whose unused bits a call drops, so their chunks hold whole words.
-_CHUNK = 1 << 18
+_CHUNK = 1 << 18  # resampled indices (int64) per chunk
+_CHUNK_FLIPS = 1 << 20  # coin flips (bool, then float32) per chunk
 _BOOL_BITS = 32
 # Integers below these magnitudes are exact in float32 / float64, products and sums included.
 _EXACT_FLOAT32 = 2**24
@@ -155,25 +156,32 @@ def _estimate_ci(scores: np.ndarray) -> BootstrapCI:
     return BootstrapCI(float(ordered.mean()), float(0.5 * (ordered[upper] - ordered[lower])))
 
 
-def _chunks(n_samples: int, n_rows: int, align: int = 1) -> Iterator[int]:
-    """Sizes of consecutive chunks of resamples; each but the last holds a multiple of ``align`` elements."""
+def _chunks(n_samples: int, n_rows: int, elements: int, align: int = 1) -> Iterator[int]:
+    """Sizes of consecutive chunks of about ``elements`` draws; each but the last holds a multiple of ``align``."""
     rows_align = align // math.gcd(align, max(n_rows, 1))
-    step = max(rows_align, (_CHUNK // max(n_rows, 1)) // rows_align * rows_align)
+    step = max(rows_align, (elements // max(n_rows, 1)) // rows_align * rows_align)
     for start in range(0, n_samples, step):
         yield min(step, n_samples - start)
 
 
-def _matmul_exact(left: np.ndarray, right: np.ndarray, bound: int) -> np.ndarray:
-    """``left @ right`` for integer matrices, exactly, as int64.
+class _ExactProduct:
+    """``left @ right`` for integer matrices, exactly, as int64, for a fixed ``right``.
 
     ``bound`` bounds every product and partial sum. Below 2**24 (any corpus of up to millions of
     tokens) float32 BLAS is exact, below 2**53 float64 BLAS; both are an order of magnitude faster
     than numpy's integer matmul, used above that.
     """
-    for limit, dtype in ((_EXACT_FLOAT32, np.float32), (_EXACT_FLOAT64, np.float64)):
-        if bound < limit:
-            return (left.astype(dtype) @ right.astype(dtype)).astype(np.int64)
-    return left.astype(np.int64) @ right.astype(np.int64)
+
+    def __init__(self, right: np.ndarray, bound: int) -> None:
+        self.dtype = np.int64
+        for limit, dtype in ((_EXACT_FLOAT32, np.float32), (_EXACT_FLOAT64, np.float64)):
+            if bound < limit:
+                self.dtype = dtype
+                break
+        self.right = right.astype(self.dtype)
+
+    def __call__(self, left: np.ndarray) -> np.ndarray:
+        return (left.astype(self.dtype) @ self.right).astype(np.int64)
 
 
 def resampled_scores(statistics: BleuStatistics, indices: np.ndarray, options: BleuOptions) -> np.ndarray:
@@ -200,7 +208,7 @@ def resampled_scores(statistics: BleuStatistics, indices: np.ndarray, options: B
 def _bootstrap_sums_scores(rows: np.ndarray, index_chunks: Any, options: BleuOptions, n_systems: int = 1) -> np.ndarray:
     """Scores (n_samples, n_systems) of resampled sums; ``rows`` is (sentences, n_systems * columns)."""
     n_rows, width = rows.shape
-    bound = n_rows * int(rows.max(initial=0))
+    product = _ExactProduct(rows, n_rows * int(rows.max(initial=0)))
     out = []
     for idx in index_chunks:
         k = idx.shape[0]
@@ -208,7 +216,7 @@ def _bootstrap_sums_scores(rows: np.ndarray, index_chunks: Any, options: BleuOpt
         flat = idx + (np.arange(k, dtype=np.int64) * n_rows)[:, None]
         counts = np.bincount(flat.ravel(), minlength=k * n_rows).reshape(k, n_rows)
         del flat
-        sums = _matmul_exact(counts, rows, bound)
+        sums = product(counts)
         out.append(score_table(sums.reshape(k * n_systems, width // n_systems), options).score.reshape(k, n_systems))
     return np.concatenate(out) if out else np.zeros((0, n_systems))
 
@@ -216,7 +224,7 @@ def _bootstrap_sums_scores(rows: np.ndarray, index_chunks: Any, options: BleuOpt
 def _draw_indices(n_rows: int, n_samples: int, seed: Seed) -> Iterator[np.ndarray]:
     """sacreBLEU's ``default_rng(seed).choice(n_rows, size=(n_samples, n_rows))``, in chunks of resamples."""
     rng = np.random.default_rng(seed)
-    for k in _chunks(n_samples, n_rows):
+    for k in _chunks(n_samples, n_rows, _CHUNK):
         yield rng.integers(0, n_rows, size=(k, n_rows), dtype=np.int64)
 
 
@@ -416,13 +424,13 @@ def _paired_randomization(
     delta = np.concatenate([base - s.rows for s in stats[1:]], axis=1)
     sys_total = np.concatenate([s.rows.sum(axis=0) for s in stats[1:]])
     both_total = sys_total + np.tile(base.sum(axis=0), others)
-    bound = n_rows * int(np.abs(delta).max(initial=0))
+    product = _ExactProduct(delta, n_rows * int(np.abs(delta).max(initial=0)))
     rng = np.random.default_rng(seed)
     exceed = np.zeros(others, dtype=np.int64)
     observed = np.array([abs(results[0].score - r.score) for r in results[1:]])
-    for k in _chunks(n, n_rows, _BOOL_BITS):
+    for k in _chunks(n, n_rows, _CHUNK_FLIPS, _BOOL_BITS):
         swap = rng.integers(2, size=(k, n_rows), dtype=bool)
-        moved = _matmul_exact(swap, delta, bound)
+        moved = product(swap)
         a = sys_total + moved
         b = both_total - a
         score_a = score_table(a.reshape(k * others, width), options).score.reshape(k, others)
