@@ -229,6 +229,17 @@ def test_chunk_size_does_not_change_results(wmt17, monkeypatch):
         assert bleukit.paired_test(named, refs[:120], method=m, n_samples=150) == full[m]
 
 
+@pytest.mark.parametrize("method", ["bs", "ar"])
+def test_progress_counts_every_sample(wmt17, monkeypatch, method):
+    systems, refs, _ = wmt17
+    monkeypatch.setattr(significance, "_CHUNK", 5000)
+    monkeypatch.setattr(significance, "_CHUNK_FLIPS", 5000)
+    steps = []
+    named = [(name, systems[name][:100]) for name in WMT17[:3]]
+    bleukit.paired_test(named, refs[:100], method=method, n_samples=130, progress=steps.append)
+    assert sum(steps) == 130 and len(steps) > 1
+
+
 def test_products_are_exact_on_every_path():
     left = np.array([[1, 2], [0, 3]])
     small = np.array([[2**22, 1], [3, 2**21]])

@@ -9,9 +9,14 @@ come from the one BLEU formula (``bleukit.scoring.score_table``), vectorised ove
 The numbers are sacreBLEU 2.6's (``sacrebleu.significance``, ``--confidence``, ``--paired-bs``,
 ``--paired-ar``) with the same seed: the random draws are the very same numpy ``default_rng``
 calls, so resample ``s`` holds the same sentences and p-values are identical. sacreBLEU sums each
-resample in float32, which makes its resampled precisions float32 numbers; bleukit keeps the sums
-exact (int64, or float64 products bounded below 2**53), so a bootstrap mean or CI can differ
-from sacreBLEU's in the 7th significant digit, its float32 rounding, never more.
+resample in float32, which makes its resampled precisions float32 numbers and stops counting
+exactly above 2**24; bleukit keeps the sums exact (BLAS products only where every partial sum
+provably stays an exact integer, int64 otherwise), so each resampled score is exactly the BLEU of
+the resampled corpus, and a bootstrap mean or CI differs from sacreBLEU's by its float32 rounding
+(at most 2**-22 relative), never more.
+
+sacreBLEU's seed-0 quirk is not copied: it passes ``seed if seed else None`` to its paired
+comparisons, so ``SACREBLEU_SEED=0`` leaves them unseeded; here ``seed=0`` seeds them.
 
 >>> refs = ["the cat sat on the mat", "a dog barked at the postman", "it is raining in the city today",
 ...         "hello world , said the program", "she reads a book every night", "the train leaves at noon"]
@@ -34,7 +39,7 @@ import dataclasses
 import math
 import numbers
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -75,6 +80,8 @@ _EXACT_FLOAT32 = 2**24
 _EXACT_FLOAT64 = 2**53
 
 Seed = Optional[int]
+#: Called with the number of resamples or trials just finished (e.g. ``tqdm(total=n).update``).
+Progress = Optional[Callable[[int], Any]]
 
 
 class BootstrapCI(NamedTuple):
@@ -205,7 +212,9 @@ def resampled_scores(statistics: BleuStatistics, indices: np.ndarray, options: B
     return _bootstrap_sums_scores(rows, iter([indices]), options)[:, 0]
 
 
-def _bootstrap_sums_scores(rows: np.ndarray, index_chunks: Any, options: BleuOptions, n_systems: int = 1) -> np.ndarray:
+def _bootstrap_sums_scores(
+    rows: np.ndarray, index_chunks: Any, options: BleuOptions, n_systems: int = 1, progress: Progress = None
+) -> np.ndarray:
     """Scores (n_samples, n_systems) of resampled sums; ``rows`` is (sentences, n_systems * columns)."""
     n_rows, width = rows.shape
     product = _ExactProduct(rows, n_rows * int(rows.max(initial=0)))
@@ -218,6 +227,8 @@ def _bootstrap_sums_scores(rows: np.ndarray, index_chunks: Any, options: BleuOpt
         del flat
         sums = product(counts)
         out.append(score_table(sums.reshape(k * n_systems, width // n_systems), options).score.reshape(k, n_systems))
+        if progress is not None:
+            progress(k)
     return np.concatenate(out) if out else np.zeros((0, n_systems))
 
 
@@ -340,6 +351,7 @@ def paired_test(
     method: str = "bs",
     n_samples: Optional[int] = None,
     seed: Seed = DEFAULT_SEED,
+    progress: Progress = None,
     **options: Any,
 ) -> List[PairedResult]:
     """Paired significance test of every system against the first (the baseline), as sacreBLEU's
@@ -360,6 +372,8 @@ def paired_test(
     p-values are ``(count + 1) / (n_samples + 1)``, the baseline's is ``None``. With the same seed
     they equal sacreBLEU's; ``seed=None`` draws from OS entropy (sacreBLEU's
     ``SACREBLEU_SEED=none``). Unlike sacreBLEU, ``seed=0`` seeds the comparisons too.
+    ``progress``, if given, is called with the number of resamples or trials finished after each
+    chunk of them (``n_samples`` in all), for a progress bar.
 
     >>> refs = ["the cat sat on the mat", "a dog barked at the postman", "it is raining today"]
     >>> base = ["the cat sat on a mat", "the dog barked at a postman", "it rains today"]
@@ -389,17 +403,23 @@ def paired_test(
     results = [score_statistics(s, opts) for s in stats]
     names = [name for name, _ in named]
     if method == "bs":
-        return _paired_bootstrap(names, stats, results, opts, n, seed)
-    return _paired_randomization(names, stats, results, opts, n, seed)
+        return _paired_bootstrap(names, stats, results, opts, n, seed, progress)
+    return _paired_randomization(names, stats, results, opts, n, seed, progress)
 
 
 def _paired_bootstrap(
-    names: List[str], stats: List[BleuStatistics], results: List[BLEUResult], options: BleuOptions, n: int, seed: Seed
+    names: List[str],
+    stats: List[BleuStatistics],
+    results: List[BLEUResult],
+    options: BleuOptions,
+    n: int,
+    seed: Seed,
+    progress: Progress,
 ) -> List[PairedResult]:
     # Every system is resampled with the same draws (sacreBLEU re-seeds each comparison with the
     # same seed), so all of them are summed in one product over the side-by-side tables.
     rows = np.concatenate([s.rows for s in stats], axis=1)
-    scores = _bootstrap_sums_scores(rows, _draw_indices(rows.shape[0], n, seed), options, len(stats))
+    scores = _bootstrap_sums_scores(rows, _draw_indices(rows.shape[0], n, seed), options, len(stats), progress)
     baseline = results[0].score
     out = []
     for k, (name, result) in enumerate(zip(names, results)):
@@ -415,7 +435,13 @@ def _paired_bootstrap(
 
 
 def _paired_randomization(
-    names: List[str], stats: List[BleuStatistics], results: List[BLEUResult], options: BleuOptions, n: int, seed: Seed
+    names: List[str],
+    stats: List[BleuStatistics],
+    results: List[BLEUResult],
+    options: BleuOptions,
+    n: int,
+    seed: Seed,
+    progress: Progress,
 ) -> List[PairedResult]:
     base = stats[0].rows
     n_rows, width = base.shape
@@ -436,6 +462,8 @@ def _paired_randomization(
         score_a = score_table(a.reshape(k * others, width), options).score.reshape(k, others)
         score_b = score_table(b.reshape(k * others, width), options).score.reshape(k, others)
         exceed += (np.abs(score_a - score_b) > observed).sum(axis=0)
+        if progress is not None:
+            progress(k)
     out = [PairedResult(names[0], dataclasses.replace(results[0], signature=_signature(results[0].signature, "ar", n, seed)), None, None, None)]
     for k in range(others):
         result = dataclasses.replace(results[k + 1], signature=_signature(results[k + 1].signature, "ar", n, seed))
