@@ -71,6 +71,9 @@ Args:
     max_ngram_order (`int`, default 4): largest n-gram order.
     weights (`list` of `float`, optional): one weight per n-gram order (default uniform).
     effective_order (`bool`, default False): ignore orders without any n-gram (for short segments).
+    n_bootstrap (`int`, optional): also estimate the score's 95% confidence interval from this many
+        bootstrap resamples (sacreBLEU's `--confidence`; 1000 is its default).
+    seed (`int` or `None`, default 12345): seed of the resampling (`None`: unseeded).
 
 Returns:
     score (`float`): BLEU, 0-100.
@@ -82,6 +85,8 @@ Returns:
     ref_len (`int`): effective reference length in tokens.
     signature (`str`): the reproducibility signature, e.g.
         "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:bleukit-0.1.0".
+    mean (`float`), ci (`float`): only with `n_bootstrap`: the mean of the resampled scores and the
+        half-width of their 95% interval (sacreBLEU's "μ = mean ± ci").
 
 Examples:
     >>> bleu = evaluate.load("./bleu_metric.py")  # doctest: +SKIP
@@ -92,6 +97,10 @@ Examples:
     >>> round(results["score"], 2)  # doctest: +SKIP
     92.41
 """
+
+# Compute arguments besides the BLEU options (bleukit.OPTION_NAMES): sacreBLEU's --confidence.
+_RESAMPLING_NAMES = ("n_bootstrap", "seed")
+
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Bleu(evaluate.Metric):
@@ -124,7 +133,7 @@ class Bleu(evaluate.Metric):
     def _check(predictions: Any, references: Any, kwargs: Dict[str, Any]) -> None:
         # evaluate's own checks would answer first with less helpful messages (or none), so the
         # core's checks run before anything is handed to it.
-        bleukit.BleuOptions.from_keywords(kwargs)
+        bleukit.BleuOptions.from_keywords({k: v for k, v in kwargs.items() if k not in _RESAMPLING_NAMES})
         if predictions is None and references is None:
             return
         if predictions is None or references is None:
@@ -145,11 +154,18 @@ class Bleu(evaluate.Metric):
         self._check(predictions, references, {})
         return super().add_batch(predictions=list(predictions), references=_uniform_references(references), **kwargs)
 
-    def _compute(self, predictions: List[str], references: List[Any], **options: Any) -> Dict[str, Any]:
+    def _compute(
+        self,
+        predictions: List[str],
+        references: List[Any],
+        n_bootstrap: Optional[int] = None,
+        seed: Optional[int] = 12345,
+        **options: Any,
+    ) -> Dict[str, Any]:
         # Option names, defaults and validation all come from bleukit.BleuOptions.
         opts = bleukit.BleuOptions.from_keywords(options)
-        result = bleukit.score_statistics(bleukit.corpus_statistics(predictions, references, opts), opts)
-        return {
+        result = bleukit.corpus_bleu(predictions, references, n_bootstrap=n_bootstrap, seed=seed, **opts.to_dict())
+        out = {
             "score": result.score,
             "counts": result.counts,
             "totals": result.totals,
@@ -159,6 +175,9 @@ class Bleu(evaluate.Metric):
             "ref_len": result.ref_len,
             "signature": result.signature,
         }
+        if result.mean is not None:
+            out["mean"], out["ci"] = result.mean, result.ci
+        return out
 
 
 def _uniform_references(references: Sequence[Any]) -> List[Any]:

@@ -50,6 +50,8 @@ def offline_run(tmp_path_factory):
         {"p": "a string", "r": ["a string"]},
         {"p": HYPS, "r": REFS, "kwargs": {"tokenize": "moses"}},
         {"p": HYPS, "r": REFS, "kwargs": {"smoothing": "exp"}},
+        {"p": HYPS, "r": REFS, "kwargs": {"n_bootstrap": 50, "seed": 3}},
+        {"p": HYPS, "r": REFS, "kwargs": {"n_bootstrap": 0}},
     ]
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path_factory.mktemp("hf")))
     proc = subprocess.run(
@@ -84,9 +86,17 @@ def test_same_numbers_as_the_core(offline_run):
 
 
 def test_bad_input_gets_the_core_messages(offline_run):
-    empty, mismatch, one_string, bad_tok, bad_kw = offline_run["results"][4:]
+    empty, mismatch, one_string, bad_tok, bad_kw = offline_run["results"][4:9]
     assert empty == {"error": "ValueError", "message": "empty corpus: hypotheses is empty, BLEU needs at least one hypothesis"}
     assert mismatch["error"] == "ValueError" and "3 hypotheses but 2 reference entries" in mismatch["message"]
     assert one_string["error"] == "TypeError" and "single str" in one_string["message"]
     assert bad_tok["error"] == "ValueError" and "unknown tokenize='moses'" in bad_tok["message"]
     assert bad_kw["error"] == "TypeError" and "unknown BLEU option(s): smoothing" in bad_kw["message"]
+
+
+def test_bootstrap_confidence_interval(offline_run):
+    boot, bad = offline_run["results"][9:11]
+    r = bleukit.corpus_bleu(HYPS, REFS, n_bootstrap=50, seed=3)
+    assert boot == dict(_expected(HYPS, REFS, n_bootstrap=50, seed=3), mean=r.mean, ci=r.ci)
+    assert "|bs:50|seed:3|" in boot["signature"]
+    assert bad["error"] == "ValueError" and "n_bootstrap must be >= 1" in bad["message"]

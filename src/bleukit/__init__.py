@@ -22,6 +22,7 @@ from .inputs import references_from_streams
 from .options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
 from .report import CorpusReport, score_report
 from .result import BLEUResult
+from .significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
 from .statistics import BleuStatistics
 from .textbook import bleu_score, bleu_unigram
 from .tokenizers import TOKENIZERS, get_tokenizer
@@ -50,4 +51,9 @@ __all__ = [
     "bleu_score",
     "bleu_unigram",
     "engine_name",
+    "bootstrap_ci",
+    "bootstrap_scores",
+    "paired_test",
+    "BootstrapCI",
+    "PairedResult",
 ]

@@ -101,12 +101,17 @@ def corpus_bleu(
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = False,
     threads: int = 1,
+    n_bootstrap: Optional[int] = None,
+    seed: Optional[int] = 12345,
 ) -> BLEUResult:
     """Corpus BLEU, identical to ``sacrebleu.corpus_bleu`` (0-100 scale).
 
     ``references[i]`` is the reference of ``hypotheses[i]`` (a string) or its references (a list
     of strings, ``None`` for a missing one). ``threads`` splits the counting over that many
-    threads (0: all cores; only the native engine gains from it); the score is the same.
+    threads (0: all cores; only the native engine gains from it); the score is the same. With
+    ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95% ``ci`` of the score
+    over N resamples drawn with ``seed`` (``None``: unseeded), as sacreBLEU's ``--confidence``
+    (see ``bleukit.significance``).
 
     >>> r = corpus_bleu(["the cat sat on the mat"], [["the cat is on the mat", "a cat sat on a mat"]])
     >>> round(r.score, 2), r.signature.split("|")[0]
@@ -121,7 +126,13 @@ def corpus_bleu(
         weights=weights,
         effective_order=effective_order,
     )
-    return score_statistics(corpus_statistics(hypotheses, references, options, threads), options)
+    stats = corpus_statistics(hypotheses, references, options, threads)
+    result = score_statistics(stats, options)
+    if n_bootstrap is not None:
+        from .significance import with_bootstrap  # it builds on this module
+
+        result = with_bootstrap(result, stats, options, n_bootstrap, seed)
+    return result
 
 
 def sentence_bleu(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Union
+from typing import Any, Dict, List, Optional, Union
 
 __all__ = ["BLEUResult"]
 
@@ -30,6 +30,10 @@ class BLEUResult:
     ref_len: int
     signature: str
     options: Any = field(default=None, repr=False, compare=False)
+    #: Bootstrap estimate of the score's mean and the half-width of its 95% interval
+    #: (``corpus_bleu(..., n_bootstrap=N)`` or a paired bootstrap test); ``None`` otherwise.
+    mean: Optional[float] = None
+    ci: Optional[float] = None
 
     @property
     def ratio(self) -> float:
@@ -46,10 +50,20 @@ class BLEUResult:
         >>> from bleukit import corpus_bleu
         >>> print(corpus_bleu(["a b c d"], ["a b c d"]).format(signature=False))
         BLEU = 100.00 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)
+
+        With a bootstrap estimate the score reads ``score (μ = mean ± ci)``, in the score-only form
+        too, exactly as sacreBLEU's ``--confidence`` prints it:
+
+        >>> r = corpus_bleu(["a b c d", "a b c e"], ["a b c d", "a b c d"], n_bootstrap=10)
+        >>> r.format(score_only=True)
+        '72.31 (μ = 68.39 ± 25.00)'
         """
         if isinstance(width, bool) or not isinstance(width, int) or width < 0:
             raise ValueError(f"width must be an int >= 0, got {width!r}")
         score = f"{self.score:.{width}f}"
+        # sacreBLEU shows the estimate only when its mean is positive (its Score.format).
+        if self.mean is not None and self.ci is not None and self.mean > 0:
+            score += f" (μ = {self.mean:.{width}f} ± {self.ci:.{width}f})"
         if score_only:
             return score
         head = f"BLEU|{self.signature}" if signature else "BLEU"
@@ -65,8 +79,10 @@ class BLEUResult:
         >>> from bleukit import corpus_bleu
         >>> sorted(corpus_bleu(["a"], ["a"]).to_dict())[:4]
         ['bp', 'counts', 'name', 'precisions']
+
+        ``mean`` and ``ci`` are included only when a bootstrap estimate was made.
         """
-        return {
+        out = {
             "name": self.name,
             "score": self.score,
             "counts": list(self.counts),
@@ -78,6 +94,10 @@ class BLEUResult:
             "ref_len": self.ref_len,
             "signature": self.signature,
         }
+        if self.mean is not None:
+            out["mean"] = self.mean
+            out["ci"] = self.ci
+        return out
 
     def to_json(self, **kwargs: Any) -> str:
         """``to_dict()`` as a JSON string."""

@@ -1,0 +1,176 @@
+"""Speed and memory of bleukit's significance tests against sacreBLEU's, measured side by side.
+
+Rows: the 5 WMT17 en-de systems (3004 lines, 13a) with paired bootstrap (1000 resamples),
+approximate randomization (10000 trials) and a single-system confidence interval (1000
+resamples); then 20 synthetic systems x 10,000 lines for scaling (sacreBLEU there only with
+``--scale-peers``: it needs minutes and GBs). Each call runs in a fresh single-threaded process
+from text (statistics extraction included) and reports wall time and peak resident memory above
+the process' size before the call (as ``benchmarks/run.py``), wall and CPU time. Targets are judged
+on CPU time: the processes are single-threaded, so it equals wall time on an idle machine and
+stays put when other work shares the cores. The run fails if a p-value differs from sacreBLEU's
+or a mean/CI by more than sacreBLEU's float32 rounding.
+
+    python benchmarks/bench_significance.py            # WMT17 rows + bleukit scaling (about a minute)
+    python benchmarks/bench_significance.py --scale-peers
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from run import SHARED, _reset_peak, _status_kb  # noqa: E402  (the same memory probe as run.py)
+
+WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
+SEED = 12345
+# Minimum ratio sacreBLEU time / bleukit time, and maximum bleukit peak / sacreBLEU peak.
+TARGETS = {"wmt17-bs": 20, "wmt17-ar": 10}
+MEMORY_TARGET = 0.25
+
+
+def _read(path: Path) -> List[str]:
+    with open(path, encoding="utf-8", newline="\n") as f:
+        return [line.rstrip() for line in f]
+
+
+def load(workload: str):
+    """(named systems, reference lines) of a workload."""
+    if workload.startswith("wmt17"):
+        folder = SHARED / "wmt17-en-de"
+        return [(n, _read(folder / f"hyp.{n}.de")) for n in WMT17], _read(folder / "ref.de")
+    from corpus import make_corpus
+
+    # One reference; each system keeps ~70% of its words and substitutes the rest, so systems
+    # differ from each other and every n-gram order matches.
+    _, refs = make_corpus(10000, seed=SEED)
+    vocab = sorted({w for r in refs[:500] for w in r.split()})
+    systems = []
+    for k in range(20):
+        rng = random.Random(k)
+        keep = 0.6 + 0.015 * k
+        systems.append((f"sys{k:02d}", [" ".join(w if rng.random() < keep else rng.choice(vocab) for w in r.split()) for r in refs]))
+    return systems, refs
+
+
+def worker(tool: str, workload: str) -> dict:
+    systems, refs = load(workload)
+    kind = workload.split("-")[1]
+    if tool == "bleukit":
+        import bleukit
+
+        if kind == "ci":
+            def call():
+                r = bleukit.corpus_bleu(systems[0][1], refs, n_bootstrap=1000, seed=SEED)
+                return [{"score": r.score, "p_value": None, "mean": r.mean, "ci": r.ci}]
+        else:
+            def call():
+                out = bleukit.paired_test(systems, refs, method=kind, seed=SEED)
+                return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in out]
+    else:
+        os.environ["SACREBLEU_SEED"] = str(SEED)
+        from sacrebleu.metrics import BLEU
+        from sacrebleu.significance import PairedTest
+
+        if kind == "ci":
+            def call():
+                s = BLEU().corpus_score(systems[0][1], [refs], n_bootstrap=1000)
+                return [{"score": s.score, "p_value": None, "mean": s._mean, "ci": s._ci}]
+        else:
+            def call():
+                _, scores = PairedTest(systems, {"BLEU": BLEU(references=[refs])}, None, test_type=kind, n_samples=0)()
+                return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in scores["BLEU"]]
+    gc.collect()
+    peak_ok = _reset_peak()
+    base = _status_kb("VmRSS")
+    start, cpu_start = time.perf_counter(), time.process_time()
+    results = call()
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    peak_kb = _status_kb("VmHWM") - base if peak_ok else None
+    clean = [{k: (None if v is None else float(v)) for k, v in r.items()} for r in results]
+    return {"seconds": seconds, "cpu": cpu, "peak_mb": None if peak_kb is None else peak_kb / 1024, "results": clean}
+
+
+def measure(tool: str, workload: str, repeats: int) -> dict:
+    """The fastest of ``repeats`` fresh-process runs (one if a run takes 2 s or more); the largest peak."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    best: Optional[dict] = None
+    for _ in range(repeats):
+        proc = subprocess.run([sys.executable, __file__, "--worker", tool, workload], capture_output=True, text=True, env=env)
+        if proc.returncode != 0:
+            raise SystemExit(f"{tool} {workload} failed:\n{proc.stderr[-2000:]}")
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+        if best is not None:
+            out["peak_mb"] = max(out["peak_mb"] or 0, best["peak_mb"] or 0)
+            out["seconds"] = min(out["seconds"], best["seconds"])
+            out["cpu"] = min(out["cpu"], best["cpu"])
+        best = out
+        if best["cpu"] >= 2:
+            break
+    return best
+
+
+def check_equal(ours: List[dict], theirs: List[dict]) -> List[str]:
+    problems = []
+    for i, (a, b) in enumerate(zip(ours, theirs)):
+        if a["p_value"] != b["p_value"]:
+            problems.append(f"system {i}: p-value {a['p_value']} != sacreBLEU's {b['p_value']}")
+        if abs(a["score"] - b["score"]) > 1e-9:
+            problems.append(f"system {i}: score {a['score']} != {b['score']}")
+        for key in ("mean", "ci"):
+            if (a[key] is None) != (b[key] is None) or (a[key] is not None and abs(a[key] - b[key]) > 2**-22 * b["mean"]):
+                problems.append(f"system {i}: {key} {a[key]} vs sacreBLEU's {b[key]}")
+    return problems
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--worker", nargs=2, metavar=("TOOL", "WORKLOAD"), help=argparse.SUPPRESS)
+    parser.add_argument("--scale-peers", action="store_true", help="run sacreBLEU on the 20 x 10,000 rows too")
+    parser.add_argument("--repeats", type=int, default=3, help="fresh runs of a short call (fastest kept)")
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(*args.worker)))
+        return 0
+    rows = [("wmt17-bs", True), ("wmt17-ar", True), ("wmt17-ci", True),
+            ("scale-bs", args.scale_peers), ("scale-ar", args.scale_peers)]
+    print(f"{'workload':<10} {'bleukit s':>9} {'cpu s':>6} {'MB':>6} {'sacreBLEU s':>11} {'cpu s':>6} {'MB':>6} "
+          f"{'wall x':>7} {'cpu x':>7} {'memory':>7}  target (cpu x, memory)")
+    failed = []
+    for workload, with_peer in rows:
+        ours = measure("bleukit", workload, args.repeats)
+        line = f"{workload:<10} {ours['seconds']:>9.3f} {ours['cpu']:>6.3f} {ours['peak_mb']:>6.1f}"
+        if with_peer:
+            theirs = measure("sacrebleu", workload, 1)
+            wall_ratio = theirs["seconds"] / ours["seconds"]
+            ratio = theirs["cpu"] / ours["cpu"]
+            mem = ours["peak_mb"] / theirs["peak_mb"] if theirs["peak_mb"] else float("nan")
+            target = TARGETS.get(workload)
+            verdict = ""
+            if target:
+                ok = ratio >= target and mem <= MEMORY_TARGET
+                verdict = f">= {target}x, <= 1/4 memory: {'met' if ok else 'MISSED'}"
+                if not ok:
+                    failed.append(workload)
+            line += (f" {theirs['seconds']:>11.3f} {theirs['cpu']:>6.2f} {theirs['peak_mb']:>6.1f} {wall_ratio:>6.1f}x"
+                     f" {ratio:>6.1f}x {mem:>7.3f}  {verdict}")
+            for problem in check_equal(ours["results"], theirs["results"]):
+                failed.append(f"{workload}: {problem}")
+        print(line, flush=True)
+    for f in failed:
+        print("FAILED:", f)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,477 @@
+"""Is the difference significant? Bootstrap confidence intervals and paired tests on statistics tables.
+
+Everything here resamples rows of a statistics table (``bleukit.statistics``): a bootstrap
+resample's corpus statistics are ``counts @ rows`` where ``counts[s, i]`` says how often sentence
+``i`` was drawn in resample ``s``, and an approximate-randomization trial's are
+``sys_total + swap @ (baseline_rows - system_rows)``. Those sums are exact integers; the scores
+come from the one BLEU formula (``bleukit.scoring.score_table``), vectorised over resamples.
+
+The numbers are sacreBLEU 2.6's (``sacrebleu.significance``, ``--confidence``, ``--paired-bs``,
+``--paired-ar``) with the same seed: the random draws are the very same numpy ``default_rng``
+calls, so resample ``s`` holds the same sentences and p-values are identical. sacreBLEU sums each
+resample in float32, which makes its resampled precisions float32 numbers and stops counting
+exactly above 2**24; bleukit keeps the sums exact (BLAS products only where every partial sum
+provably stays an exact integer, int64 otherwise), so each resampled score is exactly the BLEU of
+the resampled corpus, and a bootstrap mean or CI differs from sacreBLEU's by its float32 rounding
+(at most 2**-22 relative), never more.
+
+sacreBLEU's seed-0 quirk is not copied: it passes ``seed if seed else None`` to its paired
+comparisons, so ``SACREBLEU_SEED=0`` leaves them unseeded; here ``seed=0`` seeds them.
+
+>>> refs = ["the cat sat on the mat", "a dog barked at the postman", "it is raining in the city today",
+...         "hello world , said the program", "she reads a book every night", "the train leaves at noon"]
+>>> base = ["the cat sat on a mat", "the dog barked at a postman", "it rains in the city today",
+...         "hello world said the program", "she is reading a book each night", "the train departs at noon"]
+>>> new = ["the cat sat on the mat", "a dog barked at the postman", "it is raining in town today",
+...        "hello world , the program said", "she reads one book every night", "the train leaves at noon"]
+>>> mean, ci = bootstrap_ci(base, refs, n_samples=100)
+>>> round(mean, 2), round(ci, 2)
+(31.86, 15.45)
+>>> for r in paired_test({"base": base, "new": new}, refs, method="ar", n_samples=1000):
+...     print(r.name, round(r.score, 2), r.p_value)
+base 32.35 None
+new 69.27 0.052947052947052944
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .bleu import corpus_statistics, score_statistics
+from .engine import text_statistics
+from .inputs import check_hypotheses, check_references
+from .options import BleuOptions
+from .result import BLEUResult
+from .scoring import score_table
+from .statistics import BleuStatistics
+
+__all__ = [
+    "DEFAULT_SEED",
+    "DEFAULT_SAMPLES",
+    "BootstrapCI",
+    "PairedResult",
+    "bootstrap_ci",
+    "bootstrap_scores",
+    "paired_test",
+    "resampled_scores",
+    "with_bootstrap",
+]
+
+#: sacreBLEU's default seed (its ``SACREBLEU_SEED`` environment variable when unset).
+DEFAULT_SEED = 12345
+#: Default number of resamples (``bs``, also for confidence intervals) and of randomization trials (``ar``).
+DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+
+# Random draws are made and summed this many row elements at a time, so memory stays a few MB
+# whatever the number of samples. numpy's generators continue their stream across calls, so the
+# chunked draws equal sacreBLEU's single call element for element (tests check it); coin flips
+# are the bits of 32-bit words whose unused bits a call drops, so their chunks hold whole words.
+_CHUNK = 1 << 18  # resampled indices (int64) per chunk
+_CHUNK_FLIPS = 1 << 20  # coin flips (bool, then float32) per chunk
+_BOOL_BITS = 32
+# Integers below these magnitudes are exact in float32 / float64, products and sums included.
+_EXACT_FLOAT32 = 2**24
+_EXACT_FLOAT64 = 2**53
+
+Seed = Optional[int]
+#: Called with the number of resamples or trials just finished (e.g. ``tqdm(total=n).update``).
+Progress = Optional[Callable[[int], Any]]
+
+
+class BootstrapCI(NamedTuple):
+    """Bootstrap estimate of a corpus score: mean of the resampled scores and the half-width of
+    their 2.5–97.5 percentile interval (sacreBLEU's ``μ = mean ± ci``)."""
+
+    mean: float
+    ci: float
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """One system of a paired test against the baseline (the first system).
+
+    ``p_value`` is ``None`` for the baseline; ``mean`` and ``ci`` come with the paired bootstrap
+    (``method="bs"``) and are ``None`` with approximate randomization, as in sacreBLEU.
+    ``result.signature`` carries ``bs:N|seed:S`` or ``ar:N|seed:S``.
+    """
+
+    name: str
+    result: BLEUResult
+    p_value: Optional[float]
+    mean: Optional[float]
+    ci: Optional[float]
+
+    @property
+    def score(self) -> float:
+        """The system's corpus BLEU (``result.score``)."""
+        return self.result.score
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain JSON-ready dictionary: name, score, p_value, mean, ci and signature.
+
+        >>> r = paired_test({"a": ["x y z"], "b": ["x y"]}, ["x y z"], n_samples=10)
+        >>> sorted(r[1].to_dict())
+        ['ci', 'mean', 'name', 'p_value', 'score', 'signature']
+        """
+        return {
+            "name": self.name,
+            "score": self.score,
+            "p_value": self.p_value,
+            "mean": self.mean,
+            "ci": self.ci,
+            "signature": self.result.signature,
+        }
+
+
+def _check_samples(n_samples: Any, what: str = "n_samples") -> int:
+    if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral):
+        raise TypeError(f"{what} must be an int, got {type(n_samples).__name__}")
+    if n_samples <= 0:
+        raise ValueError(f"{what} must be >= 1, got {n_samples}")
+    return int(n_samples)
+
+
+def _check_seed(seed: Any) -> Seed:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be an int >= 0 or None, got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"seed must be an int >= 0 or None, got {seed}")
+    return int(seed)
+
+
+def _signature(signature: str, test: str, n_samples: int, seed: Seed) -> str:
+    """``signature`` with sacreBLEU's resampling fields, which it places right after ``nrefs:``."""
+    fields = signature.split("|")
+    seed_field = "none" if seed is None else str(seed)
+    return "|".join(fields[:1] + [f"{test}:{n_samples}", f"seed:{seed_field}"] + fields[1:])
+
+
+def _estimate_ci(scores: np.ndarray) -> BootstrapCI:
+    """Mean and half-width of the 95% interval, with sacreBLEU's percentile indices (n // 40)."""
+    ordered = np.sort(scores)
+    n = len(ordered)
+    lower = n // 40
+    upper = n - lower - 1
+    return BootstrapCI(float(ordered.mean()), float(0.5 * (ordered[upper] - ordered[lower])))
+
+
+def _chunks(n_samples: int, n_rows: int, elements: int, align: int = 1) -> Iterator[int]:
+    """Sizes of consecutive chunks of about ``elements`` draws; each but the last holds a multiple of ``align``."""
+    rows_align = align // math.gcd(align, max(n_rows, 1))
+    step = max(rows_align, (elements // max(n_rows, 1)) // rows_align * rows_align)
+    for start in range(0, n_samples, step):
+        yield min(step, n_samples - start)
+
+
+class _ExactProduct:
+    """``left @ right`` for integer matrices, exactly, as int64, for a fixed ``right``.
+
+    ``bound`` bounds every product and partial sum. Below 2**24 (any corpus of up to millions of
+    tokens) float32 BLAS is exact, below 2**53 float64 BLAS; both are an order of magnitude faster
+    than numpy's integer matmul, used above that.
+    """
+
+    def __init__(self, right: np.ndarray, bound: int) -> None:
+        self.dtype = np.int64
+        for limit, dtype in ((_EXACT_FLOAT32, np.float32), (_EXACT_FLOAT64, np.float64)):
+            if bound < limit:
+                self.dtype = dtype
+                break
+        self.right = right.astype(self.dtype)
+
+    def __call__(self, left: np.ndarray) -> np.ndarray:
+        return (left.astype(self.dtype) @ self.right).astype(np.int64)
+
+
+def resampled_scores(statistics: BleuStatistics, indices: np.ndarray, options: BleuOptions) -> np.ndarray:
+    """Corpus BLEU of each resample: ``indices[s]`` lists the sentences (rows) of resample ``s``.
+
+    Element ``s`` equals the corpus BLEU of the corpus made of those sentences.
+
+    >>> from bleukit import corpus_statistics
+    >>> opts = BleuOptions()
+    >>> stats = corpus_statistics(["a b c d", "x y"], ["a b c d", "x z"], opts)
+    >>> resampled_scores(stats, np.array([[0, 0], [0, 1]]), opts).round(4).tolist()
+    [100.0, 88.914]
+    """
+    rows = statistics.rows
+    indices = np.asarray(indices)
+    if indices.ndim != 2 or not np.issubdtype(indices.dtype, np.integer):
+        raise ValueError("indices must be a 2-d integer array (resamples x sentences)")
+    n_rows = len(statistics)
+    if indices.size and (indices.min() < 0 or indices.max() >= n_rows):
+        raise ValueError(f"indices must lie in [0, {n_rows})")
+    return _bootstrap_sums_scores(rows, iter([indices]), options)[:, 0]
+
+
+def _bootstrap_sums_scores(
+    rows: np.ndarray, index_chunks: Any, options: BleuOptions, n_systems: int = 1, progress: Progress = None
+) -> np.ndarray:
+    """Scores (n_samples, n_systems) of resampled sums; ``rows`` is (sentences, n_systems * columns)."""
+    n_rows, width = rows.shape
+    product = _ExactProduct(rows, n_rows * int(rows.max(initial=0)))
+    out = []
+    for idx in index_chunks:
+        k = idx.shape[0]
+        # How often each sentence is drawn in each resample: one bincount over offset indices.
+        flat = idx + (np.arange(k, dtype=np.int64) * n_rows)[:, None]
+        counts = np.bincount(flat.ravel(), minlength=k * n_rows).reshape(k, n_rows)
+        del flat
+        sums = product(counts)
+        out.append(score_table(sums.reshape(k * n_systems, width // n_systems), options).score.reshape(k, n_systems))
+        if progress is not None:
+            progress(k)
+    return np.concatenate(out) if out else np.zeros((0, n_systems))
+
+
+def _draw_indices(n_rows: int, n_samples: int, seed: Seed) -> Iterator[np.ndarray]:
+    """sacreBLEU's ``default_rng(seed).choice(n_rows, size=(n_samples, n_rows))``, in chunks of resamples."""
+    rng = np.random.default_rng(seed)
+    for k in _chunks(n_samples, n_rows, _CHUNK):
+        yield rng.integers(0, n_rows, size=(k, n_rows), dtype=np.int64)
+
+
+def bootstrap_scores(
+    statistics: BleuStatistics, options: BleuOptions, n_samples: int = DEFAULT_SAMPLES["bs"], seed: Seed = DEFAULT_SEED
+) -> np.ndarray:
+    """The corpus BLEU of ``n_samples`` bootstrap resamples of a statistics table (float64 array).
+
+    Resample ``s`` draws the same sentences as sacreBLEU's with the same seed; ``seed=None``
+    draws from fresh OS entropy. Several tables of the same corpus resampled with one seed share
+    their resamples, which is what a paired comparison or a plot of score distributions needs.
+
+    >>> from bleukit import corpus_statistics
+    >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], BleuOptions())
+    >>> bootstrap_scores(stats, BleuOptions(), n_samples=3, seed=1).round(2).tolist()
+    [72.31, 50.0, 100.0]
+    """
+    n_samples = _check_samples(n_samples)
+    seed = _check_seed(seed)
+    if len(statistics) == 0:
+        raise ValueError("cannot resample an empty corpus")
+    _check_order(statistics, options)
+    return _bootstrap_sums_scores(statistics.rows, _draw_indices(len(statistics), n_samples, seed), options)[:, 0]
+
+
+def _check_order(statistics: BleuStatistics, options: BleuOptions) -> None:
+    if statistics.max_ngram_order != options.max_ngram_order:
+        raise ValueError(
+            f"statistics were counted with max_ngram_order={statistics.max_ngram_order}, "
+            f"options say {options.max_ngram_order}"
+        )
+
+
+def bootstrap_ci(
+    hypotheses_or_statistics: Union[Sequence[str], BleuStatistics],
+    references: Optional[Sequence[Any]] = None,
+    *,
+    n_samples: int = DEFAULT_SAMPLES["bs"],
+    seed: Seed = DEFAULT_SEED,
+    **options: Any,
+) -> BootstrapCI:
+    """95% bootstrap confidence interval of corpus BLEU, as sacreBLEU's ``--confidence``.
+
+    Give hypotheses and references (``references[i]`` a string or a list of strings), or a
+    statistics table (``bleukit.corpus_statistics``) and no references. ``options`` are BLEU's
+    (``tokenize``, ``lowercase``, ``smooth_method``, ... as ``bleukit.BleuOptions``). Returns
+    ``BootstrapCI(mean, ci)``: the mean of the resampled scores and the half-width of their
+    2.5–97.5 percentile interval; it unpacks as a tuple. ``seed=None`` is unseeded.
+
+    >>> mean, ci = bootstrap_ci(["a b c d", "a b c e"], ["a b c d", "a b c d"], n_samples=10)
+    >>> round(mean, 2), round(ci, 2)
+    (68.39, 25.0)
+    """
+    opts = BleuOptions(**options)
+    if isinstance(hypotheses_or_statistics, BleuStatistics):
+        if references is not None:
+            raise ValueError("give either a statistics table or hypotheses with references, not both")
+        stats = hypotheses_or_statistics
+    else:
+        if references is None:
+            raise ValueError("references are required with hypotheses (or pass a BleuStatistics table)")
+        stats = corpus_statistics(hypotheses_or_statistics, references, opts)
+    return _estimate_ci(bootstrap_scores(stats, opts, n_samples, seed))
+
+
+def with_bootstrap(result: BLEUResult, statistics: BleuStatistics, options: BleuOptions, n_samples: int, seed: Seed) -> BLEUResult:
+    """``result`` with the bootstrap ``mean`` and ``ci`` of ``statistics`` and ``bs:N|seed:S`` in its
+    signature (what ``corpus_bleu(..., n_bootstrap=N, seed=S)`` returns).
+
+    >>> from bleukit import corpus_statistics, score_statistics
+    >>> opts = BleuOptions()
+    >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], opts)
+    >>> r = with_bootstrap(score_statistics(stats, opts), stats, opts, 10, 12345)
+    >>> r.signature.split("|")[:3]
+    ['nrefs:1', 'bs:10', 'seed:12345']
+    """
+    n_samples = _check_samples(n_samples, "n_bootstrap")
+    seed = _check_seed(seed)
+    mean, ci = _estimate_ci(bootstrap_scores(statistics, options, n_samples, seed))
+    return dataclasses.replace(result, mean=mean, ci=ci, signature=_signature(result.signature, "bs", n_samples, seed))
+
+
+def _named_systems(systems: Any) -> List[Tuple[str, Sequence[str]]]:
+    if isinstance(systems, Mapping):
+        pairs = list(systems.items())
+    elif isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__"):
+        raise TypeError(
+            f"systems must be a mapping name -> hypotheses or a list of (name, hypotheses), "
+            f"got {type(systems).__name__}"
+        )
+    else:
+        pairs = []
+        for k, item in enumerate(systems):
+            if isinstance(item, (str, bytes)) or not hasattr(item, "__len__") or len(item) != 2:
+                raise TypeError(f"systems[{k}] must be a (name, hypotheses) pair")
+            pairs.append((item[0], item[1]))
+    if len(pairs) < 2:
+        raise ValueError(f"a paired test needs at least 2 systems (a baseline and one to compare), got {len(pairs)}")
+    seen = set()
+    for name, _ in pairs:
+        if not isinstance(name, str):
+            raise TypeError(f"system names must be str, got {type(name).__name__}")
+        if name in seen:
+            raise ValueError(f"duplicate system name {name!r}: every system needs its own name")
+        seen.add(name)
+    return pairs
+
+
+def paired_test(
+    systems: Union[Mapping[str, Sequence[str]], Sequence[Tuple[str, Sequence[str]]]],
+    references: Sequence[Any],
+    *,
+    method: str = "bs",
+    n_samples: Optional[int] = None,
+    seed: Seed = DEFAULT_SEED,
+    progress: Progress = None,
+    **options: Any,
+) -> List[PairedResult]:
+    """Paired significance test of every system against the first (the baseline), as sacreBLEU's
+    ``--paired-bs`` / ``--paired-ar``.
+
+    ``systems`` maps names to hypotheses (or is a list of ``(name, hypotheses)``), all translating
+    the same sentences; ``references[i]`` is the reference (a string) or references (a list) of
+    sentence ``i``. ``options`` are BLEU's (``tokenize``, ``lowercase``, ``smooth_method``, ... as
+    ``bleukit.BleuOptions``).
+
+    - ``method="bs"``: paired bootstrap resampling (Koehn 2004), ``n_samples`` resamples
+      (default 1000). The p-value is the share of resamples whose centred absolute score
+      difference exceeds the observed one; every system also gets the bootstrap ``mean`` and
+      ``ci`` of its score.
+    - ``method="ar"``: approximate randomization, ``n_samples`` trials (default 10000), each
+      swapping the two systems' outputs of every sentence on a coin flip; p-values only.
+
+    p-values are ``(count + 1) / (n_samples + 1)``, the baseline's is ``None``. With the same seed
+    they equal sacreBLEU's; ``seed=None`` draws from OS entropy (sacreBLEU's
+    ``SACREBLEU_SEED=none``). Unlike sacreBLEU, ``seed=0`` seeds the comparisons too.
+    ``progress``, if given, is called with the number of resamples or trials finished after each
+    chunk of them (``n_samples`` in all), for a progress bar.
+
+    >>> refs = ["the cat sat on the mat", "a dog barked at the postman", "it is raining today"]
+    >>> base = ["the cat sat on a mat", "the dog barked at a postman", "it rains today"]
+    >>> new = ["the cat sat on the mat", "a dog barked at the postman", "it is raining now"]
+    >>> for r in paired_test([("base", base), ("new", new)], refs, n_samples=200):
+    ...     print(r.name, round(r.score, 2), r.p_value, round(r.mean, 2), round(r.ci, 2))
+    base 35.21 None 34.48 26.86
+    new 90.39 0.004975124378109453 88.15 27.41
+    """
+    if method not in DEFAULT_SAMPLES:
+        raise ValueError(f"unknown method={method!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate randomization)")
+    n = DEFAULT_SAMPLES[method] if n_samples is None else _check_samples(n_samples)
+    seed = _check_seed(seed)
+    opts = BleuOptions(**options)
+    named = _named_systems(systems)
+    checked = []
+    for name, hyps in named:
+        hyps = check_hypotheses(hyps)
+        if checked and len(hyps) != len(checked[0]):
+            raise ValueError(
+                f"system {name!r} has {len(hyps)} hypotheses but {named[0][0]!r} has {len(checked[0])}: "
+                "every system must translate the same sentences"
+            )
+        checked.append(hyps)
+    refs = check_references(references, len(checked[0]))
+    stats = [text_statistics(hyps, refs, opts) for hyps in checked]
+    results = [score_statistics(s, opts) for s in stats]
+    names = [name for name, _ in named]
+    if method == "bs":
+        return _paired_bootstrap(names, stats, results, opts, n, seed, progress)
+    return _paired_randomization(names, stats, results, opts, n, seed, progress)
+
+
+def _paired_bootstrap(
+    names: List[str],
+    stats: List[BleuStatistics],
+    results: List[BLEUResult],
+    options: BleuOptions,
+    n: int,
+    seed: Seed,
+    progress: Progress,
+) -> List[PairedResult]:
+    # Every system is resampled with the same draws (sacreBLEU re-seeds each comparison with the
+    # same seed), so all of them are summed in one product over the side-by-side tables.
+    rows = np.concatenate([s.rows for s in stats], axis=1)
+    scores = _bootstrap_sums_scores(rows, _draw_indices(rows.shape[0], n, seed), options, len(stats), progress)
+    baseline = results[0].score
+    out = []
+    for k, (name, result) in enumerate(zip(names, results)):
+        mean, ci = _estimate_ci(scores[:, k])
+        p_value = None
+        if k > 0:
+            diffs = np.abs(scores[:, k] - scores[:, 0])
+            # Centring makes the resampled differences a sample under the null hypothesis.
+            p_value = _p_value(diffs - diffs.mean(), abs(baseline - result.score))
+        signed = dataclasses.replace(result, mean=mean, ci=ci, signature=_signature(result.signature, "bs", n, seed))
+        out.append(PairedResult(name, signed, p_value, mean, ci))
+    return out
+
+
+def _paired_randomization(
+    names: List[str],
+    stats: List[BleuStatistics],
+    results: List[BLEUResult],
+    options: BleuOptions,
+    n: int,
+    seed: Seed,
+    progress: Progress,
+) -> List[PairedResult]:
+    base = stats[0].rows
+    n_rows, width = base.shape
+    others = len(stats) - 1
+    # Trial statistics: a = pos @ base + ~pos @ sys = sys_total + pos @ (base - sys), b = the rest.
+    delta = np.concatenate([base - s.rows for s in stats[1:]], axis=1)
+    sys_total = np.concatenate([s.rows.sum(axis=0) for s in stats[1:]])
+    both_total = sys_total + np.tile(base.sum(axis=0), others)
+    product = _ExactProduct(delta, n_rows * int(np.abs(delta).max(initial=0)))
+    rng = np.random.default_rng(seed)
+    exceed = np.zeros(others, dtype=np.int64)
+    observed = np.array([abs(results[0].score - r.score) for r in results[1:]])
+    for k in _chunks(n, n_rows, _CHUNK_FLIPS, _BOOL_BITS):
+        swap = rng.integers(2, size=(k, n_rows), dtype=bool)
+        moved = product(swap)
+        a = sys_total + moved
+        b = both_total - a
+        score_a = score_table(a.reshape(k * others, width), options).score.reshape(k, others)
+        score_b = score_table(b.reshape(k * others, width), options).score.reshape(k, others)
+        exceed += (np.abs(score_a - score_b) > observed).sum(axis=0)
+        if progress is not None:
+            progress(k)
+    out = [PairedResult(names[0], dataclasses.replace(results[0], signature=_signature(results[0].signature, "ar", n, seed)), None, None, None)]
+    for k in range(others):
+        result = dataclasses.replace(results[k + 1], signature=_signature(results[k + 1].signature, "ar", n, seed))
+        out.append(PairedResult(names[k + 1], result, (int(exceed[k]) + 1) / (n + 1), None, None))
+    return out
+
+
+def _p_value(samples: np.ndarray, observed: float) -> float:
+    """sacreBLEU's (multeval's) p-value: strict ``>``, so a system against itself is never
+    significant, and ``+1`` so the test never rejects more often than its level."""
+    return (int(np.sum(samples > observed)) + 1) / (len(samples) + 1)
