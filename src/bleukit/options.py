@@ -100,7 +100,8 @@ class BleuOptions:
         signature reads field for field like sacreBLEU's.
         """
         smooth = self.smooth_method
-        if self._resolved_smooth_value is not None:
+        # as sacreBLEU: a value shows only for the methods that use one (floor, add-k)
+        if SMOOTH_DEFAULTS[self.smooth_method] is not None:
             smooth += f"[{self._resolved_smooth_value:.2f}]"
         fields = [
             f"nrefs:{nrefs}",
