@@ -133,19 +133,21 @@ def build_parser() -> argparse.ArgumentParser:
     a = p.add_argument_group("bleukit additions (not in sacreBLEU)")
     a.add_argument("--explain", type=int, metavar="N", default=None,
                    help="Print which n-grams of line N (1-based) match its references, per order, then exit.")
-    a.add_argument("--max-ngram-order", type=int, default=DEFAULT_MAX_NGRAM_ORDER,
+    a.add_argument("--max-ngram-order", type=int, metavar="N", default=DEFAULT_MAX_NGRAM_ORDER,
                    help=f"Largest n-gram order (Default: {DEFAULT_MAX_NGRAM_ORDER}; sacreBLEU's API only).")
-    a.add_argument("--weights", type=float, nargs="+", default=None,
+    a.add_argument("--weights", type=float, nargs="+", metavar="W", default=None,
                    help="One weight per n-gram order (Default: uniform, sacreBLEU's formula).")
     a.add_argument("--effective-order", action="store_true",
                    help="Drop n-gram orders without any n-gram at corpus level (always on with --sentence-level).")
-    a.add_argument("--seed", default=None,
+    a.add_argument("--seed", default=None, metavar="SEED",
                    help="Seed of the bootstrap/randomization tests (Default: $SACREBLEU_SEED, else 12345; "
                         "'none' for an unseeded run). Unlike sacreBLEU, seed 0 seeds the paired tests too.")
     a.add_argument("--version", "-V", action="version", version=f"bleukit {__version__}")
 
     u = p.add_argument_group("sacreBLEU options bleukit does not support (each gives an error)")
     for flags, kwargs, what in _UNSUPPORTED:
+        if kwargs.get("action") != "store_true":
+            kwargs = dict(kwargs, metavar="ARG")
         u.add_argument(*flags, dest=_dest(flags), help=f"not supported ({what})", **kwargs)
     return p
 
