@@ -390,7 +390,8 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
 
 def _utf8(stream: IO) -> IO:
     # sacreBLEU writes UTF-8 whatever the locale says
-    if getattr(stream, "encoding", "utf-8").lower().replace("-", "") != "utf8" and hasattr(stream, "reconfigure"):
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    if encoding.lower().replace("-", "") != "utf8" and hasattr(stream, "reconfigure"):
         stream.reconfigure(encoding="utf-8")
     return stream
 

@@ -157,7 +157,7 @@ def unsupported(args: argparse.Namespace) -> List[str]:
 
     >>> unsupported(build_parser().parse_args(["r", "-t", "wmt14", "-m", "chrf"]))  # doctest: +NORMALIZE_WHITESPACE
     ['-m chrf: bleukit computes BLEU only (no chrF or TER)',
-     '--test-set/-t: bleukit does not support downloading sacreBLEU\\'s test sets; give reference files']
+     "--test-set/-t: bleukit does not support downloading sacreBLEU's test sets; give reference files"]
     """
     messages = [f"-m {m}: bleukit computes BLEU only (no chrF or TER)" for m in args.metrics if m != "bleu"]
     for flags, _, what in _UNSUPPORTED:

@@ -52,7 +52,7 @@ def read_lines(path: str, encoding: str = "utf-8") -> List[str]:
 
     >>> import os, tempfile
     >>> with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as f:
-    ...     _ = f.write(b"one \\u2028x\\ntwo\\r\\n")
+    ...     _ = f.write(b"one \\xe2\\x80\\xa8x\\ntwo\\r\\n")
     >>> read_lines(f.name)
     ['one \\u2028x', 'two']
     >>> os.unlink(f.name)
