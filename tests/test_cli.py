@@ -104,3 +104,22 @@ def test_console_script_installed():
     exe = Path(sys.executable).parent / "bleukit"
     out = subprocess.run([str(exe), "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip().startswith("bleukit ")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("extra, shown", [([], True), (["--quiet"], False), (["--no-progress"], False)])
+def test_progress_bar_on_a_terminal_only(monkeypatch, extra, shown):
+    import bleukit.cli as cli
+
+    monkeypatch.setattr(cli, "_PROGRESS_DELAY_S", 0)  # the real bar waits 2 s before it appears
+    args = [REF_A, "-i", HYP, REF_B, "-f", "text", *extra]
+    err = _Terminal()
+    assert main(args, stdin=io.BytesIO(), stdout=io.StringIO(), stderr=err) == 0
+    assert ("scoring" in err.getvalue()) is shown
+    plain = io.StringIO()  # not a terminal: never a bar
+    assert main(args, stdin=io.BytesIO(), stdout=io.StringIO(), stderr=plain) == 0
+    assert "scoring" not in plain.getvalue()
