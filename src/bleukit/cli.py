@@ -17,10 +17,10 @@ stdin, and with neither (stdin a terminal) the command stops with an error inste
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
+import warnings
 from typing import IO, Any, List, Optional, Sequence, Tuple
 
 from .cli_args import OUTPUT_FORMATS, build_parser, unsupported
@@ -221,9 +221,11 @@ def _explain(system: List[str], refs: List[List[str]], options: BleuOptions, arg
 
 def _paired(names: List[str], systems: List[List[str]], refs: List[List[str]], options: BleuOptions,
             args: argparse.Namespace, method: str, seed: Optional[int], log: _Log, stderr: IO) -> Tuple[list, str]:
-    from .significance import paired_test  # noqa: F401  (the other half of issue 10)
-
     from .inputs import references_from_streams
+    from .significance import paired_test
+
+    if options.weights is not None:
+        raise CliError("--weights cannot be combined with the paired tests")
 
     references = references_from_streams(refs)
     n = args.paired_bs_n if method == "bs" else args.paired_ar_n
@@ -231,8 +233,6 @@ def _paired(names: List[str], systems: List[List[str]], refs: List[List[str]], o
                   lowercase=options.lowercase, smooth_method=options.smooth_method,
                   smooth_value=options.smooth_value, max_ngram_order=options.max_ngram_order,
                   effective_order=options.effective_order)
-    if options.weights is not None:
-        kwargs["weights"] = options.weights
     log.info(f"Pre-computing BLEU statistics for {names[0]!r}")
     _warn_tokenized(systems[0], args, log)
     bar = _progress(len(systems) - 1, args, stderr, f"paired {method}")
@@ -371,7 +371,10 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
     out = stdout if stdout is not None else _utf8(sys.stdout)
     err = stderr if stderr is not None else sys.stderr
     try:
-        code = _run(args, stdin, out, err)
+        with warnings.catch_warnings():
+            # bleukit's own warnings (e.g. no compiled kernel) as one line, like the other messages
+            warnings.showwarning = lambda message, *_, **__: print(str(message), file=err)
+            code = _run(args, stdin, out, err)
         out.flush()
         return code
     except CliError as e:

@@ -173,7 +173,8 @@ def results_table(names: Sequence[str], records: Sequence[Any], signature: str, 
         out = []
         for name, record in zip(names, records):
             value = record if isinstance(record, str) else {
-                "score": record.score, "p_value": record.p_value, "mean": record.mean, "ci": record.ci}
+                key: None if getattr(record, key) is None else float(getattr(record, key))
+                for key in ("score", "p_value", "mean", "ci")}
             out.append({"system": name, "BLEU": value})
         return json.dumps(out, indent=4)
 
