@@ -455,3 +455,36 @@ def test_pipe_into_head_prints_no_broken_pipe_error(tmp_path):
     cmd = f"{sys.executable} -m bleukit {hyp} -i {hyp} --sentence-level | head -n 1"
     out = subprocess.run(["bash", "-c", cmd], capture_output=True, env=env)
     assert out.stdout.count(b"\n") == 1 and out.stderr == b"", out.stderr
+
+
+def _on_terminal(cmd: List[str], env: dict) -> bytes:
+    """stdout of a command whose stdout is a terminal (sacreBLEU colours only there)."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(cmd, stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
+    os.close(slave)
+    out = b""
+    while select.select([master], [], [], 10)[0]:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other side closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=60)
+    os.close(master)
+    return out
+
+
+@pytest.mark.parametrize("extra", [["-f", "text"], ["-f", "text", "--no-color"]])
+def test_colours_on_a_terminal_like_sacrebleu(files, extra):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env.pop("NO_COLOR", None)
+    args = [files["ref0.txt"], "-i", files["hyp.txt"], files["sys2.txt"], *extra]
+    theirs = _on_terminal([sys.executable, "-m", "sacrebleu", *args], env)
+    ours = _on_terminal([sys.executable, "-m", "bleukit", *args], env)
+    assert normalise(ours.decode()) == normalise(theirs.decode())
+    assert (b"\x1b[36mSystem\x1b[0m" in ours) is ("--no-color" not in extra)

@@ -303,6 +303,11 @@ def _single(system: List[str], refs: List[List[str]], options: BleuOptions, args
     out.write(align_single_results(score_line(result, args.width, args.score_only, sig, mean, ci), colors) + "\n")
 
 
+def _colors(args: argparse.Namespace, out: IO) -> Colors:
+    # sacreBLEU's colorama passes colours through only to a terminal
+    return Colors(not (os.environ.get("NO_COLOR") or args.no_color) and getattr(out, "isatty", lambda: False)())
+
+
 def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
     log = _Log(stderr, args.quiet)
     problems = unsupported(args)
@@ -314,7 +319,7 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
         raise CliError(f"-w/--width must be >= 0, got {args.width}")
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     seed, _ = _resolve_seed(args.seed)
-    colors = Colors(not (os.environ.get("NO_COLOR") or args.no_color) and getattr(out, "isatty", lambda: False)())
+    colors = _colors(args, out)
 
     if args.sentence_level and len(args.metrics) > 1:
         raise CliError("Only one metric can be used in sentence-level mode.")
@@ -389,6 +394,13 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
         except OSError:
             pass
         return 1
+    finally:
+        if _colors(args, out).enabled:  # colorama's reset at exit, which sacreBLEU's output ends with
+            try:
+                out.write("\x1b[0m")
+                out.flush()
+            except (OSError, ValueError):
+                pass
 
 
 def _utf8(stream: IO) -> IO:
