@@ -29,8 +29,8 @@ $(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt setup.py $
 install-dev: $(VENV)/.installed-dev
 
 demo: install
-	$(BIN)/bleukit examples/hyps.txt examples/refs.a.txt examples/refs.b.txt -f text
-	$(BIN)/bleukit examples/hyps.txt examples/refs.a.txt examples/refs.b.txt --sentence-level -f text
+	$(BIN)/bleukit examples/refs.a.txt examples/refs.b.txt -i examples/hyps.txt -f text
+	$(BIN)/bleukit examples/refs.a.txt examples/refs.b.txt -i examples/hyps.txt --sentence-level -f text
 
 test: install-dev
 	$(BIN)/python -m pytest -q

@@ -1,5 +1,6 @@
-"""The command line, run as a user would (subprocess), against sacreBLEU's own command line."""
+"""The command line's own behaviour (the sacreBLEU comparison is in test_cli_vs_sacrebleu.py)."""
 
+import io
 import json
 import subprocess
 import sys
@@ -15,93 +16,110 @@ EXAMPLES = REPO / "examples"
 HYP, REF_A, REF_B = (str(EXAMPLES / n) for n in ("hyps.txt", "refs.a.txt", "refs.b.txt"))
 
 
-def run(*args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "bleukit", *args], input=stdin, capture_output=True, text=True, encoding="utf-8"
-    )
+def run(*args, stdin=b""):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(args), stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
 
 
-def sacrebleu_cli(*args):
-    out = subprocess.run(
-        [sys.executable, "-m", "sacrebleu", *args], capture_output=True, text=True, encoding="utf-8", check=True
-    )
-    return out.stdout.strip()
+def lines(path):
+    return Path(path).read_text(encoding="utf-8").splitlines()
 
 
-def test_text_output_equals_sacrebleu_cli_apart_from_version():
-    ours = run(HYP, REF_A, REF_B, "-f", "text")
-    assert ours.returncode == 0, ours.stderr
-    theirs = sacrebleu_cli(REF_A, REF_B, "-i", HYP, "-f", "text")
-    ours_sig, ours_rest = ours.stdout.strip().split(" = ", 1)
-    theirs_sig, theirs_rest = theirs.split(" = ", 1)
-    assert ours_rest == theirs_rest
-    assert ours_sig.split("|")[:-1] == theirs_sig.split("|")[:-1]
+def test_json_equals_the_api_and_stdin_equals_dash_i():
+    code, out, err = run(REF_A, "-i", HYP, "--max-ngram-order", "2", "-w", "4")
+    assert code == 0, err
+    d = json.loads(out)
+    expected = bleukit.corpus_bleu(lines(HYP), lines(REF_A), max_ngram_order=2)
+    assert d["score"] == round(expected.score, 4) and d["signature"] == expected.signature
+    assert "order:2" in d["signature"]
+    hyp = Path(HYP).read_bytes()
+    assert run(REF_A, "--max-ngram-order", "2", "-w", "4", stdin=hyp)[1] == out
+    assert run(REF_A, "-i", "-", "--max-ngram-order", "2", "-w", "4", stdin=hyp)[1] == out
 
 
-@pytest.mark.parametrize("opts", [["-tok", "intl", "-lc"], ["-s", "floor", "--smooth-value", "0.2"], ["-s", "add-k", "-w", "3"], ["-tok", "char"]])
-def test_options_equal_sacrebleu_cli(opts):
-    ours = run(HYP, REF_A, *opts, "-f", "text")
-    assert ours.returncode == 0, ours.stderr
-    theirs = sacrebleu_cli(REF_A, "-i", HYP, *opts, "-f", "text")
-    assert ours.stdout.strip().split(" = ", 1)[1] == theirs.split(" = ", 1)[1]
+def test_sentence_level_lines_are_sentence_bleu():
+    code, out, err = run(REF_A, REF_B, "-i", HYP, "--sentence-level", "-b", "-w", "6")
+    assert code == 0, err
+    refs = bleukit.references_from_streams([lines(REF_A), lines(REF_B)])
+    scores = bleukit.sentence_scores(lines(HYP), refs)
+    assert out.splitlines() == [f"{s:.6f}" for s in scores]
 
 
-def test_json_output_and_stdin():
-    hyp_text = Path(HYP).read_text(encoding="utf-8")
-    out = run(REF_A, "--max-ngram-order", "2", stdin=hyp_text)
-    assert out.returncode == 0, out.stderr
-    d = json.loads(out.stdout)
-    expected = bleukit.corpus_bleu(hyp_text.splitlines(), Path(REF_A).read_text(encoding="utf-8").splitlines(), max_ngram_order=2)
-    assert d["score"] == expected.score and d["counts"] == expected.counts
-    assert d["signature"] == expected.signature and "order:2" in d["signature"]
-    same = run("-i", "-", REF_A, "--max-ngram-order", "2", stdin=hyp_text)
-    assert json.loads(same.stdout) == d
+def test_weights_and_effective_order_are_bleukit_additions():
+    code, out, err = run(REF_A, "-i", HYP, "--weights", "0.4", "0.3", "0.2", "0.1", "--effective-order", "-b", "-w", "6")
+    assert code == 0, err
+    expected = bleukit.corpus_bleu(lines(HYP), lines(REF_A), weights=[0.4, 0.3, 0.2, 0.1], effective_order=True)
+    assert out == f"{expected.score:.6f}\n"
 
 
-def test_sentence_level():
-    out = run(HYP, REF_A, REF_B, "--sentence-level", "-f", "text", "-w", "6")
-    assert out.returncode == 0, out.stderr
-    lines = out.stdout.strip().splitlines()
-    hyps = Path(HYP).read_text(encoding="utf-8").splitlines()
-    refs = bleukit.references_from_streams([Path(p).read_text(encoding="utf-8").splitlines() for p in (REF_A, REF_B)])
-    scores = bleukit.sentence_scores(hyps, refs)
-    assert len(lines) == len(hyps) + 1
-    for i, line in enumerate(lines[:-1]):
-        assert line == f"{i + 1}\t{scores[i]:.6f}"
-    assert lines[-1].startswith("BLEU|nrefs:2|")
+def test_bad_option_values_are_one_line_errors():
+    code, out, err = run(REF_A, "-i", HYP, "--max-ngram-order", "0")
+    assert code == 1 and "max_ngram_order must be >= 1" in err and out == ""
+    code, out, err = run(REF_A, "-i", HYP, "--weights", "1", "1")
+    assert code == 1 and "weights has 2 values" in err
+    code, out, err = run(REF_A, "-i", HYP, "-l", "english")
+    assert code == 1 and "SRC-TRG" in err
+    code, out, err = run(REF_A, "-i", HYP, "-e", "no-such-codec")
+    assert code == 1 and "unknown encoding" in err
+    code, out, err = run(REF_A, "-i", HYP, "--seed", "abc", "-ci")
+    assert code == 1 and "--seed='abc'" in err
 
 
-def test_line_count_mismatch_is_a_clear_error(tmp_path):
-    short = tmp_path / "short.txt"
-    short.write_text("one line\n", encoding="utf-8")
-    out = run(HYP, str(short))
-    assert out.returncode == 2
-    assert "line counts differ" in out.stderr and "short.txt: 1 lines" in out.stderr and "8 lines" in out.stderr
+def test_encoding_option(tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("Grüße aus dem schönen Köln am Rhein\n", encoding="latin-1")
+    ref.write_text("Grüße aus dem schönen Köln am Rhein\n", encoding="latin-1")
+    assert run(str(ref), "-i", str(hyp), "-b")[0] == 1  # not UTF-8
+    assert run(str(ref), "-i", str(hyp), "-b", "-e", "latin-1")[1] == "100.0\n"
 
 
-def test_bad_option_values():
-    out = run(HYP, REF_A, "--max-ngram-order", "0")
-    assert out.returncode == 2 and "max_ngram_order must be >= 1" in out.stderr
-    out = run(HYP, REF_A, "--weights", "1", "1")
-    assert out.returncode == 2 and "weights has 2 values" in out.stderr
-    out = run(HYP, REF_A, "-tok", "moses")
-    assert out.returncode == 2 and "invalid choice" in out.stderr
+def test_gzip_files_are_read(tmp_path):
+    import gzip
+
+    ref = tmp_path / "r.txt.gz"
+    with gzip.open(ref, "wt", encoding="utf-8") as f:
+        f.write(Path(REF_A).read_text(encoding="utf-8"))
+    assert run(str(ref), "-i", HYP, "-b", "-w", "6") == run(REF_A, "-i", HYP, "-b", "-w", "6")
 
 
 def test_reads_only_newline_as_segment_separator(tmp_path):
     """A U+2028 inside a line must not split it (str.splitlines would)."""
-    hyp = tmp_path / "h.txt"
-    ref = tmp_path / "r.txt"
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
     hyp.write_text("a b\u2028c d\ne f\n", encoding="utf-8")
     ref.write_text("a b c d\ne f\n", encoding="utf-8")
-    import io
+    code, out, err = run(str(ref), "-i", str(hyp), "-f", "text")
+    assert code == 0 and "hyp_len = 6" in out
 
-    buf = io.StringIO()
-    assert main([str(hyp), str(ref), "-f", "json"], stdout=buf) == 0
-    assert json.loads(buf.getvalue())["sys_len"] == 6
+
+@pytest.mark.parametrize("value, start", [(None, "{"), ("text", "BLEU|"), ("LaTeX", "BLEU|"), ("yaml", "{")])
+def test_sacrebleu_format_variable(monkeypatch, value, start):
+    monkeypatch.delenv("SACREBLEU_FORMAT", raising=False)
+    if value is not None:
+        monkeypatch.setenv("SACREBLEU_FORMAT", value)
+    assert run(REF_A, "-i", HYP)[1].startswith(start)
 
 
 def test_console_script_installed():
     exe = Path(sys.executable).parent / "bleukit"
     out = subprocess.run([str(exe), "--version"], capture_output=True, text=True)
-    assert out.returncode == 0 and out.stdout.strip() == f"bleukit {bleukit.__version__}"
+    assert out.returncode == 0 and out.stdout.strip().startswith("bleukit ")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("extra, shown", [([], True), (["--quiet"], False), (["--no-progress"], False)])
+def test_progress_bar_on_a_terminal_only(monkeypatch, extra, shown):
+    import bleukit.cli as cli
+
+    monkeypatch.setattr(cli, "_PROGRESS_DELAY_S", 0)  # the real bar waits 2 s before it appears
+    args = [REF_A, "-i", HYP, REF_B, "-f", "text", *extra]
+    err = _Terminal()
+    assert main(args, stdin=io.BytesIO(), stdout=io.StringIO(), stderr=err) == 0
+    assert ("scoring" in err.getvalue()) is shown
+    plain = io.StringIO()  # not a terminal: never a bar
+    assert main(args, stdin=io.BytesIO(), stdout=io.StringIO(), stderr=plain) == 0
+    assert "scoring" not in plain.getvalue()

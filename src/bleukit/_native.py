@@ -26,7 +26,7 @@ from .statistics import BleuStatistics, stats_columns
 from .tokenizers import _MTEVAL_RULES, CHINESE_RANGES, MtevalRule
 
 __all__ = ["NATIVE_TOKENIZERS", "available", "unavailable_reason", "engine_name", "uses_native",
-           "character_table", "native_text_statistics", "native_flat_ids_statistics"]
+           "native_declined", "character_table", "native_text_statistics", "native_flat_ids_statistics"]
 
 try:
     # import_module names the missing module in its error ("from . import" would blame a cycle)
@@ -40,6 +40,8 @@ except ImportError as err:  # not compiled: the pure-Python engine is used
 NATIVE_TOKENIZERS = {"13a": 0, "intl": 1, "zh": 2, "char": 3, "none": 4}
 
 _ENGINES = ("native", "python")
+#: File that ``setup.py`` puts beside this module when the package is built with BLEUKIT_NO_NATIVE.
+NO_NATIVE_MARKER = "_no_native"
 _table: Optional[bytes] = None  # mteval and Chinese classes
 _full_table: Optional[bytes] = None  # the same plus the Unicode properties intl needs
 _warned = False
@@ -90,10 +92,24 @@ def uses_native(options: BleuOptions) -> bool:
         return False
     if engine_name() == "native":
         return True
-    if _kernel is None and not _warned and _requested() is None:
+    if _kernel is None and not _warned and _requested() is None and not native_declined():
         _warned = True
         warnings.warn(f"bleukit: {unavailable_reason}; using the pure-Python engine", RuntimeWarning, 2)
     return False
+
+
+def native_declined() -> bool:
+    """Whether the user chose the pure-Python engine, so its use needs no warning.
+
+    ``BLEUKIT_NO_NATIVE`` set now, or set when the package was built (``setup.py`` then leaves
+    the marker file ``_no_native`` beside this module).
+
+    >>> isinstance(native_declined(), bool)
+    True
+    """
+    if os.environ.get("BLEUKIT_NO_NATIVE"):
+        return True
+    return os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), NO_NATIVE_MARKER))
 
 
 def character_table(unicode_properties: bool = True) -> bytes:

@@ -15,13 +15,14 @@ level (:meth:`BleuOptions.sentence_level`), as ``sacrebleu.sentence_bleu`` does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
-from .bleu import score_statistics, sentence_scores_from_statistics
+from .bleu import score_statistics
 from .engine import text_statistics
 from .inputs import check_hypotheses, check_references
 from .options import BleuOptions
 from .result import BLEUResult
+from .scoring import score_table
 from .statistics import BleuStatistics
 
 __all__ = ["SentenceReport", "CorpusReport", "score_report"]
@@ -37,6 +38,8 @@ class SentenceReport:
     ref_len: int
     counts: Tuple[int, ...]
     totals: Tuple[int, ...]
+    precisions: Tuple[float, ...]
+    bp: float
     hypothesis: str
     references: Tuple[str, ...]
 
@@ -48,6 +51,8 @@ class SentenceReport:
             "ref_len": self.ref_len,
             "counts": list(self.counts),
             "totals": list(self.totals),
+            "precisions": list(self.precisions),
+            "bp": self.bp,
             "hypothesis": self.hypothesis,
             "references": list(self.references),
         }
@@ -69,6 +74,30 @@ class CorpusReport:
     @property
     def sentence_signature(self) -> str:
         return self.sentence_options.signature(self.statistics.nrefs_signature)
+
+    def sentence_results(self) -> List[BLEUResult]:
+        """Each sentence as a :class:`BLEUResult` (what ``sentence_bleu`` returns for it), with the
+        sentence options' signature and the sentence's own reference count.
+
+        >>> r = score_report(["a b", "c"], [["a b", "x"], "d"], BleuOptions())
+        >>> [s.signature.split("|")[:3] for s in r.sentence_results()]
+        [['nrefs:2', 'case:mixed', 'eff:yes'], ['nrefs:1', 'case:mixed', 'eff:yes']]
+        """
+        sent = self.sentence_options
+        return [
+            BLEUResult(
+                score=s.bleu,
+                counts=list(s.counts),
+                totals=list(s.totals),
+                precisions=list(s.precisions),
+                bp=s.bp,
+                sys_len=s.sys_len,
+                ref_len=s.ref_len,
+                signature=sent.signature(len(s.references)),
+                options=sent,
+            )
+            for s in self.sentences
+        ]
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready form: ``corpus`` (the result), ``formatted`` (sacreBLEU's line), ``options``
@@ -97,20 +126,24 @@ def score_report(hypotheses: Sequence[str], references: Sequence[Any], options: 
     refs = check_references(references, len(hyps))
     stats = text_statistics(hyps, refs, options)
     result = score_statistics(stats, options)
-    scores = sentence_scores_from_statistics(stats, options.sentence_level()).tolist()
+    parts = score_table(stats.rows, options.sentence_level())
+    columns = zip(
+        stats.sys_len.tolist(), stats.ref_len.tolist(), stats.counts.tolist(), stats.totals.tolist(),
+        parts.score.tolist(), parts.precisions.tolist(), parts.bp.tolist(),
+    )
     sentences = tuple(
         SentenceReport(
             line=i + 1,
-            bleu=scores[i],
+            bleu=score,
             sys_len=sys_len,
             ref_len=ref_len,
             counts=tuple(counts),
             totals=tuple(totals),
+            precisions=tuple(precisions),
+            bp=bp,
             hypothesis=hyps[i],
             references=tuple(refs[i]),
         )
-        for i, (sys_len, ref_len, counts, totals) in enumerate(
-            zip(stats.sys_len.tolist(), stats.ref_len.tolist(), stats.counts.tolist(), stats.totals.tolist())
-        )
+        for i, (sys_len, ref_len, counts, totals, score, precisions, bp) in enumerate(columns)
     )
     return CorpusReport(result=result, options=options, statistics=stats, sentences=sentences)

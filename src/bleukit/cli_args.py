@@ -1,0 +1,172 @@
+"""The command line's arguments: sacreBLEU 2.6's, with the same names, defaults and exit codes.
+
+Options sacreBLEU has for things bleukit does not do (chrF, TER, downloading test sets) are
+parsed as sacreBLEU parses them, so that :func:`unsupported` can name them in a one-line error.
+
+>>> args = build_parser().parse_args(["ref.txt", "-i", "hyp.txt", "-tok", "intl", "-b"])
+>>> args.refs, args.input, args.tokenize, args.score_only, unsupported(args)
+(['ref.txt'], ['hyp.txt'], 'intl', True, [])
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import List
+
+from ._version import __version__
+from .options import DEFAULT_MAX_NGRAM_ORDER, SMOOTH_DEFAULTS
+
+__all__ = ["build_parser", "unsupported", "SACREBLEU_TOKENIZERS", "OUTPUT_FORMATS"]
+
+#: sacreBLEU 2.6's ``-tok`` choices (those bleukit lacks give a clear error, not argparse's).
+SACREBLEU_TOKENIZERS = ["none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm",
+                        "flores101", "flores200", "spBLEU-1K"]
+OUTPUT_FORMATS = ["json", "text", "latex"]
+
+_DESCRIPTION = """\
+bleukit: sacreBLEU-exact BLEU, a drop-in for the `sacrebleu` command (BLEU only).
+Quick usage (the positional files are references, as in sacreBLEU):
+    bleukit REF [REF ...] -i HYP            score HYP
+    cat HYP | bleukit REF [REF ...]         the same, hypotheses on stdin
+    bleukit REF -i SYS1 SYS2 --paired-bs    compare systems (first = baseline)
+Output is sacreBLEU 2.6's, byte for byte, except `version:bleukit-X` in the signature."""
+
+# (flags, argparse keyword arguments, what it is) of sacreBLEU options bleukit does not implement
+_UNSUPPORTED = [
+    (("--citation", "--cite"), dict(action="store_true"), "test-set citations"),
+    (("--list",), dict(action="store_true"), "sacreBLEU's test-set list"),
+    (("--test-set", "-t"), dict(default=None), "downloading sacreBLEU's test sets"),
+    (("--origlang", "-ol"), dict(default=None), "test-set subsets"),
+    (("--subset",), dict(default=None), "test-set subsets"),
+    (("--download",), dict(default=None), "downloading sacreBLEU's test sets"),
+    (("--echo",), dict(nargs="+", default=None), "printing sacreBLEU's test sets"),
+    (("--detail", "-d"), dict(action="store_true"), "test-set subsets (origlang details)"),
+    (("--chrf-char-order", "-cc"), dict(type=int, default=None), "chrF"),
+    (("--chrf-word-order", "-cw"), dict(type=int, default=None), "chrF"),
+    (("--chrf-beta",), dict(type=int, default=None), "chrF"),
+    (("--chrf-whitespace",), dict(action="store_true"), "chrF"),
+    (("--chrf-lowercase",), dict(action="store_true"), "chrF"),
+    (("--chrf-eps-smoothing",), dict(action="store_true"), "chrF"),
+    (("--ter-case-sensitive",), dict(action="store_true"), "TER"),
+    (("--ter-asian-support",), dict(action="store_true"), "TER"),
+    (("--ter-no-punct",), dict(action="store_true"), "TER"),
+    (("--ter-normalized",), dict(action="store_true"), "TER"),
+]
+
+
+def _dest(flags) -> str:
+    return "unsupported_" + flags[0].lstrip("-").replace("-", "_")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (``bleukit --help``).
+
+    >>> build_parser().parse_args(["r.txt", "-l", "en-ja"]).langpair
+    'en-ja'
+    """
+    p = argparse.ArgumentParser(prog="bleukit", description=_DESCRIPTION,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--input", "-i", nargs="*", default=None, metavar="HYP",
+                   help="Read input from file(s) instead of STDIN; several files are several systems "
+                        "('-' reads STDIN: a bleukit addition).")
+    p.add_argument("refs", nargs="*", default=[],
+                   help="Reference files. If given, they should precede the -i/--input argument.")
+    p.add_argument("--num-refs", "-nr", type=int, default=1,
+                   help="Split the reference stream on tabs, and expect this many references. (Default: %(default)s)")
+    p.add_argument("--encoding", "-e", default="utf-8",
+                   help="Open text files with specified encoding (Default: %(default)s)")
+    p.add_argument("--language-pair", "-l", dest="langpair", default=None,
+                   help="Source-target language pair: its target picks the tokenizer (zh: zh, ja: ja-mecab, "
+                        "ko: ko-mecab) when -tok is not given.")
+    p.add_argument("--metrics", "-m", choices=["bleu", "chrf", "ter"], nargs="+", default=["bleu"],
+                   help="Metrics to compute (bleukit computes BLEU only; Default: bleu)")
+    p.add_argument("--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence.")
+
+    b = p.add_argument_group("BLEU related arguments")
+    b.add_argument("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp",
+                   help="Smoothing method: exponential decay, floor (increment zero counts), add-k (increment "
+                        "num/denom by k for n>1), or none. (Default: %(default)s)")
+    b.add_argument("--smooth-value", "-sv", type=float, default=None,
+                   help=f"The smoothing value. Only valid for floor and add-k. (Defaults: floor: "
+                        f"{SMOOTH_DEFAULTS['floor']}, add-k: {SMOOTH_DEFAULTS['add-k']})")
+    b.add_argument("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default=None,
+                   help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for Chinese, "
+                        "`ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise. "
+                        "(spm, flores101, flores200, spBLEU-1K are not supported by bleukit)")
+    b.add_argument("--lowercase", "-lc", action="store_true", help="If True, enables case-insensitivity.")
+    b.add_argument("--force", action="store_true", help="Insist that your tokenized input is actually detokenized.")
+
+    c = p.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
+    c.add_argument("--confidence", "-ci", action="store_true",
+                   help="Report confidence interval using bootstrap resampling.")
+    c.add_argument("--confidence-n", "-cin", type=int, default=1000,
+                   help="Set the number of bootstrap resamples for CI estimation (Default: %(default)s).")
+
+    t = p.add_argument_group("Paired significance testing for multi-system evaluation")
+    choice = t.add_mutually_exclusive_group()
+    choice.add_argument("--paired-ar", "-par", action="store_true",
+                        help="Perform paired test using approximate randomization (AR). This option is "
+                             "mutually exclusive with --paired-bs (Default: %(default)s).")
+    choice.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="Perform paired test using bootstrap resampling. This option is mutually "
+                             "exclusive with --paired-ar (Default: %(default)s).")
+    t.add_argument("--paired-ar-n", "-parn", type=int, default=10000,
+                   help="Number of trials for approximate randomization test (Default: %(default)s).")
+    t.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000,
+                   help="Number of bootstrap resamples for paired bootstrap resampling test (Default: %(default)s).")
+    t.add_argument("--paired-jobs", "-j", type=int, default=1,
+                   help="Accepted for compatibility; bleukit needs no worker processes.")
+
+    r = p.add_argument_group("Reporting related arguments")
+    r.add_argument("--quiet", "-q", action="store_true", help="Suppress verbose messages (and the progress bar).")
+    r.add_argument("--short", "-sh", action="store_true", help="Produce a shorter (less human readable) signature.")
+    r.add_argument("--score-only", "-b", action="store_true", help="Print only the computed score.")
+    r.add_argument("--width", "-w", type=int, default=1, help="Floating point width (Default: %(default)s).")
+    r.add_argument("--no-color", "-nc", action="store_true", help="Disable the occasional use of terminal colors.")
+    r.add_argument("--format", "-f", default="json", choices=OUTPUT_FORMATS,
+                   help="Set the output format. `latex` is only valid for multi-system mode whereas `json` and "
+                        "`text` apply to single-system mode only. This flag is overridden if the SACREBLEU_FORMAT "
+                        "environment variable is set to one of the valid choices (Default: %(default)s).")
+    r.add_argument("--no-progress", action="store_true",
+                   help="No progress bar (it appears on a terminal for runs over 2 s; also off with --quiet).")
+
+    a = p.add_argument_group("bleukit additions (not in sacreBLEU)")
+    a.add_argument("--explain", type=int, metavar="N", default=None,
+                   help="Print which n-grams of line N (1-based) match its references, per order, then exit.")
+    a.add_argument("--max-ngram-order", type=int, metavar="N", default=DEFAULT_MAX_NGRAM_ORDER,
+                   help=f"Largest n-gram order (Default: {DEFAULT_MAX_NGRAM_ORDER}; sacreBLEU's API only).")
+    a.add_argument("--weights", type=float, nargs="+", metavar="W", default=None,
+                   help="One weight per n-gram order (Default: uniform, sacreBLEU's formula).")
+    a.add_argument("--effective-order", action="store_true",
+                   help="Drop n-gram orders without any n-gram at corpus level (always on with --sentence-level).")
+    a.add_argument("--seed", default=None, metavar="SEED",
+                   help="Seed of the bootstrap/randomization tests (Default: $SACREBLEU_SEED, else 12345; "
+                        "'none' for an unseeded run). Unlike sacreBLEU, seed 0 seeds the paired tests too.")
+    a.add_argument("--version", "-V", action="version", version=f"bleukit {__version__}")
+
+    u = p.add_argument_group("sacreBLEU options bleukit does not support (each gives an error)")
+    for flags, kwargs, what in _UNSUPPORTED:
+        if kwargs.get("action") != "store_true":
+            kwargs = dict(kwargs, metavar="ARG")
+        u.add_argument(*flags, dest=_dest(flags), help=f"not supported ({what})", **kwargs)
+    return p
+
+
+def unsupported(args: argparse.Namespace) -> List[str]:
+    """One message per sacreBLEU option given that bleukit does not implement.
+
+    >>> unsupported(build_parser().parse_args(["r", "-t", "wmt14", "-m", "chrf"]))  # doctest: +NORMALIZE_WHITESPACE
+    ['-m chrf: bleukit computes BLEU only (no chrF or TER)',
+     "--test-set/-t: bleukit does not support downloading sacreBLEU's test sets; give reference files"]
+    """
+    messages = [f"-m {m}: bleukit computes BLEU only (no chrF or TER)" for m in args.metrics if m != "bleu"]
+    for flags, _, what in _UNSUPPORTED:
+        value = getattr(args, _dest(flags))
+        if value not in (None, False):
+            messages.append(f"{'/'.join(flags)}: bleukit does not support {what}; give reference files"
+                            if what.startswith(("downloading", "test-set", "printing", "sacreBLEU"))
+                            else f"{'/'.join(flags)}: bleukit does not support {what} (it computes BLEU only)")
+    if args.tokenize in ("spm", "flores101", "flores200", "spBLEU-1K"):
+        messages.append(f"-tok {args.tokenize}: bleukit does not support the SentencePiece tokenizers "
+                        "(they download models); use 13a, intl, zh, char, ja-mecab, ko-mecab or none")
+    return messages

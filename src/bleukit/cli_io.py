@@ -1,0 +1,121 @@
+"""Reading segment files and stdin for the command line exactly as sacreBLEU's does.
+
+sacreBLEU strips trailing whitespace from every line (``line.rstrip()``); files split only on
+``\\n`` (``newline="\\n"``) while stdin is read with universal newlines (``\\r`` and ``\\r\\n``
+end lines too); ``.gz`` files are decompressed. Errors name the file and the line.
+
+>>> import io
+>>> read_stdin_systems(io.BytesIO(b"a b \\tc\\r\\nd\\te \\n"), "utf-8")
+[['a b ', 'd'], ['c', 'e']]
+"""
+
+from __future__ import annotations
+
+import gzip
+from typing import IO, List
+
+__all__ = ["CliError", "read_lines", "read_stdin_systems", "split_num_refs"]
+
+
+class CliError(Exception):
+    """An error the command line reports in one line and exits with ``code`` (sacreBLEU's codes)."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _decode(data: bytes, encoding: str, where: str) -> str:
+    try:
+        return data.decode(encoding)
+    except LookupError:
+        raise CliError(f"unknown encoding {encoding!r} (-e/--encoding)") from None
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise CliError(
+            f"{where}, line {line}: not valid {encoding} ({err.reason} at byte {err.start}); "
+            "give the file's encoding with -e/--encoding"
+        ) from None
+
+
+def _split(text: str) -> List[str]:
+    # Same lines as iterating over a file opened with newline="\n": the text after the last
+    # "\n" is a line only when it is not empty.
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def read_lines(path: str, encoding: str = "utf-8") -> List[str]:
+    """The segments of a file (``.gz`` decompressed), trailing whitespace stripped as sacreBLEU does.
+
+    >>> import os, tempfile
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as f:
+    ...     _ = f.write(b"one \\xe2\\x80\\xa8x\\ntwo\\r\\n")
+    >>> read_lines(f.name)
+    ['one \\u2028x', 'two']
+    >>> os.unlink(f.name)
+    """
+    try:
+        if path.endswith(".gz"):
+            with gzip.open(path, "rb") as f:
+                data = f.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a directory, not a segment file") from None
+    except (OSError, EOFError) as err:
+        raise CliError(f"{path}: cannot read it ({err})") from None
+    return [line.rstrip() for line in _split(_decode(data, encoding, path))]
+
+
+def read_stdin_systems(stream: IO, encoding: str = "utf-8") -> List[List[str]]:
+    """Systems from stdin: tab-separated columns are systems (sacreBLEU's stdin format).
+
+    The number of systems is read off the first line; a later line with another number of
+    columns is an error (exit code 17, as sacreBLEU). Empty input is one system of one empty line.
+
+    >>> import io
+    >>> read_stdin_systems(io.BytesIO(b""), "utf-8")
+    [['']]
+    """
+    raw = stream.read()
+    text = raw if isinstance(raw, str) else _decode(raw, encoding, "stdin")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as TextIOWrapper
+    lines = _split(text) or [""]
+    # sacreBLEU's exact stripping: the first line is stripped as a whole, later ones per column
+    systems = [[s] for s in lines[0].rstrip().split("\t")]
+    for number, line in enumerate(lines[1:], 2):
+        fields = line.rstrip().split("\t")
+        if len(fields) != len(systems):
+            raise CliError(
+                f"stdin, line {number}: {len(fields)} tab-separated systems, but the first line has "
+                f"{len(systems)} (the number of tab-delimited fields in the input stream differ across lines)",
+                code=17,
+            )
+        for column, sent in zip(systems, fields):
+            column.append(sent.rstrip())
+    return systems
+
+
+def split_num_refs(lines: List[str], num_refs: int, path: str) -> List[List[str]]:
+    """Reference streams from one file of ``num_refs`` tab-separated references per line (``-nr``).
+
+    >>> split_num_refs(["a\\tb", "c\\td\\te"], 2, "refs.tsv")
+    [['a', 'c'], ['b', 'd\\te']]
+    """
+    streams: List[List[str]] = [[] for _ in range(num_refs)]
+    for number, line in enumerate(lines, 1):
+        refs = line.split("\t", num_refs - 1)
+        if len(refs) != num_refs:
+            raise CliError(
+                f"{path}, line {number}: expected {num_refs} tab-separated references (-nr), found {len(refs)}",
+                code=17,
+            )
+        for stream, ref in zip(streams, refs):
+            stream.append(ref)
+    return streams

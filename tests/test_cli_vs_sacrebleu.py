@@ -1,0 +1,494 @@
+"""Both command lines on the same files with the same arguments: output, messages and exit codes.
+
+sacreBLEU's ``main`` and ours run in this process (sacreBLEU's through real file descriptors, as
+it reopens stdin and stdout by number), so dozens of combinations stay cheap; a few real
+subprocesses check what only a process shows (a pipe into ``head``, stdin a terminal).
+The only difference allowed in stdout is the signature's version field.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+import pytest
+
+from bleukit.cli import main as bleukit_main
+from shared_data import SHARED_DATA
+
+sacrebleu_cli = pytest.importorskip("sacrebleu.sacrebleu")
+# importing sacreBLEU's CLI sets SIGPIPE to its default: keep pytest's own handling
+signal.signal(signal.SIGPIPE, signal.SIG_IGN) if hasattr(signal, "SIGPIPE") else None
+
+_VERSION = re.compile(r'(version:|v:|"version": ")(bleukit-)?[0-9A-Za-z.+]+')
+
+
+def normalise(text: str) -> str:
+    return _VERSION.sub(r"\1V", text)
+
+
+class _Fd:
+    """Stands in for sys.stdin/sys.stdout: sacreBLEU reopens them by file number."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def fileno(self) -> int:
+        return os.dup(self.fd)
+
+    def isatty(self) -> bool:
+        return False
+
+    def flush(self) -> None:
+        pass
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: List[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+def run_sacrebleu(args: List[str], stdin: bytes = b"") -> Tuple[int, str, List[str]]:
+    """(exit code, stdout, log messages) of sacreBLEU's command line, in this process."""
+    logger = logging.getLogger("sacrebleu")
+    handler = _Records()
+    logger.addHandler(handler)
+    saved = sys.argv, sys.stdin, sys.stdout, os.environ.get("NO_COLOR")
+    os.environ["NO_COLOR"] = "1"  # colorama would wrap sys.stdout once per call
+    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout:
+        fin.write(stdin)
+        fin.seek(0)
+        sys.argv = ["sacrebleu", *args]
+        sys.stdin, sys.stdout = _Fd(fin.fileno()), _Fd(fout.fileno())
+        code = 0
+        try:
+            sacrebleu_cli.main()
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except Exception:  # sacreBLEU's traceback exits: status 1
+            code = 1
+        finally:
+            reopened = sys.stdout
+            sys.argv, sys.stdin, sys.stdout = saved[:3]
+            if saved[3] is None:
+                os.environ.pop("NO_COLOR", None)
+            logger.removeHandler(handler)
+        if reopened is not None and not isinstance(reopened, _Fd):
+            reopened.flush()
+            reopened.close()
+        fout.seek(0)
+        return code, fout.read().decode("utf-8"), handler.lines
+
+
+def run_bleukit(args: List[str], stdin: bytes = b"") -> Tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        code = bleukit_main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    except SystemExit as e:  # argparse
+        code = e.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def compare(args: List[str], stdin: bytes = b"", messages: bool = False) -> Tuple[int, str]:
+    """Run both; assert equal exit codes and (normalised) stdout; optionally equal log lines."""
+    code_s, out_s, log_s = run_sacrebleu(args, stdin)
+    code_b, out_b, err_b = run_bleukit(args, stdin)
+    assert code_b == code_s, (args, code_s, code_b, err_b, log_s)
+    assert normalise(out_b) == normalise(out_s), args
+    if messages:
+        ours = [line[len("bleukit: "):] for line in err_b.splitlines()]
+        assert ours == log_s, (ours, log_s)
+    return code_b, out_b
+
+
+# A small corpus with what trips scorers: punctuation, numbers, case, Chinese, Japanese, Korean,
+# empty lines, trailing blanks, a BOM-free U+2028 inside a line, a "\r" inside a line.
+HYPS = [
+    "The cat sat on the mat.", "It is raining, isn't it?", "Das ist 1,000.5 Euro teuer!",
+    "", "Hello WORLD ", "我们今天去北京。", "東京は日本の首都です。", "안녕하세요 세계",
+    "a\u2028b c", "Numbers: 3.14, -2, 1e10.", "x\ry z", "THE END.",
+]
+REFS = [
+    ["The cat is on the mat.", "It rains, doesn't it?", "Das ist 1.000,5 Euro teuer.", "", "hello world",
+     "我们今天去北京。", "東京は日本の首都だ。", "안녕 세계", "a b c", "Numbers: 3.14, -2, 1e10.", "x y z", "the end."],
+    ["A cat sat on a mat.", "It is raining, is it not?", "Es kostet 1000,5 Euro!", "nothing", "Hello, World!",
+     "今天我们去北京。", "日本の首都は東京です。", "안녕하세요, 세계", "a\u2028b c", "Numbers 3.14 -2 1e10",
+     "x\ry z", "The end"],
+    ["The cat sat on the mat", "Raining, isn't it?", "1,000.5 Euro!", "", "HELLO WORLD", "北京",
+     "東京", "세계", "ab c", "3.14", "xy z", "END."],
+    ["cat mat", "it is raining", "Das ist teuer", "x", "world", "我们", "首都", "안녕하세요", "c", "1e10",
+     "z", "the"],
+]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cli")
+    paths = {}
+
+    def write(name, lines, end="\n"):
+        p = d / name
+        p.write_bytes("".join(line + end for line in lines).encode("utf-8"))
+        paths[name] = str(p)
+
+    write("hyp.txt", HYPS)
+    for k, refs in enumerate(REFS):
+        write(f"ref{k}.txt", refs)
+    write("sys2.txt", [h.lower() for h in HYPS])
+    write("sys3.txt", REFS[2])
+    write("refs.tsv", [a + "\t" + b for a, b in zip(REFS[0], REFS[1])])
+    write("short.txt", HYPS[:3])
+    write("crlf.txt", HYPS, end="\r\n")
+    (d / "bad.txt").write_bytes(b"fine\n\xff\xfe broken\n" + b"x\n" * (len(HYPS) - 2))
+    paths["bad.txt"] = str(d / "bad.txt")
+    return paths
+
+
+def refs_args(files, n: int) -> List[str]:
+    return [files[f"ref{k}.txt"] for k in range(n)]
+
+
+@pytest.mark.parametrize("nrefs", [1, 2, 3, 4])
+@pytest.mark.parametrize("fmt", [["-f", "json"], ["-f", "text"], ["-f", "latex"], ["-f", "text", "--short"],
+                                 ["-b"], ["-f", "text", "-b", "-w", "3"], ["--short"]])
+def test_single_system_formats_and_reference_counts(files, nrefs, fmt):
+    compare([*refs_args(files, nrefs), "-i", files["hyp.txt"], *fmt])
+
+
+@pytest.mark.parametrize("tok", ["13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab"])
+@pytest.mark.parametrize("lc", [[], ["-lc"]])
+def test_every_tokenizer(files, tok, lc):
+    if tok.endswith("mecab"):
+        from bleukit.tokenizers import get_tokenizer
+
+        try:
+            get_tokenizer(tok)
+        except ImportError as err:
+            pytest.skip(str(err))
+    compare([*refs_args(files, 2), "-i", files["hyp.txt"], "-tok", tok, *lc, "-f", "text"])
+
+
+@pytest.mark.parametrize("smooth", [["-s", "exp"], ["-s", "floor"], ["-s", "floor", "-sv", "0.5"], ["-s", "add-k"],
+                                    ["-s", "add-k", "--smooth-value", "2"], ["-s", "none"], ["-s", "exp", "-sv", "0.3"],
+                                    ["--smooth-method", "none", "-w", "0"], ["-m", "bleu", "-w", "4"]])
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_smoothing_and_width(files, smooth, fmt):
+    compare([*refs_args(files, 1), "-i", files["hyp.txt"], *smooth, "-f", fmt])
+
+
+@pytest.mark.parametrize("extra", [[], ["--short"], ["-b"], ["-tok", "char", "-w", "3"], ["-s", "floor", "-lc"],
+                                   ["-f", "json"], ["-s", "none"]])
+@pytest.mark.parametrize("nrefs", [1, 3])
+def test_sentence_level(files, extra, nrefs):
+    compare([*refs_args(files, nrefs), "-i", files["hyp.txt"], "--sentence-level", *extra])
+
+
+@pytest.mark.parametrize("fmt", [["-f", "text"], ["-f", "json"], ["-f", "latex"], ["-f", "text", "--short"],
+                                 ["-f", "latex", "-w", "2"], ["-b"]])
+def test_several_systems(files, fmt):
+    compare([*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *fmt])
+
+
+def test_stdin_is_the_hypothesis_and_files_are_references(files):
+    raw = Path(files["hyp.txt"]).read_bytes()
+    assert compare([*refs_args(files, 2), "-b"], stdin=raw)[0] == 1  # its "\r" ends a line on stdin
+    hyp = raw.replace(b"\r", b" ")
+    code, out = compare([*refs_args(files, 2), "-b"], stdin=hyp)
+    assert code == 0
+    # tab-separated columns on stdin are systems, as in sacreBLEU
+    two = b"".join(a + b"\t" + b.lower() + b"\n" for a, b in zip(hyp.splitlines(), hyp.splitlines()))
+    compare([*refs_args(files, 1), "-f", "text"], stdin=two)
+    # universal newlines on stdin (files split only on \n)
+    compare([*refs_args(files, 1), "-f", "text"], stdin=Path(files["crlf.txt"]).read_bytes())
+    compare([*refs_args(files, 1), "-i", files["crlf.txt"], "-f", "text"])
+
+
+@pytest.mark.parametrize("args", [["-l", "en-zh"], ["-l", "en-ja"], ["-l", "de-ko"], ["-l", "de-en"],
+                                  ["-l", "en-zh", "-tok", "13a"], ["-l", "en-ja", "-tok", "char"],
+                                  ["-l", "en-ko", "-tok", "intl"]])
+def test_language_pair_picks_the_tokenizer(files, args):
+    compare([*refs_args(files, 1), "-i", files["hyp.txt"], *args, "-f", "text"], messages=True)
+
+
+def test_num_refs_splits_tabs(files):
+    compare([files["refs.tsv"], "-i", files["hyp.txt"], "-nr", "2", "-f", "text"])
+    compare([files["refs.tsv"], "-i", files["hyp.txt"], "-nr", "3"])  # exit 17
+    compare([files["refs.tsv"], files["ref0.txt"], "-i", files["hyp.txt"], "-nr", "2"])  # exit 1
+
+
+def test_sacrebleu_format_environment_variable(files, monkeypatch):
+    monkeypatch.setenv("SACREBLEU_FORMAT", "text")
+    compare([files["ref0.txt"], "-i", files["hyp.txt"]])
+
+
+@pytest.mark.parametrize("args", [
+    ["@ref0.txt", "-i", "@short.txt"],                                 # line counts differ
+    ["@ref0.txt", "-i", "@hyp.txt", "-w", "-1"],                       # sacreBLEU: traceback, 1
+    ["@ref0.txt", "-i", "@hyp.txt", "@sys2.txt", "-w", "-1"],
+    ["@ref0.txt", "-i", "@hyp.txt", "--sentence-level", "-w", "-1"],
+    ["@ref0.txt", "-i", "nonexistent.txt"],
+    ["nonexistent.txt", "-i", "@hyp.txt"],
+    ["@ref0.txt", "-i", "@hyp.txt", "-tok", "moses"],                  # argparse: 2
+    ["@ref0.txt", "-i", "@hyp.txt", "-f", "xml"],
+    ["@ref0.txt", "-i", "@hyp.txt", "--paired-bs"],                    # one system
+    ["@ref0.txt", "-i", "@hyp.txt", "@sys2.txt", "--sentence-level"],
+    ["@ref0.txt", "-i", "@hyp.txt", "@sys2.txt", "-ci"],
+    ["@ref0.txt", "-i", "@hyp.txt", "--sentence-level", "-ci"],
+    ["@ref0.txt", "-i", "@hyp.txt", "@hyp.txt"],                      # same name twice
+    ["@ref0.txt", "-i", "@hyp.txt", "--paired-bs", "--paired-ar"],     # mutually exclusive: 2
+    ["@ref0.txt", "-i", "@bad.txt"],                                   # invalid UTF-8
+    ["-i", "@hyp.txt"],                                                 # no references
+])
+def test_errors_have_sacrebleus_exit_codes(files, args):
+    args = [files[a[1:]] if a.startswith("@") else a for a in args]
+    code, out = compare(args)
+    assert code != 0 and out == ""
+
+
+def test_stdin_with_different_numbers_of_columns_is_exit_17(files):
+    compare([files["ref0.txt"]], stdin=b"a\tb\n" + b"c\n" * (len(HYPS) - 1))
+
+
+def test_error_messages_name_the_file_and_line(files):
+    code, out, err = run_bleukit([files["ref0.txt"], "-i", files["bad.txt"]])
+    assert code == 1 and f"{files['bad.txt']}, line 2: not valid utf-8" in err and "Traceback" not in err
+    code, out, err = run_bleukit([files["ref0.txt"], "-i", files["short.txt"]])
+    assert code == 1 and f"{files['short.txt']}: 3 lines" in err and f"{files['ref0.txt']}: {len(HYPS)}" in err
+    code, out, err = run_bleukit([files["ref0.txt"], "-i", files["hyp.txt"], "-w", "-1"])
+    assert code == 1 and err == "bleukit: error: -w/--width must be >= 0, got -1\n"
+    code, out, err = run_bleukit([files["refs.tsv"], "-i", files["hyp.txt"], "-nr", "3"])
+    assert code == 17 and f"{files['refs.tsv']}, line 1: expected 3" in err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["-t", "wmt14", "-l", "en-de"], "test sets"), (["-m", "chrf"], "BLEU only"), (["-m", "bleu", "ter"], "BLEU only"),
+    (["--chrf-beta", "3"], "chrF"), (["--ter-normalized"], "TER"), (["--echo", "src"], "test sets"),
+    (["-tok", "spm"], "SentencePiece"), (["--list"], "test-set list"), (["--download", "wmt14"], "test sets"),
+])
+def test_what_bleukit_does_not_do_is_one_clear_line(files, args, words):
+    code, out, err = run_bleukit([files["ref0.txt"], "-i", files["hyp.txt"], *args])
+    assert code == 1 and out == "" and len(err.splitlines()) == 1 and words in err, err
+
+
+def test_tokenized_period_warning_and_force(tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("a b .\n" * 120, encoding="utf-8")
+    ref.write_text("a b.\n" * 120, encoding="utf-8")
+    compare([str(ref), "-i", str(hyp), "-f", "text"], messages=True)
+    compare([str(ref), "-i", str(hyp), "-f", "text", "--force"], messages=True)
+
+
+def test_explain_prints_the_matches_of_one_line(files):
+    import bleukit
+    from bleukit.options import BleuOptions
+
+    code, out, err = run_bleukit([*refs_args(files, 2), "-i", files["hyp.txt"], "--explain", "2", "-f", "text"])
+    assert code == 0, err
+    ex = bleukit.explain_sentence(HYPS[1], [REFS[0][1], REFS[1][1]], BleuOptions())
+    lines = out.splitlines()
+    assert lines[0].startswith("line 2: BLEU|nrefs:2|")
+    for order in ex.orders:
+        assert any(line.startswith(f"{order.order}-grams {order.matched}/{order.total} ") for line in lines)
+    code, out, err = run_bleukit([*refs_args(files, 2), "-i", files["hyp.txt"], "--explain", "2"])
+    assert json.loads(out) == ex.to_dict()
+    code, out, err = run_bleukit([*refs_args(files, 2), "-i", files["hyp.txt"], "--explain", "99"])
+    assert code == 1 and "there are 12 lines" in err
+
+
+def test_help_marks_our_additions(capsys):
+    code, _, _ = run_bleukit(["--help"])
+    out = capsys.readouterr().out
+    assert code == 0 and "bleukit additions (not in sacreBLEU)" in out and "--explain N" in out
+    assert "sacreBLEU options bleukit does not support" in out
+
+
+# ---- the shared real data ------------------------------------------------------------------
+
+def _data(dataset: str, *names: str) -> List[str]:
+    folder = SHARED_DATA / dataset
+    if not folder.exists():
+        pytest.skip(f"real MT data not found at {SHARED_DATA}")
+    return [str(folder / n) for n in names]
+
+
+def test_real_data_wmt22_two_references(files):
+    ref_a, ref_b, hyp = _data("wmt22-de-en", "ref.A.en", "ref.B.en", "hyp.LT22.en")
+    compare([ref_a, ref_b, "-i", hyp])
+    compare([ref_a, ref_b, "-f", "text", "--short"], stdin=Path(hyp).read_bytes())
+
+
+def test_real_data_chinese_by_language_pair():
+    ref_a, ref_b, h1, h2 = _data("wmt22-en-zh", "ref.A.zh", "ref.B.zh", "hyp.LanguageX.zh", "hyp.Online-B.zh")
+    compare([ref_a, ref_b, "-i", h1, h2, "-l", "en-zh", "-f", "text"])
+
+
+def test_real_data_japanese_by_language_pair():
+    from bleukit.tokenizers import get_tokenizer
+
+    try:
+        get_tokenizer("ja-mecab")
+    except ImportError as err:
+        pytest.skip(str(err))
+    ref, hyp = _data("kftt-en-ja", "ref.ja", "hyp.ja")
+    compare([ref, "-i", hyp, "-l", "en-ja", "-f", "text"])
+
+
+@pytest.mark.slow
+def test_real_data_five_systems_sentence_level():
+    names = ["ref.de", "hyp.LIUM-NMT.4900.de", "hyp.online-B.0.de", "hyp.uedin-nmt.4722.de", "hyp.KIT.4950.de",
+             "hyp.online-A.0.de"]
+    ref, *hyps = _data("wmt17-en-de", *names)
+    compare([ref, "-i", *hyps, "-f", "text"])
+    compare([ref, "-i", hyps[0], "--sentence-level", "-lc"])
+
+
+# ---- significance (issue 10): run once bleukit.significance exists --------------------------
+
+def _close(ours, theirs, path=""):
+    if isinstance(theirs, dict):
+        assert ours.keys() == theirs.keys(), path
+        for k in theirs:
+            _close(ours[k], theirs[k], f"{path}.{k}")
+    elif isinstance(theirs, list):
+        assert len(ours) == len(theirs), path
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            _close(a, b, f"{path}[{i}]")
+    elif isinstance(theirs, float) and path.endswith((".mean", ".ci")):
+        assert ours == pytest.approx(theirs, abs=1e-6), path  # sacreBLEU resamples in float32
+    elif isinstance(theirs, float) and path.endswith(".score"):
+        # The paired JSON prints the unrounded score: numpy's exp may differ from math.exp in
+        # the last bit (the core is exact to 1e-9 and to every printed digit elsewhere).
+        assert ours == pytest.approx(theirs, rel=1e-12), path
+    else:
+        assert ours == theirs, path
+
+
+@pytest.mark.parametrize("test", [["--paired-bs"], ["--paired-ar", "--paired-ar-n", "2000"],
+                                  ["--paired-bs", "--paired-bs-n", "300", "--short"], ["-pbs", "-f", "latex"],
+                                  ["-par", "-parn", "500", "-f", "json"], ["-pbs", "-pbsn", "200", "-f", "json"]])
+def test_paired_tests_like_sacrebleu(files, test):
+    pytest.importorskip("bleukit.significance")
+    args = [*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *test]
+    if "text" not in test and "latex" not in test:  # sacreBLEU's default format is JSON
+        code_s, out_s, _ = run_sacrebleu(args)
+        code_b, out_b, err_b = run_bleukit(args)
+        assert code_s == code_b == 0, err_b
+        _close(json.loads(out_b), json.loads(out_s))
+    else:
+        compare(args)
+
+
+@pytest.mark.parametrize("extra", [[], ["-f", "text"], ["-f", "text", "--confidence-n", "200", "-w", "3"],
+                                   ["-b", "-f", "text"], ["--confidence-n", "1", "-f", "text"]])
+def test_confidence_interval_like_sacrebleu(files, extra):
+    pytest.importorskip("bleukit.significance")
+    compare([*refs_args(files, 2), "-i", files["hyp.txt"], "-ci", *extra])
+
+
+def test_seed_environment_variable_and_flag(files, monkeypatch):
+    pytest.importorskip("bleukit.significance")
+    args = [*refs_args(files, 1), "-i", files["hyp.txt"], files["sys2.txt"], "-pbs", "-pbsn", "200", "-f", "text"]
+    monkeypatch.setenv("SACREBLEU_SEED", "7")
+    _, seven = compare(args)
+    monkeypatch.delenv("SACREBLEU_SEED")
+    code, flag, err = run_bleukit([*args, "--seed", "7"])
+    assert code == 0 and flag == seven and "seed:7" in flag
+
+
+@pytest.mark.parametrize("key", ["none/bs/2000", "none/ar/10000", "13a/bs/1000", "13a/ar/10000"])
+def test_paired_expected_file_reproduced_by_the_cli(key):
+    pytest.importorskip("bleukit.significance")
+    names = ["ref.de", "hyp.LIUM-NMT.4900.de", "hyp.online-B.0.de", "hyp.uedin-nmt.4722.de", "hyp.KIT.4950.de",
+             "hyp.online-A.0.de"]
+    ref, *hyps = _data("wmt17-en-de", *names)
+    expected = json.loads((SHARED_DATA / "wmt17-en-de" / "paired_tests_expected.json").read_text())[key]
+    tok, method, n = key.split("/")
+    code, out, err = run_bleukit([ref, "-i", *hyps, "-tok", tok, f"--paired-{method}", f"--paired-{method}-n", n,
+                                  "-f", "json", "-q", "--seed", "12345"])
+    assert code == 0, err
+    got = {row["system"].replace("Baseline: ", "").split("/hyp.")[-1][:-3]: row["BLEU"] for row in json.loads(out)}
+    _close(got, expected)
+
+
+# ---- real processes ------------------------------------------------------------------------
+
+def _process(args: List[str], stdin=None, input: Optional[bytes] = None, env=None):
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), **(env or {}))
+    return subprocess.run([sys.executable, "-m", "bleukit", *args], stdin=stdin, input=input,
+                          capture_output=True, env=environment)
+
+
+def test_piped_hypotheses_use_the_positional_files_as_references():
+    """`cat hyp.txt | bleukit ref1.txt ref2.txt` is sacreBLEU's 64.0, not ref1 scored against ref2."""
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    out = _process([str(examples / "refs.a.txt"), str(examples / "refs.b.txt"), "-b"],
+                   input=(examples / "hyps.txt").read_bytes())
+    assert out.returncode == 0 and out.stdout == b"64.0\n", out.stderr
+
+
+def test_stdin_a_terminal_without_i_is_an_error_not_a_guess(files):
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        out = _process([files["hyp.txt"], files["ref0.txt"]], stdin=slave)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert out.returncode == 1 and out.stdout == b""
+    assert b"no hypotheses" in out.stderr and b"-i HYP" in out.stderr
+
+
+def test_pipe_into_head_prints_no_broken_pipe_error(tmp_path):
+    hyp = tmp_path / "h.txt"
+    hyp.write_text("a b c d e\n" * 200000, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    cmd = f"{sys.executable} -m bleukit {hyp} -i {hyp} --sentence-level | head -n 1"
+    out = subprocess.run(["bash", "-c", cmd], capture_output=True, env=env)
+    assert out.stdout.count(b"\n") == 1 and out.stderr == b"", out.stderr
+
+
+def _on_terminal(cmd: List[str], env: dict) -> bytes:
+    """stdout of a command whose stdout is a terminal (sacreBLEU colours only there)."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(cmd, stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=env)
+    os.close(slave)
+    out = b""
+    while select.select([master], [], [], 10)[0]:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the other side closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=60)
+    os.close(master)
+    return out
+
+
+@pytest.mark.parametrize("extra", [["-f", "text"], ["-f", "text", "--no-color"]])
+def test_colours_on_a_terminal_like_sacrebleu(files, extra):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env.pop("NO_COLOR", None)
+    args = [files["ref0.txt"], "-i", files["hyp.txt"], files["sys2.txt"], *extra]
+    theirs = _on_terminal([sys.executable, "-m", "sacrebleu", *args], env)
+    ours = _on_terminal([sys.executable, "-m", "bleukit", *args], env)
+    assert normalise(ours.decode()) == normalise(theirs.decode())
+    assert (b"\x1b[36mSystem\x1b[0m" in ours) is ("--no-color" not in extra)
