@@ -19,6 +19,7 @@ from ._native import engine_name
 from .explain import explain_sentence, explain_tokens
 from .inputs import references_from_streams
 from .options import SMOOTH_DEFAULTS, BleuOptions
+from .pairwise import pairwise_bleu, pairwise_bleu_ids, pairwise_statistics
 from .result import BLEUResult
 from .statistics import BleuStatistics
 from .textbook import bleu_score, bleu_unigram
@@ -44,4 +45,7 @@ __all__ = [
     "bleu_score",
     "bleu_unigram",
     "engine_name",
+    "pairwise_bleu",
+    "pairwise_bleu_ids",
+    "pairwise_statistics",
 ]

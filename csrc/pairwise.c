@@ -1,0 +1,215 @@
+/*
+ * bleukit pairwise kernel: clipped n-gram matches of every hypothesis against every reference.
+ *
+ * The Python side (bleukit.pairwise) tokenizes and counts each sentence once and hands over two
+ * counted tables with n-grams as integer ids:
+ *   - per hypothesis i, its entries hyp_ptr[i] .. hyp_ptr[i+1]: (n-gram id, order - 1, count);
+ *   - per n-gram id g, its postings post_ptr[g] .. post_ptr[g+1]: (reference j, count).
+ * For each hypothesis this loop walks its n-grams and, through the postings, adds
+ * min(hypothesis count, reference count) to the matches of every reference holding that n-gram
+ * (sacreBLEU's clip with a single reference). Pairs sharing no n-gram cost nothing, so unrelated
+ * sentences are cheap and near-duplicates (MBR samples) cost what a per-pair merge would.
+ * Lengths, totals and the BLEU formula stay in Python (bleukit.scoring).
+ *
+ * All arrays are checked (sizes, monotone pointers, ids in range) before the GIL is released;
+ * the loop then runs on `threads` threads over disjoint hypothesis ranges (disjoint output rows).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#ifndef _WIN32
+#include <pthread.h>
+#define PAIRWISE_THREADS 1
+#else
+#define PAIRWISE_THREADS 0
+#endif
+
+typedef struct {
+    const int64_t *hyp_ptr, *hyp_gid, *hyp_ord, *hyp_cnt;
+    const int64_t *post_ptr, *post_ref, *post_cnt;
+    int64_t *out; /* (i1 - i0) x m x order, zeroed by the caller */
+    int64_t i0, i1, m;
+    int order;
+} job;
+
+static void run_rows(const job *jb, int64_t lo, int64_t hi) {
+    const int64_t width = jb->m * (int64_t)jb->order;
+    for (int64_t i = lo; i < hi; i++) {
+        int64_t *row = jb->out + (i - jb->i0) * width;
+        for (int64_t e = jb->hyp_ptr[i]; e < jb->hyp_ptr[i + 1]; e++) {
+            const int64_t g = jb->hyp_gid[e], h = jb->hyp_cnt[e];
+            int64_t *col = row + jb->hyp_ord[e];
+            const int64_t end = jb->post_ptr[g + 1];
+            for (int64_t p = jb->post_ptr[g]; p < end; p++) {
+                const int64_t r = jb->post_cnt[p];
+                col[jb->post_ref[p] * jb->order] += r < h ? r : h;
+            }
+        }
+    }
+}
+
+#if PAIRWISE_THREADS
+typedef struct {
+    const job *jb;
+    int64_t lo, hi;
+} slice;
+
+static void *run_slice(void *arg) {
+    const slice *s = (const slice *)arg;
+    run_rows(s->jb, s->lo, s->hi);
+    return NULL;
+}
+#endif
+
+/* Number of int64 items in a buffer, or -1 (with an exception) when it is not a whole number. */
+static Py_ssize_t items(const Py_buffer *b, const char *name) {
+    if (b->len % (Py_ssize_t)sizeof(int64_t) != 0) {
+        PyErr_Format(PyExc_ValueError, "pairwise: %s is not an int64 buffer", name);
+        return -1;
+    }
+    return b->len / (Py_ssize_t)sizeof(int64_t);
+}
+
+/* ptr has n + 1 entries, starts at 0, never decreases and ends at `total`. */
+static int check_ptr(const int64_t *ptr, Py_ssize_t n, Py_ssize_t total, const char *name) {
+    if (ptr[0] != 0 || ptr[n] != (int64_t)total) {
+        PyErr_Format(PyExc_ValueError, "pairwise: %s does not cover its entries", name);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (ptr[i + 1] < ptr[i]) {
+            PyErr_Format(PyExc_ValueError, "pairwise: %s decreases at %zd", name, i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int check_range(const int64_t *x, Py_ssize_t n, int64_t lo, int64_t hi, const char *name) {
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (x[i] < lo || x[i] >= hi) {
+            PyErr_Format(PyExc_ValueError, "pairwise: %s[%zd] = %lld is outside [%lld, %lld)", name, i,
+                         (long long)x[i], (long long)lo, (long long)hi);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *py_pair_matches(PyObject *self, PyObject *args) {
+    Py_buffer hp = {0}, hg = {0}, ho = {0}, hc = {0}, pp = {0}, pr = {0}, pc = {0}, out = {0};
+    Py_ssize_t i0, i1, m;
+    int order, threads;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*nnniw*i", &hp, &hg, &ho, &hc, &pp, &pr, &pc, &i0, &i1, &m,
+                          &order, &out, &threads))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n_hyp_ptr, n_ent, n_post_ptr, n_post, n_out;
+    if ((n_hyp_ptr = items(&hp, "hyp_ptr")) < 0 || (n_ent = items(&hg, "hyp_gid")) < 0 ||
+        (n_post_ptr = items(&pp, "post_ptr")) < 0 || (n_post = items(&pr, "post_ref")) < 0 ||
+        (n_out = items(&out, "out")) < 0)
+        goto done;
+    if (order < 1 || m < 0 || n_hyp_ptr < 1 || n_post_ptr < 1) {
+        PyErr_SetString(PyExc_ValueError, "pairwise: order must be >= 1, m >= 0 and pointers non-empty");
+        goto done;
+    }
+    if (ho.len != hg.len || hc.len != hg.len || pc.len != pr.len) {
+        PyErr_SetString(PyExc_ValueError, "pairwise: entry arrays have different lengths");
+        goto done;
+    }
+    const Py_ssize_t n_hyp = n_hyp_ptr - 1, n_gid = n_post_ptr - 1;
+    if (i0 < 0 || i1 < i0 || i1 > n_hyp) {
+        PyErr_Format(PyExc_ValueError, "pairwise: hypothesis range [%zd, %zd) outside [0, %zd)", i0, i1, n_hyp);
+        goto done;
+    }
+    /* out holds (i1 - i0) * m * order items: checked by division so the product cannot overflow */
+    {
+        const Py_ssize_t rows = i1 - i0;
+        const Py_ssize_t per_row = m;
+        if (rows > 0 && (per_row > PY_SSIZE_T_MAX / order || per_row * order > PY_SSIZE_T_MAX / rows ||
+                         n_out != rows * per_row * order)) {
+            PyErr_SetString(PyExc_ValueError, "pairwise: out must hold (i1 - i0) * m * order int64 values");
+            goto done;
+        }
+        if (rows == 0 && n_out != 0) {
+            PyErr_SetString(PyExc_ValueError, "pairwise: out must be empty for an empty range");
+            goto done;
+        }
+    }
+    const int64_t *hyp_ptr = (const int64_t *)hp.buf, *hyp_gid = (const int64_t *)hg.buf;
+    const int64_t *hyp_ord = (const int64_t *)ho.buf, *hyp_cnt = (const int64_t *)hc.buf;
+    const int64_t *post_ptr = (const int64_t *)pp.buf, *post_ref = (const int64_t *)pr.buf;
+    const int64_t *post_cnt = (const int64_t *)pc.buf;
+    if (check_ptr(hyp_ptr, n_hyp, n_ent, "hyp_ptr") < 0 || check_ptr(post_ptr, n_gid, n_post, "post_ptr") < 0 ||
+        check_range(hyp_gid, n_ent, 0, n_gid, "hyp_gid") < 0 || check_range(hyp_ord, n_ent, 0, order, "hyp_ord") < 0 ||
+        check_range(hyp_cnt, n_ent, 0, INT64_MAX, "hyp_cnt") < 0 || check_range(post_ref, n_post, 0, m, "post_ref") < 0 ||
+        check_range(post_cnt, n_post, 0, INT64_MAX, "post_cnt") < 0)
+        goto done;
+
+    job jb = {hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, (int64_t *)out.buf, i0, i1, m, order};
+    memset(out.buf, 0, (size_t)out.len);
+    if (threads < 1) threads = 1;
+    if (threads > 64) threads = 64;
+    if ((Py_ssize_t)threads > i1 - i0) threads = (int)(i1 - i0 > 0 ? i1 - i0 : 1);
+    Py_BEGIN_ALLOW_THREADS
+#if PAIRWISE_THREADS
+    if (threads > 1) {
+        pthread_t tid[64];
+        slice parts[64];
+        int created[64];
+        /* Equal numbers of hypothesis entries per thread rather than equal rows: entries are the work. */
+        const int64_t first = hyp_ptr[i0], span = hyp_ptr[i1] - first;
+        int64_t lo = i0;
+        for (int t = 0; t < threads; t++) {
+            int64_t hi = i1;
+            if (t + 1 < threads) {
+                const int64_t goal = first + span / threads * (t + 1) + span % threads * (t + 1) / threads;
+                hi = lo;
+                while (hi < i1 && hyp_ptr[hi] < goal) hi++;
+            }
+            parts[t].jb = &jb;
+            parts[t].lo = lo;
+            parts[t].hi = hi;
+            lo = hi;
+            /* the last slice runs on this thread; a thread that cannot start is run here too */
+            created[t] = t + 1 < threads && pthread_create(&tid[t], NULL, run_slice, &parts[t]) == 0;
+            if (!created[t]) run_rows(&jb, parts[t].lo, parts[t].hi);
+        }
+        for (int t = 0; t < threads; t++)
+            if (created[t]) pthread_join(tid[t], NULL);
+    } else
+#endif
+    {
+        run_rows(&jb, i0, i1);
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&hp);
+    PyBuffer_Release(&hg);
+    PyBuffer_Release(&ho);
+    PyBuffer_Release(&hc);
+    PyBuffer_Release(&pp);
+    PyBuffer_Release(&pr);
+    PyBuffer_Release(&pc);
+    if (out.obj) PyBuffer_Release(&out);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"pair_matches", py_pair_matches, METH_VARARGS,
+     "pair_matches(hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, i0, i1, m, order, out, threads)\n\n"
+     "Fill out (int64, (i1 - i0) x m x order) with the clipped n-gram matches of hypotheses i0..i1-1\n"
+     "against references 0..m-1 from the counted tables (all int64, see csrc/pairwise.c)."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_pairwise_kernel",
+                                       "bleukit's compiled pairwise match loop (see bleukit.pairwise).",
+                                       -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__pairwise_kernel(void) { return PyModule_Create(&moduledef); }
