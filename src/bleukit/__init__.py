@@ -18,6 +18,7 @@ from .bleu import (
 from ._native import engine_name
 from .explain import explain_sentence, explain_tokens
 from .inputs import references_from_streams
+from .mbr import MBRSelection, mbr_select
 from .options import SMOOTH_DEFAULTS, BleuOptions
 from .pairwise import pairwise_bleu, pairwise_bleu_ids, pairwise_statistics
 from .result import BLEUResult
@@ -48,4 +49,6 @@ __all__ = [
     "pairwise_bleu",
     "pairwise_bleu_ids",
     "pairwise_statistics",
+    "mbr_select",
+    "MBRSelection",
 ]

@@ -244,7 +244,8 @@ def _blocks(n_rows: int, n_cols: int):
         yield i0, min(n_rows, i0 + step)
 
 
-def _scores(pairs: _Pairs, options: BleuOptions, threads: int) -> np.ndarray:
+def _distinct_scores(pairs: _Pairs, options: BleuOptions, threads: int) -> np.ndarray:
+    """Scores of the distinct hypotheses against the distinct references (Nu, Mu)."""
     tables = pairs.tables
     engine = pairwise_engine()
     nu, mu = len(tables.hyp_len), len(tables.ref_len)
@@ -252,7 +253,35 @@ def _scores(pairs: _Pairs, options: BleuOptions, threads: int) -> np.ndarray:
     for i0, i1 in _blocks(nu, mu):
         rows = _block_rows(tables, i0, i1, engine, threads)
         out[i0:i1] = score_table(rows.reshape(-1, rows.shape[-1]), options).score.reshape(i1 - i0, mu)
-    return _expand(out, pairs)
+    return out
+
+
+def _scores(pairs: _Pairs, options: BleuOptions, threads: int) -> np.ndarray:
+    return _expand(_distinct_scores(pairs, options, threads), pairs)
+
+
+def _aggregate_scores(pairs: _Pairs, ref_weights: np.ndarray, options: BleuOptions) -> np.ndarray:
+    """BLEU of each distinct hypothesis against one expected reference (DeNero et al. 2009).
+
+    The expected reference's n-gram counts and length are the ``ref_weights``-weighted means over
+    the distinct references (weights summing to one), so its counts are fractional; the clip is
+    ``min(hyp count, expected count)`` and the one formula scores the fractional rows. Linear in
+    the number of n-grams, and an approximation of the mean of pairwise BLEU, not equal to it.
+    """
+    tb = pairs.tables
+    nu, order = len(tb.hyp_len), tb.order
+    n_ids = len(tb.post_ptr) - 1
+    post_gid = np.repeat(np.arange(n_ids), np.diff(tb.post_ptr))
+    expected = np.bincount(post_gid, weights=ref_weights[tb.post_ref] * tb.post_cnt, minlength=n_ids)
+    hyp_row = np.repeat(np.arange(nu), np.diff(tb.hyp_ptr))
+    clipped = np.minimum(tb.hyp_cnt, expected[tb.hyp_gid])
+    matches = np.bincount(hyp_row * order + tb.hyp_ord, weights=clipped, minlength=nu * order).reshape(nu, order)
+    rows = np.empty((nu, stats_columns(order)), dtype=np.float64)
+    rows[:, 0] = tb.hyp_len
+    rows[:, 1] = float(ref_weights @ tb.ref_len)
+    rows[:, 2 : 2 + order] = matches
+    rows[:, 2 + order :] = np.maximum(tb.hyp_len[:, None] - np.arange(order)[None, :], 0)
+    return score_table(rows, options).score
 
 
 def _expand(distinct: np.ndarray, pairs: _Pairs) -> np.ndarray:
@@ -277,9 +306,11 @@ def _check_texts(texts: Any, what: str) -> List[str]:
     return texts
 
 
-def _text_pairs(hypotheses: Any, references: Any, options: BleuOptions) -> _Pairs:
-    hyps = _check_texts(hypotheses, "hypotheses")
-    refs = hyps if references is hypotheses else _check_texts(references, "references")
+def _text_pairs(
+    hypotheses: Any, references: Any, options: BleuOptions, names: Tuple[str, str] = ("hypotheses", "references")
+) -> _Pairs:
+    hyps = _check_texts(hypotheses, names[0])
+    refs = hyps if references is hypotheses else _check_texts(references, names[1])
     tok = get_tokenizer(options.tokenize)
     lc = options.lowercase
     return _pairs(hyps, refs, lambda line: preprocess(line, tok, lc), options.max_ngram_order)
