@@ -68,6 +68,12 @@ def test_orders_and_lowercase_equal_sacrebleu(order, lowercase, engine):
     np.testing.assert_allclose(ours, _expected(SENTENCES, SENTENCES, effective_order=True, **opts), rtol=0, atol=1e-9)
 
 
+def test_sides_without_any_ngram(engine):
+    for hyps, refs in ((["a", ""], ["", "  "]), ([""], ["a b"]), (["", " "], ["", " "])):
+        theirs = [[sacrebleu.sentence_bleu(h, [r]).score for r in refs] for h in hyps]
+        np.testing.assert_array_equal(bleukit.pairwise_bleu(hyps, refs), theirs)
+
+
 def test_defaults_are_sentence_bleu_defaults(engine):
     ours = bleukit.pairwise_bleu(SENTENCES[:6], SENTENCES[4:])
     theirs = [[sacrebleu.sentence_bleu(h, [r]).score for r in SENTENCES[4:]] for h in SENTENCES[:6]]

@@ -124,48 +124,57 @@ def _as_int64(values: List[int]) -> np.ndarray:
 
 def _build_tables(
     hyp_counts: Sequence[Counter], hyp_len: Sequence[int], ref_counts: Sequence[Counter],
-    ref_len: Sequence[int], order: int,
+    ref_len: Sequence[int], order: int, same: bool = False,
 ) -> _Tables:
+    """The counted tables; ``same`` says both sides are the same sentences (MBR), in the same order."""
     ids: Dict[Tuple[Hashable, ...], int] = {}
     setdefault = ids.setdefault
     r_gid: List[int] = []
     r_cnt: List[int] = []
-    r_ref: List[int] = []
-    for j, counts in enumerate(ref_counts):
+    r_size: List[int] = []
+    for counts in ref_counts:
         # len(ids) is read before setdefault inserts, so a new n-gram gets the next id
         r_gid.extend([setdefault(g, len(ids)) for g in counts])
         r_cnt.extend(counts.values())
-        r_ref.extend([j] * len(counts))
+        r_size.append(len(counts))
     n_ids = len(ids)
-    gid = _as_int64(r_gid)
+    order_of = _as_int64([len(g) - 1 for g in ids])
+    gid, cnt, size = _as_int64(r_gid), _as_int64(r_cnt), _as_int64(r_size)
     by_id = np.argsort(gid, kind="stable")
     post_ptr = np.zeros(n_ids + 1, dtype=np.int64)
     np.cumsum(np.bincount(gid, minlength=n_ids), out=post_ptr[1:])
+    post_ref = np.repeat(np.arange(len(r_size), dtype=np.int64), size)[by_id]
 
-    get = ids.get
-    h_gid: List[int] = []
-    h_ord: List[int] = []
-    h_cnt: List[int] = []
-    hyp_ptr = [0]
-    for counts in hyp_counts:
-        for g, c in counts.items():
-            k = get(g)
-            if k is not None:
-                h_gid.append(k)
-                h_ord.append(len(g) - 1)
-                h_cnt.append(c)
-        hyp_ptr.append(len(h_gid))
+    if same:
+        h_gid, h_cnt, h_size = gid, cnt, size
+    else:
+        # Hypothesis n-grams no reference holds (id -1) cannot match: only their totals count.
+        get = ids.get
+        h_list: List[int] = []
+        c_list: List[int] = []
+        s_list: List[int] = []
+        for counts in hyp_counts:
+            h_list.extend([get(g, -1) for g in counts])
+            c_list.extend(counts.values())
+            s_list.append(len(counts))
+        h_gid, h_cnt = _as_int64(h_list), _as_int64(c_list)
+        keep = h_gid >= 0
+        owner = np.repeat(np.arange(len(s_list), dtype=np.int64), _as_int64(s_list))[keep]
+        h_gid, h_cnt = h_gid[keep], h_cnt[keep]
+        h_size = np.bincount(owner, minlength=len(s_list)).astype(np.int64)
+    hyp_ptr = np.zeros(len(h_size) + 1, dtype=np.int64)
+    np.cumsum(h_size, out=hyp_ptr[1:])
     return _Tables(
         order=order,
         hyp_len=_as_int64(list(hyp_len)),
         ref_len=_as_int64(list(ref_len)),
-        hyp_ptr=_as_int64(hyp_ptr),
-        hyp_gid=_as_int64(h_gid),
-        hyp_ord=_as_int64(h_ord),
-        hyp_cnt=_as_int64(h_cnt),
+        hyp_ptr=hyp_ptr,
+        hyp_gid=h_gid,
+        hyp_ord=order_of[h_gid],
+        hyp_cnt=h_cnt,
         post_ptr=post_ptr,
-        post_ref=_as_int64(r_ref)[by_id],
-        post_cnt=_as_int64(r_cnt)[by_id],
+        post_ref=post_ref,
+        post_cnt=cnt[by_id],
     )
 
 
@@ -211,7 +220,8 @@ def _pairs(hyps: Sequence[Hashable], refs: Sequence[Hashable], tokens: Callable[
     hyp_side = [count(s) for s in hyp_rows]
     ref_side = [count(s) for s in ref_rows]
     tables = _build_tables(
-        [c for c, _ in hyp_side], [n for _, n in hyp_side], [c for c, _ in ref_side], [n for _, n in ref_side], order
+        [c for c, _ in hyp_side], [n for _, n in hyp_side], [c for c, _ in ref_side], [n for _, n in ref_side], order,
+        same=hyp_rows == ref_rows,
     )
     return _Pairs(tables, hyp_index, ref_index)
 
