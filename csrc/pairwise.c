@@ -9,7 +9,8 @@
  * min(hypothesis count, reference count) to the matches of every reference holding that n-gram
  * (sacreBLEU's clip with a single reference). Pairs sharing no n-gram cost nothing, so unrelated
  * sentences are cheap and near-duplicates (MBR samples) cost what a per-pair merge would.
- * Lengths, totals and the BLEU formula stay in Python (bleukit.scoring).
+ * Lengths, totals and the BLEU formula stay in Python (bleukit.scoring). A second entry point,
+ * unique_rows, finds the distinct statistics rows so that only those are scored.
  *
  * All arrays are checked (sizes, monotone pointers, ids in range) before the GIL is released;
  * the loop then runs on `threads` threads over disjoint hypothesis ranges (disjoint output rows).
@@ -18,6 +19,7 @@
 #include <Python.h>
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef _WIN32
@@ -201,11 +203,89 @@ done:
     return result;
 }
 
+/* Distinct rows of an int64 (R, width) table, by hashing: first_out[k] is the first row of the
+ * k-th distinct row, inverse_out[r] the distinct row of row r; returns their number. Pairwise
+ * statistics repeat a lot (at N = 1024 real sentences, 1M pairs have some 37k distinct rows), so
+ * bleukit.pairwise scores the distinct rows only. */
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static PyObject *py_unique_rows(PyObject *self, PyObject *args) {
+    Py_buffer rb = {0}, fb = {0}, ib = {0};
+    Py_ssize_t width;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nw*w*", &rb, &width, &fb, &ib)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n_items, n_first, n_inv;
+    if ((n_items = items(&rb, "rows")) < 0 || (n_first = items(&fb, "first_out")) < 0 ||
+        (n_inv = items(&ib, "inverse_out")) < 0)
+        goto done;
+    if (width < 1 || n_items % width != 0) {
+        PyErr_SetString(PyExc_ValueError, "unique_rows: rows must hold whole rows of width >= 1");
+        goto done;
+    }
+    const Py_ssize_t n = n_items / width;
+    if (n_first != n || n_inv != n) {
+        PyErr_SetString(PyExc_ValueError, "unique_rows: first_out and inverse_out need one entry per row");
+        goto done;
+    }
+    size_t cap = 16;
+    while (cap < (size_t)n * 2) cap *= 2; /* n <= PY_SSIZE_T_MAX / 8, so this cannot overflow */
+    int64_t *table = (int64_t *)malloc(cap * sizeof(int64_t));
+    if (!table) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const int64_t *rows = (const int64_t *)rb.buf;
+    int64_t *first = (int64_t *)fb.buf, *inverse = (int64_t *)ib.buf;
+    int64_t k = 0;
+    Py_BEGIN_ALLOW_THREADS
+    memset(table, 0xff, cap * sizeof(int64_t)); /* -1: empty slot */
+    const size_t mask = cap - 1;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        const int64_t *row = rows + r * width;
+        uint64_t h = 0x9e3779b97f4a7c15ULL;
+        for (Py_ssize_t c = 0; c < width; c++) h = mix64(h ^ (uint64_t)row[c]);
+        size_t slot = (size_t)h & mask;
+        for (;;) {
+            const int64_t u = table[slot];
+            if (u < 0) {
+                table[slot] = k;
+                first[k] = r;
+                inverse[r] = k++;
+                break;
+            }
+            if (memcmp(rows + first[u] * width, row, (size_t)width * sizeof(int64_t)) == 0) {
+                inverse[r] = u;
+                break;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    free(table);
+    result = PyLong_FromLongLong((long long)k);
+done:
+    PyBuffer_Release(&rb);
+    if (fb.obj) PyBuffer_Release(&fb);
+    if (ib.obj) PyBuffer_Release(&ib);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"pair_matches", py_pair_matches, METH_VARARGS,
      "pair_matches(hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, i0, i1, m, order, out, threads)\n\n"
      "Fill out (int64, (i1 - i0) x m x order) with the clipped n-gram matches of hypotheses i0..i1-1\n"
      "against references 0..m-1 from the counted tables (all int64, see csrc/pairwise.c)."},
+    {"unique_rows", py_unique_rows, METH_VARARGS,
+     "unique_rows(rows, width, first_out, inverse_out) -> k\n\n"
+     "Distinct rows of an int64 table: first_out[:k] their first row indices, inverse_out each row's distinct row."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_pairwise_kernel",

@@ -252,3 +252,18 @@ def test_native_request_without_kernel_is_an_error(monkeypatch):
         monkeypatch.setenv("BLEUKIT_ENGINE", "native")
         with pytest.raises(RuntimeError, match="pairwise kernel is not built"):
             pw.pairwise_engine()
+
+
+@pytest.mark.skipif(not NATIVE, reason="the pairwise kernel is not built")
+def test_kernel_unique_rows():
+    kernel = importlib.import_module("bleukit._pairwise_kernel")
+    rows = np.random.default_rng(1).integers(0, 3, (500, 4)).astype(np.int64)
+    first, inverse = np.empty(500, dtype=np.int64), np.empty(500, dtype=np.int64)
+    k = kernel.unique_rows(rows, 4, first, inverse)
+    assert k == len(np.unique(rows, axis=0))
+    np.testing.assert_array_equal(rows[first[:k]][inverse], rows)
+    assert list(first[:k]) == sorted(first[:k])  # first appearances, in order
+    with pytest.raises(ValueError, match="whole rows"):
+        kernel.unique_rows(rows, 3, first, inverse)
+    with pytest.raises(ValueError, match="one entry per row"):
+        kernel.unique_rows(rows, 4, first[:10], inverse)

@@ -12,7 +12,8 @@ Element ``(i, j)`` of :func:`pairwise_bleu` is ``sacrebleu.sentence_bleu(hypothe
    the matches of each reference (compiled in ``bleukit._pairwise_kernel``, GIL released,
    ``threads=``; a numpy version of the same loop is the reference and fallback);
 4. the (hyp length, ref length, matches, totals) rows are scored by the one BLEU formula,
-   :func:`bleukit.scoring.score_table`, a block of hypotheses at a time.
+   :func:`bleukit.scoring.score_table`, a block of hypotheses at a time (the kernel hands over
+   only the distinct rows of a block: most pairs repeat another pair's row).
 
 Memory is the (N, M) output plus the counted tables (linear in the number of tokens) plus one
 block of statistics rows. The engine follows ``bleukit.engine_name()`` (``BLEUKIT_ENGINE``).
@@ -50,7 +51,7 @@ except ImportError as err:  # not compiled: the numpy loop is used
     _kernel_error = f"the pairwise kernel is not built ({err})"
 
 #: Statistics rows scored at once: bounds the scoring memory to a few MB whatever N x M is.
-_BLOCK_PAIRS = 1 << 14
+_BLOCK_PAIRS = 1 << 16
 
 
 def pairwise_engine() -> str:
@@ -262,8 +263,19 @@ def _distinct_scores(pairs: _Pairs, options: BleuOptions, threads: int) -> np.nd
     out = np.empty((nu, mu), dtype=np.float64)
     for i0, i1 in _blocks(nu, mu):
         rows = _block_rows(tables, i0, i1, engine, threads)
-        out[i0:i1] = score_table(rows.reshape(-1, rows.shape[-1]), options).score.reshape(i1 - i0, mu)
+        out[i0:i1] = _score_rows(rows.reshape(-1, rows.shape[-1]), options, engine).reshape(i1 - i0, mu)
     return out
+
+
+def _score_rows(rows: np.ndarray, options: BleuOptions, engine: str) -> np.ndarray:
+    """score_table of the rows; the kernel first finds the distinct ones, since pairs repeat rows a
+    lot (some 4% are distinct at N = 1024 real sentences), and only those are scored."""
+    if engine != "native":
+        return score_table(rows, options).score
+    first = np.empty(len(rows), dtype=np.int64)
+    inverse = np.empty(len(rows), dtype=np.int64)
+    k = _kernel.unique_rows(rows, rows.shape[1], first, inverse)
+    return score_table(rows[first[:k]], options).score[inverse]
 
 
 def _scores(pairs: _Pairs, options: BleuOptions, threads: int) -> np.ndarray:
