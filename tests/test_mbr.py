@@ -107,7 +107,7 @@ def test_aggregation_is_a_close_approximation_on_real_data(shared_data):
     best = np.mean([e.utilities[e.index] for e in exact])
     chosen = np.mean([e.utilities[a.index] for e, a in zip(exact, approx)])
     average = np.mean([e.utilities.mean() for e in exact])
-    assert agree >= 0.8  # measured 0.89 on 300 sentences
-    assert best - chosen < 0.5  # BLEU points of expected utility lost (measured 0.05)
+    assert agree >= 0.8  # measured 0.89
+    assert best - chosen < 0.5  # BLEU points of expected utility lost (measured 0.06 on 200)
     assert chosen - average > 5  # far better than a random pick
     assert any(not np.allclose(e.utilities, a.utilities) for e, a in zip(exact, approx))  # it is approximate

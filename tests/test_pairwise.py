@@ -1,6 +1,5 @@
 """Pairwise sentence BLEU (bleukit.pairwise): every (i, j) equals sacreBLEU's sentence_bleu of the pair."""
 
-import glob
 import importlib
 
 import numpy as np

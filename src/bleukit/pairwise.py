@@ -338,10 +338,6 @@ def _text_pairs(
     return _pairs(hyps, refs, lambda line: preprocess(line, tok, lc), options.max_ngram_order)
 
 
-def _sentence_options(**kwargs: Any) -> BleuOptions:
-    return BleuOptions(**kwargs)
-
-
 # --------------------------------------------------------------------------------------------
 # Public API.
 
@@ -370,7 +366,7 @@ def pairwise_bleu(
     >>> m.shape, m.round(4).tolist()
     ((1, 2), [[23.6435, 100.0]])
     """
-    options = _sentence_options(
+    options = BleuOptions(
         tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method, smooth_value=smooth_value,
         max_ngram_order=max_ngram_order, weights=weights, effective_order=effective_order,
     )
@@ -434,7 +430,7 @@ def pairwise_bleu_ids(
     array([[100.  ,   0.  ],
            [  0.  ,  60.65]])
     """
-    options = _sentence_options(
+    options = BleuOptions(
         tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
         max_ngram_order=max_ngram_order, weights=weights, effective_order=effective_order,
     )
