@@ -121,6 +121,9 @@ def test_small_blocks_give_the_same_matrix(german, engine, monkeypatch):
     whole = bleukit.pairwise_bleu(hyps, refs)
     monkeypatch.setattr(pw, "_BLOCK_PAIRS", 7)  # blocks of one hypothesis row, smaller than a row
     assert np.array_equal(bleukit.pairwise_bleu(hyps, refs), whole)
+    monkeypatch.setattr(pw, "_BLOCK_PAIRS", 1 << 16)
+    monkeypatch.setattr(pw, "_NUMPY_PAIRS", 300)  # the numpy loop in chunks of a few rows (or one)
+    assert np.array_equal(bleukit.pairwise_bleu(hyps, refs), whole)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

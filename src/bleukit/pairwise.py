@@ -52,6 +52,8 @@ except ImportError as err:  # not compiled: the numpy loop is used
 
 #: Statistics rows scored at once: bounds the scoring memory to a few MB whatever N x M is.
 _BLOCK_PAIRS = 1 << 16
+#: (hypothesis n-gram, posting) pairs the numpy loop expands at once (some 50 MB of arrays).
+_NUMPY_PAIRS = 1 << 20
 
 
 def pairwise_engine() -> str:
@@ -102,7 +104,24 @@ class _Tables:
         return self._matches_numpy(i0, i1)
 
     def _matches_numpy(self, i0: int, i1: int) -> np.ndarray:
-        # The kernel's loop written with arrays: every (hypothesis entry, posting) pair at once.
+        # The kernel's loop written with arrays: every (hypothesis entry, posting) pair at once,
+        # for as many hypotheses as keep those pairs under _NUMPY_PAIRS (near-identical MBR
+        # samples share most n-grams, so a block of rows can hold 100 x rows x M of them).
+        m, order = len(self.ref_len), self.order
+        out = np.empty((i1 - i0, m, order), dtype=np.int64)
+        gid = self.hyp_gid[self.hyp_ptr[i0] : self.hyp_ptr[i1]]
+        pairs = np.zeros(gid.size + 1, dtype=np.int64)
+        np.cumsum(self.post_ptr[gid + 1] - self.post_ptr[gid], out=pairs[1:])
+        before = pairs[self.hyp_ptr[i0 : i1 + 1] - self.hyp_ptr[i0]]  # pairs before each row
+        a = i0
+        while a < i1:
+            # the most rows from a on whose pairs fit (at least one row)
+            b = max(a + 1, i0 + int(np.searchsorted(before, before[a - i0] + _NUMPY_PAIRS, side="right")) - 1)
+            out[a - i0 : b - i0] = self._matches_rows(a, b)
+            a = b
+        return out
+
+    def _matches_rows(self, i0: int, i1: int) -> np.ndarray:
         m, order = len(self.ref_len), self.order
         lo, hi = self.hyp_ptr[i0], self.hyp_ptr[i1]
         gid = self.hyp_gid[lo:hi]
