@@ -32,22 +32,21 @@
 typedef struct {
     const int64_t *hyp_ptr, *hyp_gid, *hyp_ord, *hyp_cnt;
     const int64_t *post_ptr, *post_ref, *post_cnt;
-    int64_t *out; /* (i1 - i0) x m x order, zeroed by the caller */
-    int64_t i0, i1, m;
-    int order;
+    int64_t *out; /* (i1 - i0) x m x width, zeroed by the caller; matches at columns offset.. */
+    int64_t i0, i1, m, width, offset;
 } job;
 
 static void run_rows(const job *jb, int64_t lo, int64_t hi) {
-    const int64_t width = jb->m * (int64_t)jb->order;
+    const int64_t stride = jb->width, per_hyp = jb->m * stride;
     for (int64_t i = lo; i < hi; i++) {
-        int64_t *row = jb->out + (i - jb->i0) * width;
+        int64_t *row = jb->out + (i - jb->i0) * per_hyp + jb->offset;
         for (int64_t e = jb->hyp_ptr[i]; e < jb->hyp_ptr[i + 1]; e++) {
             const int64_t g = jb->hyp_gid[e], h = jb->hyp_cnt[e];
             int64_t *col = row + jb->hyp_ord[e];
             const int64_t end = jb->post_ptr[g + 1];
             for (int64_t p = jb->post_ptr[g]; p < end; p++) {
                 const int64_t r = jb->post_cnt[p];
-                col[jb->post_ref[p] * jb->order] += r < h ? r : h;
+                col[jb->post_ref[p] * stride] += r < h ? r : h;
             }
         }
     }
@@ -103,11 +102,11 @@ static int check_range(const int64_t *x, Py_ssize_t n, int64_t lo, int64_t hi, c
 
 static PyObject *py_pair_matches(PyObject *self, PyObject *args) {
     Py_buffer hp = {0}, hg = {0}, ho = {0}, hc = {0}, pp = {0}, pr = {0}, pc = {0}, out = {0};
-    Py_ssize_t i0, i1, m;
+    Py_ssize_t i0, i1, m, width = -1, offset = 0;
     int order, threads;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*nnniw*i", &hp, &hg, &ho, &hc, &pp, &pr, &pc, &i0, &i1, &m,
-                          &order, &out, &threads))
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*nnniw*i|nn", &hp, &hg, &ho, &hc, &pp, &pr, &pc, &i0, &i1, &m,
+                          &order, &out, &threads, &width, &offset))
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t n_hyp_ptr, n_ent, n_post_ptr, n_post, n_out;
@@ -119,6 +118,11 @@ static PyObject *py_pair_matches(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "pairwise: order must be >= 1, m >= 0 and pointers non-empty");
         goto done;
     }
+    if (width < 0) width = order;
+    if (offset < 0 || offset > width - order) {
+        PyErr_SetString(PyExc_ValueError, "pairwise: the matches columns (offset .. offset + order) must lie within width");
+        goto done;
+    }
     if (ho.len != hg.len || hc.len != hg.len || pc.len != pr.len) {
         PyErr_SetString(PyExc_ValueError, "pairwise: entry arrays have different lengths");
         goto done;
@@ -128,13 +132,13 @@ static PyObject *py_pair_matches(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "pairwise: hypothesis range [%zd, %zd) outside [0, %zd)", i0, i1, n_hyp);
         goto done;
     }
-    /* out holds (i1 - i0) * m * order items: checked by division so the product cannot overflow */
+    /* out holds (i1 - i0) * m * width items: checked by division so the product cannot overflow */
     {
         const Py_ssize_t rows = i1 - i0;
         const Py_ssize_t per_row = m;
-        if (rows > 0 && (per_row > PY_SSIZE_T_MAX / order || per_row * order > PY_SSIZE_T_MAX / rows ||
-                         n_out != rows * per_row * order)) {
-            PyErr_SetString(PyExc_ValueError, "pairwise: out must hold (i1 - i0) * m * order int64 values");
+        if (rows > 0 && (per_row > PY_SSIZE_T_MAX / width || per_row * width > PY_SSIZE_T_MAX / rows ||
+                         n_out != rows * per_row * width)) {
+            PyErr_SetString(PyExc_ValueError, "pairwise: out must hold (i1 - i0) * m * width int64 values");
             goto done;
         }
         if (rows == 0 && n_out != 0) {
@@ -152,7 +156,7 @@ static PyObject *py_pair_matches(PyObject *self, PyObject *args) {
         check_range(post_cnt, n_post, 0, INT64_MAX, "post_cnt") < 0)
         goto done;
 
-    job jb = {hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, (int64_t *)out.buf, i0, i1, m, order};
+    job jb = {hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, (int64_t *)out.buf, i0, i1, m, width, offset};
     memset(out.buf, 0, (size_t)out.len);
     if (threads < 1) threads = 1;
     if (threads > 64) threads = 64;
@@ -280,9 +284,11 @@ done:
 
 static PyMethodDef methods[] = {
     {"pair_matches", py_pair_matches, METH_VARARGS,
-     "pair_matches(hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, i0, i1, m, order, out, threads)\n\n"
-     "Fill out (int64, (i1 - i0) x m x order) with the clipped n-gram matches of hypotheses i0..i1-1\n"
-     "against references 0..m-1 from the counted tables (all int64, see csrc/pairwise.c)."},
+     "pair_matches(hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, i0, i1, m, order, out, threads,\n"
+     "             width=order, offset=0)\n\n"
+     "Zero out (int64, (i1 - i0) x m x width) and write the clipped n-gram matches of hypotheses i0..i1-1\n"
+     "against references 0..m-1 into its columns offset..offset+order-1, from the counted tables\n"
+     "(all int64, see csrc/pairwise.c)."},
     {"unique_rows", py_unique_rows, METH_VARARGS,
      "unique_rows(rows, width, first_out, inverse_out) -> k\n\n"
      "Distinct rows of an int64 table: first_out[:k] their first row indices, inverse_out each row's distinct row."},

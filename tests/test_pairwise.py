@@ -226,6 +226,12 @@ def test_kernel_checks_its_arrays():
     out = np.empty((2, 2, 2), dtype=np.int64)
     kernel.pair_matches(*args, 0, 2, 2, 2, out, 1)
     assert out.tolist() == [[[2, 1], [0, 0]], [[1, 0], [1, 0]]]  # "a b a" vs "a b": a once, b once, "a b"
+    wide = np.full((2, 2, 5), 7, dtype=np.int64)  # matches written into columns 1..2 of 5, the rest zeroed
+    kernel.pair_matches(*args, 0, 2, 2, 2, wide, 1, 5, 1)
+    np.testing.assert_array_equal(wide[:, :, 1:3], out)
+    assert not wide[:, :, [0, 3, 4]].any()
+    with pytest.raises(ValueError, match="within width"):
+        kernel.pair_matches(*args, 0, 2, 2, 2, wide, 1, 5, 4)
     bad_gid = args.copy()
     bad_gid[1] = tables.hyp_gid + 100
     with pytest.raises(ValueError, match="hyp_gid"):
