@@ -73,6 +73,14 @@ def test_sides_without_any_ngram(engine):
         np.testing.assert_array_equal(bleukit.pairwise_bleu(hyps, refs), theirs)
 
 
+def test_ngram_weights_equal_our_sentence_scores(german, engine):
+    # sacreBLEU has no n-gram weights: the reference is our own per-pair sentence_scores
+    hyps, refs = german[0][:12], german[1][:9]
+    opts = dict(weights=[0.4, 0.3, 0.2, 0.1], smooth_method="floor")
+    flat = bleukit.sentence_scores([h for h in hyps for _ in refs], [r for _ in hyps for r in refs], **opts)
+    np.testing.assert_allclose(bleukit.pairwise_bleu(hyps, refs, **opts).ravel(), flat, rtol=0, atol=1e-9)
+
+
 def test_defaults_are_sentence_bleu_defaults(engine):
     ours = bleukit.pairwise_bleu(SENTENCES[:6], SENTENCES[4:])
     theirs = [[sacrebleu.sentence_bleu(h, [r]).score for r in SENTENCES[4:]] for h in SENTENCES[:6]]
