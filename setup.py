@@ -1,4 +1,4 @@
-"""Build of the optional native statistics kernel (everything else is in pyproject.toml).
+"""Build of the optional native kernels (statistics, pairwise matches) (everything else is in pyproject.toml).
 
 The extension is optional: when it cannot be compiled (no compiler, no Python headers), the
 install still succeeds, a one-line notice is given, and bleukit runs its pure-Python engine
@@ -86,7 +86,16 @@ ext_modules = (
             depends=["csrc/kernel.h"],
             extra_compile_args=_compile_args(),
             optional=True,
-        )
+        ),
+        # The pairwise match loop (bleukit.pairwise) is its own module: it shares no code with the
+        # statistics kernel, and either one missing only sends its own work to the Python path.
+        Extension(
+            "bleukit._pairwise_kernel",
+            sources=["csrc/pairwise.c"],
+            extra_compile_args=_compile_args() + ([] if sys.platform == "win32" else ["-pthread"]),
+            extra_link_args=[] if sys.platform == "win32" else ["-pthread"],
+            optional=True,
+        ),
     ]
 )
 

@@ -19,7 +19,9 @@ from .bleu import (
 from ._native import engine_name
 from .explain import explain_sentence, explain_tokens
 from .inputs import references_from_streams
+from .mbr import MBRSelection, mbr_select
 from .options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
+from .pairwise import pairwise_bleu, pairwise_bleu_ids, pairwise_statistics
 from .report import CorpusReport, score_report
 from .result import BLEUResult
 from .significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
@@ -56,4 +58,9 @@ __all__ = [
     "paired_test",
     "BootstrapCI",
     "PairedResult",
+    "pairwise_bleu",
+    "pairwise_bleu_ids",
+    "pairwise_statistics",
+    "mbr_select",
+    "MBRSelection",
 ]
