@@ -38,6 +38,7 @@ test: install-dev
 bench: install-dev
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/bench_ids.py
+	$(BIN)/python benchmarks/bench_significance.py
 
 app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
