@@ -35,27 +35,30 @@ def _notice(message):
 
 
 class OptionalBuildExt(build_ext):
-    """build_ext that turns a compile failure into a notice instead of a failed install."""
+    """build_ext that turns compile failures into one notice instead of a failed install."""
 
     def run(self):
+        self._failures = []
         try:
             super().run()
         except Exception as err:  # noqa: BLE001 - any build failure means "fall back"
-            self._failed(err)
+            self._failures.append(("", err))
+        if self._failures:
+            # Both kernels fail together when the compiler is missing: one notice says so once.
+            names = ", ".join(name for name, _ in self._failures if name) or "native kernels"
+            _, err = self._failures[0]
+            _notice(
+                f"bleukit: native kernel not built ({names}; {type(err).__name__}: {err}); using the "
+                "pure-Python engine (slower, same scores). Install a C compiler and the Python headers "
+                "and reinstall, or set BLEUKIT_NO_NATIVE=1 to choose the pure-Python engine without "
+                "this notice."
+            )
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
         except Exception as err:  # noqa: BLE001
-            self._failed(err)
-
-    @staticmethod
-    def _failed(err):
-        _notice(
-            f"bleukit: native kernel not built ({type(err).__name__}: {err}); using the pure-Python "
-            "engine (slower, same scores). Install a C compiler and the Python headers and reinstall, "
-            "or set BLEUKIT_NO_NATIVE=1 to choose the pure-Python engine without this notice."
-        )
+            self.__dict__.setdefault("_failures", []).append((ext.name, err))
 
 
 class BuildPy(build_py):

@@ -217,15 +217,9 @@ def _paired(names: List[str], systems: List[List[str]], refs: List[List[str]], o
     from .inputs import references_from_streams
     from .significance import paired_test
 
-    if options.weights is not None:
-        raise CliError("--weights cannot be combined with the paired tests")
-
     references = references_from_streams(refs)
     n = args.paired_bs_n if method == "bs" else args.paired_ar_n
-    kwargs = dict(method=method, n_samples=n if n > 0 else None, seed=seed, tokenize=options.tokenize,
-                  lowercase=options.lowercase, smooth_method=options.smooth_method,
-                  smooth_value=options.smooth_value, max_ngram_order=options.max_ngram_order,
-                  effective_order=options.effective_order)
+    kwargs = dict(method=method, n_samples=n if n > 0 else None, seed=seed, **options.to_dict())
     log.info(f"Pre-computing BLEU statistics for {names[0]!r}")
     _warn_tokenized(systems[0], args, log)
     bar = _progress(len(systems) - 1, args, stderr, f"paired {method}")
@@ -274,20 +268,11 @@ def _single(system: List[str], refs: List[List[str]], options: BleuOptions, args
 
     references = references_from_streams(refs)
     _warn_tokenized(system, args, log)
-    mean = ci = None
-    if args.confidence and args.confidence_n > 1:
-        from . import significance  # noqa: F401  (bootstrap CIs: the other half of issue 10)
-        from .bleu import corpus_bleu
+    from .bleu import corpus_bleu
 
-        result = corpus_bleu(system, references, tokenize=options.tokenize, lowercase=options.lowercase,
-                             smooth_method=options.smooth_method, smooth_value=options.smooth_value,
-                             max_ngram_order=options.max_ngram_order, weights=options.weights,
-                             effective_order=options.effective_order, n_bootstrap=args.confidence_n, seed=seed)
-        mean, ci = result.mean, result.ci
-    else:
-        from .bleu import corpus_statistics, score_statistics
-
-        result = score_statistics(corpus_statistics(system, references, options), options)
+    n_bootstrap = args.confidence_n if args.confidence and args.confidence_n > 1 else None
+    result = corpus_bleu(system, references, n_bootstrap=n_bootstrap, seed=seed, **options.to_dict())
+    mean, ci = result.mean, result.ci
     if args.format == "json":
         out.write((args.score_only and score_line(result, args.width, True, "", mean, ci)
                    or score_json(result, args.width, result.signature, mean, ci)) + "\n")

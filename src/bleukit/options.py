@@ -137,18 +137,26 @@ class BleuOptions:
         """
         return _tokenizer_signature(self.tokenize)
 
-    def signature(self, nrefs: NRefs) -> str:
+    def signature(self, nrefs: NRefs, resampling: Optional[Tuple[str, int, Optional[int]]] = None) -> str:
         """sacreBLEU's signature string, with this package's name and version.
 
         ``order:`` and ``weights:`` appear only when they differ from the defaults, so a default
         signature reads field for field like sacreBLEU's. As in sacreBLEU, the smoothing value is
-        shown only for the methods that take one (floor, add-k).
+        shown only for the methods that take one (floor, add-k). ``resampling`` is
+        ``(test, n_samples, seed)`` of a bootstrap (``"bs"``) or randomization (``"ar"``) test,
+        shown right after ``nrefs:`` as sacreBLEU does (``seed:none`` when unseeded).
+
+        >>> BleuOptions().signature(1, resampling=("bs", 1000, 12345)).split("|")[:3]
+        ['nrefs:1', 'bs:1000', 'seed:12345']
         """
         smooth = self.smooth_method
         if SMOOTH_DEFAULTS[self.smooth_method] is not None:
             smooth += f"[{self._resolved_smooth_value:.2f}]"
-        parts = [
-            f"nrefs:{nrefs}",
+        parts = [f"nrefs:{nrefs}"]
+        if resampling is not None:
+            test, n_samples, seed = resampling
+            parts += [f"{test}:{n_samples}", f"seed:{'none' if seed is None else seed}"]
+        parts += [
             f"case:{'lc' if self.lowercase else 'mixed'}",
             f"eff:{'yes' if self.effective_order else 'no'}",
             f"tok:{self.tokenizer_signature()}",

@@ -147,13 +147,6 @@ def _check_seed(seed: Any) -> Seed:
     return int(seed)
 
 
-def _signature(signature: str, test: str, n_samples: int, seed: Seed) -> str:
-    """``signature`` with sacreBLEU's resampling fields, which it places right after ``nrefs:``."""
-    fields = signature.split("|")
-    seed_field = "none" if seed is None else str(seed)
-    return "|".join(fields[:1] + [f"{test}:{n_samples}", f"seed:{seed_field}"] + fields[1:])
-
-
 def _estimate_ci(scores: np.ndarray) -> BootstrapCI:
     """Mean and half-width of the 95% interval, with sacreBLEU's percentile indices (n // 40)."""
     ordered = np.sort(scores)
@@ -289,7 +282,7 @@ def bootstrap_ci(
     >>> round(mean, 2), round(ci, 2)
     (68.39, 25.0)
     """
-    opts = BleuOptions(**options)
+    opts = BleuOptions.from_keywords(options)
     if isinstance(hypotheses_or_statistics, BleuStatistics):
         if references is not None:
             raise ValueError("give either a statistics table or hypotheses with references, not both")
@@ -315,7 +308,7 @@ def with_bootstrap(result: BLEUResult, statistics: BleuStatistics, options: Bleu
     n_samples = _check_samples(n_samples, "n_bootstrap")
     seed = _check_seed(seed)
     mean, ci = _estimate_ci(bootstrap_scores(statistics, options, n_samples, seed))
-    return dataclasses.replace(result, mean=mean, ci=ci, signature=_signature(result.signature, "bs", n_samples, seed))
+    return dataclasses.replace(result, mean=mean, ci=ci, signature=options.signature(statistics.nrefs_signature, ("bs", n_samples, seed)))
 
 
 def _named_systems(systems: Any) -> List[Tuple[str, Sequence[str]]]:
@@ -387,7 +380,7 @@ def paired_test(
         raise ValueError(f"unknown method={method!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate randomization)")
     n = DEFAULT_SAMPLES[method] if n_samples is None else _check_samples(n_samples)
     seed = _check_seed(seed)
-    opts = BleuOptions(**options)
+    opts = BleuOptions.from_keywords(options)
     named = _named_systems(systems)
     checked = []
     for name, hyps in named:
@@ -429,7 +422,8 @@ def _paired_bootstrap(
             diffs = np.abs(scores[:, k] - scores[:, 0])
             # Centring makes the resampled differences a sample under the null hypothesis.
             p_value = _p_value(diffs - diffs.mean(), abs(baseline - result.score))
-        signed = dataclasses.replace(result, mean=mean, ci=ci, signature=_signature(result.signature, "bs", n, seed))
+        signature = options.signature(stats[k].nrefs_signature, ("bs", n, seed))
+        signed = dataclasses.replace(result, mean=mean, ci=ci, signature=signature)
         out.append(PairedResult(name, signed, p_value, mean, ci))
     return out
 
@@ -464,9 +458,13 @@ def _paired_randomization(
         exceed += (np.abs(score_a - score_b) > observed).sum(axis=0)
         if progress is not None:
             progress(k)
-    out = [PairedResult(names[0], dataclasses.replace(results[0], signature=_signature(results[0].signature, "ar", n, seed)), None, None, None)]
+    signed = [
+        dataclasses.replace(r, signature=options.signature(s.nrefs_signature, ("ar", n, seed)))
+        for r, s in zip(results, stats)
+    ]
+    out = [PairedResult(names[0], signed[0], None, None, None)]
     for k in range(others):
-        result = dataclasses.replace(results[k + 1], signature=_signature(results[k + 1].signature, "ar", n, seed))
+        result = signed[k + 1]
         out.append(PairedResult(names[k + 1], result, (int(exceed[k]) + 1) / (n + 1), None, None))
     return out
 
