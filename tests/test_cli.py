@@ -123,3 +123,8 @@ def test_progress_bar_on_a_terminal_only(monkeypatch, extra, shown):
     plain = io.StringIO()  # not a terminal: never a bar
     assert main(args, stdin=io.BytesIO(), stdout=io.StringIO(), stderr=plain) == 0
     assert "scoring" not in plain.getvalue()
+
+
+def test_empty_stdin_explains_that_positional_files_are_references():
+    code, out, err = run(HYP, REF_A, stdin=b"")
+    assert code == 1 and "stdin was empty" in err and "-i" in err

@@ -40,13 +40,20 @@ class _Log:
 
     def __init__(self, stream: IO, quiet: bool) -> None:
         self.stream, self.quiet = stream, quiet
+        self.bar: Any = None  # a running progress bar: lines go above it
+
+    def _print(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.write(line, file=self.stream)
+        else:
+            print(line, file=self.stream)
 
     def info(self, msg: str) -> None:
         if not self.quiet:
-            print(f"bleukit: {msg}", file=self.stream)
+            self._print(f"bleukit: {msg}")
 
     def warning(self, msg: str) -> None:
-        print(f"bleukit: {msg}", file=self.stream)
+        self._print(f"bleukit: {msg}")
 
     def error(self, msg: str) -> None:
         print(f"bleukit: error: {msg}", file=self.stream)
@@ -126,8 +133,12 @@ def _check_lengths(names: Sequence[str], systems: Sequence[List[str]], ref_paths
         if any(len(stream) != len(system) for stream in refs):
             counts = ", ".join(f"{p}: {len(s)}" for p, s in zip(ref_paths, refs)) if len(ref_paths) == len(refs) \
                 else ", ".join(f"reference {k + 1}: {len(s)}" for k, s in enumerate(refs))
+            hint = ""
+            if name in ("System 1", "Baseline") and len(system) == 1 and system[0] == "":
+                hint = ("; stdin was empty: the positional files are all references (as in sacreBLEU), "
+                        "name the hypotheses with -i")
             raise CliError(f"System and reference streams have different lengths ({name}: {len(system)} lines; "
-                           f"{counts} lines): every file needs one line per segment")
+                           f"{counts} lines): every file needs one line per segment{hint}")
 
 
 def _options(args: argparse.Namespace, log: _Log) -> BleuOptions:
@@ -235,12 +246,17 @@ def _paired(names: List[str], systems: List[List[str]], refs: List[List[str]], o
                   effective_order=options.effective_order)
     log.info(f"Pre-computing BLEU statistics for {names[0]!r}")
     _warn_tokenized(systems[0], args, log)
-    bar = _progress(len(systems) - 1, args, stderr, f"paired {method}")
+    bar = log.bar = _progress(len(systems) - 1, args, stderr, f"paired {method}")
+    n_used = n if n > 0 else (1000 if method == "bs" else 10000)  # sacreBLEU's defaults, its messages
+    step = (f" > Performing paired bootstrap resampling test (# resamples: {n_used})" if method == "bs"
+            else f" > Performing approximate randomization test (# trials: {n_used})")
     records: list = []
     try:
         # One comparison at a time (each seeds its own generator, as sacreBLEU's do), so the bar moves.
         for i in range(1, len(systems)):
+            log.info(f"Computing BLEU for {names[i]!r} and extracting sufficient statistics")
             _warn_tokenized(systems[i], args, log)
+            log.info(step)
             pair = paired_test([(names[0], systems[0]), (names[i], systems[i])], references, **kwargs)
             if not records:
                 records.append(pair[0])
@@ -250,6 +266,7 @@ def _paired(names: List[str], systems: List[List[str]], refs: List[List[str]], o
     finally:
         if bar is not None:
             bar.close()
+        log.bar = None
     return records, records[0].result.signature
 
 
