@@ -233,7 +233,8 @@ def _explain(system: List[str], refs: List[List[str]], options: BleuOptions, arg
 def _paired(names: List[str], systems: List[List[str]], refs: List[List[str]], options: BleuOptions,
             args: argparse.Namespace, method: str, seed: Optional[int], log: _Log, stderr: IO) -> Tuple[list, str]:
     from .inputs import references_from_streams
-    from .significance import paired_test
+
+    paired_test = _api("paired_test")
 
     if options.weights is not None:
         raise CliError("--weights cannot be combined with the paired tests")
@@ -300,9 +301,8 @@ def _single(system: List[str], refs: List[List[str]], options: BleuOptions, args
     _warn_tokenized(system, args, log)
     mean = ci = None
     if args.confidence and args.confidence_n > 1:
-        from . import significance  # noqa: F401  (bootstrap CIs: the other half of issue 10)
-        from .bleu import corpus_bleu
-
+        _api("paired_test")  # bootstrap CIs come with the significance module (issue 10)
+        corpus_bleu = _api("corpus_bleu")
         result = corpus_bleu(system, references, tokenize=options.tokenize, lowercase=options.lowercase,
                              smooth_method=options.smooth_method, smooth_value=options.smooth_value,
                              max_ngram_order=options.max_ngram_order, weights=options.weights,
@@ -318,6 +318,21 @@ def _single(system: List[str], refs: List[List[str]], options: BleuOptions, args
         return
     sig = short_signature(result.signature) if args.short else result.signature
     out.write(align_single_results(score_line(result, args.width, args.score_only, sig, mean, ci), colors) + "\n")
+
+
+def _api(name: str) -> Any:
+    """``bleukit.<name>``, imported when needed; the tests are optional parts of an installation."""
+    import bleukit
+
+    if not hasattr(bleukit, name):
+        import importlib
+
+        try:
+            return getattr(importlib.import_module("bleukit.significance"), name)
+        except (ImportError, AttributeError):
+            raise CliError("confidence intervals and paired tests need bleukit.significance, "
+                           "which this installation lacks") from None
+    return getattr(bleukit, name)
 
 
 def _colors(args: argparse.Namespace, out: IO) -> Colors:
