@@ -17,6 +17,7 @@ stdin, and with neither (stdin a terminal) the command stops with an error inste
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import sys
@@ -172,14 +173,14 @@ def _warn_tokenized(system: Sequence[str], args: argparse.Namespace, log: _Log) 
                     "with the `force` parameter.")
 
 
-def _progress(total: int, args: argparse.Namespace, stderr: IO, desc: str):
+def _progress(total: int, args: argparse.Namespace, stderr: IO, desc: str, unit: str = "system"):
     """A tqdm bar on stderr that shows up only after 2 s, only on a terminal, never with --quiet."""
-    disable = args.quiet or args.no_progress or total < 2 or not getattr(stderr, "isatty", lambda: False)()
+    disable = args.quiet or args.no_progress or not getattr(stderr, "isatty", lambda: False)()
     if disable:
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, file=stderr, delay=_PROGRESS_DELAY_S, leave=False, unit="system")
+    return tqdm(total=total, desc=desc, file=stderr, delay=_PROGRESS_DELAY_S, leave=False, unit=unit)
 
 
 def _sentence_level(system: List[str], refs: List[List[str]], options: BleuOptions, args: argparse.Namespace,
@@ -245,29 +246,25 @@ def _paired(names: List[str], systems: List[List[str]], refs: List[List[str]], o
                   lowercase=options.lowercase, smooth_method=options.smooth_method,
                   smooth_value=options.smooth_value, max_ngram_order=options.max_ngram_order,
                   effective_order=options.effective_order)
-    log.info(f"Pre-computing BLEU statistics for {names[0]!r}")
-    _warn_tokenized(systems[0], args, log)
-    bar = log.bar = _progress(len(systems) - 1, args, stderr, f"paired {method}")
     n_used = n if n > 0 else (1000 if method == "bs" else 10000)  # sacreBLEU's defaults, its messages
     step = (f" > Performing paired bootstrap resampling test (# resamples: {n_used})" if method == "bs"
             else f" > Performing approximate randomization test (# trials: {n_used})")
-    records: list = []
+    # sacreBLEU's messages, in its order (it computes between them; bleukit tests all systems at once)
+    log.info(f"Pre-computing BLEU statistics for {names[0]!r}")
+    _warn_tokenized(systems[0], args, log)
+    for i in range(1, len(systems)):
+        log.info(f"Computing BLEU for {names[i]!r} and extracting sufficient statistics")
+        _warn_tokenized(systems[i], args, log)
+        log.info(step)
+    bar = _progress(n_used, args, stderr, "paired bootstrap" if method == "bs" else "randomization",
+                    "resample" if method == "bs" else "trial")
+    if bar is not None and "progress" in inspect.signature(paired_test).parameters:
+        kwargs["progress"] = bar.update
     try:
-        # One comparison at a time (each seeds its own generator, as sacreBLEU's do), so the bar moves.
-        for i in range(1, len(systems)):
-            log.info(f"Computing BLEU for {names[i]!r} and extracting sufficient statistics")
-            _warn_tokenized(systems[i], args, log)
-            log.info(step)
-            pair = paired_test([(names[0], systems[0]), (names[i], systems[i])], references, **kwargs)
-            if not records:
-                records.append(pair[0])
-            records.append(pair[1])
-            if bar is not None:
-                bar.update(1)
+        records = paired_test(list(zip(names, systems)), references, **kwargs)
     finally:
         if bar is not None:
             bar.close()
-        log.bar = None
     return records, records[0].result.signature
 
 
@@ -277,7 +274,7 @@ def _multi(names: List[str], systems: List[List[str]], refs: List[List[str]], op
     from .inputs import references_from_streams
 
     references = references_from_streams(refs)
-    bar = _progress(len(systems), args, stderr, "scoring")
+    bar = log.bar = _progress(len(systems), args, stderr, "scoring")
     cells, signature = [], ""
     try:
         for system in systems:
@@ -290,6 +287,7 @@ def _multi(names: List[str], systems: List[List[str]], refs: List[List[str]], op
     finally:
         if bar is not None:
             bar.close()
+        log.bar = None
     return cells, signature
 
 
