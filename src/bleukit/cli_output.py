@@ -115,7 +115,7 @@ def align_single_results(line: str, colors: Colors) -> str:
     """``print_single_results`` for one text line: the confidence part in cyan.
 
     >>> align_single_results("BLEU = 36.2 (μ = 35.0 ± 23.0) 67.4/44.9", Colors(True))
-    'BLEU = 36.2 \x1b[36m(μ = 35.0 ± 23.0)\x1b[0m 67.4/44.9'
+    'BLEU = 36.2 \\x1b[36m(μ = 35.0 ± 23.0)\\x1b[0m 67.4/44.9'
     """
     if "μ" in line:
         import re
