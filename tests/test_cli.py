@@ -123,3 +123,19 @@ def test_progress_bar_on_a_terminal_only(monkeypatch, extra, shown):
     plain = io.StringIO()  # not a terminal: never a bar
     assert main(args, stdin=io.BytesIO(), stdout=io.StringIO(), stderr=plain) == 0
     assert "scoring" not in plain.getvalue()
+
+
+def test_empty_stdin_explains_that_positional_files_are_references():
+    code, out, err = run(HYP, REF_A, stdin=b"")
+    assert code == 1 and "stdin was empty" in err and "-i" in err
+
+
+def test_progress_bar_of_the_paired_tests(monkeypatch):
+    pytest.importorskip("bleukit.significance")
+    import bleukit.cli as cli
+
+    monkeypatch.setattr(cli, "_PROGRESS_DELAY_S", 0)
+    err = _Terminal()
+    args = [REF_A, "-i", HYP, REF_B, "-f", "text", "--paired-bs", "--paired-bs-n", "50"]
+    assert main(args, stdin=io.BytesIO(), stdout=io.StringIO(), stderr=err) == 0
+    assert "paired bootstrap" in err.getvalue() and "/50 " in err.getvalue()  # a bar over the resamples

@@ -66,6 +66,10 @@ def run_sacrebleu(args: List[str], stdin: bytes = b"") -> Tuple[int, str, List[s
     logger = logging.getLogger("sacrebleu")
     handler = _Records()
     logger.addHandler(handler)
+    # what sacreBLEU's logging.basicConfig(level=INFO) does unless --quiet (a no-op under pytest,
+    # whose handlers are already on the root logger)
+    level = logger.level
+    logger.setLevel(logging.WARNING if ("--quiet" in args or "-q" in args) else logging.INFO)
     saved = sys.argv, sys.stdin, sys.stdout, os.environ.get("NO_COLOR")
     os.environ["NO_COLOR"] = "1"  # colorama would wrap sys.stdout once per call
     with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout:
@@ -86,6 +90,7 @@ def run_sacrebleu(args: List[str], stdin: bytes = b"") -> Tuple[int, str, List[s
             if saved[3] is None:
                 os.environ.pop("NO_COLOR", None)
             logger.removeHandler(handler)
+            logger.setLevel(level)
         if reopened is not None and not isinstance(reopened, _Fd):
             reopened.flush()
             reopened.close()
@@ -151,6 +156,7 @@ def files(tmp_path_factory):
     write("sys3.txt", REFS[2])
     write("refs.tsv", [a + "\t" + b for a, b in zip(REFS[0], REFS[1])])
     write("short.txt", HYPS[:3])
+    write("empty.txt", [])
     write("crlf.txt", HYPS, end="\r\n")
     (d / "bad.txt").write_bytes(b"fine\n\xff\xfe broken\n" + b"x\n" * (len(HYPS) - 2))
     paths["bad.txt"] = str(d / "bad.txt")
@@ -199,7 +205,7 @@ def test_sentence_level(files, extra, nrefs):
 @pytest.mark.parametrize("fmt", [["-f", "text"], ["-f", "json"], ["-f", "latex"], ["-f", "text", "--short"],
                                  ["-f", "latex", "-w", "2"], ["-b"]])
 def test_several_systems(files, fmt):
-    compare([*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *fmt])
+    compare([*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *fmt], messages=True)
 
 
 def test_stdin_is_the_hypothesis_and_files_are_references(files):
@@ -251,6 +257,8 @@ def test_sacrebleu_format_environment_variable(files, monkeypatch):
     ["@ref0.txt", "-i", "@hyp.txt", "--paired-bs", "--paired-ar"],     # mutually exclusive: 2
     ["@ref0.txt", "-i", "@bad.txt"],                                   # invalid UTF-8
     ["-i", "@hyp.txt"],                                                 # no references
+    ["@ref0.txt", "-i", "@empty.txt"],                                  # no segments
+    ["@empty.txt", "-i", "@hyp.txt"],
 ])
 def test_errors_have_sacrebleus_exit_codes(files, args):
     args = [files[a[1:]] if a.startswith("@") else a for a in args]
@@ -377,7 +385,9 @@ def _close(ours, theirs, path=""):
 
 
 @pytest.mark.parametrize("test", [["--paired-bs"], ["--paired-ar", "--paired-ar-n", "2000"],
-                                  ["--paired-bs", "--paired-bs-n", "300", "--short"], ["-pbs", "-f", "latex"],
+                                  ["--paired-bs", "--paired-bs-n", "300", "--short", "-f", "text"],
+                                  ["-pbs", "-f", "latex"], ["-par", "-parn", "1000", "-f", "text", "-w", "3"],
+                                  ["-pbs", "-pbsn", "500", "-f", "text", "-w", "2"],
                                   ["-par", "-parn", "500", "-f", "json"], ["-pbs", "-pbsn", "200", "-f", "json"]])
 def test_paired_tests_like_sacrebleu(files, test):
     pytest.importorskip("bleukit.significance")
@@ -388,7 +398,7 @@ def test_paired_tests_like_sacrebleu(files, test):
         assert code_s == code_b == 0, err_b
         _close(json.loads(out_b), json.loads(out_s))
     else:
-        compare(args)
+        compare(args, messages=True)
 
 
 @pytest.mark.parametrize("extra", [[], ["-f", "text"], ["-f", "text", "--confidence-n", "200", "-w", "3"],

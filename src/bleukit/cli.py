@@ -40,13 +40,20 @@ class _Log:
 
     def __init__(self, stream: IO, quiet: bool) -> None:
         self.stream, self.quiet = stream, quiet
+        self.bar: Any = None  # a running progress bar: lines go above it
+
+    def _print(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.write(line, file=self.stream)
+        else:
+            print(line, file=self.stream)
 
     def info(self, msg: str) -> None:
         if not self.quiet:
-            print(f"bleukit: {msg}", file=self.stream)
+            self._print(f"bleukit: {msg}")
 
     def warning(self, msg: str) -> None:
-        print(f"bleukit: {msg}", file=self.stream)
+        self._print(f"bleukit: {msg}")
 
     def error(self, msg: str) -> None:
         print(f"bleukit: error: {msg}", file=self.stream)
@@ -126,8 +133,12 @@ def _check_lengths(names: Sequence[str], systems: Sequence[List[str]], ref_paths
         if any(len(stream) != len(system) for stream in refs):
             counts = ", ".join(f"{p}: {len(s)}" for p, s in zip(ref_paths, refs)) if len(ref_paths) == len(refs) \
                 else ", ".join(f"reference {k + 1}: {len(s)}" for k, s in enumerate(refs))
+            hint = ""
+            if name in ("System 1", "Baseline") and len(system) == 1 and system[0] == "":
+                hint = ("; stdin was empty: the positional files are all references (as in sacreBLEU), "
+                        "name the hypotheses with -i")
             raise CliError(f"System and reference streams have different lengths ({name}: {len(system)} lines; "
-                           f"{counts} lines): every file needs one line per segment")
+                           f"{counts} lines): every file needs one line per segment{hint}")
 
 
 def _options(args: argparse.Namespace, log: _Log) -> BleuOptions:
@@ -161,14 +172,14 @@ def _warn_tokenized(system: Sequence[str], args: argparse.Namespace, log: _Log) 
                     "with the `force` parameter.")
 
 
-def _progress(total: int, args: argparse.Namespace, stderr: IO, desc: str):
+def _progress(total: int, args: argparse.Namespace, stderr: IO, desc: str, unit: str = "system"):
     """A tqdm bar on stderr that shows up only after 2 s, only on a terminal, never with --quiet."""
-    disable = args.quiet or args.no_progress or total < 2 or not getattr(stderr, "isatty", lambda: False)()
+    disable = args.quiet or args.no_progress or not getattr(stderr, "isatty", lambda: False)()
     if disable:
         return None
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, file=stderr, delay=_PROGRESS_DELAY_S, leave=False, unit="system")
+    return tqdm(total=total, desc=desc, file=stderr, delay=_PROGRESS_DELAY_S, leave=False, unit=unit)
 
 
 def _sentence_level(system: List[str], refs: List[List[str]], options: BleuOptions, args: argparse.Namespace,
@@ -215,25 +226,28 @@ def _explain(system: List[str], refs: List[List[str]], options: BleuOptions, arg
 def _paired(names: List[str], systems: List[List[str]], refs: List[List[str]], options: BleuOptions,
             args: argparse.Namespace, method: str, seed: Optional[int], log: _Log, stderr: IO) -> Tuple[list, str]:
     from .inputs import references_from_streams
+
     from .significance import paired_test
 
     references = references_from_streams(refs)
     n = args.paired_bs_n if method == "bs" else args.paired_ar_n
     kwargs = dict(method=method, n_samples=n if n > 0 else None, seed=seed, **options.to_dict())
+    n_used = n if n > 0 else (1000 if method == "bs" else 10000)  # sacreBLEU's defaults, its messages
+    step = (f" > Performing paired bootstrap resampling test (# resamples: {n_used})" if method == "bs"
+            else f" > Performing approximate randomization test (# trials: {n_used})")
+    # sacreBLEU's messages, in its order (it computes between them; bleukit tests all systems at once)
     log.info(f"Pre-computing BLEU statistics for {names[0]!r}")
     _warn_tokenized(systems[0], args, log)
-    bar = _progress(len(systems) - 1, args, stderr, f"paired {method}")
-    records: list = []
+    for i in range(1, len(systems)):
+        log.info(f"Computing BLEU for {names[i]!r} and extracting sufficient statistics")
+        _warn_tokenized(systems[i], args, log)
+        log.info(step)
+    bar = _progress(n_used, args, stderr, "paired bootstrap" if method == "bs" else "randomization",
+                    "resample" if method == "bs" else "trial")
+    if bar is not None:
+        kwargs["progress"] = bar.update
     try:
-        # One comparison at a time (each seeds its own generator, as sacreBLEU's do), so the bar moves.
-        for i in range(1, len(systems)):
-            _warn_tokenized(systems[i], args, log)
-            pair = paired_test([(names[0], systems[0]), (names[i], systems[i])], references, **kwargs)
-            if not records:
-                records.append(pair[0])
-            records.append(pair[1])
-            if bar is not None:
-                bar.update(1)
+        records = paired_test(list(zip(names, systems)), references, **kwargs)
     finally:
         if bar is not None:
             bar.close()
@@ -246,7 +260,7 @@ def _multi(names: List[str], systems: List[List[str]], refs: List[List[str]], op
     from .inputs import references_from_streams
 
     references = references_from_streams(refs)
-    bar = _progress(len(systems), args, stderr, "scoring")
+    bar = log.bar = _progress(len(systems), args, stderr, "scoring")
     cells, signature = [], ""
     try:
         for system in systems:
@@ -259,6 +273,7 @@ def _multi(names: List[str], systems: List[List[str]], refs: List[List[str]], op
     finally:
         if bar is not None:
             bar.close()
+        log.bar = None
     return cells, signature
 
 

@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     'en-ja'
     """
     p = argparse.ArgumentParser(prog="bleukit", description=_DESCRIPTION,
+                                usage="%(prog)s [OPTIONS] REF [REF ...] -i HYP [HYP ...]\n"
+                                      "       cat HYP | %(prog)s [OPTIONS] REF [REF ...]",
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input", "-i", nargs="*", default=None, metavar="HYP",
                    help="Read input from file(s) instead of STDIN; several files are several systems "

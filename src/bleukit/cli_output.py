@@ -40,7 +40,11 @@ class Colors:
 
 
 def short_signature(signature: str) -> str:
-    """The ``--short`` form of a signature (sacreBLEU's abbreviations)."""
+    """The ``--short`` form of a signature (sacreBLEU's abbreviations; bleukit's own fields as they are).
+
+    >>> short_signature("nrefs:2|case:lc|order:3|version:bleukit-0.1.0")
+    '#:2|c:lc|order:3|v:bleukit-0.1.0'
+    """
     out = []
     for field in signature.split("|"):
         key, _, value = field.partition(":")
@@ -108,7 +112,11 @@ def score_json(result: Any, width: int, signature: str,
 
 
 def align_single_results(line: str, colors: Colors) -> str:
-    """``print_single_results`` for one text line: the confidence part in cyan."""
+    """``print_single_results`` for one text line: the confidence part in cyan.
+
+    >>> align_single_results("BLEU = 36.2 (μ = 35.0 ± 23.0) 67.4/44.9", Colors(True))
+    'BLEU = 36.2 \\x1b[36m(μ = 35.0 ± 23.0)\\x1b[0m 67.4/44.9'
+    """
     if "μ" in line:
         import re
 
