@@ -1,0 +1,1 @@
+"""Other BLEUs, reproduced exactly from bleukit's statistics (see the README section "Other BLEUs")."""
