@@ -22,7 +22,7 @@ Where one of those corpus-level quirks changes the number, a :class:`NltkQuirkWa
 >>> hyp = "the cat sat on the mat".split()
 >>> ref = "the cat is on the mat".split()
 >>> round(sentence_bleu([ref], hyp, smoothing_function=SmoothingFunction().method1), 6)
-0.370318
+0.254066
 >>> corpus_bleu([[ref]], [["dog"]])
 0
 """
@@ -265,7 +265,8 @@ def _warn_corpus_quirks(smooth: Callable, n_sentences: int, denominators: np.nda
             NltkQuirkWarning,
             stacklevel=3,
         )
-    if (totals == 0).any():
+    # A number changes only where an order has n-grams in the corpus but not in every sentence.
+    if ((totals == 0).any(axis=0) & (totals.sum(axis=0) > 0)).any():
         warnings.warn(
             "NLTK counts max(1, n-grams) per sentence: sentences shorter than an n-gram order add 1 "
             "to that order's denominator, which lowers the precision",
