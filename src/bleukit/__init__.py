@@ -16,6 +16,7 @@ from .bleu import (
     sentence_scores_from_statistics,
 )
 from ._native import engine_name
+from .compat.variants import VariantTable, compare_variants
 from .explain import explain_sentence, explain_tokens
 from .inputs import references_from_streams
 from .options import SMOOTH_DEFAULTS, BleuOptions
@@ -44,4 +45,6 @@ __all__ = [
     "bleu_score",
     "bleu_unigram",
     "engine_name",
+    "compare_variants",
+    "VariantTable",
 ]
