@@ -10,7 +10,7 @@ packages (``bleukit``, ``evaluate``, ``datasets``). Numbers come from ``bleukit.
 Unlike the original, empty input raises a ``ValueError`` naming the problem.
 """
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import datasets
 import evaluate
@@ -75,6 +75,15 @@ class Bleu(evaluate.Metric):
             codebase_urls=["https://github.com/tensorflow/nmt/blob/master/nmt/scripts/bleu.py"],
             reference_urls=["https://en.wikipedia.org/wiki/BLEU"],
         )
+
+    def compute(self, *, predictions: Optional[List[str]] = None, references: Optional[List[Any]] = None,
+                **kwargs: Any) -> Optional[Dict[str, Any]]:
+        """As evaluate's, but empty input is a ValueError (evaluate's own code fails with IndexError)."""
+        if predictions is None and references is None:
+            return super().compute(**kwargs)
+        if predictions is not None and len(predictions) == 0:
+            raise ValueError("empty input: no predictions to score")
+        return super().compute(predictions=predictions, references=references, **kwargs)
 
     def _compute(self, predictions: List[str], references: List[Any], tokenizer: Any = None,
                  max_order: int = 4, smooth: bool = False) -> Dict[str, Any]:

@@ -9,7 +9,7 @@ evaluate copies this file into its cache and imports it on its own, so it import
 packages. Numbers come from ``bleukit.compat.gleu`` (NLTK ``corpus_gleu`` on 13a tokens).
 """
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import datasets
 import evaluate
@@ -68,6 +68,15 @@ class GoogleBleu(evaluate.Metric):
                 ),
             ],
         )
+
+    def compute(self, *, predictions: Optional[List[str]] = None, references: Optional[List[Any]] = None,
+                **kwargs: Any) -> Optional[Dict[str, Any]]:
+        """As evaluate's, but empty input is a ValueError (evaluate's own code fails with IndexError)."""
+        if predictions is None and references is None:
+            return super().compute(**kwargs)
+        if predictions is not None and len(predictions) == 0:
+            raise ValueError("empty input: no predictions to score")
+        return super().compute(predictions=predictions, references=references, **kwargs)
 
     def _compute(self, predictions: List[str], references: List[Any], tokenizer: Any = None,
                  min_len: int = 1, max_len: int = 4) -> Dict[str, float]:
