@@ -36,7 +36,7 @@ class VariantTable:
 
     >>> t = VariantTable([VariantRow("x", 12.3456, "why")], n_sentences=1)
     >>> print(t.format())
-    variant  BLEU   differs from sacreBLEU by
+    variant   BLEU  differs from sacreBLEU by
     -------  -----  -------------------------
     x        12.35  why
     >>> t.to_dict()["rows"][0]["score"]
