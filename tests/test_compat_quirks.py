@@ -146,3 +146,10 @@ def test_variant_table_is_json_and_text():
     assert all(name in text for name in names)
     by_name = {r.name: r.score for r in table.rows}
     assert by_name["multi-bleu.perl"] < by_name["multi-bleu-detok.perl"]  # "mat." vs "mat!" as words
+
+
+def test_token_list_functions_refuse_strings():
+    with pytest.raises(TypeError, match="token lists"):
+        nltk.sentence_bleu(["the cat"], "the cat")
+    with pytest.raises(TypeError, match="token lists"):
+        gleu.sentence_gleu(["the cat"], ["the", "cat"])

@@ -50,3 +50,14 @@ def token_function(tokenizer: Any) -> Callable[[str], List[str]]:
     if not callable(tokenizer):
         raise TypeError(f"tokenizer must be callable or a bleukit tokenizer name, got {type(tokenizer).__name__}")
     return tokenizer
+
+
+def check_token_lists(list_of_references: Sequence[Any], hypotheses: Sequence[Any], who: str) -> None:
+    """NLTK scores a ``str`` as a sequence of characters; that is almost always a mistake, so say so."""
+    if isinstance(hypotheses, str) or any(isinstance(h, str) for h in hypotheses):
+        raise TypeError(f"{who} takes token lists, got a str hypothesis (NLTK would score its characters); "
+                        "split it first, e.g. hypothesis.split()")
+    for refs in list_of_references:
+        if isinstance(refs, str) or any(isinstance(r, str) for r in refs):
+            raise TypeError(f"{who} takes a list of token lists per hypothesis, got a str reference; "
+                            "e.g. [reference.split()]")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Dict, Sequence
 
 from ..statistics import count_statistics
-from ._common import per_hypothesis_references, predictions_list, token_function
+from ._common import check_token_lists, per_hypothesis_references, predictions_list, token_function
 
 __all__ = ["corpus_gleu", "sentence_gleu", "google_bleu"]
 
@@ -39,6 +39,7 @@ def corpus_gleu(
     """
     if len(list_of_references) != len(hypotheses):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(list_of_references)} reference lists")
+    check_token_lists(list_of_references, hypotheses, "corpus_gleu")
     if isinstance(min_len, bool) or not isinstance(min_len, int) or min_len < 1:
         raise ValueError(f"min_len must be an int >= 1, got {min_len!r}")
     if isinstance(max_len, bool) or not isinstance(max_len, int) or max_len < min_len:

@@ -39,6 +39,7 @@ from typing import Any, Callable, List, Optional, Sequence, Union
 import numpy as np
 
 from ..statistics import closest_ref_length, count_statistics, sentence_row
+from ._common import check_token_lists
 
 __all__ = ["corpus_bleu", "sentence_bleu", "SmoothingFunction", "RawPrecision", "NltkQuirkWarning"]
 
@@ -219,6 +220,7 @@ def corpus_bleu(
         )
     if not hypotheses:
         raise ValueError("empty corpus: NLTK's corpus_bleu needs at least one hypothesis")
+    check_token_lists(list_of_references, hypotheses, "corpus_bleu")
     weight_list = list(weights) if _is_weight_list(weights) else [weights]
     order = max(len(w) for w in weight_list)
     refs = [list(r) for r in list_of_references]
