@@ -533,3 +533,14 @@ def test_unsigned_numpy_ids_with_a_pad_id_on_the_torch_backend(dtype):
     got = sentence_bleu_ids(h, np.stack([r, r], 1), pad_id=[0, 2**64 - 1], hyp_lengths=np.array([4, 3], dtype=dtype),
                             backend="torch")
     np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=TOL)
+
+
+@needs_torch
+@pytest.mark.parametrize("backend", ["auto", "numpy", "torch"])
+def test_unsigned_tensors_with_a_pad_id(backend):
+    want = [sacre_sentence([5, 6, 7], [[5, 6, 7, 9], [5, 6]])]
+    for dtype in (torch.uint8, torch.uint16, torch.uint32, torch.uint64):
+        h = torch.tensor([[5, 6, 7, 0]], dtype=dtype)
+        r = torch.tensor([[[5, 6, 7, 9], [5, 6, 0, 0]]], dtype=dtype)  # r[:, k] are strided views
+        got = sentence_bleu_ids(h, r, pad_id=0, backend=backend)
+        np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=TOL)
