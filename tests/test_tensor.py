@@ -481,3 +481,66 @@ def test_numpy_and_lists_work_without_torch():
 
 def sacrebleu_corpus(hyps, refs) -> float:
     return BLEU(tokenize="none").corpus_score([text(h) for h in hyps], [[text(r) for r in refs]]).score
+
+
+# ---------------------------------------------------------------------------------------------
+# Ids that must not be read as other ids
+
+
+@needs_torch
+@pytest.mark.parametrize("backend", ["auto", "numpy", "torch"])
+def test_uint64_ids_above_int64_are_refused_not_wrapped(backend):
+    # Cast to int64, 2**64 - 1 would become -1 and match a reference id -1.
+    big = torch.tensor([[2**64 - 1, 5, 6]], dtype=torch.uint64)
+    with pytest.raises(ValueError, match=r"above 2\*\*63 - 1"):
+        sentence_bleu_ids(big, torch.tensor([[-1, 5, 6]]), backend=backend)
+    with pytest.raises(ValueError, match=r"above 2\*\*63 - 1"):
+        sentence_bleu_ids([torch.tensor([5, 6])], [torch.tensor([2**63, 5], dtype=torch.uint64)], backend=backend)
+    # uint64 ids that fit are scored like the same int64 ids.
+    fits = torch.tensor([[2**63 - 1, 5, 6, 7]], dtype=torch.uint64)
+    got = sentence_bleu_ids(fits, torch.tensor([[2**63 - 1, 5, 6, 8]]), backend=backend)
+    assert float(got[0]) == pytest.approx(sacre_sentence([2**63 - 1, 5, 6, 7], [[2**63 - 1, 5, 6, 8]]), abs=TOL)
+
+
+@pytest.mark.parametrize(
+    "hyps,refs",
+    [
+        ([[True, 2, 3]], [[1, 2, 3]]),
+        ([[1, 2, 3]], [[[1, 2, 3], [np.True_, 2]]]),
+        ([np.array([1, 2, 3])], [[1, False, 3]]),
+    ],
+)
+def test_a_bool_in_an_id_list_is_a_type_error(hyps, refs):
+    # numpy would read True/False as the ids 1/0 and score them.
+    with pytest.raises(TypeError, match="bool"):
+        sentence_bleu_ids(hyps, refs)
+    if torch is not None:
+        with pytest.raises(TypeError, match="bool"):
+            sentence_bleu_ids(hyps, refs, backend="torch")
+
+
+@needs_torch
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64])
+def test_unsigned_numpy_ids_with_a_pad_id_on_the_torch_backend(dtype):
+    # torch has no type promotion between uint16/32/64 and int64: the ids are made int64 on the host first.
+    hyps = [[5, 6, 7, 8], [9, 10, 11]]
+    refs = [[5, 6, 7, 9, 12], [9, 10, 13]]
+    want = [sacre_sentence(h, [r]) for h, r in zip(hyps, refs)]
+    h, r = padded(hyps, 0).astype(dtype), padded(refs, 0).astype(dtype)
+    for backend in ("torch", "numpy", "auto"):
+        got = sentence_bleu_ids(h, r, pad_id=0, backend=backend)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=TOL)
+    got = sentence_bleu_ids(h, np.stack([r, r], 1), pad_id=[0, 2**64 - 1], hyp_lengths=np.array([4, 3], dtype=dtype),
+                            backend="torch")
+    np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=TOL)
+
+
+@needs_torch
+@pytest.mark.parametrize("backend", ["auto", "numpy", "torch"])
+def test_unsigned_tensors_with_a_pad_id(backend):
+    want = [sacre_sentence([5, 6, 7], [[5, 6, 7, 9], [5, 6]])]
+    for dtype in (torch.uint8, torch.uint16, torch.uint32, torch.uint64):
+        h = torch.tensor([[5, 6, 7, 0]], dtype=dtype)
+        r = torch.tensor([[[5, 6, 7, 9], [5, 6, 0, 0]]], dtype=dtype)  # r[:, k] are strided views
+        got = sentence_bleu_ids(h, r, pad_id=0, backend=backend)
+        np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=TOL)

@@ -15,8 +15,8 @@ matrix of :class:`~bleukit.ids.layout.Padded`:
 3. a group is a run of equal (key, row), a run is a run of equal (key, row, slot); windows that
    run past their sequence's end (padding) stay in the arrays and weigh 0;
 4. per group, the hypothesis count clipped by the largest reference run (scatter-add and
-   scatter-amax into buffers of the window count), summed per row;
-5. the group number is the code of the n-gram within its row, used by longer orders.
+   scatter-amax into buffers of the window count), added to the group's row;
+5. the group number is the code of the (n-gram, row) pair, used by longer orders.
 
 Memory is a fixed number of int64 arrays the size of the padded input.
 
@@ -31,7 +31,7 @@ Memory is a fixed number of int64 arrays the size of the padded input.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Tuple
 
 from .counting import _codes_needed, _split
 from .layout import Padded
@@ -56,35 +56,35 @@ def count_padded(tokens, lengths, owner, slot, n_rows: int, max_slot: int, max_o
     import torch
 
     n_seqs, width = tokens.shape
+    device = tokens.device
     sys_len, ref_len, nrefs = _length_columns(lengths, owner, slot, n_rows, width)
     slot_bits = max(max_slot.bit_length(), 1)
-    tag = (owner << slot_bits) | slot  # in matrix order: sorted by (owner, slot)
-    zeros_b = torch.zeros(n_rows, dtype=torch.int64, device=tokens.device)
-    first = torch.ones(1, dtype=torch.bool, device=tokens.device)
-    mult = n_seqs * width + 1
+    # Per window, one int64 carries (owner, slot, counts?): bit 0 says whether the window lies
+    # inside its sequence; above it the slot, above that the owner. Matrix order is tag order.
+    tag = ((owner << slot_bits) | slot) << 1
+    remaining = lengths[:, None] - torch.arange(width, device=device)  # ids left in the sequence
+    first = torch.ones(1, dtype=torch.bool, device=device)
+    matches = torch.zeros((n_rows, max_order), dtype=torch.int64, device=device)
+    mult = n_seqs * width + 1  # group numbers are 1..n_windows
     needed = _codes_needed(max_order)
     codes: Dict[int, Any] = {}
-    matches: List[Any] = []
     for n in range(1, max_order + 1):
         n_win = width - n + 1
         if n_win <= 0:
-            matches.append(zeros_b)
             continue
         if n == 1:
             key = tokens
         else:
             a = _split(n)
-            key = codes[a][:, :n_win] * mult + codes[n - a][:, a : a + n_win]
-        inside = torch.arange(n, n_win + n, device=tokens.device) <= lengths[:, None]  # window ends in its sequence
+            key = torch.add(codes[n - a][:, a : a + n_win], codes[a][:, :n_win], alpha=mult)
+        window_tag = tag[:, None] | (remaining[:, :n_win] >= n)
         sorted_key, perm = torch.sort(key.reshape(-1), stable=True)
-        s_tag = tag[perm // n_win]
-        s_weight = inside.reshape(-1)[perm]
-        row_matches, group = _clipped_matches(sorted_key, s_tag, s_weight, slot_bits, zeros_b, first)
-        matches.append(row_matches)
+        group = _count_order(sorted_key, window_tag.reshape(-1)[perm], slot_bits, n == 1, first, matches[:, n - 1])
         if n in needed:
             codes[n] = torch.empty_like(group).scatter_(0, perm, group).reshape(n_seqs, n_win)
-    totals = [(sys_len - k).clamp(min=0) for k in range(max_order)]
-    return torch.stack([sys_len, ref_len] + matches + totals, 1), nrefs
+    totals = (sys_len[:, None] - torch.arange(max_order, device=device)).clamp(min=0)
+    rows = torch.cat([sys_len[:, None], ref_len[:, None], matches, totals], 1)
+    return rows, nrefs
 
 
 def _length_columns(lengths, owner, slot, n_rows: int, width: int):
@@ -102,24 +102,24 @@ def _length_columns(lengths, owner, slot, n_rows: int, width: int):
     return sys_len, ref_len, nrefs
 
 
-def _clipped_matches(sorted_key, s_tag, s_weight, slot_bits: int, zeros_b, first):
-    """Matches per row of one order from the sorted windows, and each window's group number."""
+def _count_order(sorted_key, s_tag, slot_bits: int, key_lacks_owner: bool, first, row_matches):
+    """Add one order's clipped matches to ``row_matches`` (a column of the matches table) from the
+    sorted keys and their windows' tags; returns each window's group number (1, 2, ...)."""
     import torch
 
-    key_change = sorted_key[1:] != sorted_key[:-1]
-    tag_change = s_tag[1:] != s_tag[:-1]
-    owner_change = (s_tag[1:] ^ s_tag[:-1]) >> slot_bits != 0
-    new_group = torch.cat([first, key_change | owner_change])
-    new_run = torch.cat([first, key_change | tag_change])
-    group = new_group.cumsum(0) - 1
-    run = new_run.cumsum(0) - 1
-    is_ref = (s_tag & ((1 << slot_bits) - 1)) != 0
-    weight = s_weight.to(torch.int64)
-    buffer = torch.zeros_like(group)
-    hyp_count = buffer.scatter_add(0, group, weight * ~is_ref)
-    run_count = buffer.scatter_add(0, run, weight)
-    ref_max = buffer.scatter_reduce(0, group, run_count[run] * is_ref, "amax")
-    clipped = torch.minimum(hyp_count, ref_max)
-    # Each group's clipped count goes to its row once, from the group's first window.
-    row_matches = zeros_b.scatter_add(0, s_tag >> slot_bits, clipped[group] * new_group)
-    return row_matches, group
+    new_key = sorted_key[1:] != sorted_key[:-1]
+    change = s_tag[1:] ^ s_tag[:-1]
+    # Longer orders' keys hold codes of (n-gram, row) pairs, so a new key already means a new
+    # group; order 1's keys are the ids themselves, the owner bits tell.
+    new_group = new_key | (change >> (slot_bits + 1) != 0) if key_lacks_owner else new_key
+    group = torch.cat([first, new_group]).cumsum(0)
+    run = torch.cat([first, new_key | (change > 1)]).cumsum(0)  # bit 0 (inside or not) splits no run
+    buffer = torch.zeros(int(sorted_key.shape[0]) + 1, dtype=torch.int64, device=sorted_key.device)
+    run_count = buffer.scatter_add(0, run, s_tag & 1)[run]  # per window: windows inside its run
+    slot_of = s_tag & (((1 << slot_bits) - 1) << 1)
+    ref_max = buffer.scatter_reduce(0, group, run_count * (slot_of != 0), "amax")
+    # The hypothesis run comes first in its group; its first window adds the clipped count.
+    first_hyp = torch.cat([first, new_group]) & (slot_of == 0)
+    clipped = torch.where(first_hyp, torch.minimum(run_count, ref_max[group]), 0)
+    row_matches.scatter_add_(0, s_tag >> (slot_bits + 1), clipped)
+    return group
