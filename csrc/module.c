@@ -205,6 +205,10 @@ static int64_t add_sentence(batch *b, PyObject *hyp, PyObject *refs_i, int lower
     Py_ssize_t len = add_segment(b, hyp, lowercase, i, -1);
     if (len < 0) return -1;
     int64_t chars = len;
+    if (!PyList_Check(refs_i) && !PyTuple_Check(refs_i)) { /* a str would be read as its characters */
+        PyErr_Format(PyExc_TypeError, "references[%zd] must be a list of str, got %.80s", i, Py_TYPE(refs_i)->tp_name);
+        return -1;
+    }
     PyObject *rf = PySequence_Fast(refs_i, "references[i] must be a list of str");
     if (!rf) return -1;
     const Py_ssize_t nr = PySequence_Fast_GET_SIZE(rf);
@@ -268,6 +272,10 @@ static PyObject *py_text_statistics(PyObject *self, PyObject *args) {
     }
     /* private copies of the outer sequences: nothing another thread does to the caller's lists
      * can move an item under us */
+    if (PyUnicode_Check(hyps_in) || PyBytes_Check(hyps_in) || PyUnicode_Check(refs_in) || PyBytes_Check(refs_in)) {
+        PyErr_SetString(PyExc_TypeError, "hypotheses and references must be sequences (of str, of lists of str)");
+        goto done;
+    }
     hyps = PySequence_List(hyps_in);
     if (!hyps) goto done;
     refs = PySequence_List(refs_in);
