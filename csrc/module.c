@@ -204,6 +204,10 @@ static int64_t add_sentence(batch *b, PyObject *hyp, PyObject *refs_i, int lower
     if (grow((void **)&b->nseg, &b->cap_sent, b->n_sent + 1, sizeof(Py_ssize_t)) < 0) return -1;
     Py_ssize_t len = add_segment(b, hyp, lowercase, i, -1);
     if (len < 0) return -1;
+    if (len > MAX_SENTENCE_CHARS) {
+        PyErr_Format(PyExc_OverflowError, "sentence %zd is too long for the native kernel", i);
+        return -1;
+    }
     int64_t chars = len;
     if (!PyList_Check(refs_i) && !PyTuple_Check(refs_i)) { /* a str would be read as its characters */
         PyErr_Format(PyExc_TypeError, "references[%zd] must be a list of str, got %.80s", i, Py_TYPE(refs_i)->tp_name);
@@ -218,12 +222,12 @@ static int64_t add_sentence(batch *b, PyObject *hyp, PyObject *refs_i, int lower
             Py_DECREF(rf);
             return -1;
         }
-        chars += len;
-        if (chars > MAX_SENTENCE_CHARS) {
+        if (len > MAX_SENTENCE_CHARS - chars) { /* chars <= MAX_SENTENCE_CHARS: no overflow */
             Py_DECREF(rf);
             PyErr_Format(PyExc_OverflowError, "sentence %zd is too long for the native kernel", i);
             return -1;
         }
+        chars += len;
     }
     Py_DECREF(rf);
     if (nr < 1) {
