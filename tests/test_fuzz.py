@@ -127,7 +127,9 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     assert "ERROR: AddressSanitizer" not in out and "runtime error:" not in out, out[-6000:]
     assert proc.returncode == 0 and " passed" in out, out[-6000:]
     check = subprocess.run(
-        [sys.executable, "-c", "import bleukit._native_kernel as k; print(k.__file__)"],
+        [sys.executable, "-c",
+         "import bleukit._native_kernel as k; print(k.__file__, 'libasan' in open('/proc/self/maps').read())"],
         capture_output=True, text=True, env=env, cwd=tmp_path,
     )
-    assert check.stdout.strip().startswith(str(tmp_path)), check.stdout + check.stderr
+    where, asan_loaded = check.stdout.split()
+    assert where.startswith(str(tmp_path)) and asan_loaded == "True", check.stdout + check.stderr
