@@ -238,7 +238,7 @@ static int64_t add_sentence(batch *b, PyObject *hyp, PyObject *refs_i, int lower
     return chars;
 }
 
-/* Tokenize and count the batch (no GIL needed); rows and nrefs from sentence `first` on. */
+/* Tokenize and count the batch (no GIL needed) into rows and nrefs, which start at its first sentence. */
 static int count_batch(kernel *k, const batch *b, int64_t *rows, int64_t *nrefs, Py_ssize_t width) {
     size_t seg = 0;
     for (size_t s = 0; s < b->n_sent; s++) {
@@ -274,12 +274,12 @@ static PyObject *py_text_statistics(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "character table must have 0x110000 entries");
         goto done;
     }
-    /* private copies of the outer sequences: nothing another thread does to the caller's lists
-     * can move an item under us */
     if (PyUnicode_Check(hyps_in) || PyBytes_Check(hyps_in) || PyUnicode_Check(refs_in) || PyBytes_Check(refs_in)) {
         PyErr_SetString(PyExc_TypeError, "hypotheses and references must be sequences (of str, of lists of str)");
         goto done;
     }
+    /* private copies of the outer sequences: nothing another thread does to the caller's lists
+     * while the GIL is released can move an item under us */
     hyps = PySequence_List(hyps_in);
     if (!hyps) goto done;
     refs = PySequence_List(refs_in);
