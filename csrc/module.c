@@ -8,8 +8,9 @@
  *    str held by a new reference (lowercased first with str.lower itself when it is not ASCII),
  *    then tokenized and counted without the GIL, reading the strings in place;
  *  - ids: the buffers are pinned for the whole call, so they are counted without the GIL at once.
- * Signals are checked between batches and, inside long work, every POLL_WORK units (kernel.poll),
- * so Ctrl-C raises KeyboardInterrupt within some 10 ms.
+ * Signals are checked between batches and, in the main thread (the only one where Python runs
+ * signal handlers), inside long work every POLL_WORK units (kernel.poll), so Ctrl-C raises
+ * KeyboardInterrupt within some 10 ms.
  *
  * Text items are read as their str value: a str subclass's overridden methods (lower() among
  * them) are never called, in this engine as in the Python one (bleukit.engine.preprocess).
@@ -18,8 +19,10 @@
 
 #include <string.h>
 
-/* Code points gathered per release of the GIL (some 3 ms of work). */
-#define BATCH_CHARS ((int64_t)1 << 18)
+/* Code points gathered per release of the GIL: some 40 ms of work. The batch holds references,
+ * not copies (32 bytes per segment), and every return to the GIL may wait a switch interval
+ * (5 ms) for a thread running Python, so batches are large. */
+#define BATCH_CHARS ((int64_t)1 << 22)
 /* Keeps 2 + 2 * order and the row indices within an int. */
 #define MAX_ORDER ((INT_MAX - 2) / 2)
 
@@ -111,6 +114,15 @@ static int poll_signals(void *state) {
     const int r = PyErr_CheckSignals();
     *saved = PyEval_SaveThread();
     return r;
+}
+
+/* Python runs signal handlers in the main thread only: in another thread kernel.poll would take
+ * the GIL (waiting for it, perhaps a whole switch interval) for nothing. */
+static unsigned long main_thread_ident;
+
+static void set_poll(kernel *k, PyThreadState **saved) {
+    k->poll = PyThread_get_thread_ident() == main_thread_ident ? poll_signals : NULL;
+    k->poll_state = saved;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -296,8 +308,7 @@ static PyObject *py_text_statistics(PyObject *self, PyObject *args) {
     k.direct = direct;
     int64_t *rows = (int64_t *)out.rows.buf, *nrefs = (int64_t *)out.nrefs.buf;
     PyThreadState *saved = NULL;
-    k.poll = poll_signals;
-    k.poll_state = &saved;
+    set_poll(&k, &saved);
     for (Py_ssize_t i = 0; i < n;) {
         const Py_ssize_t first = i;
         int64_t chars = 0;
@@ -398,8 +409,7 @@ static PyObject *py_ids_statistics_flat(PyObject *self, PyObject *args) {
     k.order = order;
     int64_t *rows = (int64_t *)out.rows.buf, *nrefs = (int64_t *)out.nrefs.buf;
     PyThreadState *saved = NULL;
-    k.poll = poll_signals;
-    k.poll_state = &saved;
+    set_poll(&k, &saved);
     int rc = 0;
     saved = PyEval_SaveThread();
     {
@@ -462,6 +472,17 @@ static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_native_kernel",
                                        -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__native_kernel(void) {
+    if (!main_thread_ident) { /* threading.main_thread().ident: where signal handlers run */
+        PyObject *threading = PyImport_ImportModule("threading");
+        PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+        PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+        Py_XDECREF(threading);
+        Py_XDECREF(main);
+        if (!ident) return NULL;
+        main_thread_ident = PyLong_AsUnsignedLong(ident);
+        Py_DECREF(ident);
+        if (PyErr_Occurred()) return NULL;
+    }
     if (!str_lower) {
         str_lower = PyObject_GetAttrString((PyObject *)&PyUnicode_Type, "lower");
         if (!str_lower) return NULL;
