@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test bench app clean
+.PHONY: venv install install-dev demo test bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,8 +40,15 @@ bench: install-dev
 	$(BIN)/python benchmarks/bench_ids.py
 	$(BIN)/python benchmarks/bench_significance.py
 
+# The kernel's differential fuzz target (tests/fuzz/fuzz_kernel.py) for FUZZ_SECONDS, from the seed
+# corpus; new inputs are kept in .fuzz-corpus/ (a finding is written as crash-* in the current directory).
+FUZZ_SECONDS ?= 600
+fuzz: install-dev
+	mkdir -p .fuzz-corpus
+	$(BIN)/python tests/fuzz/fuzz_kernel.py -max_total_time=$(FUZZ_SECONDS) .fuzz-corpus tests/fuzz/corpus
+
 app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_native_kernel*.so
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_native_kernel*.so .fuzz-corpus

@@ -30,14 +30,14 @@ static int reserve(kernel *k, void **d, size_t *cap, size_t need, size_t elem) {
     return 0;
 }
 
-int cp_reserve(kernel *k, cpbuf *b, size_t need) {
+int cp_grow(kernel *k, cpbuf *b, size_t need) {
     void *d = b->d;
     const int r = reserve(k, &d, &b->cap, need, sizeof(cp_t));
     b->d = (cp_t *)d;
     return r;
 }
 
-int i64_reserve(kernel *k, i64buf *b, size_t need) {
+int i64_grow(kernel *k, i64buf *b, size_t need) {
     void *d = b->d;
     const int r = reserve(k, &d, &b->cap, need, sizeof(int64_t));
     b->d = (int64_t *)d;

@@ -134,8 +134,15 @@ static inline int kernel_work(kernel *k, size_t units) {
 }
 
 /* count.c */
-int cp_reserve(kernel *k, cpbuf *b, size_t need);
-int i64_reserve(kernel *k, i64buf *b, size_t need);
+int cp_grow(kernel *k, cpbuf *b, size_t need);
+int i64_grow(kernel *k, i64buf *b, size_t need);
+/* Room for `need` items; the common case (there is room) stays inline in the hot loops. */
+static inline int cp_reserve(kernel *k, cpbuf *b, size_t need) {
+    return need <= b->cap ? 0 : cp_grow(k, b, need);
+}
+static inline int i64_reserve(kernel *k, i64buf *b, size_t need) {
+    return need <= b->cap ? 0 : i64_grow(k, b, need);
+}
 void kernel_free(kernel *k);
 /* Row of the sentence whose segments seg_start delimits (segment 0 the hypothesis, then the
  * references): text tokens of the store, or with `values` the integers values[seg_start[0]..]. */

@@ -8,8 +8,9 @@
  *    str held by a new reference (lowercased first with str.lower itself when it is not ASCII),
  *    then tokenized and counted without the GIL, reading the strings in place;
  *  - ids: the buffers are pinned for the whole call, so they are counted without the GIL at once.
- * Signals are checked between batches and, inside long work, every POLL_WORK units (kernel.poll),
- * so Ctrl-C raises KeyboardInterrupt within some 10 ms.
+ * Signals are checked between batches and, in the main thread (the only one where Python runs
+ * signal handlers), inside long work every POLL_WORK units (kernel.poll), so Ctrl-C raises
+ * KeyboardInterrupt within some 10 ms.
  *
  * Text items are read as their str value: a str subclass's overridden methods (lower() among
  * them) are never called, in this engine as in the Python one (bleukit.engine.preprocess).
@@ -18,8 +19,10 @@
 
 #include <string.h>
 
-/* Code points gathered per release of the GIL (some 3 ms of work). */
-#define BATCH_CHARS ((int64_t)1 << 18)
+/* Code points gathered per release of the GIL: some 40 ms of work. The batch holds references,
+ * not copies (32 bytes per segment), and every return to the GIL may wait a switch interval
+ * (5 ms) for a thread running Python, so batches are large. */
+#define BATCH_CHARS ((int64_t)1 << 22)
 /* Keeps 2 + 2 * order and the row indices within an int. */
 #define MAX_ORDER ((INT_MAX - 2) / 2)
 
@@ -113,6 +116,15 @@ static int poll_signals(void *state) {
     return r;
 }
 
+/* Python runs signal handlers in the main thread only: in another thread kernel.poll would take
+ * the GIL (waiting for it, perhaps a whole switch interval) for nothing. */
+static unsigned long main_thread_ident;
+
+static void set_poll(kernel *k, PyThreadState **saved) {
+    k->poll = PyThread_get_thread_ident() == main_thread_ident ? poll_signals : NULL;
+    k->poll_state = saved;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* text                                                                                        */
 
@@ -204,7 +216,15 @@ static int64_t add_sentence(batch *b, PyObject *hyp, PyObject *refs_i, int lower
     if (grow((void **)&b->nseg, &b->cap_sent, b->n_sent + 1, sizeof(Py_ssize_t)) < 0) return -1;
     Py_ssize_t len = add_segment(b, hyp, lowercase, i, -1);
     if (len < 0) return -1;
+    if (len > MAX_SENTENCE_CHARS) {
+        PyErr_Format(PyExc_OverflowError, "sentence %zd is too long for the native kernel", i);
+        return -1;
+    }
     int64_t chars = len;
+    if (!PyList_Check(refs_i) && !PyTuple_Check(refs_i)) { /* a str would be read as its characters */
+        PyErr_Format(PyExc_TypeError, "references[%zd] must be a list of str, got %.80s", i, Py_TYPE(refs_i)->tp_name);
+        return -1;
+    }
     PyObject *rf = PySequence_Fast(refs_i, "references[i] must be a list of str");
     if (!rf) return -1;
     const Py_ssize_t nr = PySequence_Fast_GET_SIZE(rf);
@@ -214,12 +234,12 @@ static int64_t add_sentence(batch *b, PyObject *hyp, PyObject *refs_i, int lower
             Py_DECREF(rf);
             return -1;
         }
-        chars += len;
-        if (chars > MAX_SENTENCE_CHARS) {
+        if (len > MAX_SENTENCE_CHARS - chars) { /* chars <= MAX_SENTENCE_CHARS: no overflow */
             Py_DECREF(rf);
             PyErr_Format(PyExc_OverflowError, "sentence %zd is too long for the native kernel", i);
             return -1;
         }
+        chars += len;
     }
     Py_DECREF(rf);
     if (nr < 1) {
@@ -230,7 +250,7 @@ static int64_t add_sentence(batch *b, PyObject *hyp, PyObject *refs_i, int lower
     return chars;
 }
 
-/* Tokenize and count the batch (no GIL needed); rows and nrefs from sentence `first` on. */
+/* Tokenize and count the batch (no GIL needed) into rows and nrefs, which start at its first sentence. */
 static int count_batch(kernel *k, const batch *b, int64_t *rows, int64_t *nrefs, Py_ssize_t width) {
     size_t seg = 0;
     for (size_t s = 0; s < b->n_sent; s++) {
@@ -266,8 +286,12 @@ static PyObject *py_text_statistics(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "character table must have 0x110000 entries");
         goto done;
     }
+    if (PyUnicode_Check(hyps_in) || PyBytes_Check(hyps_in) || PyUnicode_Check(refs_in) || PyBytes_Check(refs_in)) {
+        PyErr_SetString(PyExc_TypeError, "hypotheses and references must be sequences (of str, of lists of str)");
+        goto done;
+    }
     /* private copies of the outer sequences: nothing another thread does to the caller's lists
-     * can move an item under us */
+     * while the GIL is released can move an item under us */
     hyps = PySequence_List(hyps_in);
     if (!hyps) goto done;
     refs = PySequence_List(refs_in);
@@ -284,8 +308,7 @@ static PyObject *py_text_statistics(PyObject *self, PyObject *args) {
     k.direct = direct;
     int64_t *rows = (int64_t *)out.rows.buf, *nrefs = (int64_t *)out.nrefs.buf;
     PyThreadState *saved = NULL;
-    k.poll = poll_signals;
-    k.poll_state = &saved;
+    set_poll(&k, &saved);
     for (Py_ssize_t i = 0; i < n;) {
         const Py_ssize_t first = i;
         int64_t chars = 0;
@@ -386,8 +409,7 @@ static PyObject *py_ids_statistics_flat(PyObject *self, PyObject *args) {
     k.order = order;
     int64_t *rows = (int64_t *)out.rows.buf, *nrefs = (int64_t *)out.nrefs.buf;
     PyThreadState *saved = NULL;
-    k.poll = poll_signals;
-    k.poll_state = &saved;
+    set_poll(&k, &saved);
     int rc = 0;
     saved = PyEval_SaveThread();
     {
@@ -450,6 +472,17 @@ static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_native_kernel",
                                        -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__native_kernel(void) {
+    if (!main_thread_ident) { /* threading.main_thread().ident: where signal handlers run */
+        PyObject *threading = PyImport_ImportModule("threading");
+        PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+        PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
+        Py_XDECREF(threading);
+        Py_XDECREF(main);
+        if (!ident) return NULL;
+        main_thread_ident = PyLong_AsUnsignedLong(ident);
+        Py_DECREF(ident);
+        if (PyErr_Occurred()) return NULL;
+    }
     if (!str_lower) {
         str_lower = PyObject_GetAttrString((PyObject *)&PyUnicode_Type, "lower");
         if (!str_lower) return NULL;

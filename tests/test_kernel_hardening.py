@@ -112,6 +112,10 @@ def test_text_entry_point_rejects_bad_arguments():
         _text_call(["a", b"b"], [["a"], ["b"]])
     with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a str, got NoneType"):
         _text_call(["a"], [["a", None]])
+    with pytest.raises(TypeError, match=r"references\[0\] must be a list of str, got str"):
+        _text_call(["a"], ["abc"])
+    with pytest.raises(TypeError, match="must be sequences"):
+        _text_call("a", [["a"]])
     with pytest.raises(ValueError, match=r"references\[0\] is empty"):
         _text_call(["a"], [[]])
     with pytest.raises(ValueError, match="1 hypotheses but 2 reference lists"):

@@ -1,4 +1,8 @@
-"""Glue between the text path and the compiled statistics kernel (``bleukit._native_kernel``).
+"""Glue between bleukit and the compiled statistics kernel (``bleukit._native_kernel``, sources in ``csrc/``).
+
+Two entry points: :func:`native_text_statistics` (the text path) and
+:func:`native_flat_ids_statistics` (token ids). Both release the GIL while they count and stop
+with ``KeyboardInterrupt`` on Ctrl-C.
 
 The kernel is optional. :func:`engine_name` says which engine ``text_statistics`` uses; the
 environment variable ``BLEUKIT_ENGINE`` (``python`` or ``native``, read at each call) overrides
@@ -36,7 +40,7 @@ except ImportError as err:  # not compiled: the pure-Python engine is used
     _kernel = None
     unavailable_reason = f"the native kernel is not built ({err})"
 
-#: Tokenizers the kernel implements, with their codes in the C source.
+#: Tokenizers the kernel implements, with their codes in the C source (the TOK_* enum of csrc/kernel.h).
 NATIVE_TOKENIZERS = {"13a": 0, "intl": 1, "zh": 2, "char": 3, "none": 4}
 
 _ENGINES = ("native", "python")

@@ -1,0 +1,129 @@
+"""Coverage-guided differential fuzz target: the native kernel against the Python reference engine.
+
+One input (bytes) is a small corpus and its options, so a seed file is readable text:
+
+- byte 0 picks the options: bits 0-2 the tokenizer (0 13a, 1 intl, 2 zh, 3 char, 4 none; 5-7 the
+  token-id entry point instead, ids taken from the code points), bit 3 lowercase, bits 4-6 the
+  max n-gram order minus one, bit 7 wraps every string in a ``str`` subclass whose methods lie;
+- the rest is UTF-8 (bytes that are not, become lone surrogates): sentences separated by ``\\x01``,
+  within one the hypothesis then its references separated by ``\\x00``.
+
+Every input must give the kernel's statistics rows equal to the Python engine's (text) or to
+``bleukit.statistics.count_statistics`` (ids); anything else, or a crash, is a finding.
+
+    python tests/fuzz/fuzz_kernel.py -max_total_time=600 .fuzz-corpus tests/fuzz/corpus   # make fuzz
+    python tests/fuzz/fuzz_kernel.py -runs=2000 /tmp/new tests/fuzz/corpus              # brief run
+
+New inputs go to the first directory (keep tests/fuzz/corpus, the seed corpus, second so the run
+does not write into it). Needs ``atheris`` (the ``dev`` extra). Coverage guidance comes from the
+Python code atheris instruments (the reference tokenizers and counter, the glue); the kernel
+itself is built by gcc without coverage hooks, so the differential check and the seeds do the
+rest. ``check(data)`` is also called on every seed by ``tests/test_fuzz.py``.
+
+>>> check(bytes([0x30]) + "The cat sat.\\x00the cat sat .".encode())
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TOKENIZERS = ("13a", "intl", "zh", "char", "none")
+MAX_SENTENCES = 8
+
+
+class LyingStr(str):
+    """A str subclass whose methods return something else: both engines must ignore them."""
+
+    def lower(self):
+        return 0
+
+    def split(self, *args):
+        return ["?"]
+
+    def rstrip(self, *args):
+        return self + "!"
+
+    def __str__(self):
+        return "lie"
+
+
+def decode(data: bytes):
+    """(options byte fields, sentences): each sentence a (hypothesis, [references]) pair."""
+    head = data[0] if data else 0
+    text = data[1:].decode("utf-8", "surrogateescape")
+    sentences = []
+    for chunk in text.split("\x01")[:MAX_SENTENCES]:
+        parts = chunk.split("\x00")
+        sentences.append((parts[0], parts[1:] or [""]))
+    return head & 7, bool(head & 8), 1 + ((head >> 4) & 7), bool(head & 128), sentences
+
+
+def check(data: bytes) -> None:
+    import numpy as np
+
+    from bleukit import BleuOptions, _native
+    from bleukit.statistics import count_statistics
+
+    code, lowercase, order, lying, sentences = decode(data)
+    if code >= len(TOKENIZERS):
+        # token ids: code points become ids, a few of them mapped to the extremes of int64
+        special = {1: -1, 2: 2**63 - 1, 3: -(2**63)}
+        as_ids = lambda s: [special.get(ord(c) % 64, ord(c) % 64) for c in s]  # noqa: E731
+        hyps = [as_ids(h) for h, _ in sentences]
+        refs = [[as_ids(r) for r in rs] for _, rs in sentences]
+        seqs = [s for h, rs in zip(hyps, refs) for s in [h, *rs]]
+        tokens = np.array([t for s in seqs for t in s], dtype=np.int64)
+        owner = np.array([i for i, rs in enumerate(refs) for _ in range(1 + len(rs))], dtype=np.int64)
+        native = _native.native_flat_ids_statistics(tokens, np.array([len(s) for s in seqs]), owner, len(hyps), order)
+        expected = count_statistics(hyps, refs, order)
+    else:
+        options = BleuOptions(tokenize=TOKENIZERS[code], lowercase=lowercase, max_ngram_order=order)
+        wrap = LyingStr if lying else str
+        hyps = [wrap(h) for h, _ in sentences]
+        refs = [[wrap(r) for r in rs] for _, rs in sentences]
+        native = _native.native_text_statistics(hyps, refs, options)
+        expected = _python_statistics(hyps, refs, options)
+        # the kernel's one-pass mteval form against its rule-by-rule form
+        rules = _native.native_text_statistics(hyps, refs, options, _direct=False)
+        if rules.rows.tolist() != native.rows.tolist():
+            raise AssertionError(f"one-pass form != rules for {sentences!r} ({options})")
+    if native.rows.tolist() != expected.rows.tolist() or native.nrefs.tolist() != expected.nrefs.tolist():
+        raise AssertionError(
+            f"kernel != reference for {sentences!r} (code {code}, lowercase {lowercase}, order {order}):\n"
+            f"{native.rows.tolist()}\n{expected.rows.tolist()}"
+        )
+
+
+def _python_statistics(hyps, refs, options):
+    from bleukit.engine import text_statistics
+
+    old = os.environ.get("BLEUKIT_ENGINE")
+    os.environ["BLEUKIT_ENGINE"] = "python"
+    try:
+        return text_statistics(hyps, refs, options)
+    finally:
+        if old is None:
+            del os.environ["BLEUKIT_ENGINE"]
+        else:
+            os.environ["BLEUKIT_ENGINE"] = old
+
+
+def main() -> None:
+    import atheris
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src"))
+    with atheris.instrument_imports(include=["bleukit"]):
+        import bleukit.engine  # noqa: F401
+        import bleukit.statistics  # noqa: F401
+        import bleukit.tokenizers  # noqa: F401
+    from bleukit import _native
+
+    if not _native.available():
+        sys.exit(f"fuzz_kernel: {_native.unavailable_reason}")
+    atheris.Setup(sys.argv, check)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

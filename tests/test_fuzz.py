@@ -1,0 +1,135 @@
+"""The kernel's fuzz target (tests/fuzz/fuzz_kernel.py) and a sanitizer build of the kernel.
+
+- every seed of tests/fuzz/corpus replays through the differential check (fast);
+- a brief coverage-guided atheris run from those seeds (slow; ``make fuzz`` runs it for longer);
+- the kernel compiled with AddressSanitizer and UndefinedBehaviorSanitizer, into a temporary
+  directory, running the kernel's own tests and the seeds in a subprocess (slow).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from bleukit import _native
+
+REPO = Path(__file__).resolve().parents[1]
+FUZZ = REPO / "tests" / "fuzz"
+SEEDS = sorted((FUZZ / "corpus").iterdir())
+needs_kernel = pytest.mark.skipif(not _native.available(), reason="BLEUKIT_NO_NATIVE build")
+
+
+def _target():
+    spec = importlib.util.spec_from_file_location("fuzz_kernel", FUZZ / "fuzz_kernel.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", SEEDS, ids=[p.name for p in SEEDS])
+def test_seed_corpus_replays(seed):
+    _target().check(seed.read_bytes())
+
+
+@needs_kernel
+def test_the_target_finds_a_difference():
+    """The check is not vacuous: a kernel that miscounts is caught."""
+    target = _target()
+    real = _native.native_text_statistics
+
+    def off_by_one(*args, **kwargs):
+        stats = real(*args, **kwargs)
+        stats.rows[0, 0] += 1
+        return stats
+
+    _native.native_text_statistics = off_by_one
+    try:
+        with pytest.raises(AssertionError, match="kernel != reference|one-pass form"):
+            target.check((FUZZ / "corpus" / "13a-basic").read_bytes())
+    finally:
+        _native.native_text_statistics = real
+
+
+@needs_kernel
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_fuzz_kernel_briefly(tmp_path):
+    pytest.importorskip("atheris", reason="atheris (the dev extra) runs the fuzz target")
+    seconds = os.environ.get("BLEUKIT_FUZZ_SECONDS", "40")
+    proc = subprocess.run(
+        [sys.executable, str(FUZZ / "fuzz_kernel.py"), f"-max_total_time={seconds}", "-timeout=20",
+         "-rss_limit_mb=4096", str(tmp_path), str(FUZZ / "corpus")],
+        capture_output=True, text=True, timeout=280, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+    )
+    tail = (proc.stdout + proc.stderr)[-4000:]
+    assert proc.returncode == 0, tail
+    assert "Done" in tail, tail  # libFuzzer's closing line: the run went the whole time
+
+
+def _sanitizer_runtime() -> str:
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    cc = cc.split()[0]
+    if not shutil.which(cc):
+        pytest.skip(f"no C compiler ({cc})")
+    probe = subprocess.run([cc, "-print-file-name=libasan.so"], capture_output=True, text=True)
+    path = probe.stdout.strip()
+    if probe.returncode != 0 or not os.path.isabs(path) or not os.path.exists(path):
+        pytest.skip(f"{cc} has no AddressSanitizer runtime")
+    return path
+
+
+@needs_kernel
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
+    libasan = _sanitizer_runtime()
+    flags = "-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
+    build = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--build-lib", str(tmp_path / "lib"),
+         "--build-temp", str(tmp_path / "tmp")],
+        capture_output=True, text=True, cwd=REPO, timeout=300,
+        env={**os.environ, "CFLAGS": flags, "LDFLAGS": "-fsanitize=address,undefined"},
+    )
+    built = list((tmp_path / "lib").rglob("_native_kernel*.so"))
+    if not built:
+        pytest.skip(f"the sanitizer build failed: {(build.stdout + build.stderr)[-1500:]}")
+    # The package as it is here, with the sanitizer build of the kernel in it.
+    package = tmp_path / "site" / "bleukit"
+    shutil.copytree(REPO / "src" / "bleukit", package, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    shutil.copy(built[0], package / built[0].name)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tmp_path / "site"),
+        "LD_PRELOAD": libasan,
+        # CPython itself is not instrumented: leaks at exit are its own, not the kernel's
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:allocator_may_return_null=1",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+        "BLEUKIT_PROPERTY_EXAMPLES": "30",
+        "BLEUKIT_ENGINE": "",
+    }
+    tests = ["tests/test_native.py", "tests/test_kernel_hardening.py", "tests/test_fuzz.py"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", "-m", "not slow",
+         "-k", "not real_data and not ctrl_c and not releases_the_gil and not build_without", *tests],
+        capture_output=True, text=True, cwd=REPO, timeout=540, env=env,
+    )
+    out = proc.stdout + proc.stderr
+    # the subprocess must really have run the sanitizer build
+    assert "ERROR: AddressSanitizer" not in out and "runtime error:" not in out, out[-6000:]
+    assert proc.returncode == 0 and " passed" in out, out[-6000:]
+    check = subprocess.run(
+        [sys.executable, "-c",
+         "import bleukit._native_kernel as k; print(k.__file__, 'libasan' in open('/proc/self/maps').read())"],
+        capture_output=True, text=True, env=env, cwd=tmp_path,
+    )
+    where, asan_loaded = check.stdout.split()
+    assert where.startswith(str(tmp_path)) and asan_loaded == "True", check.stdout + check.stderr
