@@ -139,3 +139,17 @@ def test_progress_bar_of_the_paired_tests(monkeypatch):
     args = [REF_A, "-i", HYP, REF_B, "-f", "text", "--paired-bs", "--paired-bs-n", "50"]
     assert main(args, stdin=io.BytesIO(), stdout=io.StringIO(), stderr=err) == 0
     assert "paired bootstrap" in err.getvalue() and "/50 " in err.getvalue()  # a bar over the resamples
+
+
+def test_variants_prints_the_table_of_every_bleu():
+    refs = [[a, b] for a, b in zip(lines(REF_A), lines(REF_B))]
+    table = bleukit.compare_variants(lines(HYP), refs)
+    code, out, err = run(REF_A, REF_B, "-i", HYP, "--variants", "-f", "text")
+    assert code == 0, err
+    assert out == table.format() + "\n"
+    code, out, err = run(REF_A, REF_B, "-i", HYP, "--variants")  # JSON, sacreBLEU's default format
+    assert code == 0 and json.loads(out) == json.loads(json.dumps(table.to_dict()))
+    sacre = next(r for r in json.loads(out)["rows"] if r["name"] == "sacreBLEU")
+    assert sacre["score"] == bleukit.corpus_bleu(lines(HYP), refs).score
+    code, out, err = run(REF_A, "-i", HYP, REF_B, "--variants")
+    assert code == 1 and "--variants works on one system" in err

@@ -100,3 +100,29 @@ def test_spm_is_not_native_and_sentencepiece_is_imported_lazily():
                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), timeout=120)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) is False
+
+
+@pytest.mark.parametrize("name", ["flores101", "flores200"])
+def test_command_line_flores_tokenizers_equal_sacrebleu_cli(sacrebleu_cache, name, tmp_path):
+    from test_cli_vs_sacrebleu import compare  # both programs in-process, version field normalised
+
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("\n".join(HYPS) + "\n", encoding="utf-8")
+    ref.write_text("\n".join(REFS) + "\n", encoding="utf-8")
+    for fmt in ("text", "json"):
+        code, out = compare([str(ref), "-i", str(hyp), "-tok", name, "-f", fmt])
+        assert code == 0 and f"tok:{name}" in out
+
+
+def test_command_line_without_a_model_says_where_to_put_it(monkeypatch, tmp_path):
+    import io
+
+    from bleukit.cli import main as bleukit_main
+
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    monkeypatch.delenv("BLEUKIT_SPM_MODEL_FLORES200", raising=False)
+    (tmp_path / "f").write_text("a\n", encoding="utf-8")
+    err = io.StringIO()
+    code = bleukit_main([str(tmp_path / "f"), "-i", str(tmp_path / "f"), "-tok", "flores200"],
+                        stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=err)
+    assert code == 1 and "BLEUKIT_SPM_MODEL_FLORES200" in err.getvalue() and len(err.getvalue().splitlines()) == 1

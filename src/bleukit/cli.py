@@ -223,6 +223,17 @@ def _explain(system: List[str], refs: List[List[str]], options: BleuOptions, arg
     out.write("\n".join(lines) + "\n")
 
 
+def _variants(system: List[str], refs: List[List[str]], args: argparse.Namespace, out: IO) -> None:
+    from .compat.variants import compare_variants
+    from .inputs import references_from_streams
+
+    table = compare_variants(system, references_from_streams(refs))
+    if args.format == "json":
+        out.write(json.dumps(table.to_dict(), ensure_ascii=False, indent=1) + "\n")
+    else:
+        out.write(table.format() + "\n")
+
+
 def _paired(names: List[str], systems: List[List[str]], refs: List[List[str]], options: BleuOptions,
             args: argparse.Namespace, method: str, seed: Optional[int], log: _Log, stderr: IO) -> Tuple[list, str]:
     from .inputs import references_from_streams
@@ -335,6 +346,11 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
             raise CliError("--explain works on one system")
         _explain(systems[0], refs, options, args, out)
         return 0
+    if args.variants:
+        if len(systems) > 1:
+            raise CliError("--variants works on one system")
+        _variants(systems[0], refs, args, out)
+        return 0
     if args.sentence_level:
         _sentence_level(systems[0], refs, options, args, out)
         return 0
@@ -378,7 +394,7 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
     except CliError as e:
         print(f"bleukit: error: {e}", file=err)
         return e.code
-    except ImportError as e:
+    except (ImportError, FileNotFoundError) as e:  # an optional package or a tokenizer's model file
         print(f"bleukit: error: {e}", file=err)
         return 1
     except BrokenPipeError:  # where SIGPIPE cannot end us (Windows): quiet, like a killed process

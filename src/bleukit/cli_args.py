@@ -94,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default=None,
                    help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for Chinese, "
                         "`ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise. "
-                        "(spm, flores101, flores200, spBLEU-1K are not supported by bleukit)")
+                        "(flores101/flores200 read their SentencePiece model from BLEUKIT_SPM_MODEL_FLORES101/"
+                        "_FLORES200 or sacreBLEU's cache, never a download; spm and spBLEU-1K are not supported)")
     b.add_argument("--lowercase", "-lc", action="store_true", help="If True, enables case-insensitivity.")
     b.add_argument("--force", action="store_true", help="Insist that your tokenized input is actually detokenized.")
 
@@ -135,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     a = p.add_argument_group("bleukit additions (not in sacreBLEU)")
     a.add_argument("--explain", type=int, metavar="N", default=None,
                    help="Print which n-grams of line N (1-based) match its references, per order, then exit.")
+    a.add_argument("--variants", action="store_true",
+                   help="Score the system with every BLEU people report (sacreBLEU, evaluate 'bleu', NLTK, Moses "
+                        "multi-bleu, torchmetrics, T5, GLEU; spBLEU with a FLORES model) and say why each differs, "
+                        "then exit (-f json for JSON).")
     a.add_argument("--max-ngram-order", type=int, metavar="N", default=DEFAULT_MAX_NGRAM_ORDER,
                    help=f"Largest n-gram order (Default: {DEFAULT_MAX_NGRAM_ORDER}; sacreBLEU's API only).")
     a.add_argument("--weights", type=float, nargs="+", metavar="W", default=None,
@@ -168,7 +173,8 @@ def unsupported(args: argparse.Namespace) -> List[str]:
             messages.append(f"{'/'.join(flags)}: bleukit does not support {what}; give reference files"
                             if what.startswith(("downloading", "test-set", "printing", "sacreBLEU"))
                             else f"{'/'.join(flags)}: bleukit does not support {what} (it computes BLEU only)")
-    if args.tokenize in ("spm", "flores101", "flores200", "spBLEU-1K"):
-        messages.append(f"-tok {args.tokenize}: bleukit does not support the SentencePiece tokenizers "
-                        "(they download models); use 13a, intl, zh, char, ja-mecab, ko-mecab or none")
+    if args.tokenize in ("spm", "spBLEU-1K"):
+        messages.append(f"-tok {args.tokenize}: bleukit does not support this SentencePiece tokenizer "
+                        "(it downloads its model); flores101 and flores200 work with a local model file "
+                        "(BLEUKIT_SPM_MODEL_FLORES101 / BLEUKIT_SPM_MODEL_FLORES200)")
     return messages
