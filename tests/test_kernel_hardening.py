@@ -250,8 +250,9 @@ def test_ctrl_c_stops_a_long_call_promptly(kind):
     assert proc.returncode == 0, proc.stderr[-2000:]
     what, seconds = proc.stdout.split()[-2:]
     assert what == "interrupted", proc.stdout
-    # ~10 ms of work between checks; the margin is for a loaded 2-core machine.
-    assert float(seconds) < 0.5, proc.stdout
+    # ~10 ms of work between checks; the whole call would run for tens of seconds, and the margin
+    # is for a 2-core machine busy with other work (there 0.9 s was seen).
+    assert float(seconds) < 2.0, proc.stdout
 
 
 # --------------------------------------------------------------------------------------------
