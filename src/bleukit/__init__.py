@@ -19,6 +19,7 @@ from .bleu import (
 from ._native import engine_name
 from .explain import explain_sentence, explain_tokens
 from .inputs import references_from_streams
+from .metric import metric_path
 from .options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
 from .report import CorpusReport, score_report
 from .result import BLEUResult
@@ -50,4 +51,5 @@ __all__ = [
     "bleu_score",
     "bleu_unigram",
     "engine_name",
+    "metric_path",
 ]
