@@ -160,14 +160,85 @@ def test_page_pieces_escape_user_text(app):
 def test_uploads_are_read_as_utf8_text_within_the_limits(app, tmp_path):
     good = tmp_path / "refs.txt"
     good.write_text("Straße\nzwei\n", encoding="utf-8")
-    assert app.on_upload_hyps(str(good)) == "Straße\nzwei\n"
-    assert app.on_upload_refs([str(good), str(good)]) == ("Straße\nzwei\n",) * 2 + ("", "")
+    assert app.on_upload_hyps(str(good)) == ("Straße\nzwei\n", "")
+    assert app.on_upload_refs([str(good), str(good)]) == ("Straße\nzwei\n",) * 2 + ("", "", "")
     latin1 = tmp_path / "latin1.txt"
     latin1.write_bytes("Straße".encode("latin-1"))
-    with pytest.raises(app.gr.Error, match="not UTF-8"):
-        app.on_upload_hyps(str(latin1))
-    with pytest.raises(app.gr.Error, match="At most 4 reference files"):
-        app.on_upload_refs([str(good)] * 5)
+    with pytest.raises(ValueError, match="not UTF-8"):
+        app.read_upload(str(latin1), "The hypothesis file")
+    # On the page an upload error is a notice (the text boxes are left as they were), not a raise.
+    kept, notice = app.on_upload_hyps(str(latin1))
+    assert kept == app.gr.update() and 'role="alert"' in notice and "not UTF-8" in notice
+    *boxes, notice = app.on_upload_refs([str(good)] * 5)
+    assert all(b == app.gr.update() for b in boxes) and "At most 4 reference files" in notice
+
+
+def test_a_byte_order_mark_is_kept_as_sacrebleu_and_the_command_line_keep_it(app, tmp_path):
+    """sacreBLEU and `bleukit` read files as UTF-8 (not utf-8-sig): a BOM is text of line 1. The
+    app keeps it too, so all three give one number, and says so next to the result."""
+    hyp_file, ref_file = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp_file.write_bytes("28 Tage später\nzwei Tage\n".encode("utf-8-sig"))
+    ref_file.write_text("28 Tage später\nzwei Tage\n", encoding="utf-8")
+    text, notice = app.on_upload_hyps(str(hyp_file))
+    assert text.startswith(app.BOM) and "byte-order mark" in notice and 'id="bleu-note"' in notice
+    outputs = app.on_score(text, ref_file.read_text(encoding="utf-8"), "", "", "", *app.reset_options(), app.SORT_CHOICES[0])
+    notice, report = outputs[0], outputs[4]
+    assert "Line 1 of the hypotheses begins with a byte-order mark" in notice
+    hyps = sacrebleu.utils.smart_open(str(hyp_file)).read().splitlines()  # how sacreBLEU reads a file
+    refs = sacrebleu.utils.smart_open(str(ref_file)).read().splitlines()
+    assert hyps[0].startswith(app.BOM)
+    assert report["corpus"]["score"] == pytest.approx(sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9)
+    assert report["corpus"]["score"] < 100  # "\ufeff28" does not match "28"
+    cli = subprocess.run([sys.executable, "-m", "bleukit", str(hyp_file), str(ref_file)], capture_output=True,
+                         text=True, env=dict(os.environ, PYTHONPATH=str(REPO / "src")), timeout=120)
+    assert json.loads(cli.stdout)["score"] == pytest.approx(report["corpus"]["score"], abs=1e-9)
+    # The explanation draws the mark, so the unmatched "28" next to "28" has a visible reason.
+    assert "⟨BOM⟩" in outputs[-1] and 'title="byte-order mark U+FEFF"' in outputs[-1]
+
+
+def test_an_input_error_clears_every_earlier_result(app, caplog):
+    notice, score, chart, table, state, download, line, highlight, explanation = app.on_score(
+        "one\ntwo", "one", "", "", "", *app.reset_options(), app.SORT_CHOICES[0]
+    )
+    assert notice.count("Reference set 1 has 1 line(s) but there are 2 hypotheses") == 1
+    assert 'role="alert"' in notice
+    assert score == "" and chart is None and state is None and explanation == ""
+    assert table.empty and list(table.columns) == app.TABLE_COLUMNS
+    assert download == app.gr.update(value=None, visible=False)
+    # One log line, no traceback.
+    assert [r.getMessage() for r in caplog.records if r.name == "bleukit.app"] == [
+        "input error in score: Reference set 1 has 1 line(s) but there are 2 hypotheses: line i of every "
+        "reference set must be a reference of hypothesis line i."
+    ]
+
+
+def test_examples_set_every_option_and_reset_restores_the_defaults(app):
+    defaults = {**BleuOptions().to_dict(), "smooth_value": None}
+    for example in app.EXAMPLES:
+        assert len(example) == 1 + app.MAX_REFERENCE_SETS + len(app.FORM_OPTIONS)
+    clipping = dict(zip(app.FORM_OPTIONS, app.EXAMPLES[5][5:]))
+    assert clipping["tokenize"] == defaults["tokenize"] and clipping["smooth_method"] == defaults["smooth_method"]
+    assert dict(zip(app.FORM_OPTIONS, app.reset_options())) == {k: defaults[k] for k in app.FORM_OPTIONS}
+
+
+def test_score_shows_the_options_used_and_a_readable_signature(app):
+    report = app.score_report("a b c", ["a b c"], app.make_options(smooth_method="floor", lowercase=True))
+    page = app.score_html(report)
+    assert '<b class="changed">smoothing floor 0.10</b>' in page and '<b class="changed">lowercase</b>' in page
+    assert "(2 not default)" in page
+    assert "(all defaults)" in app.score_html(app.score_report("a", ["a"], app.make_options()))
+    # Breaks only between fields: every field is whole between two <wbr>.
+    shown = page.split('id="bleu-signature">')[1].split("</code>")[0]
+    assert shown.split("<wbr>") == [f + "|" for f in report["corpus"]["signature"].split("|")[:-1]] + [
+        report["corpus"]["signature"].split("|")[-1]
+    ]
+
+
+def test_sentence_scores_show_two_decimals(app):
+    report = app.score_report("a b c d\na b x d\nq", ["a b c d\na b c d\nq r"], app.make_options())
+    shown = app.sentence_table(report, app.SORT_CHOICES[0]).to_html()
+    for s in report["sentences"]:
+        assert f">{s['bleu']:.2f}<" in shown
 
 
 def test_every_example_scores_as_sacrebleu(app):
