@@ -23,7 +23,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import gradio as gr
 import pandas as pd
@@ -142,7 +142,7 @@ def parse_corpus(hypotheses: Optional[str], reference_sets: Sequence[Optional[st
 def make_options(
     tokenize: str = DEFAULTS.tokenize,
     smooth_method: str = DEFAULTS.smooth_method,
-    smooth_value: Optional[float] = None,
+    smooth_value: Union[float, str, None] = None,
     lowercase: bool = DEFAULTS.lowercase,
     max_ngram_order: int = DEFAULTS.max_ngram_order,
     effective_order: bool = DEFAULTS.effective_order,
@@ -151,7 +151,16 @@ def make_options(
 
     >>> make_options("intl", "floor", 0.2, max_ngram_order=3).signature(1)  # doctest: +ELLIPSIS
     'nrefs:1|case:mixed|eff:no|tok:intl|smooth:floor[0.20]|order:3|version:bleukit-...'
+    >>> make_options(smooth_method="add-k", smooth_value=" ").resolved_smooth_value  # the page's empty box
+    1
     """
+    if isinstance(smooth_value, str):
+        # The page's box is text, so that "no value" shows empty instead of a misleading 0.
+        text = smooth_value.strip()
+        try:
+            smooth_value = float(text) if text else None
+        except ValueError:
+            raise ValueError(f"smoothing value must be a number, got {smooth_value!r}") from None
     if max_ngram_order is None or float(max_ngram_order) != int(max_ngram_order):
         raise ValueError(f"max n-gram order must be a whole number, got {max_ngram_order!r}")
     order = int(max_ngram_order)
@@ -233,7 +242,7 @@ def score_html(report: Dict[str, Any]) -> str:
         '<span class="bleu-unit">BLEU</span></div>'
         + options_html(report["options"])
         + f'<div>signature <code id="bleu-signature">{_signature_html(corpus["signature"])}</code></div>'
-        f'<pre id="bleu-summary">{html.escape(report["formatted"])}</pre>'
+        f'<pre id="bleu-summary">{_signature_html(report["formatted"])}</pre>'
     )
 
 
@@ -483,7 +492,7 @@ def error_outputs(message: str) -> tuple:
 
 def on_score(
     hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str, tokenize: str, smooth_method: str,
-    smooth_value: Optional[float], lowercase: bool, max_order: int, effective_order: bool, sort: str,
+    smooth_value: Union[float, str, None], lowercase: bool, max_order: int, effective_order: bool, sort: str,
 ) -> tuple:
     """Score button: every output of the page, with the first line explained; an input error
     shows its message and clears the results instead."""
@@ -671,8 +680,8 @@ EXAMPLES = [
 CSS = """
 #bleu-score { font-size: 2.6rem; font-weight: 700; }
 .bleu-unit { margin-left: .4rem; color: var(--body-text-color-subdued); }
-#bleu-summary { white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85rem; }
-#bleu-signature { overflow-wrap: normal; word-break: normal; }
+#bleu-summary { white-space: pre-wrap; overflow-wrap: break-word; font-size: .85rem; }
+#bleu-signature { overflow-wrap: break-word; word-break: normal; }
 #bleu-options { margin: .2rem 0 .4rem; font-size: .9rem; }
 #bleu-options .changed { color: #a04000; }
 .notice { padding: .5rem .8rem; border-radius: 6px; margin: .3rem 0; }
@@ -699,7 +708,7 @@ def _smoothing_value_box(method: str) -> Dict[str, Any]:
     no value); for floor and add-k it is editable and names the default."""
     default = SMOOTH_DEFAULTS.get(method)
     if default is None:
-        return gr.update(value=None, interactive=False, placeholder=f"not used by {method}")
+        return gr.update(value="", interactive=False, placeholder=f"not used by {method}")
     return gr.update(interactive=True, placeholder=f"default {default}")
 
 
@@ -728,8 +737,9 @@ def build_demo() -> gr.Blocks:
         with gr.Row():
             tokenize = gr.Dropdown(tokenizers, value=DEFAULTS.tokenize, label="tokenizer", elem_id="tokenize")
             smooth_method = gr.Dropdown(list(SMOOTH_DEFAULTS), value=DEFAULTS.smooth_method, label="smoothing", elem_id="smooth-method")
-            smooth_value = gr.Number(
-                None, label="smoothing value (floor, add-k)", elem_id="smooth-value",
+            # Text, not gr.Number: a Number box shows 0 for "no value".
+            smooth_value = gr.Textbox(
+                "", label="smoothing value (floor, add-k)", elem_id="smooth-value", max_lines=1,
                 interactive=False, placeholder=f"not used by {DEFAULTS.smooth_method}",
             )
             max_order = gr.Number(DEFAULTS.max_ngram_order, label="max n-gram order", precision=0, minimum=1, maximum=MAX_MAX_ORDER, elem_id="max-order")
@@ -763,7 +773,7 @@ def build_demo() -> gr.Blocks:
             datatype=["number", "number", "number", "number", "str"],
             # Fixed widths for the numbers, the rest for the text: long real sentences wrap inside
             # their own column instead of squeezing the others ("senten ce BLEU").
-            column_widths=["64px", "124px", "84px", "84px", "auto"],
+            column_widths=["7%", "13%", "9%", "9%", "62%"],
             interactive=False, wrap=True, max_height=420, elem_id="sentences",
         )
         gr.Markdown("### Why this score")
@@ -781,7 +791,10 @@ def build_demo() -> gr.Blocks:
         reset_btn.click(reset_options, None, form[1 + MAX_REFERENCE_SETS:], api_visibility="undocumented")
         # A method picked by the user shows its default value; any change (an example included,
         # which sets its own value) only enables or clears the box.
-        smooth_method.input(lambda m: SMOOTH_DEFAULTS.get(m), smooth_method, smooth_value, api_visibility="undocumented")
+        smooth_method.input(
+            lambda m: "" if SMOOTH_DEFAULTS.get(m) is None else str(SMOOTH_DEFAULTS[m]), smooth_method, smooth_value,
+            api_visibility="undocumented",
+        )
         smooth_method.change(_smoothing_value_box, smooth_method, smooth_value, api_visibility="undocumented")
         sort.change(on_sort, [report_state, sort], table, api_visibility="undocumented")
         table.select(on_select, [report_state, highlight], [line, explanation], api_visibility="undocumented")
