@@ -199,7 +199,7 @@ def options_html(options: Dict[str, Any]) -> str:
     marked, so options left over from an example or an earlier run are seen next to the score.
 
     >>> options_html(score_report("a b", ["a b"], make_options(smooth_method="floor"))["options"])  # doctest: +ELLIPSIS
-    '<div id="bleu-options">options: tokenizer 13a · <b class="changed">smoothing floor 0.10</b> · ...'
+    '<div id="bleu-options">options: <span class="opt">tokenizer 13a</span> · <b class="opt changed">smoothing floor 0.10</b> · ...'
     """
     method, value = options["smooth_method"], options["smooth_value"]
     default_value = BleuOptions(smooth_method=method).resolved_smooth_value
@@ -216,7 +216,10 @@ def options_html(options: Dict[str, Any]) -> str:
             options["effective_order"] == DEFAULTS.effective_order,
         ),
     ]
-    shown = [html.escape(text) if is_default else f'<b class="changed">{html.escape(text)}</b>' for text, is_default in items]
+    shown = [
+        f'<span class="opt">{html.escape(text)}</span>' if is_default else f'<b class="opt changed">{html.escape(text)}</b>'
+        for text, is_default in items
+    ]
     changed = sum(not is_default for _, is_default in items)
     note = f" ({changed} not default)" if changed else " (all defaults)"
     return f'<div id="bleu-options">options: {" · ".join(shown)}{note}</div>'
@@ -329,13 +332,18 @@ def sentence_table(report: Dict[str, Any], sort: str) -> Any:
     return sentence_frame(report, sort).style.format({"sentence BLEU": "{:.2f}"}).hide(axis="index")
 
 
+def _text_html(text: str) -> str:
+    """User text for the page: escaped, and a byte-order mark drawn visibly (it is otherwise
+    invisible, and "\ufeff28" would look like an unmatched "28")."""
+    return html.escape(text).replace(BOM, '<span class="bom" title="byte-order mark U+FEFF">⟨BOM⟩</span>')
+
+
 def _tokens_html(tokens: Sequence[Any], levels: Sequence[int]) -> str:
     out = []
     for tok, level in zip(tokens[:MAX_SHOWN_TOKENS], levels):
         css = f"tok m{min(level, 4)}" if level else "tok m0"
         title = f"in a matched {level}-gram" if level else "not matched"
-        text = html.escape(str(tok)).replace(BOM, '<span class="bom" title="byte-order mark U+FEFF">⟨BOM⟩</span>')
-        out.append(f'<span class="{css}" data-level="{level}" title="{title}">{text}</span>')
+        out.append(f'<span class="{css}" data-level="{level}" title="{title}">{_text_html(str(tok))}</span>')
     if len(tokens) > MAX_SHOWN_TOKENS:
         out.append(f'<span class="more">… {len(tokens) - MAX_SHOWN_TOKENS:,} more tokens not drawn (see the JSON)</span>')
     return " ".join(out) if out else '<span class="empty">(empty)</span>'
@@ -387,14 +395,14 @@ def explanation_html(line: int, explanation: MatchExplanation, bleu: float, orde
              "<th>matched n-grams (clip)</th><th>clipped or unmatched</th></tr>"]
     for o in explanation.orders:
         hits = [
-            f"<code>{html.escape(' '.join(map(str, m.ngram)))}</code>"
+            f"<code>{_text_html(' '.join(map(str, m.ngram)))}</code>"
             + (f" ×{m.matched}" if m.matched > 1 else "")
             + (f" <i>(clipped {m.hyp_count}→{m.matched})</i>" if m.clipped else "")
             for m in o.ngrams
             if m.matched
         ]
         misses = [
-            f"<code>{html.escape(' '.join(map(str, m.ngram)))}</code>" + (f" ×{m.hyp_count}" if m.hyp_count > 1 else "")
+            f"<code>{_text_html(' '.join(map(str, m.ngram)))}</code>" + (f" ×{m.hyp_count}" if m.hyp_count > 1 else "")
             for m in o.ngrams
             if not m.matched
         ]
@@ -684,6 +692,7 @@ CSS = """
 #bleu-signature { overflow-wrap: break-word; word-break: normal; }
 #bleu-options { margin: .2rem 0 .4rem; font-size: .9rem; }
 #bleu-options .changed { color: #a04000; }
+#bleu-options .opt { white-space: nowrap; }
 .notice { padding: .5rem .8rem; border-radius: 6px; margin: .3rem 0; }
 .notice.error { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; }
 .notice.note { background: #fff6dc; color: #5c4400; border: 1px solid #f0dca0; }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -193,7 +194,8 @@ def test_a_byte_order_mark_is_kept_as_sacrebleu_and_the_command_line_keep_it(app
                          text=True, env=dict(os.environ, PYTHONPATH=str(REPO / "src")), timeout=120)
     assert json.loads(cli.stdout)["score"] == pytest.approx(report["corpus"]["score"], abs=1e-9)
     # The explanation draws the mark, so the unmatched "28" next to "28" has a visible reason.
-    assert "⟨BOM⟩" in outputs[-1] and 'title="byte-order mark U+FEFF"' in outputs[-1]
+    assert 'title="byte-order mark U+FEFF">⟨BOM⟩</span>28</span>' in outputs[-1]  # the token
+    assert "<code><span class=\"bom\" title=\"byte-order mark U+FEFF\">⟨BOM⟩</span>28</code>" in outputs[-1]  # its n-gram
 
 
 def test_an_input_error_clears_every_earlier_result(app, caplog):
@@ -224,7 +226,7 @@ def test_examples_set_every_option_and_reset_restores_the_defaults(app):
 def test_score_shows_the_options_used_and_a_readable_signature(app):
     report = app.score_report("a b c", ["a b c"], app.make_options(smooth_method="floor", lowercase=True))
     page = app.score_html(report)
-    assert '<b class="changed">smoothing floor 0.10</b>' in page and '<b class="changed">lowercase</b>' in page
+    assert '<b class="opt changed">smoothing floor 0.10</b>' in page and '<b class="opt changed">lowercase</b>' in page
     assert "(2 not default)" in page
     assert "(all defaults)" in app.score_html(app.score_report("a", ["a"], app.make_options()))
     # Breaks only between fields: every field is whole between two <wbr>.
@@ -419,20 +421,98 @@ def _chromium_or_skip():
 
 
 @pytest.fixture(scope="module")
-def page(server):
+def browser(server):
     executable = _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
-            pg = browser.new_page(viewport={"width": 1280, "height": 1600})
-            pg.set_default_timeout(30_000)
-            pg.goto(server)
-            pg.wait_for_selector("#hyps textarea")
-            yield pg
+            yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A freshly loaded page per test: each state is reached from the start, as a user would."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 1600})
+    try:
+        pg.set_default_timeout(30_000)
+        pg.goto(server)
+        pg.wait_for_selector("#hyps textarea")
+        yield pg
+    finally:
+        pg.close()
+
+
+def _shot(page, state: str) -> Path:
+    """A full-page screenshot of one state of the page, kept under test-artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / f"app-{state}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    return shot
+
+
+def _score_and_wait(page) -> None:
+    """Click Score and wait for this click's answer (a new score or an error), whatever was shown."""
+    page.evaluate("() => { for (const id of ['bleu-score', 'bleu-error']) document.getElementById(id)?.remove(); }")
+    page.click("#score-btn")
+    page.wait_for_selector("#bleu-score[data-score], #bleu-error")
+
+
+def _fill_form(page, hyps, *sets) -> None:
+    page.fill("#hyps textarea", hyps)
+    for k in range(1, 5):
+        page.fill(f"#ref-{k} textarea", sets[k - 1] if k <= len(sets) else "")
+
+
+def _single_line(page, selector: str) -> bool:
+    """Whether every text node under the element is laid out on one line (not broken inside)."""
+    return page.eval_on_selector(
+        selector,
+        """el => { const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT); const out = [];
+                   for (let n = w.nextNode(); n; n = w.nextNode()) {
+                     if (!n.textContent.trim()) continue;
+                     const r = document.createRange(); r.selectNodeContents(n);
+                     const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+                     if (tops.size) out.push(tops.size); }  // hidden text has no box
+                   return out.length > 0 && out.every(x => x === 1) ? true : out; }""",
+    )
+
+
+@pytest.mark.slow
+def test_browser_initial_state(page):
+    # The smoothing value: empty (not a misleading 0) and disabled while the method takes none.
+    assert page.input_value("#smooth-value input") == ""
+    assert page.is_disabled("#smooth-value input")
+    assert "not used by exp" in page.get_attribute("#smooth-value input", "placeholder")
+    # "Click to Upload" fits inside its drop zone.
+    for zone in ("#hyps-file", "#refs-file"):
+        inside = page.eval_on_selector(
+            zone,
+            """zone => { const box = zone.querySelector('button.upload-container').getBoundingClientRect();
+                         const w = document.createTreeWalker(zone, NodeFilter.SHOW_TEXT);
+                         for (let n = w.nextNode(); n; n = w.nextNode()) {
+                           if (!n.textContent.includes('Click to Upload')) continue;
+                           const r = document.createRange(); r.selectNodeContents(n);
+                           const t = r.getBoundingClientRect();
+                           return [t.top >= box.top, t.bottom <= box.bottom, t.left >= box.left, t.right <= box.right]; }
+                         return null; }""",
+        )
+        assert inside == [True, True, True, True], (zone, inside)
+    assert not page.locator("#download").is_visible()  # nothing to download yet
+    _shot(page, "initial")
+    # A method picked by hand shows its default and is editable; back to exp, empty again.
+    page.click("#smooth-method input")
+    page.click("[role=option]:has-text('floor')")
+    page.wait_for_function("() => document.querySelector('#smooth-value input').value === '0.1'")
+    assert page.is_enabled("#smooth-value input")
+    page.click("#smooth-method input")
+    page.click("[role=option]:has-text('exp')")
+    page.wait_for_function("() => document.querySelector('#smooth-value input').value === ''")
+    assert page.is_disabled("#smooth-value input")
 
 
 @pytest.mark.slow
@@ -440,11 +520,8 @@ def test_browser_score_and_why(page):
     hyps = ["The committee approved the budget.", "It is raining today.", "the the the cat sat <b>x</b>"]
     set_a = ["The committee approved the new budget.", "It rains today.", "the cat sat on the mat"]
     set_b = ["On Tuesday the committee approved the budget.", "Today it is raining.", "a cat sat"]
-    page.fill("#hyps textarea", "\n".join(hyps))
-    page.fill("#ref-1 textarea", "\n".join(set_a))
-    page.fill("#ref-2 textarea", "\n".join(set_b))
-    page.click("#score-btn")
-    page.wait_for_selector("#bleu-score[data-score]")
+    _fill_form(page, "\n".join(hyps), "\n".join(set_a), "\n".join(set_b))
+    _score_and_wait(page)
 
     refs = [list(r) for r in zip(set_a, set_b)]
     want = bleukit.corpus_bleu(hyps, refs)
@@ -477,10 +554,10 @@ def test_browser_score_and_why(page):
     bleu_shown = float(page.get_attribute("#explain-head", "data-bleu"))
     assert bleu_shown == pytest.approx(bleukit.sentence_bleu(hyps[2], refs[2]).score, abs=1e-9)
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    shot = ARTIFACTS / "app.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 10_000
+    # The options used, beside the score; the signature breaks only between its fields.
+    assert "tokenizer 13a" in page.inner_text("#bleu-options") and "(all defaults)" in page.inner_text("#bleu-options")
+    assert _single_line(page, "#bleu-signature") is True
+    _shot(page, "scored")
 
 
 @pytest.mark.slow
@@ -537,12 +614,95 @@ def test_browser_example_loads_and_scores(page):
     assert "order:2" in page.inner_text("#bleu-signature")
 
 
+
+
 @pytest.mark.slow
-def test_browser_shows_a_clear_error(page):
-    page.fill("#hyps textarea", "one\ntwo")
-    page.fill("#ref-1 textarea", "one")
-    for k in (2, 3, 4):
-        page.fill(f"#ref-{k} textarea", "")
-    page.click("#score-btn")
-    toast = page.wait_for_selector("text=Reference set 1 has 1 line(s) but there are 2 hypotheses")
-    assert toast.is_visible()
+def test_browser_input_error_replaces_the_results(page, server):
+    _fill_form(page, "one two three\nfour five", "one two three\nfour six")
+    _score_and_wait(page)
+    page.wait_for_selector("#sentences [role=gridcell]")
+    log_file = ARTIFACTS / "app-server.log"
+    log_before = log_file.read_text(encoding="utf-8")
+
+    page.fill("#ref-1 textarea", "one two three")
+    _score_and_wait(page)
+    message = "Reference set 1 has 1 line(s) but there are 2 hypotheses"
+    page.wait_for_selector(f"#bleu-error:has-text('{message}')")
+    page.wait_for_timeout(300)  # let every output of the answer render
+    body = page.inner_text("body")
+    assert body.count(message) == 1  # once: no toast repeating it
+    assert not page.query_selector("#bleu-score")  # the earlier score is gone ...
+    assert page.locator("#sentences [role=gridcell]").count() == 0  # ... and its table,
+    assert page.inner_text("#explanation").strip() == ""  # explanation,
+    assert not page.locator("#download").is_visible()  # download,
+    assert page.locator("#chart .vega-embed, #chart canvas, #chart svg.marks").count() == 0  # and chart
+    # No red "Error" badge on any output.
+    assert page.locator("[data-testid=status-tracker].error").count() == 0
+    assert "Error" not in body.split()
+    _shot(page, "error")
+    # The server logs one line for it, and no traceback.
+    deadline = time.monotonic() + 10
+    while message not in log_file.read_text(encoding="utf-8")[len(log_before):] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    new = log_file.read_text(encoding="utf-8")[len(log_before):]
+    assert [line for line in new.splitlines() if line.strip()] == [
+        f"input error in score: {message}: line i of every reference set must be a reference of hypothesis line i."
+    ]
+    assert "Traceback" not in log_file.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_browser_example_options_are_shown_and_reset(page, shared_data):
+    page.click("text=the the the the the the the")  # the clipping example: lowercase, order 2
+    page.wait_for_function("() => document.querySelector('#hyps textarea').value.startsWith('the the')")
+    assert page.is_checked("#lowercase input") and page.input_value("#max-order input") == "2"
+    _score_and_wait(page)
+    options = page.inner_text("#bleu-options")
+    assert "lowercase" in options and "max n-gram order 2" in options and "(2 not default)" in options
+    assert page.locator("#bleu-options .changed").count() == 2
+    _shot(page, "example-options")
+
+    # Reset, then real WMT sentences: sacreBLEU's default score, and a table that stays readable.
+    page.click("#reset-btn")
+    page.wait_for_function("() => !document.querySelector('#lowercase input').checked")
+    assert page.input_value("#max-order input") == "4" and page.input_value("#smooth-value input") == ""
+    folder = shared_data / "wmt22-de-en"
+    hyps = read_lines(folder / "hyp.JDExploreAcademy.en")[:40]
+    refs = read_lines(folder / "ref.A.en")[:40]
+    _fill_form(page, "\n".join(hyps), "\n".join(refs))
+    _score_and_wait(page)
+    assert float(page.get_attribute("#bleu-score", "data-score")) == pytest.approx(
+        sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9
+    )
+    assert "(all defaults)" in page.inner_text("#bleu-options")
+    page.wait_for_selector("#sentences [role=gridcell][data-col='1']")
+    shown = page.eval_on_selector_all(
+        "#sentences [role=gridcell][data-col='1']", "els => els.map(e => e.textContent.trim())"
+    )
+    assert shown and all(re.fullmatch(r"\d{1,3}\.\d\d", x) for x in shown), shown  # 100.00, 44.30, 9.29
+    _shot(page, "real-data")
+    assert _single_line(page, "#sentences [role=columnheader][data-heading='1']") is True  # "sentence BLEU" whole
+    widths = page.eval_on_selector_all("#sentences [role=columnheader]", "els => els.map(e => e.getBoundingClientRect().width)")
+    assert widths[4] > sum(widths[:4])  # the text column takes the room, the numbers keep theirs
+    _shot(page, "real-data")
+
+
+@pytest.mark.slow
+def test_browser_byte_order_mark_is_flagged(page, tmp_path):
+    hyp_file, ref_file = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp_file.write_bytes("28 Tage später kam er zurück.\nZwei Tage.\n".encode("utf-8-sig"))
+    ref_file.write_text("28 Tage später kam er zurück.\nZwei Tage.\n", encoding="utf-8")
+    page.set_input_files("#hyps-file input[type=file]", str(hyp_file))
+    page.wait_for_selector("#bleu-note:has-text('byte-order mark')")
+    page.set_input_files("#refs-file input[type=file]", [str(ref_file)])
+    page.wait_for_function("() => document.querySelector('#ref-1 textarea').value.startsWith('28 Tage')")
+    _score_and_wait(page)
+    hyps = sacrebleu.utils.smart_open(str(hyp_file)).read().splitlines()  # as sacreBLEU reads the files
+    refs = sacrebleu.utils.smart_open(str(ref_file)).read().splitlines()
+    assert float(page.get_attribute("#bleu-score", "data-score")) == pytest.approx(
+        sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9
+    )
+    assert "Line 1 of the hypotheses begins with a byte-order mark" in page.inner_text("#bleu-note")
+    first = page.locator("#explain-hyp .tok").first
+    assert first.get_attribute("data-level") == "0" and "⟨BOM⟩28" in first.inner_text()
+    _shot(page, "bom")
