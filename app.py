@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import html
 import json
+import logging
 import os
 import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import gradio as gr
 import pandas as pd
@@ -39,7 +40,7 @@ except ImportError:
 
 from bleukit import BleuOptions, sentence_scores_from_statistics
 from bleukit.explain import MatchExplanation, explain_sentence
-from bleukit.options import SMOOTH_DEFAULTS
+from bleukit.options import DEFAULT_SENTENCE_SMOOTH, OPTION_NAMES, SMOOTH_DEFAULTS
 from bleukit.report import score_report as core_score_report
 from bleukit.tokenizers import TOKENIZERS, get_tokenizer
 
@@ -54,7 +55,18 @@ MAX_SHOWN_TOKENS = 1_000  # tokens drawn per segment in "why this score" (the re
 MAX_SHOWN_NGRAMS = 200  # n-grams listed per cell of the per-order table (likewise)
 
 SORT_CHOICES = ["input order", "lowest BLEU first", "highest BLEU first"]
+TABLE_COLUMNS = ["line", "sentence BLEU", "hyp len", "ref len", "hypothesis"]
 ALL_ORDERS = "all orders (highest match)"
+
+#: The corpus defaults, read from the core (never spelled out here).
+DEFAULTS = BleuOptions()
+#: The options the form sets, in the order of its inputs (``weights`` has no control on the page).
+FORM_OPTIONS = ("tokenize", "smooth_method", "smooth_value", "lowercase", "max_ngram_order", "effective_order")
+assert set(FORM_OPTIONS) <= set(OPTION_NAMES)
+
+BOM = "\ufeff"
+# Input errors are the user's, not the server's: one line each in the server log, no traceback.
+log = logging.getLogger("bleukit.app")
 
 
 def available_tokenizers() -> List[str]:
@@ -128,18 +140,27 @@ def parse_corpus(hypotheses: Optional[str], reference_sets: Sequence[Optional[st
 
 
 def make_options(
-    tokenize: str = "13a",
-    smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
-    lowercase: bool = False,
-    max_ngram_order: int = 4,
-    effective_order: bool = False,
+    tokenize: str = DEFAULTS.tokenize,
+    smooth_method: str = DEFAULTS.smooth_method,
+    smooth_value: Union[float, str, None] = None,
+    lowercase: bool = DEFAULTS.lowercase,
+    max_ngram_order: int = DEFAULTS.max_ngram_order,
+    effective_order: bool = DEFAULTS.effective_order,
 ) -> BleuOptions:
-    """Corpus options from the form (the core validates them).
+    """Corpus options from the form (the core validates them; the defaults are the core's).
 
     >>> make_options("intl", "floor", 0.2, max_ngram_order=3).signature(1)  # doctest: +ELLIPSIS
     'nrefs:1|case:mixed|eff:no|tok:intl|smooth:floor[0.20]|order:3|version:bleukit-...'
+    >>> make_options(smooth_method="add-k", smooth_value=" ").resolved_smooth_value  # the page's empty box
+    1
     """
+    if isinstance(smooth_value, str):
+        # The page's box is text, so that "no value" shows empty instead of a misleading 0.
+        text = smooth_value.strip()
+        try:
+            smooth_value = float(text) if text else None
+        except ValueError:
+            raise ValueError(f"smoothing value must be a number, got {smooth_value!r}") from None
     if max_ngram_order is None or float(max_ngram_order) != int(max_ngram_order):
         raise ValueError(f"max n-gram order must be a whole number, got {max_ngram_order!r}")
     order = int(max_ngram_order)
@@ -147,13 +168,15 @@ def make_options(
         raise ValueError(f"max n-gram order must be between 1 and {MAX_MAX_ORDER}, got {order}")
     if smooth_value is not None and SMOOTH_DEFAULTS.get(smooth_method, 0) is None:
         smooth_value = None  # exp and none take no value; a leftover number in the form is ignored
-    return BleuOptions(
-        tokenize=tokenize,
-        lowercase=bool(lowercase),
-        smooth_method=smooth_method,
-        smooth_value=float(smooth_value) if smooth_value is not None else None,
-        max_ngram_order=order,
-        effective_order=bool(effective_order),
+    return BleuOptions.from_keywords(
+        {
+            "tokenize": tokenize,
+            "lowercase": bool(lowercase),
+            "smooth_method": smooth_method,
+            "smooth_value": float(smooth_value) if smooth_value is not None else None,
+            "max_ngram_order": order,
+            "effective_order": bool(effective_order),
+        }
     )
 
 
@@ -171,11 +194,48 @@ def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], optio
 # ----------------------------------------------------------------------------- rendering
 
 
+def options_html(options: Dict[str, Any]) -> str:
+    """The options a score was computed with, in words; those that differ from the defaults are
+    marked, so options left over from an example or an earlier run are seen next to the score.
+
+    >>> options_html(score_report("a b", ["a b"], make_options(smooth_method="floor"))["options"])  # doctest: +ELLIPSIS
+    '<div id="bleu-options">options: <span class="opt">tokenizer 13a</span> · <b class="opt changed">smoothing floor 0.10</b> · ...'
+    """
+    method, value = options["smooth_method"], options["smooth_value"]
+    default_value = BleuOptions(smooth_method=method).resolved_smooth_value
+    items = [
+        (f"tokenizer {options['tokenize']}", options["tokenize"] == DEFAULTS.tokenize),
+        (
+            f"smoothing {method}" + ("" if value is None else f" {value:.2f}"),
+            method == DEFAULTS.smooth_method and value == default_value,
+        ),
+        ("lowercase" if options["lowercase"] else "case-sensitive", options["lowercase"] == DEFAULTS.lowercase),
+        (f"max n-gram order {options['max_ngram_order']}", options["max_ngram_order"] == DEFAULTS.max_ngram_order),
+        (
+            "effective order " + ("on" if options["effective_order"] else "off"),
+            options["effective_order"] == DEFAULTS.effective_order,
+        ),
+    ]
+    shown = [
+        f'<span class="opt">{html.escape(text)}</span>' if is_default else f'<b class="opt changed">{html.escape(text)}</b>'
+        for text, is_default in items
+    ]
+    changed = sum(not is_default for _, is_default in items)
+    note = f" ({changed} not default)" if changed else " (all defaults)"
+    return f'<div id="bleu-options">options: {" · ".join(shown)}{note}</div>'
+
+
+def _signature_html(signature: str) -> str:
+    # Line breaks only between fields ("tok:13a" never splits); <wbr> adds no text.
+    return "|<wbr>".join(html.escape(field) for field in signature.split("|"))
+
+
 def score_html(report: Dict[str, Any]) -> str:
-    """The corpus score (full precision in ``data-score``), its signature and one-line summary.
+    """The corpus score (full precision in ``data-score``), the options in force, its signature and
+    one-line summary.
 
     >>> page = score_html(score_report("a b c", ["a b d"], make_options(max_ngram_order=2)))
-    >>> page[:68], '<code id="bleu-signature">nrefs:1|case:mixed|' in page
+    >>> page[:68], '<code id="bleu-signature">nrefs:1|<wbr>case:mixed|' in page
     ('<div class="bleu-head"><span id="bleu-score" data-score="57.73502691', True)
     """
     corpus = report["corpus"]
@@ -183,9 +243,43 @@ def score_html(report: Dict[str, Any]) -> str:
         '<div class="bleu-head">'
         f'<span id="bleu-score" data-score="{corpus["score"]!r}">{corpus["score"]:.2f}</span>'
         '<span class="bleu-unit">BLEU</span></div>'
-        f'<div>signature <code id="bleu-signature">{html.escape(corpus["signature"])}</code></div>'
-        f'<pre id="bleu-summary">{html.escape(report["formatted"])}</pre>'
+        + options_html(report["options"])
+        + f'<div>signature <code id="bleu-signature">{_signature_html(corpus["signature"])}</code></div>'
+        f'<pre id="bleu-summary">{_signature_html(report["formatted"])}</pre>'
     )
+
+
+def notice_html(messages: Sequence[str], error: bool = False) -> str:
+    """Messages above the results: an input error (``role=alert``) or notes about the input.
+
+    >>> notice_html(["Reference set 1 has 1 line(s)"], error=True)
+    '<div id="bleu-error" class="notice error" role="alert"><b>Cannot score this input.</b> Reference set 1 has 1 line(s)</div>'
+    """
+    if not messages:
+        return ""
+    if error:
+        return (
+            '<div id="bleu-error" class="notice error" role="alert"><b>Cannot score this input.</b> '
+            + html.escape(" ".join(messages)) + "</div>"
+        )
+    return '<div id="bleu-note" class="notice note">' + "<br>".join(html.escape(m) for m in messages) + "</div>"
+
+
+def bom_notes(fields: Sequence[Tuple[str, Optional[str]]]) -> List[str]:
+    """A note for each text field that starts with a byte-order mark (U+FEFF). It is kept, as
+    sacreBLEU and ``bleukit`` on the command line read such a file (UTF-8, the mark is text of
+    line 1), so the numbers stay theirs; the note says why line 1's first token cannot match.
+
+    >>> bom_notes([("the hypotheses", "\\ufeff28 Tage"), ("reference set 1", "28 days")])  # doctest: +ELLIPSIS
+    ['Line 1 of the hypotheses begins with a byte-order mark (U+FEFF, drawn as ⟨BOM⟩ below): ...']
+    """
+    return [
+        f"Line 1 of {name} begins with a byte-order mark (U+FEFF, drawn as ⟨BOM⟩ below): it is kept as "
+        "part of the text, as sacreBLEU and the bleukit command line read the file, so the first token "
+        "of line 1 cannot match. Save the file as UTF-8 without BOM to score the text alone."
+        for name, text in fields
+        if isinstance(text, str) and text.startswith(BOM)
+    ]
 
 
 def parts_frame(report: Dict[str, Any]) -> pd.DataFrame:
@@ -226,7 +320,22 @@ def sentence_frame(report: Dict[str, Any], sort: str) -> pd.DataFrame:
         rows.sort(key=lambda r: (r[1], r[0]))
     elif sort == SORT_CHOICES[2]:
         rows.sort(key=lambda r: (-r[1], r[0]))
-    return pd.DataFrame(rows, columns=["line", "sentence BLEU", "hyp len", "ref len", "hypothesis"])
+    return pd.DataFrame(rows, columns=TABLE_COLUMNS)
+
+
+def sentence_table(report: Dict[str, Any], sort: str) -> Any:
+    """The table as the page shows it: sentence BLEU always with two decimals (100.00, 44.30).
+
+    >>> sentence_table(score_report("a b", ["a b"], make_options()), SORT_CHOICES[0]).to_html().count(">100.00<")
+    1
+    """
+    return sentence_frame(report, sort).style.format({"sentence BLEU": "{:.2f}"}).hide(axis="index")
+
+
+def _text_html(text: str) -> str:
+    """User text for the page: escaped, and a byte-order mark drawn visibly (it is otherwise
+    invisible, and "\ufeff28" would look like an unmatched "28")."""
+    return html.escape(text).replace(BOM, '<span class="bom" title="byte-order mark U+FEFF">⟨BOM⟩</span>')
 
 
 def _tokens_html(tokens: Sequence[Any], levels: Sequence[int]) -> str:
@@ -234,7 +343,7 @@ def _tokens_html(tokens: Sequence[Any], levels: Sequence[int]) -> str:
     for tok, level in zip(tokens[:MAX_SHOWN_TOKENS], levels):
         css = f"tok m{min(level, 4)}" if level else "tok m0"
         title = f"in a matched {level}-gram" if level else "not matched"
-        out.append(f'<span class="{css}" data-level="{level}" title="{title}">{html.escape(str(tok))}</span>')
+        out.append(f'<span class="{css}" data-level="{level}" title="{title}">{_text_html(str(tok))}</span>')
     if len(tokens) > MAX_SHOWN_TOKENS:
         out.append(f'<span class="more">… {len(tokens) - MAX_SHOWN_TOKENS:,} more tokens not drawn (see the JSON)</span>')
     return " ".join(out) if out else '<span class="empty">(empty)</span>'
@@ -286,14 +395,14 @@ def explanation_html(line: int, explanation: MatchExplanation, bleu: float, orde
              "<th>matched n-grams (clip)</th><th>clipped or unmatched</th></tr>"]
     for o in explanation.orders:
         hits = [
-            f"<code>{html.escape(' '.join(map(str, m.ngram)))}</code>"
+            f"<code>{_text_html(' '.join(map(str, m.ngram)))}</code>"
             + (f" ×{m.matched}" if m.matched > 1 else "")
             + (f" <i>(clipped {m.hyp_count}→{m.matched})</i>" if m.clipped else "")
             for m in o.ngrams
             if m.matched
         ]
         misses = [
-            f"<code>{html.escape(' '.join(map(str, m.ngram)))}</code>" + (f" ×{m.hyp_count}" if m.hyp_count > 1 else "")
+            f"<code>{_text_html(' '.join(map(str, m.ngram)))}</code>" + (f" ×{m.hyp_count}" if m.hyp_count > 1 else "")
             for m in o.ngrams
             if not m.matched
         ]
@@ -347,14 +456,15 @@ def write_json(report: Dict[str, Any]) -> str:
 
 
 def read_upload(path: Optional[str], what: str) -> str:
-    """An uploaded file's text: UTF-8 and within the field limits, or a message naming the file."""
+    """An uploaded file's text: UTF-8 and within the field limits, or a ValueError naming the file.
+    A byte-order mark stays (see :func:`bom_notes`)."""
     if not path:
         return ""
     data = Path(path).read_bytes()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise gr.Error(f"{what} is not UTF-8 text ({e.reason} at byte {e.start}).") from None
+        raise ValueError(f"{what} is not UTF-8 text ({e.reason} at byte {e.start}).") from None
     split_lines(text, what)  # size limits, with the same message as pasted text
     return text
 
@@ -362,29 +472,55 @@ def read_upload(path: Optional[str], what: str) -> str:
 # ----------------------------------------------------------------------------- callbacks
 
 
-def _user_error(e: Exception) -> gr.Error:
-    return gr.Error(str(e), title="Cannot score this input")
+def _log_input_error(where: str, e: Exception) -> None:
+    log.warning("input error in %s: %s", where, " ".join(str(e).split()))
+
+
+def _user_error(where: str, e: Exception) -> gr.Error:
+    """An input error for the API: its message to the client, one line in the log, no traceback."""
+    _log_input_error(where, e)
+    return gr.Error(str(e), title="Cannot score this input", print_exception=False)
+
+
+def error_outputs(message: str) -> tuple:
+    """Every output of the Score button for an input error: the message once, each earlier result
+    (score, chart, table, download, explanation) cleared, so nothing stale sits next to it."""
+    return (
+        notice_html([message], error=True),
+        "",
+        None,
+        pd.DataFrame([], columns=TABLE_COLUMNS),
+        None,
+        gr.update(value=None, visible=False),
+        gr.update(value=1, maximum=None),
+        gr.update(choices=[ALL_ORDERS], value=ALL_ORDERS),
+        "",
+    )
 
 
 def on_score(
     hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str, tokenize: str, smooth_method: str,
-    smooth_value: Optional[float], lowercase: bool, max_order: int, effective_order: bool, sort: str,
+    smooth_value: Union[float, str, None], lowercase: bool, max_order: int, effective_order: bool, sort: str,
 ) -> tuple:
-    """Score button: every output of the page, with the first line explained."""
+    """Score button: every output of the page, with the first line explained; an input error
+    shows its message and clears the results instead."""
     try:
         options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order)
         report = score_report(hyps_text, [ref1, ref2, ref3, ref4], options)
     except (ValueError, TypeError) as e:
-        raise _user_error(e) from None
+        _log_input_error("score", e)
+        return error_outputs(str(e))
+    fields = [("the hypotheses", hyps_text)] + [(f"reference set {k}", t) for k, t in enumerate([ref1, ref2, ref3, ref4], 1)]
     first = report["sentences"][0]
     explanation = explain_sentence(first["hypothesis"], first["references"], options)
     order_choices = [ALL_ORDERS] + [str(n) for n in range(1, options.max_ngram_order + 1)]
     return (
+        notice_html(bom_notes(fields)),
         score_html(report),
         parts_frame(report),
-        sentence_frame(report, sort),
+        sentence_table(report, sort),
         report,
-        write_json(report),
+        gr.update(value=write_json(report), visible=True),
         gr.update(value=1, maximum=len(report["sentences"])),
         gr.update(choices=order_choices, value=ALL_ORDERS),
         explanation_html(1, explanation, first["bleu"], None),
@@ -395,15 +531,15 @@ def on_sort(report: Optional[Dict[str, Any]], sort: str) -> Any:
     """Sort control: the table again, in the new order."""
     if not report:
         return gr.update()
-    return sentence_frame(report, sort)
+    return sentence_table(report, sort)
 
 
 def _explain_line(report: Optional[Dict[str, Any]], line: Optional[float], highlight: Optional[str]) -> str:
     if not report:
-        raise gr.Error("Score a corpus first.")
+        return notice_html(["Score a corpus first."], error=True)
     sentences = report["sentences"]
     if line is None or not 1 <= int(line) <= len(sentences):
-        raise gr.Error(f"Line must be between 1 and {len(sentences)}.")
+        return notice_html([f"Line must be between 1 and {len(sentences)}."], error=True)
     s = sentences[int(line) - 1]
     options = BleuOptions(**report["options"])
     order = None if highlight in (None, ALL_ORDERS) else int(highlight)
@@ -421,18 +557,37 @@ def on_explain(report: Optional[Dict[str, Any]], line: Optional[float], highligh
     return _explain_line(report, line, highlight)
 
 
-def on_upload_hyps(path: Optional[str]) -> str:
-    """Hypothesis file upload: its text goes into the hypotheses box."""
-    return read_upload(path, "The hypothesis file")
+def on_upload_hyps(path: Optional[str]) -> Tuple[Any, str]:
+    """Hypothesis file upload: its text into the hypotheses box, and a notice (an error, or the
+    byte-order-mark note) above the results."""
+    try:
+        text = read_upload(path, "The hypothesis file")
+    except ValueError as e:
+        _log_input_error("upload", e)
+        return gr.update(), notice_html([str(e)], error=True)
+    return text, notice_html(bom_notes([("the hypotheses", text)]))
 
 
-def on_upload_refs(paths: Optional[List[str]]) -> Tuple[str, ...]:
-    """Reference files upload: one file per reference set box, the other boxes emptied."""
+def on_upload_refs(paths: Optional[List[str]]) -> Tuple[Any, ...]:
+    """Reference files upload: one file per reference set box, the other boxes emptied; the last
+    output is the notice, as for the hypotheses."""
     paths = list(paths or [])
-    if len(paths) > MAX_REFERENCE_SETS:
-        raise gr.Error(f"At most {MAX_REFERENCE_SETS} reference files, got {len(paths)}.")
-    texts = [read_upload(p, f"Reference file {k}") for k, p in enumerate(paths, start=1)]
-    return tuple(texts + [""] * (MAX_REFERENCE_SETS - len(texts)))
+    try:
+        if len(paths) > MAX_REFERENCE_SETS:
+            raise ValueError(f"At most {MAX_REFERENCE_SETS} reference files, got {len(paths)}.")
+        texts = [read_upload(p, f"Reference file {k}") for k, p in enumerate(paths, start=1)]
+    except ValueError as e:
+        _log_input_error("upload", e)
+        return (gr.update(),) * MAX_REFERENCE_SETS + (notice_html([str(e)], error=True),)
+    notes = bom_notes([(f"reference set {k}", t) for k, t in enumerate(texts, start=1)])
+    return tuple(texts + [""] * (MAX_REFERENCE_SETS - len(texts))) + (notice_html(notes),)
+
+
+def reset_options() -> tuple:
+    """The form's options back to the core's defaults (examples set every option; this is the
+    way back after one)."""
+    values = DEFAULTS.to_dict()
+    return tuple(None if name == "smooth_value" else values[name] for name in FORM_OPTIONS)
 
 
 # ----------------------------------------------------------------------------- API endpoints
@@ -441,12 +596,12 @@ def on_upload_refs(paths: Optional[List[str]]) -> Tuple[str, ...]:
 def bleu(
     hypotheses: str,
     references: List[str],
-    tokenize: str = "13a",
-    smooth_method: str = "exp",
+    tokenize: str = DEFAULTS.tokenize,
+    smooth_method: str = DEFAULTS.smooth_method,
     smooth_value: Optional[float] = None,
-    lowercase: bool = False,
-    max_ngram_order: int = 4,
-    effective_order: bool = False,
+    lowercase: bool = DEFAULTS.lowercase,
+    max_ngram_order: int = DEFAULTS.max_ngram_order,
+    effective_order: bool = DEFAULTS.effective_order,
 ) -> dict:
     """Corpus BLEU and per-sentence statistics. `hypotheses`: one segment per line; `references`:
     one to four reference sets, each a text with one segment per line (line i belongs to
@@ -459,15 +614,15 @@ def bleu(
         options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_ngram_order, effective_order)
         return score_report(hypotheses, list(references or []), options)
     except (ValueError, TypeError) as e:
-        raise _user_error(e) from None
+        raise _user_error("/bleu", e) from None
 
 
 def explain(
     hypothesis: str,
     references: List[str],
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    max_ngram_order: int = 4,
+    tokenize: str = DEFAULTS.tokenize,
+    lowercase: bool = DEFAULTS.lowercase,
+    max_ngram_order: int = DEFAULTS.max_ngram_order,
 ) -> dict:
     """Which n-grams of one hypothesis matched its references, per order, with clipping, and its
     sentence BLEU (exp smoothing, effective order, as sacrebleu.sentence_bleu).
@@ -482,10 +637,10 @@ def explain(
             raise ValueError(f"give 1 to {MAX_REFERENCE_SETS} references")
         if any(isinstance(r, str) and len(r) > MAX_CHARS for r in references):
             raise ValueError(f"a reference is over {MAX_CHARS:,} characters")
-        options = make_options(tokenize, "exp", None, lowercase, max_ngram_order, True)
+        options = make_options(tokenize, DEFAULT_SENTENCE_SMOOTH, None, lowercase, max_ngram_order).sentence_level()
         return explain_report(hypothesis, references, options)
     except (ValueError, TypeError) as e:
-        raise _user_error(e) from None
+        raise _user_error("/explain", e) from None
 
 
 # ----------------------------------------------------------------------------- page
@@ -497,35 +652,51 @@ def _read_example(name: str) -> str:
     return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
+def _example(hypotheses: str, *reference_sets: str, **options: Any) -> List[Any]:
+    """One row of the examples table: the texts, then every form option, the core's default for
+    each one the example does not set (so clicking an example never leaves an earlier choice)."""
+    unknown = set(options) - set(FORM_OPTIONS)
+    assert not unknown, unknown
+    sets = list(reference_sets) + [""] * (MAX_REFERENCE_SETS - len(reference_sets))
+    defaults = {**DEFAULTS.to_dict(), "smooth_value": None}
+    return [hypotheses, *sets] + [options.get(name, defaults[name]) for name in FORM_OPTIONS]
+
+
 EXAMPLES = [
     # The README's Python example: the second hypothesis has two references.
-    ["The cat sat on the mat.\nIt is raining today.", "The cat sat on the mat.\nIt rains today.",
-     "The cat sat on the mat.\nIt is raining today!", "", "", "13a", "exp", None, False, 4, False],
+    _example("The cat sat on the mat.\nIt is raining today.", "The cat sat on the mat.\nIt rains today.",
+             "The cat sat on the mat.\nIt is raining today!"),
     # The bundled corpus of `make demo`, against both of its reference files.
-    [_read_example("hyps.txt"), _read_example("refs.a.txt"), _read_example("refs.b.txt"), "", "",
-     "13a", "exp", None, False, 4, False],
+    _example(_read_example("hyps.txt"), _read_example("refs.a.txt"), _read_example("refs.b.txt")),
     # The textbook seed examples, on BLEU's 0-100 scale: unigram precision 5/6 -> 83.33 ...
-    ["the cat sat on the mat", "the cat is on the mat", "", "", "", "13a", "none", None, False, 1, False],
+    _example("the cat sat on the mat", "the cat is on the mat", smooth_method="none", max_ngram_order=1),
     # ... and bigram BLEU of "a b c d" against "a b x d": sqrt(3/4 * 1/3) -> 50.00.
-    ["a b c d", "a b x d", "", "", "", "13a", "none", None, False, 2, False],
+    _example("a b c d", "a b x d", smooth_method="none", max_ngram_order=2),
     # Three references, lowercased, floor smoothing.
-    ["The quick brown fox jumps over the lazy dog.\nShe reads a book every evening.",
-     "A quick brown fox jumped over the lazy dog.\nEvery evening she reads a book.",
-     "The fast brown fox leaps over the lazy dog.\nShe reads one book each evening.",
-     "the quick brown fox jumps over a sleepy dog.\nShe is reading a book every night.", "",
-     "13a", "floor", 0.1, True, 4, False],
+    _example("The quick brown fox jumps over the lazy dog.\nShe reads a book every evening.",
+             "A quick brown fox jumped over the lazy dog.\nEvery evening she reads a book.",
+             "The fast brown fox leaps over the lazy dog.\nShe reads one book each evening.",
+             "the quick brown fox jumps over a sleepy dog.\nShe is reading a book every night.",
+             smooth_method="floor", smooth_value=0.1, lowercase=True),
     # Clipping: a hypothesis cannot get credit for a word more often than a reference has it.
-    ["the the the the the the the", "The cat is on the mat.", "There is a cat on the mat.", "", "",
-     "13a", "exp", None, True, 2, False],
+    _example("the the the the the the the", "The cat is on the mat.", "There is a cat on the mat.",
+             lowercase=True, max_ngram_order=2),
     # Chinese needs the zh tokenizer (13a would see one long token).
-    ["今天天气很好，我们去公园散步。", "今天天气不错，我们去公园散步吧。", "", "", "", "zh", "exp", None, False, 4, False],
+    _example("今天天气很好，我们去公园散步。", "今天天气不错，我们去公园散步吧。", tokenize="zh"),
 ]
 
 CSS = """
 #bleu-score { font-size: 2.6rem; font-weight: 700; }
 .bleu-unit { margin-left: .4rem; color: var(--body-text-color-subdued); }
-#bleu-summary { white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85rem; }
-#bleu-signature { overflow-wrap: anywhere; }
+#bleu-summary { white-space: pre-wrap; overflow-wrap: break-word; font-size: .85rem; }
+#bleu-signature { overflow-wrap: break-word; word-break: normal; }
+#bleu-options { margin: .2rem 0 .4rem; font-size: .9rem; }
+#bleu-options .changed { color: #a04000; }
+#bleu-options .opt { white-space: nowrap; }
+.notice { padding: .5rem .8rem; border-radius: 6px; margin: .3rem 0; }
+.notice.error { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; }
+.notice.note { background: #fff6dc; color: #5c4400; border: 1px solid #f0dca0; }
+.bom { background: #f5c2bd; color: #8a1c12; border-radius: 3px; padding: 0 2px; font-size: .8em; }
 .toks { line-height: 2.1; }
 .tok { padding: 1px 3px; border-radius: 4px; }
 .tok.m0 { text-decoration: line-through; text-decoration-color: #c0392b88; }
@@ -541,6 +712,15 @@ table.orders td, table.orders th { padding: 2px 8px; vertical-align: top; }
 """
 
 
+def _smoothing_value_box(method: str) -> Dict[str, Any]:
+    """The smoothing-value box for a method: for exp and none it is empty and disabled (they take
+    no value); for floor and add-k it is editable and names the default."""
+    default = SMOOTH_DEFAULTS.get(method)
+    if default is None:
+        return gr.update(value="", interactive=False, placeholder=f"not used by {method}")
+    return gr.update(interactive=True, placeholder=f"default {default}")
+
+
 def build_demo() -> gr.Blocks:
     """The page and its API endpoints (module-level ``demo`` is what a Space or ``python app.py``
     launches)."""
@@ -549,32 +729,40 @@ def build_demo() -> gr.Blocks:
         gr.Markdown(
             f"# BLEU, explained\nsacreBLEU-exact BLEU (bleukit {bleukit.__version__}). One segment per "
             f"line; line *i* of every reference set belongs to hypothesis line *i*. Up to "
-            f"{MAX_REFERENCE_SETS} reference sets, {MAX_SEGMENTS:,} lines and {MAX_CHARS:,} characters per field."
+            f"{MAX_REFERENCE_SETS} reference sets, {MAX_SEGMENTS:,} lines and {MAX_CHARS:,} characters per field. "
+            "Files are read as UTF-8; a byte-order mark is kept, as sacreBLEU keeps it, and flagged."
         )
         report_state = gr.State(None)
         with gr.Row():
             with gr.Column(scale=3):
                 hyps = gr.Textbox(label="Hypotheses (system output)", lines=6, elem_id="hyps")
-                hyps_file = gr.File(label="or upload the hypotheses (.txt)", file_types=[".txt"], height=90, elem_id="hyps-file")
+                hyps_file = gr.File(label="or upload the hypotheses (.txt)", file_types=[".txt"], height=130, elem_id="hyps-file")
             with gr.Column(scale=3):
                 refs = [
                     gr.Textbox(label=f"Reference set {k}" + ("" if k == 1 else " (optional)"), lines=6 if k == 1 else 2, elem_id=f"ref-{k}")
                     for k in range(1, MAX_REFERENCE_SETS + 1)
                 ]
-                refs_file = gr.File(label=f"or upload 1-{MAX_REFERENCE_SETS} reference files", file_count="multiple", file_types=[".txt"], height=90, elem_id="refs-file")
+                refs_file = gr.File(label=f"or upload 1-{MAX_REFERENCE_SETS} reference files", file_count="multiple", file_types=[".txt"], height=130, elem_id="refs-file")
         with gr.Row():
-            tokenize = gr.Dropdown(tokenizers, value="13a", label="tokenizer", elem_id="tokenize")
-            smooth_method = gr.Dropdown(list(SMOOTH_DEFAULTS), value="exp", label="smoothing")
-            smooth_value = gr.Number(None, label="smoothing value (floor, add-k)", elem_id="smooth-value")
-            max_order = gr.Number(4, label="max n-gram order", precision=0, minimum=1, maximum=MAX_MAX_ORDER)
+            tokenize = gr.Dropdown(tokenizers, value=DEFAULTS.tokenize, label="tokenizer", elem_id="tokenize")
+            smooth_method = gr.Dropdown(list(SMOOTH_DEFAULTS), value=DEFAULTS.smooth_method, label="smoothing", elem_id="smooth-method")
+            # Text, not gr.Number: a Number box shows 0 for "no value".
+            smooth_value = gr.Textbox(
+                "", label="smoothing value (floor, add-k)", elem_id="smooth-value", max_lines=1,
+                interactive=False, placeholder=f"not used by {DEFAULTS.smooth_method}",
+            )
+            max_order = gr.Number(DEFAULTS.max_ngram_order, label="max n-gram order", precision=0, minimum=1, maximum=MAX_MAX_ORDER, elem_id="max-order")
             with gr.Column():
-                lowercase = gr.Checkbox(False, label="lowercase")
-                effective_order = gr.Checkbox(False, label="effective order (corpus)")
-        score_btn = gr.Button("Score", variant="primary", elem_id="score-btn")
+                lowercase = gr.Checkbox(DEFAULTS.lowercase, label="lowercase", elem_id="lowercase")
+                effective_order = gr.Checkbox(DEFAULTS.effective_order, label="effective order (corpus)", elem_id="effective-order")
+        with gr.Row():
+            score_btn = gr.Button("Score", variant="primary", elem_id="score-btn", scale=3)
+            reset_btn = gr.Button("Reset options to defaults", elem_id="reset-btn", scale=1)
+        notice = gr.HTML(elem_id="notice")
         with gr.Row():
             with gr.Column(scale=2):
                 score_out = gr.HTML(elem_id="score-out")
-                download = gr.DownloadButton("Download the result (JSON)", elem_id="download")
+                download = gr.DownloadButton("Download the result (JSON)", elem_id="download", visible=False)
             with gr.Column(scale=3):
                 chart = gr.BarPlot(
                     x="part", y="value", color="kind", y_lim=[0, 100], sort=None,
@@ -590,31 +778,39 @@ def build_demo() -> gr.Blocks:
             line = gr.Number(1, label="line", precision=0, minimum=1, elem_id="line")
             highlight = gr.Dropdown([ALL_ORDERS], value=ALL_ORDERS, label="highlight", elem_id="highlight")
         table = gr.Dataframe(
-            headers=["line", "sentence BLEU", "hyp len", "ref len", "hypothesis"],
+            headers=TABLE_COLUMNS,
             datatype=["number", "number", "number", "number", "str"],
+            # Fixed widths for the numbers, the rest for the text: long real sentences wrap inside
+            # their own column instead of squeezing the others ("senten ce BLEU").
+            column_widths=["7%", "13%", "9%", "9%", "62%"],
             interactive=False, wrap=True, max_height=420, elem_id="sentences",
         )
         gr.Markdown("### Why this score")
         explanation = gr.HTML(elem_id="explanation")
 
         form = [hyps, *refs, tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order]
-        gr.Examples(EXAMPLES, inputs=form, label="Examples")
+        assert len(form) == 1 + MAX_REFERENCE_SETS + len(FORM_OPTIONS)
+        gr.Examples(EXAMPLES, inputs=form, label="Examples (each sets every option; the score shows the options used)")
 
         score_btn.click(
             on_score, inputs=form + [sort],
-            outputs=[score_out, chart, table, report_state, download, line, highlight, explanation],
+            outputs=[notice, score_out, chart, table, report_state, download, line, highlight, explanation],
             api_visibility="undocumented",
         )
-        # The value box shows the chosen method's default, so what is shown is what is used.
-        smooth_method.change(
-            lambda m: SMOOTH_DEFAULTS.get(m), smooth_method, smooth_value, api_visibility="undocumented"
+        reset_btn.click(reset_options, None, form[1 + MAX_REFERENCE_SETS:], api_visibility="undocumented")
+        # A method picked by the user shows its default value; any change (an example included,
+        # which sets its own value) only enables or clears the box.
+        smooth_method.input(
+            lambda m: "" if SMOOTH_DEFAULTS.get(m) is None else str(SMOOTH_DEFAULTS[m]), smooth_method, smooth_value,
+            api_visibility="undocumented",
         )
+        smooth_method.change(_smoothing_value_box, smooth_method, smooth_value, api_visibility="undocumented")
         sort.change(on_sort, [report_state, sort], table, api_visibility="undocumented")
         table.select(on_select, [report_state, highlight], [line, explanation], api_visibility="undocumented")
         line.submit(on_explain, [report_state, line, highlight], explanation, api_visibility="undocumented")
         highlight.change(on_explain, [report_state, line, highlight], explanation, api_visibility="undocumented")
-        hyps_file.upload(on_upload_hyps, hyps_file, hyps, api_visibility="undocumented")
-        refs_file.upload(on_upload_refs, refs_file, refs, api_visibility="undocumented")
+        hyps_file.upload(on_upload_hyps, hyps_file, [hyps, notice], api_visibility="undocumented")
+        refs_file.upload(on_upload_refs, refs_file, refs + [notice], api_visibility="undocumented")
 
         gr.api(bleu, api_name="bleu")
         gr.api(explain, api_name="explain")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -160,14 +161,86 @@ def test_page_pieces_escape_user_text(app):
 def test_uploads_are_read_as_utf8_text_within_the_limits(app, tmp_path):
     good = tmp_path / "refs.txt"
     good.write_text("Straße\nzwei\n", encoding="utf-8")
-    assert app.on_upload_hyps(str(good)) == "Straße\nzwei\n"
-    assert app.on_upload_refs([str(good), str(good)]) == ("Straße\nzwei\n",) * 2 + ("", "")
+    assert app.on_upload_hyps(str(good)) == ("Straße\nzwei\n", "")
+    assert app.on_upload_refs([str(good), str(good)]) == ("Straße\nzwei\n",) * 2 + ("", "", "")
     latin1 = tmp_path / "latin1.txt"
     latin1.write_bytes("Straße".encode("latin-1"))
-    with pytest.raises(app.gr.Error, match="not UTF-8"):
-        app.on_upload_hyps(str(latin1))
-    with pytest.raises(app.gr.Error, match="At most 4 reference files"):
-        app.on_upload_refs([str(good)] * 5)
+    with pytest.raises(ValueError, match="not UTF-8"):
+        app.read_upload(str(latin1), "The hypothesis file")
+    # On the page an upload error is a notice (the text boxes are left as they were), not a raise.
+    kept, notice = app.on_upload_hyps(str(latin1))
+    assert kept == app.gr.update() and 'role="alert"' in notice and "not UTF-8" in notice
+    *boxes, notice = app.on_upload_refs([str(good)] * 5)
+    assert all(b == app.gr.update() for b in boxes) and "At most 4 reference files" in notice
+
+
+def test_a_byte_order_mark_is_kept_as_sacrebleu_and_the_command_line_keep_it(app, tmp_path):
+    """sacreBLEU and `bleukit` read files as UTF-8 (not utf-8-sig): a BOM is text of line 1. The
+    app keeps it too, so all three give one number, and says so next to the result."""
+    hyp_file, ref_file = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp_file.write_bytes("28 Tage später\nzwei Tage\n".encode("utf-8-sig"))
+    ref_file.write_text("28 Tage später\nzwei Tage\n", encoding="utf-8")
+    text, notice = app.on_upload_hyps(str(hyp_file))
+    assert text.startswith(app.BOM) and "byte-order mark" in notice and 'id="bleu-note"' in notice
+    outputs = app.on_score(text, ref_file.read_text(encoding="utf-8"), "", "", "", *app.reset_options(), app.SORT_CHOICES[0])
+    notice, report = outputs[0], outputs[4]
+    assert "Line 1 of the hypotheses begins with a byte-order mark" in notice
+    hyps = sacrebleu.utils.smart_open(str(hyp_file)).read().splitlines()  # how sacreBLEU reads a file
+    refs = sacrebleu.utils.smart_open(str(ref_file)).read().splitlines()
+    assert hyps[0].startswith(app.BOM)
+    assert report["corpus"]["score"] == pytest.approx(sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9)
+    assert report["corpus"]["score"] < 100  # "\ufeff28" does not match "28"
+    cli = subprocess.run([sys.executable, "-m", "bleukit", str(ref_file), "-i", str(hyp_file)], capture_output=True,
+                         text=True, env=dict(os.environ, PYTHONPATH=str(REPO / "src")), timeout=120)
+    assert json.loads(cli.stdout)["score"] == pytest.approx(report["corpus"]["score"], abs=1e-9)
+    # The explanation draws the mark, so the unmatched "28" next to "28" has a visible reason.
+    assert 'title="byte-order mark U+FEFF">⟨BOM⟩</span>28</span>' in outputs[-1]  # the token
+    assert "<code><span class=\"bom\" title=\"byte-order mark U+FEFF\">⟨BOM⟩</span>28</code>" in outputs[-1]  # its n-gram
+
+
+def test_an_input_error_clears_every_earlier_result(app, caplog):
+    notice, score, chart, table, state, download, line, highlight, explanation = app.on_score(
+        "one\ntwo", "one", "", "", "", *app.reset_options(), app.SORT_CHOICES[0]
+    )
+    assert notice.count("Reference set 1 has 1 line(s) but there are 2 hypotheses") == 1
+    assert 'role="alert"' in notice
+    assert score == "" and chart is None and state is None and explanation == ""
+    assert table.empty and list(table.columns) == app.TABLE_COLUMNS
+    assert download == app.gr.update(value=None, visible=False)
+    # One log line, no traceback.
+    assert [r.getMessage() for r in caplog.records if r.name == "bleukit.app"] == [
+        "input error in score: Reference set 1 has 1 line(s) but there are 2 hypotheses: line i of every "
+        "reference set must be a reference of hypothesis line i."
+    ]
+
+
+def test_examples_set_every_option_and_reset_restores_the_defaults(app):
+    defaults = {**BleuOptions().to_dict(), "smooth_value": None}
+    for example in app.EXAMPLES:
+        assert len(example) == 1 + app.MAX_REFERENCE_SETS + len(app.FORM_OPTIONS)
+    clipping = dict(zip(app.FORM_OPTIONS, app.EXAMPLES[5][5:]))
+    assert clipping["tokenize"] == defaults["tokenize"] and clipping["smooth_method"] == defaults["smooth_method"]
+    assert dict(zip(app.FORM_OPTIONS, app.reset_options())) == {k: defaults[k] for k in app.FORM_OPTIONS}
+
+
+def test_score_shows_the_options_used_and_a_readable_signature(app):
+    report = app.score_report("a b c", ["a b c"], app.make_options(smooth_method="floor", lowercase=True))
+    page = app.score_html(report)
+    assert '<b class="opt changed">smoothing floor 0.10</b>' in page and '<b class="opt changed">lowercase</b>' in page
+    assert "(2 not default)" in page
+    assert "(all defaults)" in app.score_html(app.score_report("a", ["a"], app.make_options()))
+    # Breaks only between fields: every field is whole between two <wbr>.
+    shown = page.split('id="bleu-signature">')[1].split("</code>")[0]
+    assert shown.split("<wbr>") == [f + "|" for f in report["corpus"]["signature"].split("|")[:-1]] + [
+        report["corpus"]["signature"].split("|")[-1]
+    ]
+
+
+def test_sentence_scores_show_two_decimals(app):
+    report = app.score_report("a b c d\na b x d\nq", ["a b c d\na b c d\nq r"], app.make_options())
+    shown = app.sentence_table(report, app.SORT_CHOICES[0]).to_html()
+    for s in report["sentences"]:
+        assert f">{s['bleu']:.2f}<" in shown
 
 
 def test_every_example_scores_as_sacrebleu(app):
@@ -348,20 +421,98 @@ def _chromium_or_skip():
 
 
 @pytest.fixture(scope="module")
-def page(server):
+def browser(server):
     executable = _chromium_or_skip()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
-            pg = browser.new_page(viewport={"width": 1280, "height": 1600})
-            pg.set_default_timeout(30_000)
-            pg.goto(server)
-            pg.wait_for_selector("#hyps textarea")
-            yield pg
+            yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A freshly loaded page per test: each state is reached from the start, as a user would."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 1600})
+    try:
+        pg.set_default_timeout(30_000)
+        pg.goto(server)
+        pg.wait_for_selector("#hyps textarea")
+        yield pg
+    finally:
+        pg.close()
+
+
+def _shot(page, state: str) -> Path:
+    """A full-page screenshot of one state of the page, kept under test-artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / f"app-{state}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    return shot
+
+
+def _score_and_wait(page) -> None:
+    """Click Score and wait for this click's answer (a new score or an error), whatever was shown."""
+    page.evaluate("() => { for (const id of ['bleu-score', 'bleu-error']) document.getElementById(id)?.remove(); }")
+    page.click("#score-btn")
+    page.wait_for_selector("#bleu-score[data-score], #bleu-error")
+
+
+def _fill_form(page, hyps, *sets) -> None:
+    page.fill("#hyps textarea", hyps)
+    for k in range(1, 5):
+        page.fill(f"#ref-{k} textarea", sets[k - 1] if k <= len(sets) else "")
+
+
+def _single_line(page, selector: str) -> bool:
+    """Whether every text node under the element is laid out on one line (not broken inside)."""
+    return page.eval_on_selector(
+        selector,
+        """el => { const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT); const out = [];
+                   for (let n = w.nextNode(); n; n = w.nextNode()) {
+                     if (!n.textContent.trim()) continue;
+                     const r = document.createRange(); r.selectNodeContents(n);
+                     const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+                     if (tops.size) out.push(tops.size); }  // hidden text has no box
+                   return out.length > 0 && out.every(x => x === 1) ? true : out; }""",
+    )
+
+
+@pytest.mark.slow
+def test_browser_initial_state(page):
+    # The smoothing value: empty (not a misleading 0) and disabled while the method takes none.
+    assert page.input_value("#smooth-value input") == ""
+    assert page.is_disabled("#smooth-value input")
+    assert "not used by exp" in page.get_attribute("#smooth-value input", "placeholder")
+    # "Click to Upload" fits inside its drop zone.
+    for zone in ("#hyps-file", "#refs-file"):
+        inside = page.eval_on_selector(
+            zone,
+            """zone => { const box = zone.querySelector('button.upload-container').getBoundingClientRect();
+                         const w = document.createTreeWalker(zone, NodeFilter.SHOW_TEXT);
+                         for (let n = w.nextNode(); n; n = w.nextNode()) {
+                           if (!n.textContent.includes('Click to Upload')) continue;
+                           const r = document.createRange(); r.selectNodeContents(n);
+                           const t = r.getBoundingClientRect();
+                           return [t.top >= box.top, t.bottom <= box.bottom, t.left >= box.left, t.right <= box.right]; }
+                         return null; }""",
+        )
+        assert inside == [True, True, True, True], (zone, inside)
+    assert not page.locator("#download").is_visible()  # nothing to download yet
+    _shot(page, "initial")
+    # A method picked by hand shows its default and is editable; back to exp, empty again.
+    page.click("#smooth-method input")
+    page.click("[role=option]:has-text('floor')")
+    page.wait_for_function("() => document.querySelector('#smooth-value input').value === '0.1'")
+    assert page.is_enabled("#smooth-value input")
+    page.click("#smooth-method input")
+    page.click("[role=option]:has-text('exp')")
+    page.wait_for_function("() => document.querySelector('#smooth-value input').value === ''")
+    assert page.is_disabled("#smooth-value input")
 
 
 @pytest.mark.slow
@@ -369,11 +520,8 @@ def test_browser_score_and_why(page):
     hyps = ["The committee approved the budget.", "It is raining today.", "the the the cat sat <b>x</b>"]
     set_a = ["The committee approved the new budget.", "It rains today.", "the cat sat on the mat"]
     set_b = ["On Tuesday the committee approved the budget.", "Today it is raining.", "a cat sat"]
-    page.fill("#hyps textarea", "\n".join(hyps))
-    page.fill("#ref-1 textarea", "\n".join(set_a))
-    page.fill("#ref-2 textarea", "\n".join(set_b))
-    page.click("#score-btn")
-    page.wait_for_selector("#bleu-score[data-score]")
+    _fill_form(page, "\n".join(hyps), "\n".join(set_a), "\n".join(set_b))
+    _score_and_wait(page)
 
     refs = [list(r) for r in zip(set_a, set_b)]
     want = bleukit.corpus_bleu(hyps, refs)
@@ -406,10 +554,10 @@ def test_browser_score_and_why(page):
     bleu_shown = float(page.get_attribute("#explain-head", "data-bleu"))
     assert bleu_shown == pytest.approx(bleukit.sentence_bleu(hyps[2], refs[2]).score, abs=1e-9)
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    shot = ARTIFACTS / "app.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 10_000
+    # The options used, beside the score; the signature breaks only between its fields.
+    assert "tokenizer 13a" in page.inner_text("#bleu-options") and "(all defaults)" in page.inner_text("#bleu-options")
+    assert _single_line(page, "#bleu-signature") is True
+    _shot(page, "scored")
 
 
 @pytest.mark.slow
@@ -466,12 +614,95 @@ def test_browser_example_loads_and_scores(page):
     assert "order:2" in page.inner_text("#bleu-signature")
 
 
+
+
 @pytest.mark.slow
-def test_browser_shows_a_clear_error(page):
-    page.fill("#hyps textarea", "one\ntwo")
-    page.fill("#ref-1 textarea", "one")
-    for k in (2, 3, 4):
-        page.fill(f"#ref-{k} textarea", "")
-    page.click("#score-btn")
-    toast = page.wait_for_selector("text=Reference set 1 has 1 line(s) but there are 2 hypotheses")
-    assert toast.is_visible()
+def test_browser_input_error_replaces_the_results(page, server):
+    _fill_form(page, "one two three\nfour five", "one two three\nfour six")
+    _score_and_wait(page)
+    page.wait_for_selector("#sentences [role=gridcell]")
+    log_file = ARTIFACTS / "app-server.log"
+    log_before = log_file.read_text(encoding="utf-8")
+
+    page.fill("#ref-1 textarea", "one two three")
+    _score_and_wait(page)
+    message = "Reference set 1 has 1 line(s) but there are 2 hypotheses"
+    page.wait_for_selector(f"#bleu-error:has-text('{message}')")
+    page.wait_for_timeout(300)  # let every output of the answer render
+    body = page.inner_text("body")
+    assert body.count(message) == 1  # once: no toast repeating it
+    assert not page.query_selector("#bleu-score")  # the earlier score is gone ...
+    assert page.locator("#sentences [role=gridcell]").count() == 0  # ... and its table,
+    assert page.inner_text("#explanation").strip() == ""  # explanation,
+    assert not page.locator("#download").is_visible()  # download,
+    assert page.locator("#chart .vega-embed, #chart canvas, #chart svg.marks").count() == 0  # and chart
+    # No red "Error" badge on any output.
+    assert page.locator("[data-testid=status-tracker].error").count() == 0
+    assert "Error" not in body.split()
+    _shot(page, "error")
+    # The server logs one line for it, and no traceback.
+    deadline = time.monotonic() + 10
+    while message not in log_file.read_text(encoding="utf-8")[len(log_before):] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    new = log_file.read_text(encoding="utf-8")[len(log_before):]
+    assert [line for line in new.splitlines() if line.strip()] == [
+        f"input error in score: {message}: line i of every reference set must be a reference of hypothesis line i."
+    ]
+    assert "Traceback" not in log_file.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_browser_example_options_are_shown_and_reset(page, shared_data):
+    page.click("text=the the the the the the the")  # the clipping example: lowercase, order 2
+    page.wait_for_function("() => document.querySelector('#hyps textarea').value.startsWith('the the')")
+    assert page.is_checked("#lowercase input") and page.input_value("#max-order input") == "2"
+    _score_and_wait(page)
+    options = page.inner_text("#bleu-options")
+    assert "lowercase" in options and "max n-gram order 2" in options and "(2 not default)" in options
+    assert page.locator("#bleu-options .changed").count() == 2
+    _shot(page, "example-options")
+
+    # Reset, then real WMT sentences: sacreBLEU's default score, and a table that stays readable.
+    page.click("#reset-btn")
+    page.wait_for_function("() => !document.querySelector('#lowercase input').checked")
+    assert page.input_value("#max-order input") == "4" and page.input_value("#smooth-value input") == ""
+    folder = shared_data / "wmt22-de-en"
+    hyps = read_lines(folder / "hyp.JDExploreAcademy.en")[:40]
+    refs = read_lines(folder / "ref.A.en")[:40]
+    _fill_form(page, "\n".join(hyps), "\n".join(refs))
+    _score_and_wait(page)
+    assert float(page.get_attribute("#bleu-score", "data-score")) == pytest.approx(
+        sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9
+    )
+    assert "(all defaults)" in page.inner_text("#bleu-options")
+    page.wait_for_selector("#sentences [role=gridcell][data-col='1']")
+    shown = page.eval_on_selector_all(
+        "#sentences [role=gridcell][data-col='1']", "els => els.map(e => e.textContent.trim())"
+    )
+    assert shown and all(re.fullmatch(r"\d{1,3}\.\d\d", x) for x in shown), shown  # 100.00, 44.30, 9.29
+    _shot(page, "real-data")
+    assert _single_line(page, "#sentences [role=columnheader][data-heading='1']") is True  # "sentence BLEU" whole
+    widths = page.eval_on_selector_all("#sentences [role=columnheader]", "els => els.map(e => e.getBoundingClientRect().width)")
+    assert widths[4] > sum(widths[:4])  # the text column takes the room, the numbers keep theirs
+    _shot(page, "real-data")
+
+
+@pytest.mark.slow
+def test_browser_byte_order_mark_is_flagged(page, tmp_path):
+    hyp_file, ref_file = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp_file.write_bytes("28 Tage später kam er zurück.\nZwei Tage.\n".encode("utf-8-sig"))
+    ref_file.write_text("28 Tage später kam er zurück.\nZwei Tage.\n", encoding="utf-8")
+    page.set_input_files("#hyps-file input[type=file]", str(hyp_file))
+    page.wait_for_selector("#bleu-note:has-text('byte-order mark')")
+    page.set_input_files("#refs-file input[type=file]", [str(ref_file)])
+    page.wait_for_function("() => document.querySelector('#ref-1 textarea').value.startsWith('28 Tage')")
+    _score_and_wait(page)
+    hyps = sacrebleu.utils.smart_open(str(hyp_file)).read().splitlines()  # as sacreBLEU reads the files
+    refs = sacrebleu.utils.smart_open(str(ref_file)).read().splitlines()
+    assert float(page.get_attribute("#bleu-score", "data-score")) == pytest.approx(
+        sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9
+    )
+    assert "Line 1 of the hypotheses begins with a byte-order mark" in page.inner_text("#bleu-note")
+    first = page.locator("#explain-hyp .tok").first
+    assert first.get_attribute("data-level") == "0" and "⟨BOM⟩28" in first.inner_text()
+    _shot(page, "bom")

@@ -1,4 +1,6 @@
-"""bleu_metric.py loaded with evaluate.load on a path, offline, in a fresh interpreter."""
+"""The evaluate metric loaded with evaluate.load, offline, in a fresh interpreter, by each of its
+load paths: the repository's bleu_metric.py, the module installed with the package
+(bleukit.metric_path()) and a Hub metric repository laid out as the Hub serves it."""
 
 import json
 import os
@@ -16,17 +18,29 @@ METRIC = str(REPO / "bleu_metric.py")
 SCRIPT = r"""
 import json, sys
 import evaluate
-metric = evaluate.load(sys.argv[1])
+import bleukit
+target = bleukit.metric_path() if sys.argv[1] == "PACKAGE" else sys.argv[1]
+metric = evaluate.load(target)
 cases = json.loads(sys.stdin.read())
+real_corpus_bleu = bleukit.corpus_bleu
+def fail_once(*args, **kwargs):
+    bleukit.corpus_bleu = real_corpus_bleu
+    raise RuntimeError("scoring failed")
 out = {"class": type(metric).__mro__[1].__module__ + "." + type(metric).__mro__[1].__name__,
        "citation": metric.citation, "description": metric.description,
        "inputs": metric.inputs_description, "features": [str(f) for f in metric.info.features], "results": []}
 for case in cases:
     try:
+        if case.get("fail_inside"):
+            bleukit.corpus_bleu = fail_once  # a failure after evaluate has stored the input
         if case.get("batches"):
             for p, r in case["batches"]:
                 metric.add_batch(predictions=p, references=r)
+            if case.get("single"):
+                metric.add(prediction=case["single"][0], reference=case["single"][1])
             out["results"].append(metric.compute(**case.get("kwargs", {})))
+        elif case.get("generators"):
+            out["results"].append(metric.compute(predictions=(p for p in case["p"]), references=iter(case["r"])))
         else:
             out["results"].append(metric.compute(predictions=case["p"], references=case["r"], **case.get("kwargs", {})))
     except Exception as err:
@@ -38,8 +52,19 @@ HYPS = ["The cat sat on the mat.", "It is raining today.", "Yes."]
 REFS = [["The cat sat on the mat.", "A cat sat on the mat."], ["It rains today.", None], ["No.", "Yes!"]]
 
 
-@pytest.fixture(scope="module")
-def offline_run(tmp_path_factory):
+def _hub_clone(tmp_path_factory) -> str:
+    """A local clone of the Hub metric repo user/bleukit: exactly the files the Hub would serve."""
+    from bleukit.metric.hub import write_metric_repo
+
+    return str(write_metric_repo(tmp_path_factory.mktemp("clone") / "bleukit", repo_id="user/bleukit"))
+
+
+LOAD_PATHS = {"repository": lambda f: METRIC, "package": lambda f: "PACKAGE", "hub-clone": _hub_clone}
+
+
+@pytest.fixture(scope="module", params=list(LOAD_PATHS))
+def offline_run(request, tmp_path_factory):
+    target = LOAD_PATHS[request.param](tmp_path_factory)
     cases = [
         {"p": HYPS, "r": REFS},
         {"p": HYPS, "r": [r[0] for r in REFS], "kwargs": {"tokenize": "intl", "lowercase": True, "smooth_method": "floor", "smooth_value": 0.2}},
@@ -50,12 +75,24 @@ def offline_run(tmp_path_factory):
         {"p": "a string", "r": ["a string"]},
         {"p": HYPS, "r": REFS, "kwargs": {"tokenize": "moses"}},
         {"p": HYPS, "r": REFS, "kwargs": {"smoothing": "exp"}},
+        # 9: generators are read once; 10: string and list references mixed across batches and add()
+        {"p": HYPS, "r": REFS, "generators": True},
+        {"batches": [[HYPS[:1], [REFS[0][0]]], [HYPS[1:2], [REFS[1]]]], "single": [HYPS[2], REFS[2][1]]},
+        # 11-12: a compute failing on its options, after a batch was added, then a clean compute
+        {"batches": [[HYPS[:1], REFS[:1]]], "kwargs": {"weights": [1, 2]}},
+        {"p": HYPS[1:], "r": REFS[1:]},
+        # 13-14: a compute failing inside the scoring (evaluate already holds the batches), then a clean one
+        {"batches": [[HYPS[:1], REFS[:1]]], "fail_inside": True},
+        {"p": HYPS[1:], "r": REFS[1:]},
+        # 15: weights and max order through BleuOptions
+        {"p": HYPS, "r": REFS, "kwargs": {"weights": {1: 1.0, 2: 1.0}, "max_ngram_order": 2}},
+        # 16-17: the bootstrap confidence interval, and a bad resample count
         {"p": HYPS, "r": REFS, "kwargs": {"n_bootstrap": 50, "seed": 3}},
         {"p": HYPS, "r": REFS, "kwargs": {"n_bootstrap": 0}},
     ]
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path_factory.mktemp("hf")))
     proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT, METRIC], input=json.dumps(cases), capture_output=True, text=True,
+        [sys.executable, "-c", SCRIPT, target], input=json.dumps(cases), capture_output=True, text=True,
         env=env, cwd=str(tmp_path_factory.mktemp("cwd")), timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -94,8 +131,83 @@ def test_bad_input_gets_the_core_messages(offline_run):
     assert bad_kw["error"] == "TypeError" and "unknown BLEU option(s): smoothing" in bad_kw["message"]
 
 
+def test_generators_are_read_once(offline_run):
+    assert offline_run["results"][9] == _expected(HYPS, REFS)
+
+
+def test_string_and_list_references_mix_across_batches(offline_run):
+    mixed = offline_run["results"][10]
+    assert "error" not in mixed, mixed
+    assert mixed == _expected(HYPS, [REFS[0][0], REFS[1], REFS[2][1]])
+
+
+def test_a_failed_compute_does_not_poison_the_next(offline_run):
+    bad_options, after_bad_options, failed_inside, after_failure = offline_run["results"][11:15]
+    assert bad_options["error"] == "ValueError" and "weights has 2 values" in bad_options["message"]
+    assert failed_inside == {"error": "RuntimeError", "message": "scoring failed"}
+    # Only the next call's own input is scored: nothing of the failed calls' batches is left.
+    assert after_bad_options == _expected(HYPS[1:], REFS[1:])
+    assert after_failure == _expected(HYPS[1:], REFS[1:])
+
+
+def test_options_go_through_bleu_options(offline_run):
+    assert offline_run["results"][15]["error"] == "TypeError"
+    assert "weights must be a sequence" in offline_run["results"][15]["message"]
+
+
+def test_repository_file_is_the_published_module():
+    from bleukit.metric.hub import MODULE_SOURCE
+
+    assert Path(METRIC).read_text(encoding="utf-8") == MODULE_SOURCE
+
+
+def _front_matter(text: str) -> dict:
+    import yaml
+
+    assert text.startswith("---\n")
+    return yaml.safe_load(text.split("---\n", 2)[1])
+
+
+def test_hub_metric_repo_files(tmp_path):
+    from bleukit.metric.hub import GRADIO_SDK_VERSION, write_metric_repo
+
+    out = write_metric_repo(tmp_path / "bleukit", repo_id="me/bleukit")
+    card = (out / "README.md").read_text(encoding="utf-8")
+    meta = _front_matter(card)
+    assert meta["sdk"] == "gradio" and meta["app_file"] == "app.py" and {"evaluate", "metric"} <= set(meta["tags"])
+    assert 'evaluate.load("me/bleukit")' in card and "Papineni" in card
+    # The repository itself is the app's Space: both front matters name the same Gradio.
+    space = _front_matter((REPO / "README.md").read_text(encoding="utf-8"))
+    assert space["sdk_version"] == meta["sdk_version"] == GRADIO_SDK_VERSION
+    assert space["app_file"] == "app.py" and (REPO / space["app_file"]).exists()
+    requirements = (out / "requirements.txt").read_text(encoding="utf-8").split()
+    assert requirements[0] == f"bleukit>={bleukit.__version__}" and "evaluate>=0.4" in requirements
+    with pytest.raises(ValueError, match="reads other.py"):
+        write_metric_repo(tmp_path / "x", name="bleukit", repo_id="me/other")
+
+
+@pytest.mark.slow
+def test_hub_metric_repo_widget_runs_from_its_own_folder(tmp_path):
+    """The metric Space's app.py, run where the Space runs it (its folder first on sys.path, next
+    to a bleukit.py that would shadow the package), scores through the installed package."""
+    from bleukit.metric.hub import write_metric_repo
+
+    out = write_metric_repo(tmp_path / "bleukit")
+    code = (
+        "import json, runpy\n"
+        "ns = runpy.run_path('app.py')\n"
+        "print(json.dumps(ns['score']('a b c d\\nx y', 'a b c d\\nx z')))\n"
+    )
+    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path / "hf"),
+               GRADIO_ANALYTICS_ENABLED="False")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=out, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["score"] == pytest.approx(bleukit.corpus_bleu(["a b c d", "x y"], ["a b c d", "x z"]).score, abs=1e-9)
+
+
 def test_bootstrap_confidence_interval(offline_run):
-    boot, bad = offline_run["results"][9:11]
+    boot, bad = offline_run["results"][16:18]
     r = bleukit.corpus_bleu(HYPS, REFS, n_bootstrap=50, seed=3)
     assert boot == dict(_expected(HYPS, REFS, n_bootstrap=50, seed=3), mean=r.mean, ci=r.ci)
     assert "|bs:50|seed:3|" in boot["signature"]

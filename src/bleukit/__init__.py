@@ -21,6 +21,7 @@ from .compat.variants import VariantTable, compare_variants
 from .explain import explain_sentence, explain_tokens
 from .inputs import references_from_streams
 from .mbr import MBRSelection, mbr_select
+from .metric import metric_path
 from .options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
 from .pairwise import pairwise_bleu, pairwise_bleu_ids, pairwise_statistics
 from .report import CorpusReport, score_report
@@ -66,4 +67,5 @@ __all__ = [
     "MBRSelection",
     "compare_variants",
     "VariantTable",
+    "metric_path",
 ]

@@ -1,0 +1,24 @@
+"""``python -m bleukit.metric OUT_DIR [--name bleukit] [--repo-id user/bleukit]``: write a Hub metric repo."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import List, Optional
+
+from .hub import write_metric_repo
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bleukit.metric", description=__doc__)
+    parser.add_argument("out_dir", help="folder to write the repository's files into")
+    parser.add_argument("--name", default="bleukit", help="repository and module name (default: bleukit)")
+    parser.add_argument("--repo-id", default=None, help="the Hub id users load, e.g. me/bleukit")
+    args = parser.parse_args(argv)
+    out = write_metric_repo(args.out_dir, name=args.name, repo_id=args.repo_id)
+    print(f"wrote {out}: upload it as the Space {args.repo_id or 'user/' + args.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""BLEU as an `evaluate` metric, scored by bleukit: identical to sacreBLEU 2.x, with its signature.
+
+This file ships inside the package, so a pip user loads it offline without the repository::
+
+    import bleukit, evaluate
+    bleu = evaluate.load(bleukit.metric_path())
+    bleu.compute(predictions=["The cat sat on the mat."], references=[["The cat sat on the mat."]])
+
+The repository's top-level ``bleu_metric.py`` (the Space / Hub layout) and a Hub metric repo
+written by ``python -m bleukit.metric`` only re-export the class defined here: one implementation.
+``evaluate`` copies a loaded file into its cache and imports it on its own, so everything this
+module needs comes from absolute imports of the installed ``bleukit``.
+
+This module only converts inputs and calls the bleukit core; every number comes from there.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import datasets
+import evaluate
+
+import bleukit
+from bleukit.inputs import check_hypotheses, check_references
+
+_CITATION = """\
+@inproceedings{papineni-etal-2002-bleu,
+    title = "{B}leu: a Method for Automatic Evaluation of Machine Translation",
+    author = "Papineni, Kishore and Roukos, Salim and Ward, Todd and Zhu, Wei-Jing",
+    booktitle = "Proceedings of the 40th Annual Meeting of the Association for Computational Linguistics",
+    month = jul,
+    year = "2002",
+    address = "Philadelphia, Pennsylvania, USA",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/P02-1040",
+    doi = "10.3115/1073083.1073135",
+    pages = "311--318",
+}
+@inproceedings{post-2018-call,
+    title = "A Call for Clarity in Reporting {BLEU} Scores",
+    author = "Post, Matt",
+    booktitle = "Proceedings of the Third Conference on Machine Translation: Research Papers",
+    month = oct,
+    year = "2018",
+    address = "Belgium, Brussels",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/W18-6319",
+    doi = "10.18653/v1/W18-6319",
+    pages = "186--191",
+}
+"""
+
+_DESCRIPTION = """\
+BLEU (Papineni et al., 2002) scores generated text by its clipped n-gram precisions against one or
+more references, combined by a geometric mean and a brevity penalty. This metric gives exactly the
+numbers of sacreBLEU 2.x (Post, 2018) -- the standard for reporting BLEU -- for every tokenizer,
+smoothing method, effective order, lowercasing and multiple or missing references, and returns the
+sacreBLEU-style signature that makes a score reproducible. Scores are on the 0-100 scale.
+
+It is computed by bleukit, whose core keeps per-sentence integer statistics: the corpus score is the
+score of their sum, which is what makes streaming, distributed and bootstrap evaluation exact.
+"""
+
+_KWARGS_DESCRIPTION = """
+Computes corpus BLEU.
+
+Args:
+    predictions (`list` of `str`): hypotheses (detokenized system outputs), one per segment.
+    references (`list` of `str` or `list` of `list` of `str`): for each prediction, its reference or
+        its references. With several references per prediction, `None` marks a missing one.
+    tokenize (`str`, default "13a"): "13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab".
+    lowercase (`bool`, default False): case-insensitive BLEU.
+    smooth_method (`str`, default "exp"): "none", "floor", "add-k" or "exp".
+    smooth_value (`float`, optional): value for "floor" (default 0.1) or "add-k" (default 1).
+    max_ngram_order (`int`, default 4): largest n-gram order.
+    weights (`list` of `float`, optional): one weight per n-gram order (default uniform).
+    effective_order (`bool`, default False): ignore orders without any n-gram (for short segments).
+    n_bootstrap (`int`, optional): also estimate the score's 95% confidence interval from this many
+        bootstrap resamples (sacreBLEU's `--confidence`; 1000 is its default).
+    seed (`int` or `None`, default 12345): seed of the resampling (`None`: unseeded).
+
+Returns:
+    score (`float`): BLEU, 0-100.
+    counts (`list`): matched n-grams per order.
+    totals (`list`): hypothesis n-grams per order.
+    precisions (`list` of `float`): n-gram precisions per order, in percent.
+    bp (`float`): brevity penalty.
+    sys_len (`int`): hypothesis length in tokens.
+    ref_len (`int`): effective reference length in tokens.
+    signature (`str`): the reproducibility signature, e.g.
+        "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:bleukit-0.1.0".
+    mean (`float`), ci (`float`): only with `n_bootstrap`: the mean of the resampled scores and the
+        half-width of their 95% interval (sacreBLEU's "μ = mean ± ci").
+
+Examples:
+    >>> bleu = evaluate.load(bleukit.metric_path())  # doctest: +SKIP
+    >>> predictions = ["The cat sat on the mat.", "It is raining today."]
+    >>> references = [["The cat sat on the mat.", "A cat sat on the mat."],
+    ...               ["It rains today.", "It is raining today!"]]
+    >>> results = bleu.compute(predictions=predictions, references=references)  # doctest: +SKIP
+    >>> round(results["score"], 2)  # doctest: +SKIP
+    92.41
+"""
+
+# Compute arguments besides the BLEU options (bleukit.OPTION_NAMES): sacreBLEU's --confidence.
+_RESAMPLING_NAMES = ("n_bootstrap", "seed")
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Bleu(evaluate.Metric):
+    """sacreBLEU-exact BLEU computed by bleukit."""
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
+                    }
+                ),
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string", id="sequence"),
+                        "references": datasets.Value("string", id="sequence"),
+                    }
+                ),
+            ],
+            codebase_urls=["https://github.com/mjpost/sacrebleu"],
+            reference_urls=["https://aclanthology.org/P02-1040", "https://aclanthology.org/W18-6319"],
+        )
+
+    @staticmethod
+    def _check(predictions: Any, references: Any, kwargs: Dict[str, Any]) -> Tuple[Optional[List[str]], Optional[List[List[str]]]]:
+        """The core's checks, before anything is handed to `evaluate` (whose own checks answer with
+        less helpful messages, or none). Returns the inputs as new lists, references always as one
+        list per prediction: one Arrow type for every batch, and an iterator read exactly once."""
+        bleukit.BleuOptions.from_keywords({k: v for k, v in kwargs.items() if k not in _RESAMPLING_NAMES})
+        if predictions is None and references is None:
+            return None, None
+        if predictions is None or references is None:
+            raise ValueError("give both predictions and references")
+        hyps = check_hypotheses(predictions)
+        return hyps, check_references(references, len(hyps))
+
+    def compute(self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None, **kwargs: Any) -> Optional[Dict[str, Any]]:
+        """Check the input with bleukit's messages, then let `evaluate` run `_compute`.
+
+        A compute that raises (bad input or options included) discards everything it would have
+        scored, batches added before it too, so the next compute scores only its own input.
+        """
+        try:
+            predictions, references = self._check(predictions, references, kwargs)
+            if predictions is not None:
+                return super().compute(predictions=predictions, references=references, **kwargs)
+            return super().compute(**kwargs)
+        except BaseException:
+            self._discard_pending()
+            raise
+
+    def add_batch(self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None, **kwargs: Any) -> None:
+        """Add a batch (checked like `compute`; a reference may be a string or a list of strings
+        in any batch); score everything added with `compute()`."""
+        predictions, references = self._check(predictions, references, {})
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction: Optional[str] = None, reference: Any = None, **kwargs: Any) -> None:
+        """Add one prediction and its reference (a string) or references (a list)."""
+        return self.add_batch(predictions=[prediction], references=[reference], **kwargs)
+
+    def _discard_pending(self) -> None:
+        # evaluate keeps its writer, the data read back and (on disk) a locked cache file between
+        # add_batch and the end of compute; a compute that raised leaves them behind, and the
+        # next compute would score the old batches with the new ones. Drop them all.
+        paths = list(getattr(self, "file_paths", None) or []) + [getattr(self, "cache_file_name", None)]
+        locks = list(getattr(self, "filelocks", None) or []) + [getattr(self, "filelock", None)]
+        for name in ("writer", "buf_writer", "data", "selected_feature_format", "cache_file_name"):
+            if hasattr(self, name):
+                setattr(self, name, None)
+        for path in filter(None, paths):
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+        for lock in locks:
+            if lock is not None:
+                try:
+                    lock.release()
+                except Exception:  # a lock that is not held: nothing to release
+                    pass
+        self.filelock, self.filelocks, self.file_paths = None, [], []
+
+    def _compute(
+        self,
+        predictions: List[str],
+        references: List[Any],
+        n_bootstrap: Optional[int] = None,
+        seed: Optional[int] = 12345,
+        **options: Any,
+    ) -> Dict[str, Any]:
+        # Option names, defaults and validation all come from bleukit.BleuOptions.
+        opts = bleukit.BleuOptions.from_keywords(options)
+        result = bleukit.corpus_bleu(predictions, references, n_bootstrap=n_bootstrap, seed=seed, **opts.to_dict())
+        out = {
+            "score": result.score,
+            "counts": result.counts,
+            "totals": result.totals,
+            "precisions": result.precisions,
+            "bp": result.bp,
+            "sys_len": result.sys_len,
+            "ref_len": result.ref_len,
+            "signature": result.signature,
+        }
+        if result.mean is not None:
+            out["mean"], out["ci"] = result.mean, result.ci
+        return out
+
