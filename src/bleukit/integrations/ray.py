@@ -73,6 +73,7 @@ def corpus_bleu(
     """
     opts = BleuOptions.from_keywords(options)
     hyp, refs, keys = check_column_names(hypothesis_column, reference_columns, group_by)
+    _check_known_columns(dataset, (hyp,) + refs + keys)
     count = functools.partial(_partial_sums, hyp, refs, keys, opts)
     partial = dataset.map_batches(count, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {}))
     accumulators: Dict[Hashable, StatisticsAccumulator] = {}
@@ -121,15 +122,31 @@ def add_sentence_bleu(
     >>> scored = add_sentence_bleu(ds, "hyp", "ref", tokenize="none")
     >>> [round(row["bleu"], 4) for row in scored.take_all()]
     [100.0, 50.0]
-    >>> scored.filter(lambda row: row["bleu"] >= 60).count()
+    >>> from ray.data.expressions import col
+    >>> scored.filter(expr=col("bleu") >= 60).count()
     1
     """
     opts = BleuOptions.from_keywords(options, sentence=True)
     hyp, refs, _ = check_column_names(hypothesis_column, reference_columns)
     if not isinstance(output_column, str):
         raise TypeError(f"output_column must be a column name (str), got {type(output_column).__name__}")
+    _check_known_columns(dataset, (hyp,) + refs, absent=output_column)
     score = functools.partial(_with_sentence_bleu, hyp, refs, output_column, opts)
     return dataset.map_batches(score, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {}))
+
+
+def _check_known_columns(dataset: Any, needed: Tuple[str, ...], absent: Optional[str] = None) -> None:
+    """Check column names on the driver when the schema is known without running anything.
+
+    Errors raised inside Ray tasks reach the driver wrapped in Ray's own exception types (their
+    message kept); a schema at hand gives the plain ``ValueError`` at once.
+    """
+    columns = dataset.columns(fetch_if_missing=False)
+    if columns is None:
+        return  # the tasks check each batch
+    require_columns(columns, needed)
+    if absent is not None and absent in columns:
+        raise ValueError(f"column {absent!r} already exists; pass another output_column")
 
 
 def _batch_statistics(batch: pa.Table, hyp: str, refs: Tuple[str, ...], options: BleuOptions) -> BleuStatistics:
