@@ -6,14 +6,18 @@ The corpus (``scale_corpus.make_rows``) is written once to Parquet files of ``--
 each runner reads them its own way, and the reading is timed apart from the scoring:
 
 - single / threads: ``pyarrow.parquet.read_table`` per file, then ``bleukit.corpus_statistics``
-  (corpus) or statistics → sentence scores → mask (filter), file by file;
+  (corpus) or statistics → sentence scores → kept rows written to Parquet (filter), file by file;
 - ray: ``ray.data.read_parquet(...).materialize()``, then ``integrations.ray.corpus_bleu`` or
-  ``add_sentence_bleu(...).filter(...).materialize()``;
+  ``add_sentence_bleu(...).filter(...).write_parquet(...)``;
 - datasets: ``Dataset.from_parquet`` (an Arrow cache on disk), then ``integrations.datasets``
-  with ``num_proc=2`` and a batched ``filter`` with ``num_proc=2``.
+  with ``num_proc=2``, a batched ``filter`` with ``num_proc=2`` and ``to_parquet``.
 
-"corpus" results must be equal ``BLEUResult``s; "filter" results are (rows kept, sum of their ids),
-which must be equal too. Ray's start-up (``ray.init`` and a first tiny job) is reported apart.
+"filter" keeps the pairs with sentence BLEU >= 30 and writes them out (with their score), as a
+corpus-cleaning job would. "corpus" results must be equal ``BLEUResult``s; "filter" results are
+(rows written, sum of their ids), read back from the files, which must be equal too. Ray's start-up (``ray.init`` and a first tiny job) is reported apart.
+Wall-clock rows/s depend on what else the machine runs; CPU seconds (this process and, for
+``datasets``, its reaped pool workers; Ray's workers are not ours to count) give rows per
+CPU-second, the per-core rate a cluster estimate multiplies.
 
     python benchmarks/bench_scale.py                          # 1M pairs, every runner
     python benchmarks/bench_scale.py --sizes 1000000,10000000 --runners single,ray
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import os
+import resource
 import shutil
 import sys
 import tempfile
@@ -69,33 +74,34 @@ def _threads_supported() -> bool:
     return "threads" in inspect.signature(bleukit.corpus_statistics).parameters
 
 
-def run_local(files: List[Path], task: str, threads: int) -> Tuple[Any, float, float]:
-    """One process (optionally the kernel's threads), file by file: (result, read_s, score_s)."""
+def run_local(files: List[Path], task: str, threads: int, out: Path) -> Tuple[Any, float, float, float]:
+    """One process (optionally the kernel's threads), file by file: (result, read_s, score_s, cpu_s)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     options = bleukit.BleuOptions()
     sentence = options.sentence_level()
     kw = {"threads": threads} if threads > 1 else {}
     acc = bleukit.StatisticsAccumulator(options)
-    kept = id_sum = 0
-    read_s = score_s = 0.0
+    read_s = score_s = cpu_s = 0.0
     for path in files:
         t0 = time.perf_counter()
         table = pq.read_table(path)
         hyps, refs = table.column("hyp").to_pylist(), table.column("ref").to_pylist()
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         stats = bleukit.corpus_statistics(hyps, refs, options, **kw)
         if task == "corpus":
             acc.add(stats)
         else:
-            keep = bleukit.sentence_scores_from_statistics(stats, sentence) >= THRESHOLD
-            ids = table.column("id").to_numpy()
-            kept += int(keep.sum())
-            id_sum += int(ids[keep].sum())
-        t2 = time.perf_counter()
+            scores = bleukit.sentence_scores_from_statistics(stats, sentence)
+            kept = table.append_column("bleu", pa.array(scores)).filter(pa.array(scores >= THRESHOLD))
+            out.mkdir(parents=True, exist_ok=True)
+            pq.write_table(kept, out / path.name)
+        t2, c2 = time.perf_counter(), time.process_time()
         read_s += t1 - t0
         score_s += t2 - t1
-    return (acc.result() if task == "corpus" else (kept, id_sum)), read_s, score_s
+        cpu_s += c2 - c1
+    return (acc.result() if task == "corpus" else _written(out)), read_s, score_s, cpu_s
 
 
 def start_ray() -> float:
@@ -110,7 +116,7 @@ def start_ray() -> float:
     return time.perf_counter() - t0
 
 
-def run_ray(folder: Path, task: str) -> Tuple[Any, float, float]:
+def run_ray(folder: Path, task: str, out: Path) -> Tuple[Any, float, float, float]:
     import ray
     from ray.data.expressions import col
 
@@ -122,13 +128,27 @@ def run_ray(folder: Path, task: str) -> Tuple[Any, float, float]:
     if task == "corpus":
         result = bleu_ray.corpus_bleu(ds, "hyp", "ref")
     else:
-        kept = bleu_ray.add_sentence_bleu(ds, "hyp", "ref").filter(expr=col("bleu") >= THRESHOLD).materialize()
-        result = (kept.count(), int(kept.sum("id") or 0))
+        bleu_ray.add_sentence_bleu(ds, "hyp", "ref").filter(expr=col("bleu") >= THRESHOLD).write_parquet(str(out))
     t2 = time.perf_counter()
-    return result, t1 - t0, t2 - t1
+    if task == "filter":
+        result = _written(out)
+    return result, t1 - t0, t2 - t1, float("nan")  # the workers are not this process' children
 
 
-def run_datasets(files: List[Path], task: str, cache: Path) -> Tuple[Any, float, float]:
+def _written(out: Path) -> Tuple[int, int]:
+    """(rows, sum of their ids) of the Parquet files a filter run wrote: what runs must agree on."""
+    import pyarrow.parquet as pq
+
+    ids = pq.read_table(str(out), columns=["id"]).column("id").to_numpy()
+    return len(ids), int(ids.sum())
+
+
+def _cpu_with_children() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def run_datasets(files: List[Path], task: str, cache: Path, out: Path) -> Tuple[Any, float, float, float]:
     import datasets
 
     from bleukit.integrations import datasets as bleu_ds
@@ -136,16 +156,18 @@ def run_datasets(files: List[Path], task: str, cache: Path) -> Tuple[Any, float,
     datasets.disable_progress_bars()
     t0 = time.perf_counter()
     ds = datasets.Dataset.from_parquet([str(f) for f in files], cache_dir=str(cache))
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), _cpu_with_children()
     if task == "corpus":
         result = bleu_ds.corpus_bleu(ds, "hyp", "ref", num_proc=2)
     else:
         scored = bleu_ds.add_sentence_bleu(ds, "hyp", "ref", num_proc=2)
         kept = scored.filter(lambda s: [x >= THRESHOLD for x in s], input_columns=["bleu"], batched=True, num_proc=2)
-        ids = sum(int(b["id"].sum()) for b in kept.with_format("numpy", columns=["id"]).iter(batch_size=100_000))
-        result = (kept.num_rows, ids)
-    t2 = time.perf_counter()
-    return result, t1 - t0, t2 - t1
+        out.mkdir(parents=True, exist_ok=True)
+        kept.to_parquet(str(out / "kept.parquet"))
+    t2, c2 = time.perf_counter(), _cpu_with_children()  # pool workers have exited and been reaped
+    if task == "filter":
+        result = _written(out)
+    return result, t1 - t0, t2 - t1, c2 - c1
 
 
 # ------------------------------------------------------------------------------------------ main
@@ -174,8 +196,8 @@ def main() -> None:
         # Ray's workers import bleukit (and nothing from here) the way this process does.
         os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent / "src"), os.environ.get("PYTHONPATH")]))
         print(f"# ray start-up (ray.init + a first job): {start_ray():.1f} s")
-    print("| pairs | task | runner | workers | read s | score s | rows/s | equal |")
-    print("|---:|---|---|---:|---:|---:|---:|---|")
+    print("| pairs | task | runner | workers | read s | score s | rows/s | CPU s | rows/CPU-s | equal |")
+    print("|---:|---|---|---:|---:|---:|---:|---:|---:|---|")
     try:
         for size in (int(s) for s in args.sizes.split(",")):
             t0 = time.perf_counter()
@@ -185,21 +207,25 @@ def main() -> None:
             for task in tasks:
                 reference = None
                 for runner in runners:
-                    run: Callable[[], Tuple[Any, float, float]] = {
-                        "single": lambda: run_local(files, task, 1),
-                        "threads": lambda: run_local(files, task, 2),
-                        "ray": lambda: run_ray(folder, task),
-                        "datasets": lambda: run_datasets(files, task, workdir / f"hf-{size}-{task}"),
+                    out = workdir / f"kept-{size}-{runner}"
+                    shutil.rmtree(out, ignore_errors=True)
+                    run: Callable[[], Tuple[Any, float, float, float]] = {
+                        "single": lambda: run_local(files, task, 1, out),
+                        "threads": lambda: run_local(files, task, 2, out),
+                        "ray": lambda: run_ray(folder, task, out),
+                        "datasets": lambda: run_datasets(files, task, workdir / f"hf-{size}-{task}", out),
                     }[runner]
-                    result, read_s, score_s = run()
+                    result, read_s, score_s, cpu_s = run()
                     if reference is None:
                         reference = result
                     equal = "yes" if result == reference else f"NO: {result} != {reference}"
                     workers = 1 if runner == "single" else 2
+                    cpu = ("—", "—") if cpu_s != cpu_s else (f"{cpu_s:.1f}", f"{size / cpu_s:,.0f}")
                     print(f"| {size:,} | {task} | {runner} | {workers} | {read_s:.1f} | {score_s:.1f} | "
-                          f"{size / score_s:,.0f} | {equal} |", flush=True)
+                          f"{size / score_s:,.0f} | {cpu[0]} | {cpu[1]} | {equal} |", flush=True)
                     if equal != "yes":
                         raise SystemExit(f"{runner} disagrees with {runners[0]} on {task} at {size} pairs")
+                    shutil.rmtree(out, ignore_errors=True)
             shutil.rmtree(folder, ignore_errors=True)
             shutil.rmtree(workdir / f"hf-{size}-corpus", ignore_errors=True)
             shutil.rmtree(workdir / f"hf-{size}-filter", ignore_errors=True)
