@@ -77,19 +77,8 @@ def corpus_bleu(
     count = functools.partial(_partial_sums, hyp, refs, keys, opts)
     partial = dataset.map_batches(count, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {}))
     accumulators: Dict[Hashable, StatisticsAccumulator] = {}
-    width = stats_columns(opts.max_ngram_order)
     for table in partial.iter_batches(batch_format="pyarrow", batch_size=None):
-        if table.num_rows == 0:
-            continue
-        rows = np.stack([table.column(f"{_PREFIX}{k}").to_numpy() for k in range(width)], axis=1)
-        lo, hi = table.column(_NREFS_MIN).to_numpy(), table.column(_NREFS_MAX).to_numpy()
-        nrefs = np.where(lo == hi, lo, -1)  # -1: the partial sum's rows had different counts
-        group_values = [table.column(k).to_pylist() for k in keys]
-        group_keys = list(zip(*group_values)) if len(keys) > 1 else (group_values[0] if keys else [None] * len(rows))
-        for i, key in enumerate(group_keys):
-            if key not in accumulators:
-                accumulators[key] = StatisticsAccumulator(opts)
-            accumulators[key].add(BleuStatistics(rows[i : i + 1], nrefs[i : i + 1], opts.max_ngram_order))
+        _add_partial_sums(table, keys, opts, accumulators)
     if not accumulators:
         raise ValueError("empty dataset: BLEU needs at least one row")
     if not keys:
@@ -133,6 +122,28 @@ def add_sentence_bleu(
     _check_known_columns(dataset, (hyp,) + refs, absent=output_column)
     score = functools.partial(_with_sentence_bleu, hyp, refs, output_column, opts)
     return dataset.map_batches(score, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {}))
+
+
+def _add_partial_sums(
+    table: pa.Table, keys: Tuple[str, ...], options: BleuOptions, accumulators: Dict[Hashable, StatisticsAccumulator]
+) -> None:
+    """Add partial-sum rows (from ``_partial_sums``) to the accumulator of their group."""
+    if table.num_rows == 0:
+        return
+    width = stats_columns(options.max_ngram_order)
+    rows = np.stack([table.column(f"{_PREFIX}{k}").to_numpy() for k in range(width)], axis=1)
+    lo, hi = table.column(_NREFS_MIN).to_numpy(), table.column(_NREFS_MAX).to_numpy()
+    nrefs = np.where(lo == hi, lo, -1)  # -1: the partial sum's rows had different counts
+    if not keys:
+        group_keys: Sequence[Hashable] = [None] * len(rows)
+    elif len(keys) == 1:
+        group_keys = table.column(keys[0]).to_pylist()
+    else:
+        group_keys = list(zip(*(table.column(k).to_pylist() for k in keys)))
+    for i, key in enumerate(group_keys):
+        if key not in accumulators:
+            accumulators[key] = StatisticsAccumulator(options)
+        accumulators[key].add(BleuStatistics(rows[i : i + 1], nrefs[i : i + 1], options.max_ngram_order))
 
 
 def _check_known_columns(dataset: Any, needed: Tuple[str, ...], absent: Optional[str] = None) -> None:
