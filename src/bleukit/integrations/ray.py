@@ -1,0 +1,200 @@
+"""Ray Data adapter: corpus BLEU and sentence-BLEU columns over datasets of any size, exact.
+
+Each ``map_batches`` task counts its rows' integer statistics with the core and returns only their
+column sums (one row per batch, or per batch and group); the driver adds those partial sums in a
+:class:`bleukit.StatisticsAccumulator` and scores them with the one formula. Integer sums do not
+depend on how the data was split, so the score equals the single-process
+``bleukit.corpus_bleu`` to the last bit, with no shuffle and no per-partition BLEU averaging.
+Needs ``pip install 'bleukit[ray]'`` (``ray[data]``), imported only when this module is; the
+workers need bleukit installed too.
+
+>>> import ray
+>>> _ = ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+>>> ds = ray.data.from_items([
+...     {"sys": "A", "hyp": "The cat sat on the mat.", "ref": "The cat sat on the mat."},
+...     {"sys": "A", "hyp": "It is raining.", "ref": "It rains."},
+...     {"sys": "B", "hyp": "A cat is on a mat.", "ref": "The cat sat on the mat."}])
+>>> round(corpus_bleu(ds, "hyp", "ref").score, 4)
+49.9828
+>>> {k: round(v.score, 4) for k, v in corpus_bleu(ds, "hyp", "ref", group_by="sys").items()}
+{'A': 74.7188, 'B': 15.6197}
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Dict, Hashable, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import pyarrow as pa
+
+from bleukit.accumulator import StatisticsAccumulator
+from bleukit.bleu import sentence_scores_from_statistics
+from bleukit.options import BleuOptions
+from bleukit.result import BLEUResult
+from bleukit.statistics import BleuStatistics, stats_columns
+
+from ._columns import Columns, check_column_names, require_columns, statistics_of_columns
+
+__all__ = ["corpus_bleu", "add_sentence_bleu"]
+
+#: Columns of the partial-sum tables (private to one computation; prefixed to avoid clashes with
+#: group columns).
+_PREFIX = "__bleukit_"
+_NREFS_MIN, _NREFS_MAX = _PREFIX + "nrefs_min", _PREFIX + "nrefs_max"
+DEFAULT_BATCH_SIZE = 4096
+
+
+def corpus_bleu(
+    dataset: Any,
+    hypothesis_column: str,
+    reference_columns: Columns,
+    group_by: Optional[Columns] = None,
+    *,
+    batch_size: Optional[int] = DEFAULT_BATCH_SIZE,
+    map_batches_kwargs: Optional[Mapping[str, Any]] = None,
+    **options: Any,
+) -> Union[BLEUResult, Dict[Hashable, BLEUResult]]:
+    """Corpus BLEU of a ``ray.data.Dataset``, identical to ``bleukit.corpus_bleu`` on its rows.
+
+    ``reference_columns``: one column name or several; each column is a reference set, and a
+    value is a string, a list of strings or ``None`` (missing). ``group_by`` (a column name or
+    several, e.g. system, test set, language pair) gives a dict of results keyed by the group
+    value (a tuple of values for several columns), sorted when the keys can be. ``options`` are
+    the core's keywords (``tokenize``, ``lowercase``, ``smooth_method``, ...; corpus defaults).
+    ``map_batches_kwargs`` go to ``Dataset.map_batches`` (``concurrency``, ``num_cpus``, ...).
+
+    >>> import ray
+    >>> ds = ray.data.from_items([{"hyp": "a b c d", "r1": "a b c d", "r2": None},
+    ...                           {"hyp": "x y z", "r1": "x y q", "r2": "x y z"}])
+    >>> result = corpus_bleu(ds, "hyp", ["r1", "r2"], tokenize="none")
+    >>> round(result.score, 4), result.signature.split("|")[0]
+    (100.0, 'nrefs:var')
+    """
+    opts = BleuOptions.from_keywords(options)
+    hyp, refs, keys = check_column_names(hypothesis_column, reference_columns, group_by)
+    _check_known_columns(dataset, (hyp,) + refs + keys)
+    count = functools.partial(_partial_sums, hyp, refs, keys, opts)
+    partial = dataset.map_batches(count, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {}))
+    accumulators: Dict[Hashable, StatisticsAccumulator] = {}
+    for table in partial.iter_batches(batch_format="pyarrow", batch_size=None):
+        _add_partial_sums(table, keys, opts, accumulators)
+    if not accumulators:
+        raise ValueError("empty dataset: BLEU needs at least one row")
+    if not keys:
+        return accumulators[None].result()
+    try:
+        ordered = sorted(accumulators)
+    except TypeError:  # keys of mixed types (None among strings, say) keep the order seen
+        ordered = list(accumulators)
+    return {key: accumulators[key].result() for key in ordered}
+
+
+def add_sentence_bleu(
+    dataset: Any,
+    hypothesis_column: str,
+    reference_columns: Columns,
+    output_column: str = "bleu",
+    *,
+    batch_size: Optional[int] = DEFAULT_BATCH_SIZE,
+    map_batches_kwargs: Optional[Mapping[str, Any]] = None,
+    **options: Any,
+) -> Any:
+    """A new ``ray.data.Dataset`` with each row's sentence BLEU (float64) in ``output_column``.
+
+    The scores equal ``bleukit.sentence_bleu`` (sentence defaults: effective order on). Lazy,
+    like every Ray Data transform: filter on the new column, write it out, or materialise it.
+    ``output_column`` must not exist yet (nothing is overwritten).
+
+    >>> import ray
+    >>> ds = ray.data.from_items([{"hyp": "a b c d", "ref": "a b c d"}, {"hyp": "x y", "ref": "x z"}])
+    >>> scored = add_sentence_bleu(ds, "hyp", "ref", tokenize="none")
+    >>> [round(row["bleu"], 4) for row in scored.take_all()]
+    [100.0, 50.0]
+    >>> from ray.data.expressions import col
+    >>> scored.filter(expr=col("bleu") >= 60).count()
+    1
+    """
+    opts = BleuOptions.from_keywords(options, sentence=True)
+    hyp, refs, _ = check_column_names(hypothesis_column, reference_columns)
+    if not isinstance(output_column, str):
+        raise TypeError(f"output_column must be a column name (str), got {type(output_column).__name__}")
+    _check_known_columns(dataset, (hyp,) + refs, absent=output_column)
+    score = functools.partial(_with_sentence_bleu, hyp, refs, output_column, opts)
+    return dataset.map_batches(score, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {}))
+
+
+def _add_partial_sums(
+    table: pa.Table, keys: Tuple[str, ...], options: BleuOptions, accumulators: Dict[Hashable, StatisticsAccumulator]
+) -> None:
+    """Add partial-sum rows (from ``_partial_sums``) to the accumulator of their group."""
+    if table.num_rows == 0:
+        return
+    width = stats_columns(options.max_ngram_order)
+    rows = np.stack([table.column(f"{_PREFIX}{k}").to_numpy() for k in range(width)], axis=1)
+    lo, hi = table.column(_NREFS_MIN).to_numpy(), table.column(_NREFS_MAX).to_numpy()
+    nrefs = np.where(lo == hi, lo, -1)  # -1: the partial sum's rows had different counts
+    if not keys:
+        group_keys: Sequence[Hashable] = [None] * len(rows)
+    elif len(keys) == 1:
+        group_keys = table.column(keys[0]).to_pylist()
+    else:
+        group_keys = list(zip(*(table.column(k).to_pylist() for k in keys)))
+    for i, key in enumerate(group_keys):
+        if key not in accumulators:
+            accumulators[key] = StatisticsAccumulator(options)
+        accumulators[key].add(BleuStatistics(rows[i : i + 1], nrefs[i : i + 1], options.max_ngram_order))
+
+
+def _check_known_columns(dataset: Any, needed: Tuple[str, ...], absent: Optional[str] = None) -> None:
+    """Check column names on the driver when the schema is known without running anything.
+
+    Errors raised inside Ray tasks reach the driver wrapped in Ray's own exception types (their
+    message kept); a schema at hand gives the plain ``ValueError`` at once.
+    """
+    columns = dataset.columns(fetch_if_missing=False)
+    if columns is None:
+        return  # the tasks check each batch
+    require_columns(columns, needed)
+    if absent is not None and absent in columns:
+        raise ValueError(f"column {absent!r} already exists; pass another output_column")
+
+
+def _batch_statistics(batch: pa.Table, hyp: str, refs: Tuple[str, ...], options: BleuOptions) -> BleuStatistics:
+    require_columns(batch.column_names, (hyp,) + refs)
+    return statistics_of_columns(
+        batch.column(hyp).to_pylist(), [batch.column(r).to_pylist() for r in refs], options
+    )
+
+
+def _partial_sums(
+    hyp: str, refs: Tuple[str, ...], keys: Tuple[str, ...], options: BleuOptions, batch: pa.Table
+) -> pa.Table:
+    """One batch → its column sums and nrefs range (per group value when there are keys)."""
+    require_columns(batch.column_names, keys)
+    stats = _batch_statistics(batch, hyp, refs, options)
+    columns = {f"{_PREFIX}{k}": pa.array(stats.rows[:, k]) for k in range(stats.rows.shape[1])}
+    columns[_NREFS_MIN] = columns[_NREFS_MAX] = pa.array(stats.nrefs)
+    if not keys:
+        sums = stats.rows.sum(axis=0)
+        bounds = (stats.nrefs.min(), stats.nrefs.max()) if len(stats) else None
+        out = {f"{_PREFIX}{k}": [int(sums[k])] if bounds else [] for k in range(len(sums))}
+        out[_NREFS_MIN], out[_NREFS_MAX] = ([int(bounds[0])], [int(bounds[1])]) if bounds else ([], [])
+        return pa.table({name: pa.array(values, pa.int64()) for name, values in out.items()})
+    table = pa.table({**{k: batch.column(k) for k in keys}, **columns})
+    aggregations = [(name, "sum") for name in columns if name not in (_NREFS_MIN, _NREFS_MAX)]
+    aggregations += [(_NREFS_MIN, "min"), (_NREFS_MAX, "max")]
+    grouped = table.group_by(list(keys), use_threads=False).aggregate(aggregations)
+    # Arrow names an aggregate "<column>_<function>"; give the columns their own names back.
+    names = {f"{name}_{fn}": name for name, fn in aggregations}
+    return grouped.rename_columns([names.get(name, name) for name in grouped.column_names])
+
+
+def _with_sentence_bleu(
+    hyp: str, refs: Tuple[str, ...], output_column: str, options: BleuOptions, batch: pa.Table
+) -> pa.Table:
+    if output_column in batch.column_names:
+        raise ValueError(f"column {output_column!r} already exists; pass another output_column")
+    stats = _batch_statistics(batch, hyp, refs, options)
+    scores = sentence_scores_from_statistics(stats, options) if len(stats) else np.zeros(0)
+    return batch.append_column(output_column, pa.array(scores, pa.float64()))
