@@ -162,7 +162,7 @@ def test_flat_ids_lengths_near_2_63_fail_at_once():
 
 @needs_kernel
 def test_the_public_glue_keeps_accepting_any_integer_arrays():
-    """native_flat_ids_statistics converts its inputs (what bleukit.tensor relies on)."""
+    """native_flat_ids_statistics converts its inputs (what bleukit.ids relies on)."""
     stats = _native.native_flat_ids_statistics(
         np.array([5, 6, 5, 6], np.int32), [2, 2], np.array([0, 0], np.uint8), 1, 2)
     assert stats.rows.tolist() == [[2, 2, 2, 1, 2, 1]]

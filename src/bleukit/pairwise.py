@@ -35,6 +35,7 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tupl
 import numpy as np
 
 from . import _native
+from ._torch import is_torch_tensor
 from .engine import preprocess
 from .options import DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
 from .scoring import score_table
@@ -458,7 +459,7 @@ def pairwise_bleu_ids(
     tokenize="none")``. Host data (numpy, lists, CPU tensors) goes through the counted tables and
     pair loop of :func:`pairwise_bleu`; tensors on an accelerator (or ``backend="torch"``) are
     scored with torch ops on their device, a block of pairs at a time, by
-    :func:`bleukit.tensor.sentence_bleu_ids`. Tensor input gives a float64 tensor on its device.
+    :func:`bleukit.ids.sentence_bleu_ids`. Tensor input gives a float64 tensor on its device.
 
     >>> import numpy as np
     >>> pairwise_bleu_ids(np.array([[5, 6, 7, 0], [8, 9, 0, 0]]), [[5, 6, 7], [8, 9, 10]], pad_id=0).round(2)
@@ -488,9 +489,9 @@ def pairwise_bleu_ids(
 
 def _torch_device(*objs: Any):
     for obj in objs:
-        if type(obj).__module__.startswith("torch"):
+        if is_torch_tensor(obj):
             return obj.device
-        if isinstance(obj, (list, tuple)) and obj and type(obj[0]).__module__.startswith("torch"):
+        if isinstance(obj, (list, tuple)) and obj and is_torch_tensor(obj[0]):
             return obj[0].device
     return None
 
@@ -523,7 +524,7 @@ def _id_tuples(seqs: Any, pad_id: Optional[int], what: str) -> List[Tuple[int, .
 def _pairwise_ids_torch(hyp_ids: Any, ref_ids: Any, pad_id: Optional[int], options: BleuOptions, device) -> Any:
     import torch
 
-    from .tensor import sentence_bleu_ids
+    from .ids import sentence_bleu_ids
 
     if device is None:
         device = torch.device("cpu")
