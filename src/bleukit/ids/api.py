@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence, Tuple
 
 from ..bleu import score_statistics
-from ..options import DEFAULT_MAX_NGRAM_ORDER, BleuOptions
+from ..options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
 from ..result import BLEUResult
 from ..scoring import score_table
 from ..statistics import BleuStatistics
@@ -95,7 +95,7 @@ def sentence_bleu_ids(
     hyp_lengths: Any = None,
     ref_lengths: Any = None,
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
-    smooth_method: str = "exp",
+    smooth_method: str = DEFAULT_SENTENCE_SMOOTH,
     smooth_value: Optional[float] = None,
     effective_order: bool = True,
     weights: Optional[Sequence[float]] = None,
@@ -133,7 +133,7 @@ def corpus_bleu_ids(
     hyp_lengths: Any = None,
     ref_lengths: Any = None,
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
-    smooth_method: str = "exp",
+    smooth_method: str = DEFAULT_CORPUS_SMOOTH,
     smooth_value: Optional[float] = None,
     effective_order: bool = False,
     weights: Optional[Sequence[float]] = None,
