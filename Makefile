@@ -38,6 +38,7 @@ test: install-dev
 bench: install-dev
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/bench_ids.py
+	$(BIN)/python benchmarks/bench_threads.py
 
 # The kernel's differential fuzz target (tests/fuzz/fuzz_kernel.py) for FUZZ_SECONDS, from the seed
 # corpus; new inputs are kept in .fuzz-corpus/ (a finding is written as crash-* in the current directory).
