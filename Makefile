@@ -39,6 +39,8 @@ bench: install-dev
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/bench_ids.py
 	$(BIN)/python benchmarks/bench_significance.py
+	$(BIN)/python benchmarks/bench_pairwise.py
+	$(BIN)/python benchmarks/bench_threads.py
 
 # The kernel's differential fuzz target (tests/fuzz/fuzz_kernel.py) for FUZZ_SECONDS, from the seed
 # corpus; new inputs are kept in .fuzz-corpus/ (a finding is written as crash-* in the current directory).
@@ -51,4 +53,4 @@ app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_native_kernel*.so .fuzz-corpus
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so .fuzz-corpus
