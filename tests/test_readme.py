@@ -3,7 +3,7 @@
 A block preceded by ``<!-- skip: REASON -->`` (e.g. one that needs the internet to load a Hub
 checkpoint) is skipped with that reason. Blocks are found afresh at each run, so sections other
 people add are tested without touching this file. Python blocks run in a fresh namespace in this
-process, shell blocks with ``bash -e -o pipefail``; both in the repository root, offline
+process (those using Ray in a fresh interpreter: Ray is one runtime per process), shell blocks with ``bash -e -o pipefail``; both in the repository root, offline
 (``HF_HUB_OFFLINE=1``), with this checkout's ``src`` first on the path.
 """
 
@@ -89,6 +89,12 @@ def test_readme_example_runs(block: Block, monkeypatch):
     if "shared/data" in block.code and not (REPO.parent / "shared" / "data").exists():
         pytest.skip(f"README line {block.line}: uses the real MT data in ../shared/data, absent here")
     kind = LANGUAGES[block.language]
+    if kind == "python" and re.search(r"^\s*(import ray|from ray)\b", block.code, re.M):
+        # Ray is one runtime per process (the Ray tests may hold it): a fresh interpreter.
+        out = subprocess.run([sys.executable, "-c", block.code], cwd=REPO, env=_environment(),
+                             capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, f"README line {block.line}:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+        return
     if kind == "python":
         for key, value in _environment().items():
             if key.startswith(("HF_", "TRANSFORMERS_")):
