@@ -359,7 +359,13 @@ def distribution_frame(
     parts = []
     for name, values in scores.items():
         counts, _ = np.histogram(values, bins=edges)
-        parts.append(pd.DataFrame({"BLEU": centres, "share of resamples (%)": 100.0 * counts / len(values), "system": name}))
+        # Each curve spans its own scores (and one empty bin either side, so it starts and ends
+        # at 0), not a flat line along the axis under the other systems.
+        used = np.flatnonzero(counts)
+        keep = slice(max(used[0] - 1, 0), used[-1] + 2)
+        parts.append(pd.DataFrame(
+            {"BLEU": centres[keep], "share of resamples (%)": 100.0 * counts[keep] / len(values), "system": name}
+        ))
     return pd.concat(parts, ignore_index=True)
 
 
@@ -1178,7 +1184,7 @@ def _compare_tab(tokenizers: List[str]) -> None:
                     ))
                     systems.append(gr.Textbox(
                         label=f"System {k}" + (" (baseline)" if k == 1 else "" if k == 2 else " (optional)"),
-                        lines=3 if k <= 2 else 1, scale=4, elem_id=f"cmp-sys-{k}",
+                        lines=3 if k <= 2 else 1, max_lines=6, scale=4, elem_id=f"cmp-sys-{k}",
                     ))
             systems_file = gr.File(
                 label=f"or upload 2-{MAX_SYSTEMS} system files (the first is the baseline)", file_count="multiple",
@@ -1202,10 +1208,12 @@ def _compare_tab(tokenizers: List[str]) -> None:
         interactive=False, wrap=True, elem_id="compare-table",
     )
     summary = gr.HTML(elem_id="compare-out")
+    gr.Markdown("#### Bootstrap distribution of each system's score")
+    # No label: Gradio draws it inside the plot's fixed height, which then cuts off the legend.
     plot = gr.LinePlot(
         x="BLEU", y="share of resamples (%)", color="system", sort="x",
         x_title="corpus BLEU of a bootstrap resample", y_title="share of resamples (%)", color_title="system",
-        label="bootstrap distribution of each system's score", height=320, elem_id="compare-plot",
+        show_label=False, height=380, elem_id="compare-plot",
     )
     inputs = systems + names + refs + options + [method, n_samples, seed]
     compare_btn.click(on_compare, inputs, [notice, table, summary, plot], api_visibility="undocumented")
