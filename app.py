@@ -2,14 +2,16 @@
 
 Paste (or upload) hypotheses and one to four reference sets, one segment per line, pick the options,
 and get the corpus score with its signature, a chart of its parts, a per-sentence table and, for the
-selected sentence, its hypothesis with the matched n-grams highlighted against its references.
-Every number comes from the bleukit core (statistics -> score); this file only translates between
-the page and the core.
+selected sentence, its hypothesis with the matched n-grams highlighted against its references; on
+request, the same text scored by every other BLEU people report. A second tab compares 2-5 systems
+against a baseline with sacreBLEU's paired tests (p-values, confidence intervals, the bootstrap
+distributions). Every number comes from the bleukit core (statistics -> score, paired_test,
+bootstrap_scores, compare_variants); this file only translates between the page and the core.
 
 Run it with ``make app`` or ``python app.py`` (127.0.0.1:7860; ``GRADIO_SERVER_NAME`` and
-``GRADIO_SERVER_PORT`` override, as for any Gradio app). Besides the page, two API endpoints are
-usable with ``gradio_client``: ``/bleu`` (the whole report as JSON) and ``/explain`` (one sentence's
-matched n-grams).
+``GRADIO_SERVER_PORT`` override, as for any Gradio app). Besides the page, four API endpoints are
+usable with ``gradio_client``: ``/bleu`` (the whole report as JSON), ``/explain`` (one sentence's
+matched n-grams), ``/compare`` (the paired test) and ``/variants`` (every other BLEU).
 """
 
 from __future__ import annotations
