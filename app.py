@@ -372,7 +372,12 @@ def distribution_frame(
 
 
 def compare_summary_html(report: Dict[str, Any], plot_samples: int) -> str:
-    """The signature of the comparison and what the table and plot show."""
+    """The signature of the comparison and what the table and plot show.
+
+    >>> r = compare_report([("a", ["a b c d"]), ("b", ["a b c e"])], [["a b c d"]], make_options(), "ar", 10, 1)
+    >>> compare_summary_html(r, 1000).split('id="compare-signature">')[1].split("|<wbr>")[:3]
+    ['nrefs:1', 'ar:10', 'seed:1']
+    """
     test = "paired bootstrap resampling" if report["method"] == "bs" else "approximate randomization"
     plot_note = (
         "the same resamples as the test" if report["method"] == "bs"
