@@ -2,14 +2,16 @@
 
 Paste (or upload) hypotheses and one to four reference sets, one segment per line, pick the options,
 and get the corpus score with its signature, a chart of its parts, a per-sentence table and, for the
-selected sentence, its hypothesis with the matched n-grams highlighted against its references.
-Every number comes from the bleukit core (statistics -> score); this file only translates between
-the page and the core.
+selected sentence, its hypothesis with the matched n-grams highlighted against its references; on
+request, the same text scored by every other BLEU people report. A second tab compares 2-5 systems
+against a baseline with sacreBLEU's paired tests (p-values, confidence intervals, the bootstrap
+distributions). Every number comes from the bleukit core (statistics -> score, paired_test,
+bootstrap_scores, compare_variants); this file only translates between the page and the core.
 
 Run it with ``make app`` or ``python app.py`` (127.0.0.1:7860; ``GRADIO_SERVER_NAME`` and
-``GRADIO_SERVER_PORT`` override, as for any Gradio app). Besides the page, two API endpoints are
-usable with ``gradio_client``: ``/bleu`` (the whole report as JSON) and ``/explain`` (one sentence's
-matched n-grams).
+``GRADIO_SERVER_PORT`` override, as for any Gradio app). Besides the page, four API endpoints are
+usable with ``gradio_client``: ``/bleu`` (the whole report as JSON), ``/explain`` (one sentence's
+matched n-grams), ``/compare`` (the paired test) and ``/variants`` (every other BLEU).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import gradio as gr
+import numpy as np
 import pandas as pd
 
 HERE = Path(__file__).resolve().parent
@@ -39,6 +42,7 @@ except ImportError:
     import bleukit
 
 from bleukit import BleuOptions, sentence_scores_from_statistics
+from bleukit.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleukit.explain import MatchExplanation, explain_sentence
 from bleukit.options import DEFAULT_SENTENCE_SMOOTH, OPTION_NAMES, SMOOTH_DEFAULTS
 from bleukit.report import score_report as core_score_report
@@ -54,9 +58,20 @@ MAX_TABLE_CHARS = 200  # hypothesis text shown per table row (the JSON has it wh
 MAX_SHOWN_TOKENS = 1_000  # tokens drawn per segment in "why this score" (the rest is announced)
 MAX_SHOWN_NGRAMS = 200  # n-grams listed per cell of the per-order table (likewise)
 
+MAX_SYSTEMS = 5  # systems in one comparison (the first is the baseline)
+MAX_NAME_CHARS = 80  # characters of a system name
+MAX_PAIRED_SAMPLES = 20_000  # resamples or randomization trials per comparison
+SIGNIFICANCE_LEVEL = 0.05
+PLOT_BINS = 30  # histogram bins of the bootstrap distributions (shared by every system)
+
 SORT_CHOICES = ["input order", "lowest BLEU first", "highest BLEU first"]
 TABLE_COLUMNS = ["line", "sentence BLEU", "hyp len", "ref len", "hypothesis"]
 ALL_ORDERS = "all orders (highest match)"
+
+#: The paired tests the compare tab offers, by their label on the page (sacreBLEU's names as keys).
+METHODS = {"paired bootstrap": "bs", "approximate randomization": "ar"}
+COMPARE_COLUMNS = ["system", "BLEU", "mean ± 95% CI", "p-value", f"significant (p < {SIGNIFICANCE_LEVEL})"]
+VARIANT_COLUMNS = ["variant", "BLEU", "differs from sacreBLEU by"]
 
 #: The corpus defaults, read from the core (never spelled out here).
 DEFAULTS = BleuOptions()
@@ -191,15 +206,215 @@ def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], optio
     return core_score_report(hyps, refs, options).to_dict()
 
 
+# ----------------------------------------------------------------------------- comparing systems
+
+
+def parse_systems(
+    system_texts: Sequence[Optional[str]], names: Sequence[Optional[str]], reference_sets: Sequence[Optional[str]]
+) -> Tuple[List[Tuple[str, List[str]]], List[List[str]]]:
+    """Named systems (the first filled box is the baseline) and per-hypothesis references from the
+    compare tab's fields, or a ValueError saying what to fix. Empty system boxes are skipped; a
+    system without a name is called by its box ("system 2"). References as in :func:`parse_corpus`.
+
+    >>> parse_systems(["a b\\nc", "", "a\\nc d"], ["base", "", ""], ["a b\\nc d"])
+    ([('base', ['a b', 'c']), ('system 3', ['a', 'c d'])], [['a b'], ['c d']])
+    """
+    if isinstance(system_texts, str) or isinstance(names, str):
+        raise TypeError("systems and names must be lists of texts (one per system), got a single string")
+    if len(system_texts) > MAX_SYSTEMS:
+        raise ValueError(f"At most {MAX_SYSTEMS} systems, got {len(system_texts)}.")
+    names = list(names or []) + [None] * (len(system_texts) - len(names or []))
+    if len(names) > len(system_texts):
+        raise ValueError(f"{len(names)} names for {len(system_texts)} systems: give one name per system.")
+    filled = []
+    for k, (text, name) in enumerate(zip(system_texts, names), start=1):
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"the name of system {k} must be a string, got {type(name).__name__}")
+        name = (name or "").strip() or f"system {k}"
+        if len(name) > MAX_NAME_CHARS:
+            raise ValueError(f"The name of system {k} is {len(name)} characters long; at most {MAX_NAME_CHARS}.")
+        lines = split_lines(text, f"system {k} ({name})")
+        if lines:
+            filled.append((name, lines))
+    if len(filled) < 2:
+        raise ValueError(
+            f"Fill at least 2 systems (the first is the baseline), one segment per line; got {len(filled)}."
+        )
+    seen = {}
+    for name, _ in filled:
+        if name in seen:
+            raise ValueError(f"Two systems are named {name!r}: give each system its own name.")
+        seen[name] = True
+    (base_name, base), others = filled[0], filled[1:]
+    _, refs = parse_corpus("\n".join(base), reference_sets)
+    for name, lines in others:
+        if len(lines) != len(base):
+            raise ValueError(
+                f"System {name!r} has {len(lines)} line(s) but the baseline {base_name!r} has {len(base)}: "
+                "every system must translate the same segments, line by line."
+            )
+    return filled, refs
+
+
+def paired_settings(method: str, n_samples: Optional[float], seed: Optional[float]) -> Tuple[str, int, int]:
+    """The test, its number of samples (empty: sacreBLEU's default for the test) and its seed,
+    checked against the limits.
+
+    >>> paired_settings("approximate randomization", None, 12345)
+    ('ar', 10000, 12345)
+    >>> paired_settings("bs", 200.0, 1)
+    ('bs', 200, 1)
+    """
+    key = METHODS.get(method, method)
+    if key not in DEFAULT_SAMPLES:
+        raise ValueError(f"unknown test {method!r}: choose {' or '.join(METHODS)} ({' or '.join(METHODS.values())})")
+    if n_samples is None or (isinstance(n_samples, str) and not n_samples.strip()):
+        n = DEFAULT_SAMPLES[key]
+    else:
+        try:
+            n = int(float(n_samples)) if float(n_samples) == int(float(n_samples)) else None
+        except (TypeError, ValueError):
+            n = None
+        if n is None:
+            raise ValueError(f"the number of samples must be a whole number, got {n_samples!r}")
+    if not 1 <= n <= MAX_PAIRED_SAMPLES:
+        raise ValueError(f"the number of samples must be between 1 and {MAX_PAIRED_SAMPLES:,}, got {n:,}")
+    try:
+        whole = seed is not None and float(seed) == int(float(seed)) and int(float(seed)) >= 0
+    except (TypeError, ValueError):
+        whole = False
+    if not whole:
+        raise ValueError(f"the seed must be a whole number >= 0 (sacreBLEU's default is {DEFAULT_SEED}), got {seed!r}")
+    return key, n, int(float(seed))
+
+
+def compare_report(
+    systems: Sequence[Tuple[str, Sequence[str]]], refs: Sequence[Sequence[str]], options: BleuOptions,
+    method: str, n_samples: int, seed: int,
+) -> Dict[str, Any]:
+    """``bleukit.paired_test`` as JSON: each system's score, p-value against the baseline (the
+    first), bootstrap mean and CI (paired bootstrap only, as in sacreBLEU), and whether p < 0.05.
+
+    >>> r = compare_report([("a", ["a b c d", "a b"]), ("b", ["a b c d", "x y"])], [["a b c d"], ["a b"]], make_options(), "bs", 10, 1)
+    >>> [(s["name"], round(s["score"], 2), s["significant"]) for s in r["systems"]]
+    [('a', 100.0, None), ('b', 84.09, False)]
+    """
+    results = bleukit.paired_test(
+        [(name, list(hyps)) for name, hyps in systems], [list(r) for r in refs],
+        method=method, n_samples=n_samples, seed=seed, **options.to_dict(),
+    )
+    rows = []
+    for r in results:
+        row = r.to_dict()
+        row["significant"] = None if r.p_value is None else bool(r.p_value < SIGNIFICANCE_LEVEL)
+        rows.append(row)
+    return {
+        "method": method,
+        "n_samples": n_samples,
+        "seed": seed,
+        "significance_level": SIGNIFICANCE_LEVEL,
+        "signature": results[0].result.signature,
+        "options": options.to_dict(),
+        "systems": rows,
+    }
+
+
+def compare_frame(report: Dict[str, Any]) -> pd.DataFrame:
+    """The comparison table as the page shows it: two decimals, the p-value marked ``*`` below
+    0.05 (as sacreBLEU marks it), and no mean or CI where the test gives none.
+
+    >>> r = compare_report([("a", ["a b c d", "a b"]), ("b", ["a b c d", "x y"])], [["a b c d"], ["a b"]], make_options(), "ar", 10, 1)
+    >>> compare_frame(r).values.tolist()
+    [['a (baseline)', '100.00', '—', '—', '—'], ['b', '84.09', '—', '0.0909', 'no']]
+    """
+    rows = []
+    for k, s in enumerate(report["systems"]):
+        p = s["p_value"]
+        rows.append([
+            s["name"] + (" (baseline)" if k == 0 else ""),
+            f"{s['score']:.2f}",
+            "—" if s["mean"] is None else f"{s['mean']:.2f} ± {s['ci']:.2f}",
+            "—" if p is None else f"{p:.4f}" + (" *" if s["significant"] else ""),
+            "—" if p is None else ("yes" if s["significant"] else "no"),
+        ])
+    return pd.DataFrame(rows, columns=COMPARE_COLUMNS)
+
+
+def distribution_frame(
+    systems: Sequence[Tuple[str, Sequence[str]]], refs: Sequence[Sequence[str]], options: BleuOptions,
+    n_samples: int, seed: int,
+) -> pd.DataFrame:
+    """Plot data: each system's bootstrap distribution of its corpus BLEU (``bleukit.bootstrap_scores``
+    on its statistics, the same resamples for every system) as the share of resamples per score
+    bin, over bins shared by all systems.
+
+    >>> f = distribution_frame([("a", ["x y z w", "x y"]), ("b", ["x y", "x"])], [["x y z w"], ["x y"]], make_options(), 50, 1)
+    >>> sorted(set(f["system"])), f.groupby("system")["share of resamples (%)"].sum().round(6).tolist()
+    (['a', 'b'], [100.0, 100.0])
+    """
+    scores = {
+        name: bleukit.bootstrap_scores(bleukit.corpus_statistics(list(hyps), [list(r) for r in refs], options), options, n_samples, seed)
+        for name, hyps in systems
+    }
+    edges = np.histogram_bin_edges(np.concatenate(list(scores.values())), bins=PLOT_BINS)
+    centres = (edges[:-1] + edges[1:]) / 2
+    parts = []
+    for name, values in scores.items():
+        counts, _ = np.histogram(values, bins=edges)
+        # Each curve spans its own scores (and one empty bin either side, so it starts and ends
+        # at 0), not a flat line along the axis under the other systems.
+        used = np.flatnonzero(counts)
+        keep = slice(max(used[0] - 1, 0), used[-1] + 2)
+        parts.append(pd.DataFrame(
+            {"BLEU": centres[keep], "share of resamples (%)": 100.0 * counts[keep] / len(values), "system": name}
+        ))
+    return pd.concat(parts, ignore_index=True)
+
+
+def compare_summary_html(report: Dict[str, Any], plot_samples: int) -> str:
+    """The signature of the comparison and what the table and plot show.
+
+    >>> r = compare_report([("a", ["a b c d"]), ("b", ["a b c e"])], [["a b c d"]], make_options(), "ar", 10, 1)
+    >>> compare_summary_html(r, 1000).split('id="compare-signature">')[1].split("|<wbr>")[:3]
+    ['nrefs:1', 'ar:10', 'seed:1']
+    """
+    test = "paired bootstrap resampling" if report["method"] == "bs" else "approximate randomization"
+    plot_note = (
+        "the same resamples as the test" if report["method"] == "bs"
+        else f"{plot_samples:,} bootstrap resamples, seed {report['seed']} (approximate randomization has no score distribution)"
+    )
+    return (
+        f'<div id="compare-summary">{test}, {report["n_samples"]:,} samples, seed {report["seed"]}: p-values '
+        f"against the baseline (the first system); <b>*</b> marks p &lt; {SIGNIFICANCE_LEVEL}. "
+        + ("" if report["method"] == "bs" else "Approximate randomization gives no mean or CI (as in sacreBLEU). ")
+        + f"Plot: {plot_note}.</div>"
+        + options_html(report["options"], "compare-options")
+        + f'<div>signature <code id="compare-signature">{_signature_html(report["signature"])}</code></div>'
+    )
+
+
+# ----------------------------------------------------------------------------- other BLEUs
+
+
+def variants_frame(table: Any) -> pd.DataFrame:
+    """``bleukit.compare_variants``'s table for the page (two decimals, the note whole).
+
+    >>> variants_frame(bleukit.compare_variants(["a b c d"], [["a b c d"]])).iloc[0].tolist()[:2]
+    ['sacreBLEU', '100.00']
+    """
+    return pd.DataFrame([[r.name, f"{r.score:.2f}", r.note] for r in table.rows], columns=VARIANT_COLUMNS)
+
+
+
 # ----------------------------------------------------------------------------- rendering
 
 
-def options_html(options: Dict[str, Any]) -> str:
+def options_html(options: Dict[str, Any], elem_id: str = "bleu-options") -> str:
     """The options a score was computed with, in words; those that differ from the defaults are
     marked, so options left over from an example or an earlier run are seen next to the score.
 
     >>> options_html(score_report("a b", ["a b"], make_options(smooth_method="floor"))["options"])  # doctest: +ELLIPSIS
-    '<div id="bleu-options">options: <span class="opt">tokenizer 13a</span> · <b class="opt changed">smoothing floor 0.10</b> · ...'
+    '<div id="bleu-options" class="options-used">options: <span class="opt">tokenizer 13a</span> · <b class="opt changed">smoothing floor 0.10</b> · ...'
     """
     method, value = options["smooth_method"], options["smooth_value"]
     default_value = BleuOptions(smooth_method=method).resolved_smooth_value
@@ -222,7 +437,7 @@ def options_html(options: Dict[str, Any]) -> str:
     ]
     changed = sum(not is_default for _, is_default in items)
     note = f" ({changed} not default)" if changed else " (all defaults)"
-    return f'<div id="bleu-options">options: {" · ".join(shown)}{note}</div>'
+    return f'<div id="{elem_id}" class="options-used">options: {" · ".join(shown)}{note}</div>'
 
 
 def _signature_html(signature: str) -> str:
@@ -249,8 +464,9 @@ def score_html(report: Dict[str, Any]) -> str:
     )
 
 
-def notice_html(messages: Sequence[str], error: bool = False) -> str:
+def notice_html(messages: Sequence[str], error: bool = False, name: str = "bleu") -> str:
     """Messages above the results: an input error (``role=alert``) or notes about the input.
+    ``name`` keeps the element ids of each panel's notice apart (``bleu-error``, ``compare-error``).
 
     >>> notice_html(["Reference set 1 has 1 line(s)"], error=True)
     '<div id="bleu-error" class="notice error" role="alert"><b>Cannot score this input.</b> Reference set 1 has 1 line(s)</div>'
@@ -259,13 +475,13 @@ def notice_html(messages: Sequence[str], error: bool = False) -> str:
         return ""
     if error:
         return (
-            '<div id="bleu-error" class="notice error" role="alert"><b>Cannot score this input.</b> '
+            f'<div id="{name}-error" class="notice error" role="alert"><b>Cannot score this input.</b> '
             + html.escape(" ".join(messages)) + "</div>"
         )
-    return '<div id="bleu-note" class="notice note">' + "<br>".join(html.escape(m) for m in messages) + "</div>"
+    return f'<div id="{name}-note" class="notice note">' + "<br>".join(html.escape(m) for m in messages) + "</div>"
 
 
-def bom_notes(fields: Sequence[Tuple[str, Optional[str]]]) -> List[str]:
+def bom_notes(fields: Sequence[Tuple[str, Optional[str]]], drawn: bool = True) -> List[str]:
     """A note for each text field that starts with a byte-order mark (U+FEFF). It is kept, as
     sacreBLEU and ``bleukit`` on the command line read such a file (UTF-8, the mark is text of
     line 1), so the numbers stay theirs; the note says why line 1's first token cannot match.
@@ -274,7 +490,7 @@ def bom_notes(fields: Sequence[Tuple[str, Optional[str]]]) -> List[str]:
     ['Line 1 of the hypotheses begins with a byte-order mark (U+FEFF, drawn as ⟨BOM⟩ below): ...']
     """
     return [
-        f"Line 1 of {name} begins with a byte-order mark (U+FEFF, drawn as ⟨BOM⟩ below): it is kept as "
+        f"Line 1 of {name} begins with a byte-order mark (U+FEFF{', drawn as ⟨BOM⟩ below' if drawn else ''}): it is kept as "
         "part of the text, as sacreBLEU and the bleukit command line read the file, so the first token "
         "of line 1 cannot match. Save the file as UTF-8 without BOM to score the text alone."
         for name, text in fields
@@ -568,9 +784,9 @@ def on_upload_hyps(path: Optional[str]) -> Tuple[Any, str]:
     return text, notice_html(bom_notes([("the hypotheses", text)]))
 
 
-def on_upload_refs(paths: Optional[List[str]]) -> Tuple[Any, ...]:
+def on_upload_refs(paths: Optional[List[str]], name: str = "bleu") -> Tuple[Any, ...]:
     """Reference files upload: one file per reference set box, the other boxes emptied; the last
-    output is the notice, as for the hypotheses."""
+    output is the notice, as for the hypotheses (``name``: whose notice, see :func:`notice_html`)."""
     paths = list(paths or [])
     try:
         if len(paths) > MAX_REFERENCE_SETS:
@@ -578,9 +794,9 @@ def on_upload_refs(paths: Optional[List[str]]) -> Tuple[Any, ...]:
         texts = [read_upload(p, f"Reference file {k}") for k, p in enumerate(paths, start=1)]
     except ValueError as e:
         _log_input_error("upload", e)
-        return (gr.update(),) * MAX_REFERENCE_SETS + (notice_html([str(e)], error=True),)
-    notes = bom_notes([(f"reference set {k}", t) for k, t in enumerate(texts, start=1)])
-    return tuple(texts + [""] * (MAX_REFERENCE_SETS - len(texts))) + (notice_html(notes),)
+        return (gr.update(),) * MAX_REFERENCE_SETS + (notice_html([str(e)], error=True, name=name),)
+    notes = bom_notes([(f"reference set {k}", t) for k, t in enumerate(texts, start=1)], drawn=name == "bleu")
+    return tuple(texts + [""] * (MAX_REFERENCE_SETS - len(texts))) + (notice_html(notes, name=name),)
 
 
 def reset_options() -> tuple:
@@ -588,6 +804,81 @@ def reset_options() -> tuple:
     way back after one)."""
     values = DEFAULTS.to_dict()
     return tuple(None if name == "smooth_value" else values[name] for name in FORM_OPTIONS)
+
+
+def compare_error_outputs(message: str) -> tuple:
+    """Every output of the Compare button for an input error: the message once, the earlier
+    table, summary and plot cleared."""
+    return notice_html([message], error=True, name="compare"), pd.DataFrame([], columns=COMPARE_COLUMNS), "", None
+
+
+def on_compare(*values: Any) -> tuple:
+    """Compare button. ``values``: the ``MAX_SYSTEMS`` system texts, their names, the
+    ``MAX_REFERENCE_SETS`` reference sets, the form options (``FORM_OPTIONS``), then test, number of
+    samples and seed. Returns the notice, the table, the summary with the signature and the plot
+    data; an input error shows its message and clears the results instead."""
+    texts, names = values[:MAX_SYSTEMS], values[MAX_SYSTEMS:2 * MAX_SYSTEMS]
+    sets = values[2 * MAX_SYSTEMS:2 * MAX_SYSTEMS + MAX_REFERENCE_SETS]
+    rest = values[2 * MAX_SYSTEMS + MAX_REFERENCE_SETS:]
+    form_options, (method, n_samples, seed) = rest[:len(FORM_OPTIONS)], rest[len(FORM_OPTIONS):]
+    try:
+        options = make_options(*form_options)
+        systems, refs = parse_systems(list(texts), list(names), list(sets))
+        method, n, seed = paired_settings(method, n_samples, seed)
+        report = compare_report(systems, refs, options, method, n, seed)
+        plot_n = n if method == "bs" else DEFAULT_SAMPLES["bs"]
+        plot = distribution_frame(systems, refs, options, plot_n, seed)
+    except (ValueError, TypeError) as e:
+        _log_input_error("compare", e)
+        return compare_error_outputs(str(e))
+    fields = [(f"system {k}", t) for k, t in enumerate(texts, 1)] + [(f"reference set {k}", t) for k, t in enumerate(sets, 1)]
+    return (
+        notice_html(bom_notes(fields, drawn=False), name="compare"),
+        compare_frame(report),
+        compare_summary_html(report, plot_n),
+        plot,
+    )
+
+
+def on_method(method: str) -> int:
+    """A test picked by the user: its number of samples back to sacreBLEU's default for it."""
+    return DEFAULT_SAMPLES[METHODS.get(method, method)]
+
+
+def on_upload_systems(paths: Optional[List[str]]) -> Tuple[Any, ...]:
+    """System files upload: one file per system box (the first is the baseline), each named after
+    its file, the other boxes emptied; the last output is the notice."""
+    paths = list(paths or [])
+    try:
+        if len(paths) > MAX_SYSTEMS:
+            raise ValueError(f"At most {MAX_SYSTEMS} system files, got {len(paths)}.")
+        texts = [read_upload(p, f"System file {k}") for k, p in enumerate(paths, start=1)]
+    except ValueError as e:
+        _log_input_error("upload", e)
+        return (gr.update(),) * (2 * MAX_SYSTEMS) + (notice_html([str(e)], error=True, name="compare"),)
+    names = [Path(p).name[:MAX_NAME_CHARS] for p in paths]
+    notes = bom_notes([(f"system {k}", t) for k, t in enumerate(texts, start=1)], drawn=False)
+    empty = [""] * (MAX_SYSTEMS - len(paths))
+    return tuple(texts + empty + names + empty) + (notice_html(notes, name="compare"),)
+
+
+def on_variants(hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str) -> Tuple[str, pd.DataFrame]:
+    """Other BLEUs button: the scoring tab's text scored by every variant (each with its own
+    defaults), and a note naming those that could not run; an input error clears the table."""
+    try:
+        hyps, refs = parse_corpus(hyps_text, [ref1, ref2, ref3, ref4])
+        table = bleukit.compare_variants(hyps, refs)
+    except (ValueError, TypeError) as e:
+        _log_input_error("variants", e)
+        return notice_html([str(e)], error=True, name="variants"), pd.DataFrame([], columns=VARIANT_COLUMNS)
+    notes = [f"{name} not scored: {why}." for name, why in table.skipped.items()]
+    return notice_html(notes, name="variants"), variants_frame(table)
+
+
+def clear_variants() -> Tuple[str, pd.DataFrame]:
+    """A new score: the variants table of an earlier text is cleared (it is computed on request)."""
+    return "", pd.DataFrame([], columns=VARIANT_COLUMNS)
+
 
 
 # ----------------------------------------------------------------------------- API endpoints
@@ -643,6 +934,57 @@ def explain(
         raise _user_error("/explain", e) from None
 
 
+def compare(
+    systems: List[str],
+    references: List[str],
+    names: Optional[List[str]] = None,
+    method: str = "bs",
+    n_samples: Optional[int] = None,
+    seed: int = DEFAULT_SEED,
+    tokenize: str = DEFAULTS.tokenize,
+    smooth_method: str = DEFAULTS.smooth_method,
+    smooth_value: Optional[float] = None,
+    lowercase: bool = DEFAULTS.lowercase,
+    max_ngram_order: int = DEFAULTS.max_ngram_order,
+    effective_order: bool = DEFAULTS.effective_order,
+) -> dict:
+    """Paired significance test of 2-5 systems against the first (the baseline), as sacreBLEU's
+    ``--paired-bs`` / ``--paired-ar``. `systems`: one text per system, one segment per line;
+    `references`: one to four reference sets (as for ``/bleu``); `names`: optional, one per system;
+    `method`: "bs" (paired bootstrap, default 1000 samples) or "ar" (approximate randomization,
+    default 10000); `seed`: sacreBLEU's default 12345.
+
+    >>> r = compare(["a b c d\\na b", "a b c d\\nx y"], ["a b c d\\na b"], names=["A", "B"], n_samples=20)
+    >>> [(s["name"], round(s["score"], 2)) for s in r["systems"]], r["signature"].split("|")[1:3]
+    ([('A', 100.0), ('B', 84.09)], ['bs:20', 'seed:12345'])
+    """
+    try:
+        options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_ngram_order, effective_order)
+        if names is not None and (isinstance(names, str) or len(names) != len(systems or [])):
+            raise ValueError("names: give one name per system (a list), or none")
+        named, refs = parse_systems(list(systems or []), list(names or []), list(references or []))
+        method, n, seed = paired_settings(method, n_samples, seed)
+        return compare_report(named, refs, options, method, n, seed)
+    except (ValueError, TypeError) as e:
+        raise _user_error("/compare", e) from None
+
+
+def variants(hypotheses: str, references: List[str]) -> dict:
+    """The corpus scored by every BLEU people report (sacreBLEU, evaluate "bleu", NLTK, Moses,
+    torchmetrics, T5, GLEU, spBLEU where its model is configured), each with why it differs from
+    sacreBLEU: ``bleukit.compare_variants(...).to_dict()``. Inputs as for ``/bleu``.
+
+    >>> variants("a b c d", ["a b c d"])["rows"][0]["name"]
+    'sacreBLEU'
+    """
+    try:
+        hyps, refs = parse_corpus(hypotheses, list(references or []))
+        return bleukit.compare_variants(hyps, refs).to_dict()
+    except (ValueError, TypeError) as e:
+        raise _user_error("/variants", e) from None
+
+
+
 # ----------------------------------------------------------------------------- page
 
 
@@ -690,9 +1032,11 @@ CSS = """
 .bleu-unit { margin-left: .4rem; color: var(--body-text-color-subdued); }
 #bleu-summary { white-space: pre-wrap; overflow-wrap: break-word; font-size: .85rem; }
 #bleu-signature { overflow-wrap: break-word; word-break: normal; }
-#bleu-options { margin: .2rem 0 .4rem; font-size: .9rem; }
-#bleu-options .changed { color: #a04000; }
-#bleu-options .opt { white-space: nowrap; }
+.options-used { margin: .2rem 0 .4rem; font-size: .9rem; }
+.options-used .changed { color: #a04000; }
+.options-used .opt { white-space: nowrap; }
+#compare-signature { overflow-wrap: break-word; word-break: normal; }
+#compare-summary { margin: .3rem 0; }
 .notice { padding: .5rem .8rem; border-radius: 6px; margin: .3rem 0; }
 .notice.error { background: #fdecea; color: #8a1c12; border: 1px solid #f5c2bd; }
 .notice.note { background: #fff6dc; color: #5c4400; border: 1px solid #f0dca0; }
@@ -721,6 +1065,172 @@ def _smoothing_value_box(method: str) -> Dict[str, Any]:
     return gr.update(interactive=True, placeholder=f"default {default}")
 
 
+def _option_controls(tokenizers: List[str], prefix: str = "") -> List[Any]:
+    """The BLEU option inputs, in ``FORM_OPTIONS`` order, with the smoothing-value box wired to
+    the method; one helper so both tabs offer the same options (element ids get ``prefix``)."""
+    with gr.Row():
+        tokenize = gr.Dropdown(tokenizers, value=DEFAULTS.tokenize, label="tokenizer", elem_id=f"{prefix}tokenize")
+        smooth_method = gr.Dropdown(list(SMOOTH_DEFAULTS), value=DEFAULTS.smooth_method, label="smoothing", elem_id=f"{prefix}smooth-method")
+        # Text, not gr.Number: a Number box shows 0 for "no value".
+        smooth_value = gr.Textbox(
+            "", label="smoothing value (floor, add-k)", elem_id=f"{prefix}smooth-value", max_lines=1,
+            interactive=False, placeholder=f"not used by {DEFAULTS.smooth_method}",
+        )
+        max_order = gr.Number(DEFAULTS.max_ngram_order, label="max n-gram order", precision=0, minimum=1, maximum=MAX_MAX_ORDER, elem_id=f"{prefix}max-order")
+        with gr.Column():
+            lowercase = gr.Checkbox(DEFAULTS.lowercase, label="lowercase", elem_id=f"{prefix}lowercase")
+            effective_order = gr.Checkbox(DEFAULTS.effective_order, label="effective order (corpus)", elem_id=f"{prefix}effective-order")
+    # A method picked by the user shows its default value; any change (an example included,
+    # which sets its own value) only enables or clears the box.
+    smooth_method.input(
+        lambda m: "" if SMOOTH_DEFAULTS.get(m) is None else str(SMOOTH_DEFAULTS[m]), smooth_method, smooth_value,
+        api_visibility="undocumented",
+    )
+    smooth_method.change(_smoothing_value_box, smooth_method, smooth_value, api_visibility="undocumented")
+    return [tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order]
+
+
+def _reference_boxes(prefix: str = "") -> List[Any]:
+    return [
+        gr.Textbox(label=f"Reference set {k}" + ("" if k == 1 else " (optional)"), lines=6 if k == 1 else 2, elem_id=f"{prefix}ref-{k}")
+        for k in range(1, MAX_REFERENCE_SETS + 1)
+    ]
+
+
+def _score_tab(tokenizers: List[str]) -> None:
+    """The scoring tab: one system's score, explained, and the other BLEUs on request."""
+    report_state = gr.State(None)
+    with gr.Row():
+        with gr.Column(scale=3):
+            hyps = gr.Textbox(label="Hypotheses (system output)", lines=6, elem_id="hyps")
+            hyps_file = gr.File(label="or upload the hypotheses (.txt)", file_types=[".txt"], height=130, elem_id="hyps-file")
+        with gr.Column(scale=3):
+            refs = _reference_boxes()
+            refs_file = gr.File(label=f"or upload 1-{MAX_REFERENCE_SETS} reference files", file_count="multiple", file_types=[".txt"], height=130, elem_id="refs-file")
+    options = _option_controls(tokenizers)
+    with gr.Row():
+        score_btn = gr.Button("Score", variant="primary", elem_id="score-btn", scale=3)
+        reset_btn = gr.Button("Reset options to defaults", elem_id="reset-btn", scale=1)
+    notice = gr.HTML(elem_id="notice")
+    with gr.Row():
+        with gr.Column(scale=2):
+            score_out = gr.HTML(elem_id="score-out")
+            download = gr.DownloadButton("Download the result (JSON)", elem_id="download", visible=False)
+        with gr.Column(scale=3):
+            chart = gr.BarPlot(
+                x="part", y="value", color="kind", y_lim=[0, 100], sort=None,
+                x_title="", y_title="percent", color_title="", label="n-gram precisions and brevity penalty", height=260,
+                elem_id="chart",
+            )
+    with gr.Accordion("Other BLEUs: NLTK, evaluate, Moses, torchmetrics, T5, GLEU, spBLEU", open=False, elem_id="variants"):
+        gr.Markdown(
+            "The same text (hypotheses and reference sets above) scored by every BLEU implementation "
+            "people report, each with its own defaults (the options above do not apply), and what makes "
+            "it differ from sacreBLEU. Computed on request: it is pure Python and takes seconds on "
+            "thousands of lines."
+        )
+        variants_btn = gr.Button("Score with every variant", elem_id="variants-btn")
+        variants_notice = gr.HTML(elem_id="variants-notice")
+        variants_table = gr.Dataframe(
+            headers=VARIANT_COLUMNS, datatype=["str", "str", "str"], column_widths=["22%", "9%", "69%"],
+            interactive=False, wrap=True, elem_id="variants-table",
+        )
+    gr.Markdown(
+        "### Sentences\nSentence BLEU as `sacrebleu.sentence_bleu` computes it (the options above, "
+        "with effective order). Click a row to see why it gets its score."
+    )
+    with gr.Row():
+        sort = gr.Radio(SORT_CHOICES, value=SORT_CHOICES[0], label="sort by", elem_id="sort")
+        line = gr.Number(1, label="line", precision=0, minimum=1, elem_id="line")
+        highlight = gr.Dropdown([ALL_ORDERS], value=ALL_ORDERS, label="highlight", elem_id="highlight")
+    table = gr.Dataframe(
+        headers=TABLE_COLUMNS,
+        datatype=["number", "number", "number", "number", "str"],
+        # Fixed widths for the numbers, the rest for the text: long real sentences wrap inside
+        # their own column instead of squeezing the others ("senten ce BLEU").
+        column_widths=["7%", "13%", "9%", "9%", "62%"],
+        interactive=False, wrap=True, max_height=420, elem_id="sentences",
+    )
+    gr.Markdown("### Why this score")
+    explanation = gr.HTML(elem_id="explanation")
+
+    form = [hyps, *refs, *options]
+    assert len(form) == 1 + MAX_REFERENCE_SETS + len(FORM_OPTIONS)
+    gr.Examples(EXAMPLES, inputs=form, label="Examples (each sets every option; the score shows the options used)")
+
+    score_btn.click(
+        on_score, inputs=form + [sort],
+        outputs=[notice, score_out, chart, table, report_state, download, line, highlight, explanation],
+        api_visibility="undocumented",
+    ).then(clear_variants, None, [variants_notice, variants_table], api_visibility="undocumented")
+    reset_btn.click(reset_options, None, options, api_visibility="undocumented")
+    variants_btn.click(on_variants, [hyps, *refs], [variants_notice, variants_table], api_visibility="undocumented")
+    sort.change(on_sort, [report_state, sort], table, api_visibility="undocumented")
+    table.select(on_select, [report_state, highlight], [line, explanation], api_visibility="undocumented")
+    line.submit(on_explain, [report_state, line, highlight], explanation, api_visibility="undocumented")
+    highlight.change(on_explain, [report_state, line, highlight], explanation, api_visibility="undocumented")
+    hyps_file.upload(on_upload_hyps, hyps_file, [hyps, notice], api_visibility="undocumented")
+    refs_file.upload(on_upload_refs, refs_file, refs + [notice], api_visibility="undocumented")
+
+
+def _compare_tab(tokenizers: List[str]) -> None:
+    """The compare tab: 2-5 systems against the first, with p-values, CIs and their distributions."""
+    gr.Markdown(
+        f"Is a system really better than the baseline? Paste or upload {MAX_SYSTEMS} systems at most "
+        "(the first filled one is the baseline), all translating the same segments, and their "
+        "references. The paired tests are sacreBLEU's (`--paired-bs`, `--paired-ar`): the same seed "
+        "gives the same p-values."
+    )
+    with gr.Row():
+        with gr.Column(scale=3):
+            names, systems = [], []
+            for k in range(1, MAX_SYSTEMS + 1):
+                with gr.Row():
+                    names.append(gr.Textbox(
+                        label="name", placeholder=f"system {k}", max_lines=1, scale=1, min_width=120, elem_id=f"cmp-name-{k}",
+                    ))
+                    systems.append(gr.Textbox(
+                        label=f"System {k}" + (" (baseline)" if k == 1 else "" if k == 2 else " (optional)"),
+                        lines=3 if k <= 2 else 1, max_lines=6, scale=4, elem_id=f"cmp-sys-{k}",
+                    ))
+            systems_file = gr.File(
+                label=f"or upload 2-{MAX_SYSTEMS} system files (the first is the baseline)", file_count="multiple",
+                file_types=[".txt"], height=130, elem_id="cmp-sys-file",
+            )
+        with gr.Column(scale=2):
+            refs = _reference_boxes("cmp-")
+            refs_file = gr.File(label=f"or upload 1-{MAX_REFERENCE_SETS} reference files", file_count="multiple", file_types=[".txt"], height=130, elem_id="cmp-refs-file")
+    options = _option_controls(tokenizers, "cmp-")
+    with gr.Row():
+        method = gr.Radio(list(METHODS), value=list(METHODS)[0], label="test", elem_id="cmp-method")
+        n_samples = gr.Number(
+            DEFAULT_SAMPLES["bs"], label=f"samples (sacreBLEU's default: bs {DEFAULT_SAMPLES['bs']:,}, ar {DEFAULT_SAMPLES['ar']:,})",
+            precision=0, minimum=1, maximum=MAX_PAIRED_SAMPLES, elem_id="cmp-n",
+        )
+        seed = gr.Number(DEFAULT_SEED, label="seed", precision=0, minimum=0, elem_id="cmp-seed")
+    compare_btn = gr.Button("Compare", variant="primary", elem_id="compare-btn")
+    notice = gr.HTML(elem_id="compare-notice")
+    table = gr.Dataframe(
+        headers=COMPARE_COLUMNS, datatype=["str"] * len(COMPARE_COLUMNS), column_widths=["34%", "12%", "20%", "16%", "18%"],
+        interactive=False, wrap=True, elem_id="compare-table",
+    )
+    summary = gr.HTML(elem_id="compare-out")
+    gr.Markdown("#### Bootstrap distribution of each system's score")
+    # No label: Gradio draws it inside the plot's fixed height, which then cuts off the legend.
+    plot = gr.LinePlot(
+        x="BLEU", y="share of resamples (%)", color="system", sort="x",
+        x_title="corpus BLEU of a bootstrap resample", y_title="share of resamples (%)", color_title="system",
+        show_label=False, height=380, elem_id="compare-plot",
+    )
+    inputs = systems + names + refs + options + [method, n_samples, seed]
+    compare_btn.click(on_compare, inputs, [notice, table, summary, plot], api_visibility="undocumented")
+    method.input(on_method, method, n_samples, api_visibility="undocumented")
+    systems_file.upload(on_upload_systems, systems_file, systems + names + [notice], api_visibility="undocumented")
+    refs_file.upload(
+        lambda paths: on_upload_refs(paths, name="compare"), refs_file, refs + [notice], api_visibility="undocumented"
+    )
+
+
 def build_demo() -> gr.Blocks:
     """The page and its API endpoints (module-level ``demo`` is what a Space or ``python app.py``
     launches)."""
@@ -732,91 +1242,18 @@ def build_demo() -> gr.Blocks:
             f"{MAX_REFERENCE_SETS} reference sets, {MAX_SEGMENTS:,} lines and {MAX_CHARS:,} characters per field. "
             "Files are read as UTF-8; a byte-order mark is kept, as sacreBLEU keeps it, and flagged."
         )
-        report_state = gr.State(None)
-        with gr.Row():
-            with gr.Column(scale=3):
-                hyps = gr.Textbox(label="Hypotheses (system output)", lines=6, elem_id="hyps")
-                hyps_file = gr.File(label="or upload the hypotheses (.txt)", file_types=[".txt"], height=130, elem_id="hyps-file")
-            with gr.Column(scale=3):
-                refs = [
-                    gr.Textbox(label=f"Reference set {k}" + ("" if k == 1 else " (optional)"), lines=6 if k == 1 else 2, elem_id=f"ref-{k}")
-                    for k in range(1, MAX_REFERENCE_SETS + 1)
-                ]
-                refs_file = gr.File(label=f"or upload 1-{MAX_REFERENCE_SETS} reference files", file_count="multiple", file_types=[".txt"], height=130, elem_id="refs-file")
-        with gr.Row():
-            tokenize = gr.Dropdown(tokenizers, value=DEFAULTS.tokenize, label="tokenizer", elem_id="tokenize")
-            smooth_method = gr.Dropdown(list(SMOOTH_DEFAULTS), value=DEFAULTS.smooth_method, label="smoothing", elem_id="smooth-method")
-            # Text, not gr.Number: a Number box shows 0 for "no value".
-            smooth_value = gr.Textbox(
-                "", label="smoothing value (floor, add-k)", elem_id="smooth-value", max_lines=1,
-                interactive=False, placeholder=f"not used by {DEFAULTS.smooth_method}",
-            )
-            max_order = gr.Number(DEFAULTS.max_ngram_order, label="max n-gram order", precision=0, minimum=1, maximum=MAX_MAX_ORDER, elem_id="max-order")
-            with gr.Column():
-                lowercase = gr.Checkbox(DEFAULTS.lowercase, label="lowercase", elem_id="lowercase")
-                effective_order = gr.Checkbox(DEFAULTS.effective_order, label="effective order (corpus)", elem_id="effective-order")
-        with gr.Row():
-            score_btn = gr.Button("Score", variant="primary", elem_id="score-btn", scale=3)
-            reset_btn = gr.Button("Reset options to defaults", elem_id="reset-btn", scale=1)
-        notice = gr.HTML(elem_id="notice")
-        with gr.Row():
-            with gr.Column(scale=2):
-                score_out = gr.HTML(elem_id="score-out")
-                download = gr.DownloadButton("Download the result (JSON)", elem_id="download", visible=False)
-            with gr.Column(scale=3):
-                chart = gr.BarPlot(
-                    x="part", y="value", color="kind", y_lim=[0, 100], sort=None,
-                    x_title="", y_title="percent", color_title="", label="n-gram precisions and brevity penalty", height=260,
-                    elem_id="chart",
-                )
-        gr.Markdown(
-            "### Sentences\nSentence BLEU as `sacrebleu.sentence_bleu` computes it (the options above, "
-            "with effective order). Click a row to see why it gets its score."
-        )
-        with gr.Row():
-            sort = gr.Radio(SORT_CHOICES, value=SORT_CHOICES[0], label="sort by", elem_id="sort")
-            line = gr.Number(1, label="line", precision=0, minimum=1, elem_id="line")
-            highlight = gr.Dropdown([ALL_ORDERS], value=ALL_ORDERS, label="highlight", elem_id="highlight")
-        table = gr.Dataframe(
-            headers=TABLE_COLUMNS,
-            datatype=["number", "number", "number", "number", "str"],
-            # Fixed widths for the numbers, the rest for the text: long real sentences wrap inside
-            # their own column instead of squeezing the others ("senten ce BLEU").
-            column_widths=["7%", "13%", "9%", "9%", "62%"],
-            interactive=False, wrap=True, max_height=420, elem_id="sentences",
-        )
-        gr.Markdown("### Why this score")
-        explanation = gr.HTML(elem_id="explanation")
-
-        form = [hyps, *refs, tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order]
-        assert len(form) == 1 + MAX_REFERENCE_SETS + len(FORM_OPTIONS)
-        gr.Examples(EXAMPLES, inputs=form, label="Examples (each sets every option; the score shows the options used)")
-
-        score_btn.click(
-            on_score, inputs=form + [sort],
-            outputs=[notice, score_out, chart, table, report_state, download, line, highlight, explanation],
-            api_visibility="undocumented",
-        )
-        reset_btn.click(reset_options, None, form[1 + MAX_REFERENCE_SETS:], api_visibility="undocumented")
-        # A method picked by the user shows its default value; any change (an example included,
-        # which sets its own value) only enables or clears the box.
-        smooth_method.input(
-            lambda m: "" if SMOOTH_DEFAULTS.get(m) is None else str(SMOOTH_DEFAULTS[m]), smooth_method, smooth_value,
-            api_visibility="undocumented",
-        )
-        smooth_method.change(_smoothing_value_box, smooth_method, smooth_value, api_visibility="undocumented")
-        sort.change(on_sort, [report_state, sort], table, api_visibility="undocumented")
-        table.select(on_select, [report_state, highlight], [line, explanation], api_visibility="undocumented")
-        line.submit(on_explain, [report_state, line, highlight], explanation, api_visibility="undocumented")
-        highlight.change(on_explain, [report_state, line, highlight], explanation, api_visibility="undocumented")
-        hyps_file.upload(on_upload_hyps, hyps_file, [hyps, notice], api_visibility="undocumented")
-        refs_file.upload(on_upload_refs, refs_file, refs + [notice], api_visibility="undocumented")
+        with gr.Tabs():
+            with gr.Tab("Score", elem_id="score-tab"):
+                _score_tab(tokenizers)
+            with gr.Tab("Compare systems", elem_id="compare-tab"):
+                _compare_tab(tokenizers)
 
         gr.api(bleu, api_name="bleu")
         gr.api(explain, api_name="explain")
+        gr.api(compare, api_name="compare")
+        gr.api(variants, api_name="variants")
     demo.queue(default_concurrency_limit=2, max_size=32)
     return demo
-
 
 demo = build_demo()
 

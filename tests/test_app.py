@@ -358,9 +358,36 @@ def client(server):
     return Client(server, verbose=False)
 
 
-def test_api_lists_the_two_endpoints(client):
+def test_api_lists_the_endpoints(client):
     endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
-    assert set(endpoints) == {"/bleu", "/explain"}
+    assert set(endpoints) == {"/bleu", "/explain", "/compare", "/variants"}
+
+
+def test_api_compare_equals_the_core(client):
+    refs = ["the cat sat on the mat", "a dog barked at the postman", "it is raining in the city today",
+            "hello world , said the program", "she reads a book every night", "the train leaves at noon"]
+    base = ["the cat sat on a mat", "the dog barked at a postman", "it rains in the city today",
+            "hello world said the program", "she is reading a book each night", "the train departs at noon"]
+    new = ["the cat sat on the mat", "a dog barked at the postman", "it is raining in town today",
+           "hello world , the program said", "she reads one book every night", "the train leaves at noon"]
+    got = client.predict(systems=["\n".join(base), "\n".join(new)], references=["\n".join(refs)], names=["base", "new"],
+                         method="ar", n_samples=500, seed=7, lowercase=True, api_name="/compare")
+    want = bleukit.paired_test({"base": base, "new": new}, refs, method="ar", n_samples=500, seed=7, lowercase=True)
+    assert [s["name"] for s in got["systems"]] == ["base", "new"]
+    for row, w in zip(got["systems"], want):
+        assert row["score"] == w.score and row["p_value"] == w.p_value and row["mean"] is None
+    assert got["signature"] == want[0].result.signature and "ar:500|seed:7|case:lc" in got["signature"]
+    assert got["systems"][1]["significant"] == (want[1].p_value < 0.05)
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match="System 'new' has 1 line"):
+        client.predict(systems=["a\nb", "a"], references=["a\nb"], names=["base", "new"], api_name="/compare")
+
+
+def test_api_variants_equals_the_core(client):
+    hyps, refs = ["It is raining today."], [["It rains today.", "It is raining today!"]]
+    got = client.predict(hypotheses=hyps[0], references=[r for r in refs[0]], api_name="/variants")
+    assert got == json.loads(json.dumps(bleukit.compare_variants(hyps, refs).to_dict()))
 
 
 def test_api_bleu_equals_the_core(client):
@@ -706,3 +733,135 @@ def test_browser_byte_order_mark_is_flagged(page, tmp_path):
     first = page.locator("#explain-hyp .tok").first
     assert first.get_attribute("data-level") == "0" and "⟨BOM⟩28" in first.inner_text()
     _shot(page, "bom")
+
+
+# ----------------------------------------------------------------------------- browser: compare tab, other BLEUs
+
+COMPARED = ["KIT.4950", "LIUM-NMT.4900", "online-A.0"]
+
+
+def _open_compare_tab(page) -> None:
+    page.click("button[role=tab]:has-text('Compare systems')")
+    page.wait_for_selector("#cmp-sys-1 textarea")
+
+
+def _fill_compare(page, texts, names, *sets) -> None:
+    for k in range(1, 6):
+        page.fill(f"#cmp-sys-{k} textarea", texts[k - 1] if k <= len(texts) else "")
+        page.fill(f"#cmp-name-{k} input", names[k - 1] if k <= len(names) else "")
+    for k in range(1, 5):
+        page.fill(f"#cmp-ref-{k} textarea", sets[k - 1] if k <= len(sets) else "")
+
+
+def _compare_and_wait(page) -> None:
+    """Click Compare and wait for this click's answer (a table's signature or an error)."""
+    page.evaluate("() => { for (const id of ['compare-signature', 'compare-error']) document.getElementById(id)?.remove(); }")
+    page.click("#compare-btn")
+    page.wait_for_selector("#compare-signature, #compare-error", timeout=60_000)
+
+
+def _wmt17_systems(shared_data, lines):
+    folder = shared_data / "wmt17-en-de"
+    systems = [(name, read_lines(folder / f"hyp.{name}.de")[:lines]) for name in COMPARED]
+    return systems, read_lines(folder / "ref.de")[:lines]
+
+
+def _plot_drawn(page, selector: str) -> int:
+    return page.locator(f"{selector} .vega-embed, {selector} canvas, {selector} svg.marks").count()
+
+
+@pytest.mark.slow
+def test_browser_compare_systems(page, shared_data):
+    systems, refs = _wmt17_systems(shared_data, 300)
+    _open_compare_tab(page)
+    _fill_compare(page, ["\n".join(h) for _, h in systems], [n for n, _ in systems], "\n".join(refs))
+    page.fill("#cmp-n input", "200")
+    _compare_and_wait(page)
+    want = bleukit.paired_test(systems, refs, method="bs", n_samples=200, seed=12345)
+    assert page.inner_text("#compare-signature") == want[0].result.signature
+    page.wait_for_selector("#compare-table [role=gridcell]:has-text('online-A.0')")
+    cells = page.eval_on_selector_all("#compare-table [role=gridcell]", "els => els.map(e => e.textContent.trim())")
+    rows = [cells[i:i + 5] for i in range(0, len(cells), 5)]
+    assert [r[0] for r in rows] == [f"{COMPARED[0]} (baseline)", *COMPARED[1:]]
+    for row, w in zip(rows[1:], want[1:]):
+        assert row[1] == f"{w.score:.2f}" and row[2] == f"{w.mean:.2f} ± {w.ci:.2f}"
+        assert row[3] == f"{w.p_value:.4f}" + (" *" if w.p_value < 0.05 else "")
+    assert want[2].p_value < 0.05 and rows[2][3].endswith(" *") and rows[2][4] == "yes"  # online-A: significant
+    assert want[1].p_value >= 0.05 and rows[1][4] == "no"
+    page.wait_for_function("() => document.querySelector('#compare-plot .vega-embed, #compare-plot canvas, #compare-plot svg.marks')")
+    assert _plot_drawn(page, "#compare-plot") > 0
+    assert all(name in page.inner_text("#compare-plot") for name in COMPARED)  # the legend names every system
+    assert "(all defaults)" in page.inner_text("#compare-options")
+    # The legend (below the lines) is inside the plot's box, not cut off.
+    legend = page.eval_on_selector(
+        "#compare-plot",
+        """(plot, names) => { const box = plot.getBoundingClientRect(); const out = {};
+                              const w = document.createTreeWalker(plot, NodeFilter.SHOW_TEXT);
+                              for (let n = w.nextNode(); n; n = w.nextNode()) {
+                                if (!names.includes(n.textContent.trim())) continue;
+                                const r = n.parentElement.getBoundingClientRect();
+                                out[n.textContent.trim()] = r.height > 0 && r.top >= box.top && r.bottom <= box.bottom; }
+                              return out; }""",
+        COMPARED,
+    )
+    assert legend == {name: True for name in COMPARED}, legend
+    _shot(page, "compare")
+    # Picking approximate randomization sets sacreBLEU's default number of trials.
+    page.click("#cmp-method label:has-text('approximate randomization')")
+    page.wait_for_function("() => document.querySelector('#cmp-n input').value === '10000'")
+    page.click("#cmp-method label:has-text('paired bootstrap')")
+    page.wait_for_function("() => document.querySelector('#cmp-n input').value === '1000'")
+
+
+@pytest.mark.slow
+def test_browser_compare_input_error_replaces_the_results(page, shared_data):
+    systems, refs = _wmt17_systems(shared_data, 40)
+    _open_compare_tab(page)
+    _fill_compare(page, ["\n".join(h) for _, h in systems[:2]], ["base", "new"], "\n".join(refs))
+    page.fill("#cmp-n input", "100")
+    _compare_and_wait(page)
+    page.wait_for_selector("#compare-table [role=gridcell]:has-text('base (baseline)')")
+    log_file = ARTIFACTS / "app-server.log"
+    log_before = log_file.read_text(encoding="utf-8")
+
+    page.fill("#cmp-sys-2 textarea", "\n".join(systems[1][1][:39]))
+    _compare_and_wait(page)
+    message = "System 'new' has 39 line(s) but the baseline 'base' has 40"
+    page.wait_for_selector(f"#compare-error:has-text(\"{message}\")")
+    page.wait_for_timeout(300)  # let every output of the answer render
+    body = page.inner_text("body")
+    assert body.count(message) == 1
+    assert page.locator("#compare-table [role=gridcell]").count() == 0  # the earlier table is gone,
+    assert not page.query_selector("#compare-signature")  # its signature
+    assert _plot_drawn(page, "#compare-plot") == 0  # and its plot
+    assert page.locator("[data-testid=status-tracker].error").count() == 0
+    _shot(page, "compare-error")
+    deadline = time.monotonic() + 10
+    while message not in log_file.read_text(encoding="utf-8")[len(log_before):] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    new = log_file.read_text(encoding="utf-8")[len(log_before):]
+    assert [line for line in new.splitlines() if line.strip()] == [
+        f"input error in compare: {message}: every system must translate the same segments, line by line."
+    ]
+
+
+@pytest.mark.slow
+def test_browser_other_bleus_panel(page, shared_data):
+    folder = shared_data / "wmt22-de-en"
+    hyps = read_lines(folder / "hyp.JDExploreAcademy.en")[:30]
+    sets = [read_lines(folder / f"ref.{k}.en")[:30] for k in "AB"]
+    _fill_form(page, "\n".join(hyps), *("\n".join(s) for s in sets))
+    assert not page.locator("#variants-btn").is_visible()  # closed: nothing computed
+    page.click("#variants button:has-text('Other BLEUs')")
+    page.click("#variants-btn")
+    page.wait_for_selector("#variants-table [role=gridcell]:has-text('multi-bleu.perl')")
+    table = bleukit.compare_variants(hyps, bleukit.references_from_streams(sets))
+    cells = page.eval_on_selector_all("#variants-table [role=gridcell]", "els => els.map(e => e.textContent.trim())")
+    assert [cells[i:i + 3] for i in range(0, len(cells), 3)] == [[r.name, f"{r.score:.2f}", r.note] for r in table.rows]
+    for name in table.skipped:
+        assert f"{name} not scored" in page.inner_text("#variants-note")
+    page.locator("#variants").scroll_into_view_if_needed()
+    _shot(page, "variants")
+    # A new score clears the table of the earlier text (it is computed only on request).
+    _score_and_wait(page)
+    page.wait_for_function("() => !document.querySelector('#variants-table [role=gridcell]')")

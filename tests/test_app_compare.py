@@ -1,0 +1,202 @@
+"""The app's "Compare systems" tab and "Other BLEUs" panel: their functions against sacreBLEU's
+`PairedTest` and `bleukit.compare_variants`, and their API endpoints on a running server (the
+browser states are in test_app.py, which owns the server and the browser)."""
+
+from __future__ import annotations
+
+import html
+import importlib.util
+
+import numpy as np
+import pytest
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import PairedTest
+
+import bleukit
+from shared_data import REPO, read_lines
+
+pytest.importorskip("gradio")
+
+WMT17 = ["KIT.4950", "LIUM-NMT.4900", "online-A.0"]
+LINES = 250
+
+
+@pytest.fixture(scope="module")
+def app():
+    spec = importlib.util.spec_from_file_location("bleukit_app_compare", REPO / "app.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def wmt17(shared_data):
+    folder = shared_data / "wmt17-en-de"
+    systems = [(name, read_lines(folder / f"hyp.{name}.de")[:LINES]) for name in WMT17]
+    return systems, read_lines(folder / "ref.de")[:LINES]
+
+
+def _sacrebleu_paired(named, streams, method, n, seed, monkeypatch, **options):
+    monkeypatch.setenv("SACREBLEU_SEED", str(seed))
+    sigs, scores = PairedTest(named, {"BLEU": BLEU(references=streams, **options)}, None, test_type=method, n_samples=n)()
+    return sigs["BLEU"].format(), scores["BLEU"]
+
+
+def _form(app, texts, names, sets, method, n, seed, **options):
+    """The compare tab's inputs, in the order of its button's inputs."""
+    pad = lambda xs, k: list(xs) + [""] * (k - len(xs))  # noqa: E731
+    defaults = dict(zip(app.FORM_OPTIONS, app.reset_options()))
+    return [*pad(texts, app.MAX_SYSTEMS), *pad(names, app.MAX_SYSTEMS), *pad(sets, app.MAX_REFERENCE_SETS),
+            *[options.get(k, defaults[k]) for k in app.FORM_OPTIONS], method, n, seed]
+
+
+@pytest.mark.parametrize(
+    "method, n, seed, options",
+    [
+        ("paired bootstrap", 200, 12345, {}),
+        ("approximate randomization", 300, 7, {"tokenize": "intl", "lowercase": True}),
+        ("paired bootstrap", 100, 3, {"smooth_method": "floor", "smooth_value": "0.5", "max_ngram_order": 3}),
+    ],
+)
+def test_compare_tab_equals_sacrebleu_paired_test(app, wmt17, monkeypatch, method, n, seed, options):
+    systems, refs = wmt17
+    notice, table, summary, plot = app.on_compare(
+        *_form(app, ["\n".join(h) for _, h in systems], [name for name, _ in systems], ["\n".join(refs)], method, n, seed, **options)
+    )
+    # online-A's file starts with a byte-order mark (kept, as sacreBLEU keeps it): noted, not an error.
+    assert "Line 1 of system 3 begins with a byte-order mark" in notice and "error" not in notice
+    sacre_options = {k: (float(v) if k == "smooth_value" else v) for k, v in options.items()}
+    key = app.METHODS[method]
+    signature, theirs = _sacrebleu_paired(systems, [refs], key, n, seed, monkeypatch, **sacre_options)
+    assert table["system"].tolist() == [f"{WMT17[0]} (baseline)", *WMT17[1:]]
+    for k, (row, t) in enumerate(zip(table.itertuples(index=False), theirs)):
+        assert row[1] == f"{t.score:.2f}"
+        if k == 0:
+            assert row[3] == row[4] == "—"
+        else:
+            assert row[3] == f"{t.p_value:.4f}" + (" *" if t.p_value < 0.05 else "")  # identical p-values
+            assert row[4] == ("yes" if t.p_value < 0.05 else "no")
+        if key == "bs":
+            assert row[2] == f"{t.mean:.2f} ± {t.ci:.2f}"
+        else:
+            assert t.mean is None and row[2] == "—"  # sacreBLEU's AR gives no mean or CI
+    shown = summary.split('id="compare-signature">')[1].split("</code>")[0].replace("<wbr>", "")
+    # sacreBLEU's signature has no max order field (bleukit adds "order:N" when it is not 4).
+    common = lambda sig: "|".join(f for f in sig.split("|") if not f.startswith(("version:", "order:")))  # noqa: E731
+    assert common(shown) == common(signature)
+    assert f"{key}:{n}|seed:{seed}" in shown
+
+    # The plot: one bootstrap distribution per system over shared bins, each summing to 100 %.
+    assert sorted(set(plot["system"])) == sorted(WMT17)
+    shares = plot.groupby("system")["share of resamples (%)"].sum()
+    assert np.allclose(shares.to_numpy(), 100.0)
+    opts = app.make_options(**options)
+    plot_n = n if key == "bs" else app.DEFAULT_SAMPLES["bs"]
+    scores = {name: bleukit.bootstrap_scores(bleukit.corpus_statistics(h, refs, opts), opts, plot_n, seed) for name, h in systems}
+    edges = np.histogram_bin_edges(np.concatenate(list(scores.values())), bins=app.PLOT_BINS)
+    centres = list((edges[:-1] + edges[1:]) / 2)
+    for name, values in scores.items():
+        counts = np.histogram(values, bins=edges)[0]
+        one = plot[plot["system"] == name]
+        shown = {centres.index(c): share for c, share in zip(one["BLEU"], one["share of resamples (%)"])}
+        assert all(shown.get(b, 0.0) == 100 * counts[b] / plot_n for b in range(app.PLOT_BINS))  # every resample shown
+        assert 0 < len(shown) < app.PLOT_BINS or counts.all()
+    if key == "bs":  # the plotted resamples are the test's: their mean is the table's mean
+        assert float(scores[WMT17[1]].mean()) == pytest.approx(theirs[1].mean, abs=1e-6 * theirs[1].mean)
+
+
+def test_compare_report_json_multi_reference(app, shared_data, monkeypatch):
+    folder = shared_data / "wmt22-de-en"
+    names = ["JDExploreAcademy", "Online-A"]
+    systems = [(n, read_lines(folder / f"hyp.{n}.en")[:150]) for n in names]
+    streams = [read_lines(folder / f"ref.{k}.en")[:150] for k in "AB"]
+    named, refs = app.parse_systems(["\n".join(h) for _, h in systems], names, ["\n".join(s) for s in streams])
+    report = app.compare_report(named, refs, app.make_options(), "bs", 150, 12345)
+    _, theirs = _sacrebleu_paired(systems, streams, "bs", 150, 12345, monkeypatch)
+    assert report["signature"].startswith("nrefs:2|bs:150|seed:12345|")
+    for row, t in zip(report["systems"], theirs):
+        assert row["score"] == pytest.approx(t.score, abs=1e-9)
+        assert row["p_value"] == t.p_value
+        assert row["mean"] == pytest.approx(t.mean, abs=2**-22 * t.mean)
+    assert report["systems"][0]["significant"] is None
+    assert report["systems"][1]["significant"] == (theirs[1].p_value < 0.05)
+
+
+def test_defaults_are_sacrebleus(app):
+    assert app.paired_settings("paired bootstrap", None, 12345) == ("bs", 1000, 12345)
+    assert app.paired_settings("approximate randomization", "", 12345) == ("ar", 10000, 12345)
+    assert app.on_method("approximate randomization") == 10000 and app.on_method("paired bootstrap") == 1000
+
+
+@pytest.mark.parametrize(
+    "texts, names, sets, method, n, seed, message",
+    [
+        (["a b", ""], [], ["a b"], "bs", 10, 1, "Fill at least 2 systems"),
+        (["a b\nc", "a b"], [], ["a b\nc"], "bs", 10, 1, "System 'system 2' has 1 line\\(s\\) but the baseline 'system 1' has 2"),
+        (["a", "b"], ["x", "x"], ["a"], "bs", 10, 1, "Two systems are named 'x'"),
+        (["a", "b"], [], ["a\nb"], "bs", 10, 1, "Reference set 1 has 2 line\\(s\\) but there are 1 hypotheses"),
+        (["a", "b"], [], [""], "bs", 10, 1, "No references"),
+        (["a", "b"], [], ["a"], "bs", 20_001, 1, "between 1 and 20,000"),
+        (["a", "b"], [], ["a"], "bs", 1.5, 1, "whole number"),
+        (["a", "b"], [], ["a"], "bs", 10, -1, "seed must be a whole number >= 0"),
+        (["a", "b"], [], ["a"], "bs", 10, None, "seed must be a whole number"),
+        (["a", "b"], [], ["a"], "t-test", 10, 1, "unknown test"),
+        (["a", "b"], ["n" * 81], ["a"], "bs", 10, 1, "at most 80"),
+    ],
+)
+def test_compare_input_errors_are_named(app, texts, names, sets, method, n, seed, message):
+    with pytest.raises(ValueError, match=message):
+        systems, refs = app.parse_systems(texts, names, sets)
+        app.paired_settings(method, n, seed)
+
+
+def test_a_compare_input_error_clears_the_results(app, caplog):
+    notice, table, summary, plot = app.on_compare(*_form(app, ["a b\nc", "a b"], [], ["a b\nc"], "paired bootstrap", 10, 1))
+    message = "System 'system 2' has 1 line(s) but the baseline 'system 1' has 2"
+    assert html.unescape(notice).count(message) == 1 and 'id="compare-error"' in notice and 'role="alert"' in notice
+    assert table.empty and list(table.columns) == app.COMPARE_COLUMNS
+    assert summary == "" and plot is None
+    assert [r.getMessage() for r in caplog.records if r.name == "bleukit.app"] == [
+        f"input error in compare: {message}: every system must translate the same segments, line by line."
+    ]
+
+
+def test_system_files_fill_the_boxes_and_name_the_systems(app, tmp_path):
+    files = []
+    for name, text in [("base.txt", "a b\n"), ("new.txt", "\ufeffa c\n")]:
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        files.append(str(tmp_path / name))
+    *boxes, notice = app.on_upload_systems(files)
+    assert boxes[: app.MAX_SYSTEMS] == ["a b\n", "\ufeffa c\n", "", "", ""]
+    assert boxes[app.MAX_SYSTEMS:] == ["base.txt", "new.txt", "", "", ""]
+    assert "Line 1 of system 2 begins with a byte-order mark" in notice and "below" not in notice
+    *boxes, notice = app.on_upload_systems(files * 3)
+    assert all(b == app.gr.update() for b in boxes) and "At most 5 system files" in notice
+
+
+def test_variants_panel_equals_compare_variants(app, shared_data):
+    folder = shared_data / "wmt22-de-en"
+    hyps = read_lines(folder / "hyp.JDExploreAcademy.en")[:60]
+    sets = [read_lines(folder / f"ref.{k}.en")[:60] for k in "AB"]
+    notice, frame = app.on_variants("\n".join(hyps), "\n".join(sets[0]), "\n".join(sets[1]), "", "")
+    table = bleukit.compare_variants(hyps, bleukit.references_from_streams(sets))
+    assert frame.values.tolist() == [[r.name, f"{r.score:.2f}", r.note] for r in table.rows]
+    assert frame["variant"].iloc[0] == "sacreBLEU"
+    assert float(frame["BLEU"].iloc[0]) == pytest.approx(round(BLEU().corpus_score(hyps, sets).score, 2), abs=1e-9)
+    assert {"NLTK corpus_bleu", 'evaluate "bleu"', "multi-bleu.perl"} <= set(frame["variant"])
+    for name, why in table.skipped.items():  # spBLEU without a configured model: said, not hidden
+        assert f"{name} not scored: {why}." in html.unescape(notice)
+    bad_notice, bad = app.on_variants("a\nb", "a", "", "", "")
+    assert 'id="variants-error"' in bad_notice and bad.empty and list(bad.columns) == app.VARIANT_COLUMNS
+    assert app.clear_variants()[1].empty
+
+
+def test_api_functions_raise_the_messages(app):
+    import gradio as gr
+
+    with pytest.raises(gr.Error, match="Fill at least 2 systems"):
+        app.compare(["a b"], ["a b"])
+    with pytest.raises(gr.Error, match="one name per system"):
+        app.compare(["a b", "a c"], ["a b"], names=["x"])
+    with pytest.raises(gr.Error, match="hypotheses are empty"):
+        app.variants("", ["a"])
