@@ -41,6 +41,10 @@ from .layout import Padded
 
 __all__ = ["padded_rows", "count_padded"]
 
+#: Windows (all orders) up to which orders share sorts and one counting pass; above, one order
+#: at a time (memory of one order's arrays).
+ONE_PASS_WINDOWS = 2**22
+
 #: Codes of all orders are below max_order * n_windows + 1 = m, keys below m ** 2 (int64).
 MAX_WINDOWS = 3 * 10**9
 
@@ -101,12 +105,12 @@ def _length_columns(lengths, owner, slot, n_rows: int, k: int, width: int, dense
     return sys_len, ref_len, nrefs
 
 
-def _levels(max_order: int) -> List[Tuple[int, int]]:
+def _levels(max_order: int, together: bool = True) -> List[Tuple[int, int]]:
     """Orders sorted together: (1, 1), (2, 2), (3, 4), (5, 8)...: those of one level are keyed by
-    codes of orders of earlier levels only."""
+    codes of orders of earlier levels only (one order per level unless ``together``)."""
     out, first = [], 1
     while first <= max_order:
-        last = min(max(first, 2 * _split(first)) if first > 1 else 1, max_order)
+        last = min(max(first, 2 * _split(first)) if first > 1 and together else first, max_order)
         out.append((first, last))
         first = last + 1
     return out
@@ -126,21 +130,33 @@ def _matches(tokens, lengths, owner, slot, n_rows: int, k: int, dense: bool, ord
     # Per window, one int64: the window's sequence code (order, row, slot as
     # (order * n_rows + row) * k + slot) above bit 0, which says whether the window lies inside
     # its sequence. Within an order, matrix order is code order.
-    inside = (lengths[:, None] - torch.arange(width, device=device)) > orders[:, None, None]
+    remaining = lengths[:, None] - torch.arange(width, device=device)  # ids left from each position
     if dense:
         seq_code = torch.arange(max_order * n_seqs, device=device).view(max_order, n_seqs, 1)
     else:
         seq_code = (orders * (n_rows * k))[:, None, None] + torch.add(slot, owner, alpha=k)[:, None]
-    tags = ((seq_code << 1) | inside).view(total)
+    seq_code = seq_code << 1
 
     mult = total + 1  # codes are 1..total
-    new_key = torch.zeros(total, dtype=torch.bool, device=device)
-    new_key[::n_win] = True  # each level's range starts a key
-    s_tag = torch.empty(total, dtype=torch.int64, device=device)
-    codes = torch.zeros(total + max_order, dtype=torch.int64, device=device)  # zeros past the end
+    matches = torch.zeros(max_order * n_rows, dtype=torch.int64, device=device)
+    # Small batches are launch-bound: orders sorted together where they can be, one counting
+    # pass over all orders. Big ones: one order at a time, counted right after its sort, so the
+    # temporary arrays are those of one order.
+    one_pass = total <= ONE_PASS_WINDOWS
+    if one_pass:
+        new_key = torch.zeros(total, dtype=torch.bool, device=device)
+        new_key[::n_win] = True  # each level's range starts a key
+        s_tag = torch.empty(total, dtype=torch.int64, device=device)
     needed = _codes_needed(max_order)
-    for first, last in _levels(max_order):
+    # Codes of the orders that key longer ones (the first max(needed) orders), zeros past the end.
+    codes = torch.zeros(max(needed, default=0) * n_win + max_order, dtype=torch.int64, device=device)
+    for first, last in _levels(max_order, together=one_pass):
         lo, hi = (first - 1) * n_win, last * n_win
+        if one_pass:
+            level_new_key, level_tag = new_key[lo:hi], s_tag[lo:hi]
+        else:
+            level_new_key = torch.ones(hi - lo, dtype=torch.bool, device=device)
+            level_tag = torch.empty(hi - lo, dtype=torch.int64, device=device)
         if first == 1:
             keys = tokens.reshape(-1)
         else:
@@ -151,32 +167,42 @@ def _matches(tokens, lengths, owner, slot, n_rows: int, k: int, dense: bool, ord
             tail = codes[(first - a - 1) * n_win + a : (last - a) * n_win + a].view(last - first + 1, n_win)
             keys = torch.add(tail, codes[(a - 1) * n_win : a * n_win], alpha=mult).view(-1)
         sorted_keys, perm = torch.sort(keys, stable=True)
-        torch.ne(sorted_keys[1:], sorted_keys[:-1], out=new_key[lo + 1 : hi])
-        torch.index_select(tags[lo:hi], 0, perm, out=s_tag[lo:hi])
+        torch.ne(sorted_keys[1:], sorted_keys[:-1], out=level_new_key[1:])
+        tags = (seq_code[first - 1 : last] | (remaining > orders[first - 1 : last, None, None])).view(-1)
+        torch.index_select(tags, 0, perm, out=level_tag)
+        del keys, sorted_keys, tags
         if any(first <= n <= last for n in needed):
-            # Key numbers counted from the start of the array: distinct across orders.
-            codes[lo:hi].scatter_(0, perm, new_key[:hi].cumsum(0)[lo:])
-    return _clip(new_key, s_tag, max_order, n_rows, k).view(max_order, n_rows).T
+            # Keys numbered from the start of the flat array: codes differ across orders.
+            number = new_key[:hi].cumsum(0)[lo:] if one_pass else level_new_key.cumsum(0) + lo
+            codes[lo:hi].scatter_(0, perm, number)
+        del perm
+        if not one_pass:
+            _clip(level_new_key, level_tag, matches, k)
+    del codes
+    if one_pass:
+        _clip(new_key, s_tag, matches, k)
+    return matches.view(max_order, n_rows).T
 
 
-def _clip(new_key, s_tag, n_orders: int, n_rows: int, k: int):
-    """Clipped matches per (order, row) from sorted windows: a group is a run of equal (key,
-    order, row), a run one of equal (key, sequence). Per group, the hypothesis run's count
-    clipped by the largest reference run's, added to the group's (order, row)."""
+def _clip(new_key, s_tag, matches, k: int) -> None:
+    """Add clipped matches per (order, row) to ``matches`` from sorted windows: a group is a run
+    of equal (key, order, row), a run one of equal (key, sequence). Per group, the hypothesis
+    run's count clipped by the largest reference run's, added to the group's (order, row)."""
     import torch
 
     seq = s_tag >> 1
+    first = new_key[:1]
+    run = (torch.cat([first, seq[1:] != seq[:-1]]) | new_key).cumsum(0)
     row = seq // k
     is_hyp = seq % k == 0
-    first = new_key[:1]
-    new_run = torch.cat([first, seq[1:] != seq[:-1]]) | new_key
+    del seq
     new_group = torch.cat([first, row[1:] != row[:-1]]) | new_key
-    run = new_run.cumsum(0)
     group = new_group.cumsum(0)
     buffer = torch.zeros(int(s_tag.shape[0]) + 1, dtype=torch.int64, device=s_tag.device)
     run_count = buffer.scatter_add(0, run, s_tag & 1)[run]  # per window: windows inside its run
-    ref_max = buffer.scatter_reduce(0, group, run_count.masked_fill(is_hyp, 0), "amax")
+    del run
+    ref_max = buffer.scatter_reduce(0, group, run_count.masked_fill(is_hyp, 0), "amax")[group]
+    del buffer, group
     # The hypothesis run comes first in its group; its first window adds the clipped count.
-    clipped = torch.minimum(run_count, ref_max[group]) * (new_group & is_hyp)
-    matches = torch.zeros(n_orders * n_rows, dtype=torch.int64, device=s_tag.device)
-    return matches.scatter_add_(0, row, clipped)
+    clipped = torch.minimum(run_count, ref_max, out=ref_max).mul_(new_group & is_hyp)
+    matches.scatter_add_(0, row, clipped)
