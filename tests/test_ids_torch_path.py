@@ -7,6 +7,8 @@ synchronisations is checked here without one; the CUDA-only tests run where a GP
 from __future__ import annotations
 
 import collections
+import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,6 +30,15 @@ def sync_ops(fn) -> collections.Counter:
         fn()
     names = collections.Counter(e.name for e in prof.events())
     return collections.Counter({k: names[k] for k in ("aten::nonzero", "aten::item", "aten::_local_scalar_dense")})
+
+
+def bench_gpu_ids():
+    """benchmarks/bench_gpu_ids.py, whose profile_counts defines what a launch is."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_gpu_ids.py"
+    spec = importlib.util.spec_from_file_location("bench_gpu_ids", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def batch(rows: int, length: int, seed: int = 0, vocab: int = 50):
@@ -61,6 +72,18 @@ def test_no_host_synchronisation_per_call_at_256x256():
     counts = sync_ops(lambda: sentence_bleu_ids(h, r, hyp_lengths=lengths, ref_lengths=lengths, backend="torch"))
     assert counts["aten::nonzero"] + counts["aten::item"] <= 12
     assert counts["aten::_local_scalar_dense"] <= 2, counts
+
+
+def test_kernel_launches_per_call_at_256x256_dropped_four_times():
+    # The profiler's top-level operators (views excluded), about one GPU kernel launch each:
+    # 423 before the fixed-shape counter (bleukit.tensor), 99 now (7 laying out the batch, 57
+    # counting, 35 the BLEU formula); the issue asks for a 4x drop.
+    bench = bench_gpu_ids()
+    hyps, refs = bench.make_batch(256, 256, seed=0)
+    h, r = torch.as_tensor(hyps), torch.as_tensor(refs)
+    counts = bench.profile_counts(lambda: sentence_bleu_ids(h, r, pad_id=0, backend="torch"))
+    assert counts["launches"] <= 105 and 423 / counts["launches"] >= 4, counts
+    assert counts["syncs"] == 0, counts
 
 
 @pytest.mark.parametrize("device", DEVICES)
