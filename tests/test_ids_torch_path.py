@@ -102,6 +102,25 @@ def test_mixed_layouts_on_the_torch_path_equal_the_reference_counter(device):
     np.testing.assert_array_equal(rows.cpu().numpy(), want)
 
 
+@pytest.mark.parametrize("one_pass", [True, False])
+def test_big_batches_count_one_order_at_a_time_with_the_same_rows(monkeypatch, one_pass):
+    # Above ONE_PASS_WINDOWS the counter sorts and counts order by order (memory of one order);
+    # below, orders share sorts and one counting pass (fewer launches). Both give the rows.
+    from bleukit.ids import padded_counting
+
+    monkeypatch.setattr(padded_counting, "ONE_PASS_WINDOWS", 2**40 if one_pass else 0)
+    rng = np.random.default_rng(8)
+    hyps, refs = batch(10, 14, seed=9, vocab=4)
+    clean = [[int(i) for i in h if i != 0] for h in hyps]
+    ref_lists = [[rng.integers(1, 4, rng.integers(0, 15)).tolist() for _ in range(rng.integers(1, 4))] for _ in hyps]
+    for order in (1, 2, 4, 7):
+        rows, _ = id_statistics_rows(torch.as_tensor(hyps), torch.as_tensor(refs), pad_id=0, backend="torch",
+                                     max_ngram_order=order)
+        np.testing.assert_array_equal(rows.numpy(), count_statistics(clean, [[r] for r in refs.tolist()], order).rows)
+        rows, _ = id_statistics_rows(torch.as_tensor(hyps), ref_lists, pad_id=0, backend="torch", max_ngram_order=order)
+        np.testing.assert_array_equal(rows.numpy(), count_statistics(clean, ref_lists, order).rows)
+
+
 @pytest.mark.slow
 def test_the_counter_traces_whole_with_torch_compile():
     # fullgraph=True fails on any graph break, so on any value read back from the device: the
