@@ -119,7 +119,7 @@ def _levels(max_order: int, together: bool = True) -> List[Tuple[int, int]]:
 def _matches(tokens, lengths, owner, slot, n_rows: int, k: int, dense: bool, orders):
     """Clipped matches ``(n_rows, max_order)``: every order's windows in one flat array of
     ``max_order * n_windows`` slots (order-major), each level sorted in its own range, then one
-    counting pass over all of them."""
+    counting pass over all of them (big batches: each order sorted and counted on its own)."""
     import torch
 
     device = tokens.device
