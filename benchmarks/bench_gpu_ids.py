@@ -36,7 +36,7 @@ SIZES = "256x256,256x1024,1024x256,1024x1024,4096x1024,16384x256"
 VIEW_OPS = {
     "aten::slice", "aten::select", "aten::view", "aten::reshape", "aten::_reshape_alias", "aten::unsqueeze",
     "aten::squeeze", "aten::expand", "aten::as_strided", "aten::narrow", "aten::t", "aten::transpose",
-    "aten::permute", "aten::alias", "aten::detach", "aten::lift_fresh", "aten::unflatten", "aten::flatten",
+    "aten::permute", "aten::numpy_T", "aten::alias", "aten::detach", "aten::lift_fresh", "aten::unflatten", "aten::flatten",
     "aten::empty", "aten::empty_like", "aten::empty_strided", "aten::resolve_conj", "aten::resolve_neg",
     "aten::result_type",
 }

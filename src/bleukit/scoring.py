@@ -13,6 +13,7 @@ token-id path on a GPU runs this very function instead of a copy of it.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,86 +51,120 @@ def score_rows(counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: Bl
     """BLEU of each row from float64 statistics arrays.
 
     ``counts`` and ``totals`` have shape ``(R, N)``, ``sys_len`` and ``ref_len`` shape ``(R,)``.
+    Every step works on all orders at once (a few dozen array operations whatever N is: on a
+    GPU each is one kernel launch); sacreBLEU's loop over orders becomes running products and
+    sums along the order axis, which give the same floats (doubling by 2 is exact, and the sum
+    of logs is accumulated in sacreBLEU's order).
+
+    >>> import numpy as np
+    >>> score_rows(np.array([[2.0, 0.0]]), np.array([[3.0, 2.0]]), np.array([3.0]), np.array([3.0]),
+    ...            BleuOptions(max_ngram_order=2, smooth_method="exp")).precisions.round(4).tolist()
+    [[66.6667, 25.0]]
     """
     xp = _namespace(counts)
-    n_orders = options.max_ngram_order
-    if counts.shape[-1] != n_orders or totals.shape[-1] != n_orders:
-        raise ValueError(f"statistics have {counts.shape[-1]} orders, options say {n_orders}")
+    if counts.shape[-1] != options.max_ngram_order or totals.shape[-1] != options.max_ngram_order:
+        raise ValueError(f"statistics have {counts.shape[-1]} orders, options say {options.max_ngram_order}")
+    # Order-major (N, R): numpy reduces along a leading axis fast and along a short last axis
+    # row by row (ten times slower); on torch the transpose is a view.
+    if xp.__name__ == "torch":
+        counts, totals = counts.T, totals.T
+    else:
+        counts, totals = xp.ascontiguousarray(counts.T), xp.ascontiguousarray(totals.T)
+    with _quiet(xp):
+        out = _score_orders(xp, counts, totals, sys_len, ref_len, options)
+    return RowScores(score=out.score, precisions=out.precisions.T, bp=out.bp, counts=out.counts.T, totals=out.totals.T)
+
+
+def _score_orders(xp, counts, totals, sys_len, ref_len, options: BleuOptions) -> RowScores:
+    """:func:`score_rows` on order-major ``(N, R)`` counts and totals (and so its results)."""
     method = options.smooth_method
     k = options.resolved_smooth_value
-    zero = sys_len * 0.0
-    one = zero + 1.0
 
     # Nothing matched at all: sacreBLEU returns 0 before any smoothing (its issue #141).
-    any_match = (counts > 0).any(-1)
+    any_match = (counts > 0).any(0)
+    # sacreBLEU: exp(1 - ref_len / sys_len) when shorter, 0 for an empty hypothesis; here
+    # ref_len / 0 = inf makes that exp(-inf) = 0 (the other branch's 0 / 0 is discarded).
+    bp = xp.where(sys_len < ref_len, xp.exp(1.0 - ref_len / sys_len), 1.0)
 
-    short = sys_len < ref_len
-    safe_sys = xp.where(sys_len > 0, sys_len, one)
-    bp = xp.where(short, xp.where(sys_len > 0, xp.exp(1.0 - ref_len / safe_sys), zero), one)
+    c, t = counts, totals
+    if method == "add-k" and counts.shape[0] > 1:
+        c = xp.concatenate([counts[:1], counts[1:] + k])
+        t = xp.concatenate([totals[:1], totals[1:] + k])
+        # sacreBLEU reports the added k only where something matched.
+        out_counts, out_totals = xp.where(any_match, c, counts), xp.where(any_match, t, totals)
+    else:
+        out_counts, out_totals = counts, totals
 
-    still_open = zero == 0  # orders before the first order without any n-gram
-    mteval = one
-    used = zero  # effective order
-    precisions, out_counts, out_totals = [], [], []
-    for n in range(n_orders):
-        c = counts[:, n]
-        t = totals[:, n]
-        if method == "add-k" and n > 0:
-            c = c + k
-            t = t + k
-        out_counts.append(xp.where(any_match, c, counts[:, n]))
-        out_totals.append(xp.where(any_match, t, totals[:, n]))
-        still_open = still_open & (t != 0)
-        safe_t = xp.where(t != 0, t, one)
-        unmatched = c == 0
-        if method == "exp":
-            mteval = xp.where(still_open & unmatched, mteval * 2.0, mteval)
-            smoothed = 100.0 / (mteval * safe_t)
-        elif method == "floor":
-            smoothed = 100.0 * k / safe_t
-        else:
-            smoothed = zero
-        p = xp.where(unmatched, smoothed, 100.0 * c / safe_t)
-        p = xp.where(still_open & any_match, p, zero)
-        precisions.append(p)
-        used = used + xp.where(still_open, one, zero)
+    has_ngrams = t != 0
+    still_open = _running(xp, has_ngrams, "all")  # orders before the first order without n-grams
+    safe_t = xp.where(has_ngrams, t, 1.0)
+    unmatched = c == 0
+    matched = 100.0 * c / safe_t
+    if method == "exp":
+        # mteval's smoothing: the k-th unmatched open order gets 1 / (2**k * total). Running
+        # products of 1s and 2s, and 100 / 2**k, are exact in any float type, so the one rounding
+        # is that of sacreBLEU's 100 / (2**k * total), also where torch divides by a reciprocal.
+        mteval = _running(xp, (still_open & unmatched) + 1.0, "prod")
+        p = xp.where(unmatched, (100.0 / mteval) / safe_t, matched)
+    elif method == "floor":
+        p = xp.where(unmatched, 100.0 * k / safe_t, matched)
+    else:
+        p = xp.where(unmatched, 0.0, matched)
+    p = xp.where(still_open & any_match, p, 0.0)
 
     if options.effective_order:
-        # sacreBLEU keeps the full order when even unigrams are missing (score is 0 then anyway).
-        eff = xp.where(used > 0, used, zero + n_orders)
+        # The open orders; sacreBLEU keeps all orders when even unigrams are missing (score 0).
+        in_use = still_open | ~still_open[:1]
+        eff = in_use.sum(0)
     else:
-        eff = zero + n_orders
-
-    log_sum = zero
-    weight_sum = zero
-    zero_factor = zero != 0  # an order in use with positive weight and zero precision
-    for n, p in enumerate(precisions):
-        log_p = xp.where(p > 0, xp.log(xp.where(p > 0, p, one)), zero + LOG_ZERO)
-        in_use = eff > n
-        if options.weights is None:
-            log_sum = log_sum + xp.where(in_use, log_p, zero)
-        else:
-            w = options.weights[n]
-            log_sum = log_sum + xp.where(in_use, w * log_p, zero)
-            weight_sum = weight_sum + xp.where(in_use, zero + w, zero)
-            if w > 0:
-                zero_factor = zero_factor | (in_use & (p <= 0))
+        in_use, eff = None, options.max_ngram_order
+    log_p = xp.where(p > 0, xp.log(p), LOG_ZERO)
+    # Running sums add the orders one after another, as sacreBLEU does: the same floats.
     if options.weights is None:
-        mean_log = log_sum / eff
+        terms = log_p if in_use is None else xp.where(in_use, log_p, 0.0)
+        mean_log = _running(xp, terms, "sum")[-1] / eff
     else:
+        w = _column(xp, options.weights, p)
+        used_w = xp.broadcast_to(w, p.shape) if in_use is None else xp.where(in_use, w, 0.0)
+        log_sum = _running(xp, used_w * log_p, "sum")[-1]
+        weight_sum = _running(xp, used_w, "sum")[-1]
         # Weights are renormalised over the orders in use; no weight on any of them means no
         # evidence, scored 0. A zero precision with any positive weight makes the geometric mean
         # exactly 0: the log(0) floor times a tiny weight would otherwise leave a positive score.
+        zero_factor = ((used_w > 0) & (p <= 0)).any(0)
         has_weight = (weight_sum > 0) & ~zero_factor
-        mean_log = xp.where(has_weight, log_sum / xp.where(has_weight, weight_sum, one), zero + LOG_ZERO)
-    score = xp.where(any_match, bp * xp.exp(mean_log), zero)
-    return RowScores(
-        score=score,
-        precisions=xp.stack(precisions, -1),
-        bp=bp,
-        counts=xp.stack(out_counts, -1),
-        totals=xp.stack(out_totals, -1),
-    )
+        mean_log = xp.where(has_weight, log_sum / xp.where(has_weight, weight_sum, 1.0), LOG_ZERO)
+    score = xp.where(any_match, bp * xp.exp(mean_log), 0.0)
+    return RowScores(score=score, precisions=p, bp=bp, counts=out_counts, totals=out_totals)
+
+
+def _running(xp, x, op: str):
+    """Running "all", "prod" or "sum" along axis 0, element after element."""
+    if xp.__name__ == "torch":
+        return x.cummin(0).values if op == "all" else x.cumprod(0) if op == "prod" else x.cumsum(0)
+    # numpy's accumulate is slow along any axis of a (N, R) array; N row operations are not.
+    ufunc = xp.logical_and if op == "all" else xp.multiply if op == "prod" else xp.add
+    out = x.copy()
+    for n in range(1, x.shape[0]):
+        ufunc(out[n - 1], x[n], out=out[n])
+    return out
+
+
+def _column(xp, values, like):
+    """A float64 column ``(N, 1)`` of ``values`` where ``like`` lives."""
+    if xp.__name__ == "torch":
+        return xp.tensor(values, dtype=xp.float64, device=like.device)[:, None]
+    return xp.asarray(values, dtype=xp.float64)[:, None]
+
+
+@contextlib.contextmanager
+def _quiet(xp):
+    """numpy warns about the inf and nan of the branches ``where`` throws away; torch does not."""
+    if xp.__name__ == "torch":
+        yield
+    else:
+        with xp.errstate(divide="ignore", invalid="ignore"):
+            yield
 
 
 def score_table(rows: Any, options: BleuOptions) -> RowScores:

@@ -133,7 +133,7 @@ class TorchOps:
         return self.torch.as_tensor(x, dtype=self.torch.int64, device=self.device)
 
     def int64(self, x):
-        return x.to(self.torch.int64)
+        return x if x.dtype == self.torch.int64 else x.to(self.torch.int64)
 
     def to_numpy(self, x):
         return x.detach().cpu().numpy()

@@ -62,8 +62,8 @@ class Padded:
 
     tokens: Any  # row s holds its lengths[s] ids first; the rest is filler that never counts
     lengths: Any  # (n_seqs,) int64
-    owner: Any  # (n_seqs,) int64
-    slot: Any  # (n_seqs,) int64
+    owner: Any  # (n_seqs,) int64, or None when every row has all its slots (s // (max_slot + 1))
+    slot: Any  # (n_seqs,) int64, or None as owner (s % (max_slot + 1))
     n_rows: int
     max_slot: int  # the largest slot (number of references of the row with most)
 
@@ -137,18 +137,16 @@ def _dense_part(ops, x: Any, what: str, lengths: Any, lengths_name: str, pads, s
     x = _ids_in_backend(ops, x, what)
     rows, width = x.shape
     owner, slots = np.arange(rows, dtype=np.int64), np.full(rows, slot, dtype=np.int64)
-    prefix = keep = None
     if lengths is not None:
         lengths = _lengths_array(ops, lengths, rows, width, lengths_name)
+    if padded:
+        # Padding is squeezed out once the parts are stacked (one pass for all of them).
+        return _Part(x, lengths, owner, slots, True)
+    prefix = keep = None
+    if lengths is not None:
         prefix = ops.arange(width)[None, :] < lengths[:, None]
     if pads is not None:
         keep = ops.not_in(x, pads)
-    if padded:
-        if keep is not None:
-            x, lengths = _squeeze_rows(ops, x, keep if prefix is None else keep & prefix)
-        elif lengths is None:
-            lengths = ops.zeros(rows) + width
-        return _Part(x, lengths, owner, slots, True)
     mask = keep if prefix is None else prefix if keep is None else keep & prefix
     if mask is None:
         tokens = x.reshape(-1)
@@ -159,13 +157,27 @@ def _dense_part(ops, x: Any, what: str, lengths: Any, lengths_name: str, pads, s
     return _Part(tokens, seq_len, owner, slots, True)
 
 
+def _kept_rows(ops, x, lengths, pads):
+    """Rows of a padded matrix that keep their first ``lengths`` ids (all where None) other than
+    ``pads``: the matrix (squeezed when pads are dropped) and the lengths."""
+    rows, width = x.shape
+    if pads is None:
+        return x, ops.torch.full((rows,), width, dtype=ops.torch.int64, device=x.device) if lengths is None else lengths
+    keep = ops.not_in(x, pads)
+    if lengths is not None:
+        keep &= ops.arange(width)[None, :] < lengths[:, None]
+    return _squeeze_rows(ops, x, keep)
+
+
 def _squeeze_rows(ops, x, keep):
     """Kept ids moved to the front of their row, in order, with fixed shapes (a scatter, no
-    boolean indexing): the new rows and their lengths."""
+    boolean indexing): the new rows (one column wider: dropped ids land in the last) and their
+    lengths."""
     rows, width = x.shape
-    dest = ops.torch.where(keep, keep.cumsum(1) - 1, width)  # dropped ids go to a spare column
+    kept = keep.cumsum(1)
+    dest = ops.torch.where(keep, kept - 1, width)
     out = ops.torch.zeros((rows, width + 1), dtype=ops.torch.int64, device=x.device).scatter_(1, dest, x)
-    return out[:, :width], keep.sum(1)
+    return out, kept[:, -1] if width else ops.zeros(rows)
 
 
 def _ragged_part(ops, seqs: List[Any], what: str, pads, owner: np.ndarray, slot: np.ndarray, padded: bool) -> _Part:
@@ -366,7 +378,7 @@ def gather(
             _ragged_part(ops, seqs, "ref_ids", pads, np.array(seq_owner, dtype=np.int64),
                          np.array(seq_slot, dtype=np.int64), padded)
         )
-    return _stack(ops, parts, n_rows) if padded else _merge(parts, n_rows)
+    return _stack(ops, parts, n_rows, pads) if padded else _merge(parts, n_rows)
 
 
 def _merge(parts: List[_Part], n_rows: int) -> Flat:
@@ -384,24 +396,35 @@ def _merge(parts: List[_Part], n_rows: int) -> Flat:
     return Flat(tokens, lengths, owner[order], slot[order], n_rows)
 
 
-def _stack(ops, parts: List[_Part], n_rows: int) -> Padded:
+def _stack(ops, parts: List[_Part], n_rows: int, pads) -> Padded:
     """All parts' rows in one matrix of the widest part's width, ordered by (owner, slot)."""
     torch = ops.torch
     width = max(int(p.tokens.shape[1]) for p in parts)
-    mats = [torch.nn.functional.pad(p.tokens, (0, width - int(p.tokens.shape[1]))) for p in parts]
+
+    def widened(x, fill):
+        return x if int(x.shape[1]) == width else torch.nn.functional.pad(x, (0, width - int(x.shape[1])), value=fill)
+
     if all(p.one_per_row for p in parts):
-        # Dense arrays only: interleaving them is a stack, and owner and slot follow from the
-        # position, so nothing is copied from the host.
+        # Dense arrays only: interleaving them is a stack, then padding is dropped in one pass;
+        # owner and slot follow from the position (sequence s is slot s % k of row s // k).
         k = len(parts)
-        tokens = torch.stack(mats, 1).reshape(n_rows * k, width)
-        lengths = torch.stack([p.lengths for p in parts], 1).reshape(-1)
-        seq = ops.arange(n_rows * k)
-        return Padded(tokens, lengths, seq // k, seq % k, n_rows, k - 1)
+        tokens = torch.stack([widened(p.tokens, 0) for p in parts], 1).reshape(n_rows * k, width)
+        lengths = None
+        if any(p.lengths is not None or int(p.tokens.shape[1]) != width for p in parts):
+            lengths = torch.stack(
+                [p.lengths if p.lengths is not None else ops.zeros(n_rows) + int(p.tokens.shape[1]) for p in parts], 1
+            ).reshape(-1)
+        tokens, lengths = _kept_rows(ops, tokens, lengths, pads)
+        return Padded(tokens, lengths, None, None, n_rows, k - 1)
+    for p in parts:
+        if p.one_per_row:
+            p.tokens, p.lengths = _kept_rows(ops, p.tokens, p.lengths, pads)
+    width = max(int(p.tokens.shape[1]) for p in parts)
     owner = np.concatenate([p.owner for p in parts])
     slot = np.concatenate([p.slot for p in parts])
     order = np.lexsort((slot, owner))
     index = ops.as_index_array(order)
-    tokens = torch.cat(mats)[index]
+    tokens = torch.cat([widened(p.tokens, 0) for p in parts])[index]
     lengths = torch.cat([p.lengths for p in parts])[index]
     return Padded(tokens, lengths, ops.as_index_array(owner[order]), ops.as_index_array(slot[order]), n_rows,
                   int(slot.max()))
