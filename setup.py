@@ -95,6 +95,7 @@ ext_modules = (
         Extension(
             "bleukit._pairwise_kernel",
             sources=["csrc/pairwise.c"],
+            depends=["csrc/kernel.h"],
             extra_compile_args=_compile_args() + ([] if sys.platform == "win32" else ["-pthread"]),
             extra_link_args=[] if sys.platform == "win32" else ["-pthread"],
             optional=True,

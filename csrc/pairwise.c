@@ -18,6 +18,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "kernel.h" /* mix64: the statistics kernel's hash finaliser */
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,14 +213,6 @@ done:
  * k-th distinct row, inverse_out[r] the distinct row of row r; returns their number. Pairwise
  * statistics repeat a lot (at N = 1024 real sentences, 1M pairs have some 37k distinct rows), so
  * bleukit.pairwise scores the distinct rows only. */
-static inline uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
 
 static PyObject *py_unique_rows(PyObject *self, PyObject *args) {
     Py_buffer rb = {0}, fb = {0}, ib = {0};
