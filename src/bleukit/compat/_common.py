@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Sequence
+from typing import Any, Callable, Dict, Hashable, List, Sequence
 
+from ..statistics import BleuStatistics
 from ..tokenizers import get_tokenizer
 
 
@@ -61,3 +62,28 @@ def check_token_lists(list_of_references: Sequence[Any], hypotheses: Sequence[An
         if isinstance(refs, str) or any(isinstance(r, str) for r in refs):
             raise TypeError(f"{who} takes a list of token lists per hypothesis, got a str reference; "
                             "e.g. [reference.split()]")
+
+
+def token_statistics(
+    hypotheses: Sequence[Sequence[Hashable]], references: Sequence[Sequence[Sequence[Hashable]]], max_ngram_order: int
+) -> BleuStatistics:
+    """``count_statistics`` of token lists, counted by the token-id path (the compiled kernel where
+    it is built): each distinct token becomes an int id, which changes no n-gram match, so the
+    table is the same; the pure-Python counter stays the reference.
+
+    >>> from bleukit.statistics import count_statistics
+    >>> hyps, refs = [["the", "cat", "the"], []], [[["the", "cat"], ["a", "the", "the"]], [["x"]]]
+    >>> token_statistics(hyps, refs, 2) == count_statistics(hyps, refs, 2)
+    True
+    """
+    from ..ids import id_statistics
+
+    ids: Dict[Hashable, int] = {}
+
+    def encode(tokens: Sequence[Hashable]) -> List[int]:
+        return [ids.setdefault(token, len(ids)) for token in tokens]
+
+    hyp_ids = [encode(h) for h in hypotheses]
+    # Each entry a list of id lists (several references), so an empty reference stays one reference.
+    ref_ids = [[encode(r) for r in refs] for refs in references]
+    return id_statistics(hyp_ids, ref_ids, max_ngram_order=max_ngram_order)

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Sequence
 
-from ..statistics import count_statistics
-from ._common import check_token_lists, per_hypothesis_references, predictions_list, token_function
+from ._common import check_token_lists, per_hypothesis_references, predictions_list, token_function, token_statistics
 
 __all__ = ["corpus_gleu", "sentence_gleu", "google_bleu"]
 
@@ -51,7 +50,7 @@ def corpus_gleu(
             pair_hyps.append(hyp)
             pair_refs.append([ref])
             owner.append(i)
-    stats = count_statistics(pair_hyps, pair_refs, max_len)
+    stats = token_statistics(pair_hyps, pair_refs, max_len)
     lo = min_len - 1
     tp = stats.counts[:, lo:].sum(axis=1).tolist()
     tpfp = stats.totals[:, lo:].sum(axis=1).tolist()

@@ -22,8 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Sequence, Tuple
 
-from ..statistics import count_statistics
-from ._common import per_hypothesis_references, predictions_list, token_function
+from ._common import per_hypothesis_references, predictions_list, token_function, token_statistics
 
 __all__ = ["compute_bleu", "bleu"]
 
@@ -49,7 +48,7 @@ def compute_bleu(
         raise ValueError("empty input: compute_bleu needs at least one translation")
     if any(not r for r in refs):
         raise ValueError("every translation needs at least one reference")
-    stats = count_statistics(hyps, refs, max_order)
+    stats = token_statistics(hyps, refs, max_order)
     matches = stats.counts.sum(axis=0).tolist()
     possible = stats.totals.sum(axis=0).tolist()
     translation_length = int(stats.sys_len.sum())

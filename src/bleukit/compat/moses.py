@@ -33,8 +33,8 @@ import os
 import re
 from typing import Any, List, Sequence, Union
 
-from ..statistics import count_statistics
 from ..tokenizers import _mteval_rules, _mteval_unescape
+from ._common import token_statistics
 
 __all__ = ["multi_bleu", "multi_bleu_detok", "multi_bleu_files"]
 
@@ -93,7 +93,7 @@ def _detok_tokens(line: str) -> List[str]:
 
 def _numbers(hyps: List[list], refs: List[List[list]]) -> dict:
     """The script's numbers for tokenized lines; ``refs[i]`` may be empty (reference length 9999)."""
-    stats = count_statistics(hyps, [r if r else [[]] for r in refs], 4)
+    stats = token_statistics(hyps, [r if r else [[]] for r in refs], 4)
     ref_lens = [int(x) if r else _NO_REF_LENGTH for x, r in zip(stats.ref_len, refs)]
     hyp_len, ref_len = int(stats.sys_len.sum()), sum(ref_lens)
     correct = stats.counts.sum(axis=0).tolist()

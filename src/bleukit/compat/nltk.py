@@ -38,8 +38,8 @@ from typing import Any, Callable, List, Optional, Sequence, Union
 
 import numpy as np
 
-from ..statistics import closest_ref_length, count_statistics, sentence_row
-from ._common import check_token_lists
+from ..statistics import closest_ref_length, sentence_row
+from ._common import check_token_lists, token_statistics
 
 __all__ = ["corpus_bleu", "sentence_bleu", "SmoothingFunction", "RawPrecision", "NltkQuirkWarning"]
 
@@ -226,7 +226,7 @@ def corpus_bleu(
     refs = [list(r) for r in list_of_references]
     if any(not r for r in refs):
         raise ValueError("every hypothesis needs at least one reference")
-    stats = count_statistics(hypotheses, refs, order)
+    stats = token_statistics(hypotheses, refs, order)
     totals = stats.totals
     numerators = stats.counts.sum(axis=0)
     # NLTK's per-sentence denominators are max(1, n-grams): every sentence without an n-gram of

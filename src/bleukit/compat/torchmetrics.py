@@ -27,8 +27,8 @@ from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
-from ..statistics import count_statistics
 from ..tokenizers import get_tokenizer
+from ._common import token_statistics
 
 __all__ = ["bleu_score", "sacre_bleu_score", "BLEUScore", "SacreBLEUScore"]
 
@@ -62,7 +62,7 @@ class _Counts:
     def add(self, hyps: List[List[str]], refs: List[List[List[str]]]) -> None:
         if not hyps:
             return
-        stats = count_statistics(hyps, refs, self.n_gram)
+        stats = token_statistics(hyps, refs, self.n_gram)
         self.numerator += stats.counts.sum(axis=0)
         self.denominator += stats.totals.sum(axis=0)
         self.preds_len += int(stats.sys_len.sum())
