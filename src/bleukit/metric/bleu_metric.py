@@ -104,6 +104,20 @@ Examples:
     92.41
 """
 
+def text_features() -> List[datasets.Features]:
+    """The input schemas of a text BLEU metric: several references per prediction, or one string.
+
+    The evaluate modules of ``bleukit.compat`` (evaluate's "bleu" and "google_bleu") take the same.
+    """
+    references = datasets.Sequence(datasets.Value("string", id="sequence"), id="references")
+    return [
+        datasets.Features({"predictions": datasets.Value("string", id="sequence"), "references": references}),
+        datasets.Features(
+            {"predictions": datasets.Value("string", id="sequence"), "references": datasets.Value("string", id="sequence")}
+        ),
+    ]
+
+
 # Compute arguments besides the BLEU options (bleukit.OPTION_NAMES): sacreBLEU's --confidence.
 _RESAMPLING_NAMES = ("n_bootstrap", "seed")
 
@@ -117,20 +131,7 @@ class Bleu(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
-            ],
+            features=text_features(),
             codebase_urls=["https://github.com/mjpost/sacrebleu"],
             reference_urls=["https://aclanthology.org/P02-1040", "https://aclanthology.org/W18-6319"],
         )

@@ -12,10 +12,10 @@ Unlike the original, empty input raises a ``ValueError`` naming the problem.
 
 from typing import Any, Dict, List, Optional
 
-import datasets
 import evaluate
 
 from bleukit.compat import hf_evaluate
+from bleukit.metric.bleu_metric import text_features
 
 _CITATION = """\
 @INPROCEEDINGS{Papineni02bleu:a,
@@ -58,20 +58,7 @@ class Bleu(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
-            ],
+            features=text_features(),
             codebase_urls=["https://github.com/tensorflow/nmt/blob/master/nmt/scripts/bleu.py"],
             reference_urls=["https://en.wikipedia.org/wiki/BLEU"],
         )

@@ -11,10 +11,10 @@ packages. Numbers come from ``bleukit.compat.gleu`` (NLTK ``corpus_gleu`` on 13a
 
 from typing import Any, Dict, List, Optional
 
-import datasets
 import evaluate
 
 from bleukit.compat import gleu
+from bleukit.metric.bleu_metric import text_features
 
 _CITATION = """\
 @misc{wu2016googles,
@@ -53,20 +53,7 @@ class GoogleBleu(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
-            ],
+            features=text_features(),
         )
 
     def compute(self, *, predictions: Optional[List[str]] = None, references: Optional[List[Any]] = None,
