@@ -21,7 +21,7 @@ install: $(VENV)/.installed
 
 # Test dependencies. torch first, pinned to the CPU wheel on disk, so nothing pulls a CUDA build.
 # setup.py and csrc/ are listed so that an edited kernel is recompiled (in place) by `make test`.
-$(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt setup.py $(wildcard csrc/*.c csrc/*.h)
+$(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt setup.py $(wildcard csrc/*.c csrc/*.h csrc/metrics/*/*.c csrc/metrics/*/*.h)
 	$(PIP) install -q torch==2.13.0
 	$(PIP) install -q -e '.[dev,hf,ja,ko,torch,app,bench]'
 	touch $@

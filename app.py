@@ -42,9 +42,9 @@ except ImportError:
     import bleukit
 
 from bleukit import BleuOptions, sentence_scores_from_statistics
-from bleukit.significance import DEFAULT_SAMPLES, DEFAULT_SEED
+from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleukit.explain import MatchExplanation, explain_sentence
-from bleukit.options import DEFAULT_SENTENCE_SMOOTH, OPTION_NAMES, SMOOTH_DEFAULTS
+from bleukit.metrics.bleu.options import DEFAULT_SENTENCE_SMOOTH, OPTION_NAMES, SMOOTH_DEFAULTS
 from bleukit.report import score_report as core_score_report
 from bleukit.tokenizers import TOKENIZERS, get_tokenizer
 
@@ -199,7 +199,7 @@ def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], optio
     """The text fields scored by the core's report (corpus result and per-sentence rows), as JSON.
 
     >>> r = score_report("The cat sat on the mat.", ["The cat sat on the mat."], BleuOptions())
-    >>> round(r["corpus"]["score"], 6), round(r["sentences"][0]["bleu"], 6), r["sentences"][0]["counts"]
+    >>> round(r["corpus"]["score"], 6), round(r["sentences"][0]["score"], 6), r["sentences"][0]["counts"]
     (100.0, 100.0, [7, 6, 5, 4])
     """
     hyps, refs = parse_corpus(hypotheses, reference_sets)
@@ -525,7 +525,7 @@ def sentence_frame(report: Dict[str, Any], sort: str) -> pd.DataFrame:
     rows = [
         [
             s["line"],
-            round(s["bleu"], 2),
+            round(s["score"], 2),
             s["sys_len"],
             s["ref_len"],
             s["hypothesis"] if len(s["hypothesis"]) <= MAX_TABLE_CHARS else s["hypothesis"][:MAX_TABLE_CHARS] + "…",
@@ -739,7 +739,7 @@ def on_score(
         gr.update(value=write_json(report), visible=True),
         gr.update(value=1, maximum=len(report["sentences"])),
         gr.update(choices=order_choices, value=ALL_ORDERS),
-        explanation_html(1, explanation, first["bleu"], None),
+        explanation_html(1, explanation, first["score"], None),
     )
 
 
@@ -759,7 +759,7 @@ def _explain_line(report: Optional[Dict[str, Any]], line: Optional[float], highl
     s = sentences[int(line) - 1]
     options = BleuOptions(**report["options"])
     order = None if highlight in (None, ALL_ORDERS) else int(highlight)
-    return explanation_html(s["line"], explain_sentence(s["hypothesis"], s["references"], options), s["bleu"], order)
+    return explanation_html(s["line"], explain_sentence(s["hypothesis"], s["references"], options), s["score"], order)
 
 
 def on_select(report: Optional[Dict[str, Any]], highlight: Optional[str], evt: gr.SelectData) -> Tuple[int, str]:

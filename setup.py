@@ -1,4 +1,5 @@
-"""Build of the optional native kernels (statistics, pairwise matches) (everything else is in pyproject.toml).
+"""Build of the optional native kernels (BLEU statistics, pairwise matches, each metric's kernel under
+csrc/metrics/) (everything else is in pyproject.toml).
 
 The extension is optional: when it cannot be compiled (no compiler, no Python headers), the
 install still succeeds, a one-line notice is given, and bleukit runs its pure-Python engine
@@ -13,6 +14,7 @@ there is one; without a terminal (CI) it is in pip's verbose output and ``--log`
 (``bleukit/_no_native``) is installed so that bleukit does not warn at run time either.
 """
 
+import glob
 import os
 import sys
 
@@ -79,6 +81,31 @@ def _compile_args():
     return ["-O3", "-std=c99"]
 
 
+def _metric_kernels():
+    # Each metric's kernel is the folder csrc/metrics/<name>/, built as bleukit.metrics.<name>._kernel:
+    # adding a metric adds a folder, not a line here.
+    out = []
+    root = os.path.join("csrc", "metrics")
+    for name in sorted(os.listdir(root)) if os.path.isdir(root) else []:
+        folder = os.path.join(root, name)
+        sources = sorted(glob.glob(os.path.join(folder, "*.c")))
+        if sources:
+            out.append(Extension(
+                f"bleukit.metrics.{name}._kernel",
+                sources=sources,
+                depends=sorted(glob.glob(os.path.join(folder, "*.h")) + glob.glob(os.path.join("csrc", "*.h"))),
+                include_dirs=["csrc"],
+                extra_compile_args=_compile_args() + _pthread(),
+                extra_link_args=_pthread(),
+                optional=True,
+            ))
+    return out
+
+
+def _pthread():
+    return [] if sys.platform == "win32" else ["-pthread"]
+
+
 ext_modules = (
     []
     if NO_NATIVE
@@ -90,17 +117,18 @@ ext_modules = (
             extra_compile_args=_compile_args(),
             optional=True,
         ),
-        # The pairwise match loop (bleukit.pairwise) is its own module: it shares no code with the
-        # statistics kernel, and either one missing only sends its own work to the Python path.
+        # The pairwise match loop (bleukit.metrics.bleu.pairs) is its own module, so either one
+        # missing only sends its own work to the Python path.
         Extension(
             "bleukit._pairwise_kernel",
             sources=["csrc/pairwise.c"],
             depends=["csrc/kernel.h"],
-            extra_compile_args=_compile_args() + ([] if sys.platform == "win32" else ["-pthread"]),
-            extra_link_args=[] if sys.platform == "win32" else ["-pthread"],
+            extra_compile_args=_compile_args() + _pthread(),
+            extra_link_args=_pthread(),
             optional=True,
         ),
     ]
+    + _metric_kernels()
 )
 
 setup(ext_modules=ext_modules, cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPy})

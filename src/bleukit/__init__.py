@@ -1,4 +1,7 @@
-"""bleukit: sacreBLEU-exact BLEU, fast, with statistics you can sum, slice and resample.
+"""bleukit: sacreBLEU-exact MT metrics, fast, with statistics you can sum, slice and resample.
+
+The names here are the ones a user types; everything else is one attribute away and imported only
+when it is first used (PEP 562), so ``import bleukit`` costs almost nothing.
 
 >>> import bleukit
 >>> result = bleukit.corpus_bleu(["The cat sat on the mat."], ["The cat sat on the mat."])
@@ -6,66 +9,113 @@
 100.0
 """
 
-from ._version import __version__
-from .accumulator import StatisticsAccumulator
-from .bleu import (
-    corpus_bleu,
-    corpus_statistics,
-    score_statistics,
-    sentence_bleu,
-    sentence_scores,
-    sentence_scores_from_statistics,
-)
-from ._native import engine_name
-from .compat.variants import VariantTable, compare_variants
-from .explain import explain_sentence, explain_tokens
-from .inputs import references_from_streams
-from .mbr import MBRSelection, mbr_select
-from .metric import metric_path
-from .options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
-from .pairwise import pairwise_bleu, pairwise_bleu_ids, pairwise_statistics
-from .report import CorpusReport, score_report
-from .result import BLEUResult
-from .significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
-from .statistics import BleuStatistics
-from .textbook import bleu_score, bleu_unigram
-from .tokenizers import TOKENIZERS, get_tokenizer
+from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any, Dict, List
+
+from ._version import __version__
+
+if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and IDEs
+    from ._native import engine_name
+    from .accumulator import StatisticsAccumulator
+    from .bleu import corpus_bleu, sentence_bleu, sentence_scores
+    from .compat.variants import VariantTable, compare_variants
+    from .explain import explain_sentence, explain_tokens
+    from .inputs import references_from_streams
+    from .metric import metric_path
+    from .metrics.base import MetricOptions, MetricResult, Statistics
+    from .metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
+    from .metrics.bleu.result import BleuResult
+    from .metrics.bleu.statistics import BleuStatistics
+    from .pairwise import MBRSelection, mbr_select, pairwise_bleu, pairwise_bleu_ids, pairwise_scores, pairwise_statistics
+    from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
+    from .report import CorpusReport, score_report
+    from .significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
+    from .textbook import bleu_score, bleu_unigram
+    from .tokenizers import TOKENIZERS, get_tokenizer
+
+#: The names a user types (``from bleukit import *``).
 __all__ = [
     "__version__",
     "corpus_bleu",
     "sentence_bleu",
     "sentence_scores",
+    "BleuOptions",
+    "BleuResult",
     "corpus_statistics",
     "score_statistics",
-    "sentence_scores_from_statistics",
-    "references_from_streams",
-    "BleuOptions",
-    "OPTION_NAMES",
     "StatisticsAccumulator",
-    "CorpusReport",
-    "score_report",
-    "BLEUResult",
-    "BleuStatistics",
-    "SMOOTH_DEFAULTS",
-    "TOKENIZERS",
-    "get_tokenizer",
-    "explain_sentence",
-    "explain_tokens",
-    "bleu_score",
-    "bleu_unigram",
-    "engine_name",
+    "references_from_streams",
     "bootstrap_ci",
-    "bootstrap_scores",
     "paired_test",
-    "BootstrapCI",
-    "PairedResult",
     "pairwise_bleu",
-    "pairwise_bleu_ids",
-    "pairwise_statistics",
     "mbr_select",
-    "MBRSelection",
+    "explain_sentence",
+    "score_report",
     "compare_variants",
-    "VariantTable",
     "metric_path",
+    "engine_name",
 ]
+
+# name -> module that defines it: the facade imports only downward, and only on first use.
+_LAZY: Dict[str, str] = {
+    "corpus_bleu": "bleu",
+    "sentence_bleu": "bleu",
+    "sentence_scores": "bleu",
+    "BleuOptions": "metrics.bleu.options",
+    "OPTION_NAMES": "metrics.bleu.options",
+    "SMOOTH_DEFAULTS": "metrics.bleu.options",
+    "BleuResult": "metrics.bleu.result",
+    "BleuStatistics": "metrics.bleu.statistics",
+    "MetricOptions": "metrics.base",
+    "MetricResult": "metrics.base",
+    "Statistics": "metrics.base",
+    "corpus_statistics": "pipeline",
+    "score_statistics": "pipeline",
+    "sentence_scores_from_statistics": "pipeline",
+    "StatisticsAccumulator": "accumulator",
+    "references_from_streams": "inputs",
+    "bootstrap_ci": "significance",
+    "bootstrap_scores": "significance",
+    "paired_test": "significance",
+    "BootstrapCI": "significance",
+    "PairedResult": "significance",
+    "pairwise_scores": "pairwise",
+    "pairwise_bleu": "pairwise",
+    "pairwise_bleu_ids": "pairwise",
+    "pairwise_statistics": "pairwise",
+    "mbr_select": "pairwise",
+    "MBRSelection": "pairwise",
+    "explain_sentence": "explain",
+    "explain_tokens": "explain",
+    "score_report": "report",
+    "CorpusReport": "report",
+    "compare_variants": "compat.variants",
+    "VariantTable": "compat.variants",
+    "metric_path": "metric",
+    "engine_name": "_native",
+    "bleu_score": "textbook",
+    "bleu_unigram": "textbook",
+    "TOKENIZERS": "tokenizers",
+    "get_tokenizer": "tokenizers",
+}
+# Old names that now have other ones: they still work for one release, with a DeprecationWarning.
+_RENAMED = {"BLEUResult": ("metrics.bleu.result", "BleuResult")}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value  # the next access is a plain attribute
+        return value
+    if name in _RENAMED:
+        from ._deprecated import renamed
+
+        module, new = _RENAMED[name]
+        return renamed(__name__, name, {name: getattr(importlib.import_module(f"{__name__}.{module}"), new)})
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -1,18 +1,19 @@
-"""Glue between bleukit and the compiled statistics kernel (``bleukit._native_kernel``, sources in ``csrc/``).
+"""The one place that loads the compiled kernels and chooses between them and the Python engines.
 
-Two entry points: :func:`native_text_statistics` (the text path) and
-:func:`native_flat_ids_statistics` (token ids). Both release the GIL while they count and stop
-with ``KeyboardInterrupt`` on Ctrl-C.
-
-The kernel is optional. :func:`engine_name` says which engine ``text_statistics`` uses; the
-environment variable ``BLEUKIT_ENGINE`` (``python`` or ``native``, read at each call) overrides
-the default, which is the kernel when it is built and the tokenizer is one it implements.
-
-The kernel's character classes are not typed into the C code: :func:`character_table` derives
-them here from the objects the Python tokenizers use (the mteval patterns, the ``regex``
-package's ``\\p{P}``/``\\p{S}``/``\\p{N}``, ``CHINESE_RANGES``), so both engines always agree.
+Every kernel is optional: ``bleukit._native_kernel`` (BLEU's tokenizers and counters, text and
+token ids), ``bleukit._pairwise_kernel`` (pairwise matches) and each metric's
+``bleukit.metrics.<name>._kernel``. Each has a pure-Python twin that gives the same tables. The
+environment variable ``BLEUKIT_ENGINE`` (``python`` or ``native``) is read here and nowhere else,
+at each call: ``python`` forces the twins, ``native`` requires the kernels (an error names the one
+that is missing), unset uses each kernel that is built. A missing kernel is reported once per
+process with a ``RuntimeWarning``, unless the user chose the Python engine (``BLEUKIT_NO_NATIVE``
+now or at build time).
 
 >>> engine_name() in ("native", "python")
+True
+>>> from unittest import mock
+>>> with mock.patch.dict("os.environ", {"BLEUKIT_ENGINE": "python"}):
+...     kernel("bleukit._native_kernel") is None
 True
 """
 
@@ -21,85 +22,108 @@ from __future__ import annotations
 import importlib
 import os
 import warnings
-from typing import List, Optional, Sequence
+from types import ModuleType
+from typing import Dict, Optional, Tuple
 
-import numpy as np
+__all__ = [
+    "ENGINES",
+    "load_kernel",
+    "kernel_error",
+    "requested_engine",
+    "kernel",
+    "engine_name",
+    "native_declined",
+    "NO_NATIVE_MARKER",
+]
 
-from .options import BleuOptions
-from .statistics import BleuStatistics, stats_columns
-from .tokenizers import _MTEVAL_RULES, CHINESE_RANGES, MtevalRule
-
-__all__ = ["NATIVE_TOKENIZERS", "available", "unavailable_reason", "engine_name", "uses_native",
-           "native_declined", "character_table", "native_text_statistics", "native_flat_ids_statistics"]
-
-try:
-    # import_module names the missing module in its error ("from . import" would blame a cycle)
-    _kernel = importlib.import_module(f"{__package__}._native_kernel")
-    unavailable_reason: Optional[str] = None
-except ImportError as err:  # not compiled: the pure-Python engine is used
-    _kernel = None
-    unavailable_reason = f"the native kernel is not built ({err})"
-
-#: Tokenizers the kernel implements, with their codes in the C source (the TOK_* enum of csrc/kernel.h).
-NATIVE_TOKENIZERS = {"13a": 0, "intl": 1, "zh": 2, "char": 3, "none": 4}
-
-_ENGINES = ("native", "python")
+ENGINES = ("native", "python")
 #: File that ``setup.py`` puts beside this module when the package is built with BLEUKIT_NO_NATIVE.
 NO_NATIVE_MARKER = "_no_native"
-_table: Optional[bytes] = None  # mteval and Chinese classes
-_full_table: Optional[bytes] = None  # the same plus the Unicode properties intl needs
+#: The statistics kernel, whose presence :func:`engine_name` reports.
+MAIN_KERNEL = "bleukit._native_kernel"
+
+_loaded: Dict[str, Tuple[Optional[ModuleType], Optional[str]]] = {}
 _warned = False
 
 
-def available() -> bool:
-    """Whether the compiled kernel could be imported.
+def load_kernel(module: str) -> Optional[ModuleType]:
+    """The compiled module ``module`` (a full dotted name), or ``None`` when it is not built.
 
-    >>> isinstance(available(), bool)
+    >>> load_kernel("bleukit._no_such_kernel") is None
     True
     """
-    return _kernel is not None
+    if module not in _loaded:
+        try:
+            # import_module names the missing module in its error ("from . import" would blame a cycle)
+            _loaded[module] = (importlib.import_module(module), None)
+        except ImportError as err:
+            _loaded[module] = (None, f"the native kernel {module} is not built ({err})")
+    return _loaded[module][0]
 
 
-def _requested() -> Optional[str]:
+def kernel_error(module: str) -> Optional[str]:
+    """Why ``module`` could not be loaded (``None`` when it is built).
+
+    >>> kernel_error("bleukit._no_such_kernel").startswith("the native kernel bleukit._no_such_kernel")
+    True
+    """
+    load_kernel(module)
+    return _loaded[module][1]
+
+
+def requested_engine() -> Optional[str]:
+    """``BLEUKIT_ENGINE`` checked: ``'native'``, ``'python'`` or ``None`` when unset.
+
+    >>> from unittest import mock
+    >>> with mock.patch.dict("os.environ", {"BLEUKIT_ENGINE": "Python"}):
+    ...     requested_engine()
+    'python'
+    """
     value = os.environ.get("BLEUKIT_ENGINE", "").strip().lower()
     if not value:
         return None
-    if value not in _ENGINES:
-        raise ValueError(f"BLEUKIT_ENGINE={value!r} is not one of {', '.join(_ENGINES)}")
-    if value == "native" and _kernel is None:
-        raise RuntimeError(f"BLEUKIT_ENGINE=native, but {unavailable_reason}")
+    if value not in ENGINES:
+        raise ValueError(f"BLEUKIT_ENGINE={value!r} is not one of {', '.join(ENGINES)}")
     return value
 
 
+def kernel(module: str) -> Optional[ModuleType]:
+    """The kernel to run now, or ``None`` when the Python twin runs: ``BLEUKIT_ENGINE=python`` or
+    a kernel that is not built (reported once per process); ``BLEUKIT_ENGINE=native`` with a
+    missing kernel is a ``RuntimeError``.
+
+    >>> kernel("bleukit._native_kernel") is load_kernel("bleukit._native_kernel") or engine_name() == "python"
+    True
+    """
+    global _warned
+    requested = requested_engine()
+    if requested == "python":
+        return None
+    found = load_kernel(module)
+    if found is None:
+        reason = kernel_error(module)
+        if requested == "native":
+            raise RuntimeError(f"BLEUKIT_ENGINE=native, but {reason}")
+        if not _warned and not native_declined():
+            _warned = True
+            warnings.warn(f"bleukit: {reason}; using the pure-Python engine", RuntimeWarning, 3)
+    return found
+
+
 def engine_name() -> str:
-    """``'native'`` or ``'python'``: the engine that turns text into statistics.
+    """``'native'`` or ``'python'``: the engine that turns text into BLEU statistics.
 
     >>> from unittest import mock
     >>> with mock.patch.dict("os.environ", {"BLEUKIT_ENGINE": "python"}):
     ...     engine_name()
     'python'
     """
-    requested = _requested()
+    requested = requested_engine()
+    if requested == "native" and load_kernel(MAIN_KERNEL) is None:
+        raise RuntimeError(f"BLEUKIT_ENGINE=native, but {kernel_error(MAIN_KERNEL)}")
     if requested is not None:
         return requested
-    return "native" if _kernel is not None else "python"
-
-
-def uses_native(options: BleuOptions) -> bool:
-    """Whether text with these options goes through the kernel (ja-mecab/ko-mecab never do).
-
-    >>> uses_native(BleuOptions(tokenize="ja-mecab"))
-    False
-    """
-    global _warned
-    if options.tokenize not in NATIVE_TOKENIZERS:
-        return False
-    if engine_name() == "native":
-        return True
-    if _kernel is None and not _warned and _requested() is None and not native_declined():
-        _warned = True
-        warnings.warn(f"bleukit: {unavailable_reason}; using the pure-Python engine", RuntimeWarning, 2)
-    return False
+    return "native" if load_kernel(MAIN_KERNEL) is not None else "python"
 
 
 def native_declined() -> bool:
@@ -114,116 +138,3 @@ def native_declined() -> bool:
     if os.environ.get("BLEUKIT_NO_NATIVE"):
         return True
     return os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), NO_NATIVE_MARKER))
-
-
-def character_table(unicode_properties: bool = True) -> bytes:
-    """One byte of class bits per code point, built from the Python tokenizers' own definitions.
-
-    The mteval classes (13a punctuation, digits) are read off the compiled mteval patterns, the
-    Chinese bit off ``CHINESE_RANGES`` and, with ``unicode_properties`` (only ``intl`` needs them,
-    and they cost some 50 ms to build), ``\\p{P}``, ``\\p{S}``, ``\\p{N}`` off the ``regex``
-    package sacreBLEU uses. Built once per process.
-
-    >>> t = character_table()
-    >>> len(t) == 0x110000, bool(t[ord(",")] & 1), bool(t[ord("中")] & 8)
-    (True, True, True)
-    """
-    global _table, _full_table
-    if _full_table is not None:
-        return _full_table
-    if _table is None:
-        table = np.zeros(0x110000, dtype=np.uint8)
-        flags = _flags()
-        # The mteval patterns are ASCII classes (their ranges are written with ASCII bounds), so
-        # testing the ASCII code points reads them off completely; test_native checks all others.
-        for cp in range(128):
-            if _MTEVAL_RULES[MtevalRule.PUNCTUATION][0].fullmatch(chr(cp)):
-                table[cp] |= flags["13A"]
-            # the digit class, read off the rule that splits "<digit>-"
-            if _MTEVAL_RULES[MtevalRule.DASH_AFTER_DIGIT][0].fullmatch(chr(cp) + "-"):
-                table[cp] |= flags["DIGIT"]
-        for lo, hi in CHINESE_RANGES:
-            table[lo : hi + 1] |= flags["ZH"]
-        _table = table.tobytes()
-    if not unicode_properties:
-        return _table
-    import regex
-
-    table = np.frombuffer(_table, dtype=np.uint8).copy()
-    every = _decode(np.arange(0x110000, dtype=np.uint32))
-    for name in ("P", "S", "N"):
-        starts = [m.start() for m in regex.finditer(rf"\p{{{name}}}", every)]
-        table[np.asarray(starts, dtype=np.int64)] |= _flags()[name]
-    _full_table = table.tobytes()
-    return _full_table
-
-
-def _decode(codes: np.ndarray) -> str:
-    # Lone surrogates are code points too (a str can hold them), so they are in the table.
-    return codes.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
-
-
-def _flags() -> dict:
-    if _kernel is None:
-        return {"P": 1, "S": 2, "N": 4, "ZH": 8, "13A": 16, "DIGIT": 32}
-    return {name: getattr(_kernel, f"CLS_{name}") for name in ("P", "S", "N", "ZH", "13A", "DIGIT")}
-
-
-def native_text_statistics(
-    hypotheses: Sequence[str], references: Sequence[List[str]], options: BleuOptions, _direct: bool = True
-) -> BleuStatistics:
-    """Statistics of checked input from the kernel (same table as the Python reference).
-
-    (``_direct=False`` makes the kernel apply the mteval rules one by one even where its one-pass
-    form is exact; the tests compare the two.)
-
-    >>> if available():
-    ...     native_text_statistics(["Hello, world!"], [["Hello world!"]], BleuOptions()).rows.tolist()
-    ... else:
-    ...     [[4, 3, 3, 1, 0, 0, 4, 3, 2, 1]]
-    [[4, 3, 3, 1, 0, 0, 4, 3, 2, 1]]
-    """
-    if _kernel is None:
-        raise RuntimeError(unavailable_reason)
-    code = NATIVE_TOKENIZERS.get(options.tokenize)
-    if code is None:
-        raise ValueError(f"the native kernel does not implement tokenize={options.tokenize!r}")
-    n = len(hypotheses)
-    rows = np.empty((n, stats_columns(options.max_ngram_order)), dtype=np.int64)
-    nrefs = np.empty(n, dtype=np.int64)
-    _kernel.text_statistics(
-        hypotheses, references, code, int(options.lowercase), options.max_ngram_order,
-        character_table(unicode_properties=options.tokenize == "intl"), rows, nrefs, int(_direct),
-    )
-    return BleuStatistics(rows, nrefs, options.max_ngram_order)
-
-
-def native_flat_ids_statistics(
-    tokens: np.ndarray, lengths: np.ndarray, owner: np.ndarray, n_rows: int, max_ngram_order: int = 4
-) -> BleuStatistics:
-    """Statistics of a flat batch of ids without a Python loop over sentences.
-
-    ``tokens`` holds every sequence's ids back to back; sequence ``j`` has ``lengths[j]`` ids and
-    belongs to row ``owner[j]``. Sequences are ordered by row, each row's hypothesis first, then
-    its references (at least one).
-
-    >>> import numpy as np
-    >>> from bleukit.statistics import count_statistics
-    >>> tokens = np.array([5, 6, 7, 5, 5, 6, 8, 7, 5])
-    >>> if available():
-    ...     rows = native_flat_ids_statistics(tokens, np.array([4, 3, 2]), np.array([0, 0, 0]), 1, 2).rows
-    ... else:
-    ...     rows = count_statistics([[5, 6, 7, 5]], [[[5, 6, 8], [7, 5]]], 2).rows
-    >>> rows.tolist()
-    [[4, 3, 3, 2, 4, 3]]
-    """
-    if _kernel is None:
-        raise RuntimeError(unavailable_reason)
-    rows = np.empty((n_rows, stats_columns(max_ngram_order)), dtype=np.int64)
-    nrefs = np.empty(n_rows, dtype=np.int64)
-    _kernel.ids_statistics_flat(
-        np.ascontiguousarray(tokens, dtype=np.int64), np.ascontiguousarray(lengths, dtype=np.int64),
-        np.ascontiguousarray(owner, dtype=np.int64), n_rows, max_ngram_order, rows, nrefs,
-    )
-    return BleuStatistics(rows, nrefs, max_ngram_order)
-

@@ -1,9 +1,9 @@
-"""Running sums of statistics: streaming, sharded and distributed corpus BLEU, exact by construction.
+"""Running sums of statistics: streaming, sharded and distributed corpus scores, exact by construction.
 
-BLEU's statistics are integers, so a corpus scored in batches, on several processes or on a
-cluster sums to exactly the single-pass result. Every adapter that sees a corpus in pieces (the
-transformers ``compute_metrics``, the evaluate module, Ray, datasets) keeps one of these instead
-of its own sums.
+Every metric's statistics are integers (:mod:`bleukit.metrics.base`), so a corpus scored in
+batches, on several processes or on a cluster sums to exactly the single-pass result. Every
+adapter that sees a corpus in pieces (the transformers ``compute_metrics``, Ray, datasets, the
+torchmetrics metrics) keeps one of these instead of its own sums.
 
 >>> from bleukit import BleuOptions, corpus_bleu
 >>> acc = StatisticsAccumulator(BleuOptions())
@@ -23,10 +23,9 @@ from typing import Any, Dict, Sequence
 
 import numpy as np
 
-from .bleu import corpus_statistics, score_statistics
-from .options import BleuOptions
-from .result import BLEUResult
-from .statistics import BleuStatistics, stats_columns
+from .metrics import metric_for
+from .metrics.base import MetricOptions, MetricResult, Statistics
+from .pipeline import corpus_statistics
 
 __all__ = ["StatisticsAccumulator"]
 
@@ -37,16 +36,16 @@ _NO_MIN = np.iinfo(np.int64).max
 class StatisticsAccumulator:
     """Column sums of statistics rows plus the reference-count range, for one set of options.
 
-    ``add`` takes a :class:`BleuStatistics` table (or a summed one); ``add_text`` counts text
+    ``options`` are any metric's (``BleuOptions``, ...). ``add`` takes that metric's statistics
+    table (or a summed one); ``add_text`` counts text
     with the core first. ``extras`` names integer counters kept beside the statistics (e.g.
     generated tokens), summed by ``add(..., **counts)`` and all-reduced with them.
     ``all_reduce()`` sums everything over ``torch.distributed`` processes (when initialised);
     ``result()`` scores the sums. Nothing here loses precision: sums are int64.
     """
 
-    def __init__(self, options: BleuOptions, extras: Sequence[str] = ()) -> None:
-        if not isinstance(options, BleuOptions):
-            raise TypeError(f"options must be a BleuOptions, got {type(options).__name__}")
+    def __init__(self, options: MetricOptions, extras: Sequence[str] = ()) -> None:
+        self.metric = metric_for(options)
         extras = tuple(extras)
         if len(set(extras)) != len(extras) or not all(isinstance(e, str) for e in extras):
             raise ValueError(f"extras must be distinct counter names, got {extras!r}")
@@ -56,7 +55,7 @@ class StatisticsAccumulator:
 
     def reset(self) -> None:
         """Forget everything added so far."""
-        self._sums = np.zeros(stats_columns(self.options.max_ngram_order), dtype=np.int64)
+        self._sums = np.zeros(len(self.metric.columns(self.options)), dtype=np.int64)
         self._counters = np.zeros(len(self.extras) + 1, dtype=np.int64)  # extras, then rows
         self._nrefs_min = _NO_MIN
         self._nrefs_max = -1
@@ -70,6 +69,7 @@ class StatisticsAccumulator:
     def counters(self) -> Dict[str, int]:
         """The extra counters by name.
 
+        >>> from bleukit import BleuOptions
         >>> acc = StatisticsAccumulator(BleuOptions(), extras=["tokens"])
         >>> _ = acc.add_text(["a b"], ["a b"], tokens=7)
         >>> acc.counters
@@ -77,15 +77,9 @@ class StatisticsAccumulator:
         """
         return {name: int(v) for name, v in zip(self.extras, self._counters[:-1])}
 
-    def add(self, stats: BleuStatistics, **counts: int) -> None:
+    def add(self, stats: Statistics, **counts: int) -> None:
         """Add a statistics table (any number of rows; its nrefs are tracked for the signature)."""
-        if not isinstance(stats, BleuStatistics):
-            raise TypeError(f"stats must be a BleuStatistics, got {type(stats).__name__}")
-        if stats.max_ngram_order != self.options.max_ngram_order:
-            raise ValueError(
-                f"statistics were counted with max_ngram_order={stats.max_ngram_order}, "
-                f"the accumulator's options say {self.options.max_ngram_order}"
-            )
+        self.metric.check_statistics(stats, self.options)
         unknown = sorted(set(counts) - set(self.extras))
         if unknown:
             raise TypeError(f"unknown counter(s) {', '.join(unknown)}; this accumulator keeps {self.extras}")
@@ -100,7 +94,7 @@ class StatisticsAccumulator:
         self._nrefs_min = min(self._nrefs_min, int(stats.nrefs.min()))
         self._nrefs_max = max(self._nrefs_max, int(stats.nrefs.max()))
 
-    def add_text(self, hypotheses: Sequence[str], references: Sequence[Any], **counts: int) -> BleuStatistics:
+    def add_text(self, hypotheses: Sequence[str], references: Sequence[Any], **counts: int) -> Statistics:
         """Count a batch of text with the accumulator's options, add it, and return its table."""
         stats = corpus_statistics(hypotheses, references, self.options)
         self.add(stats, **counts)
@@ -142,16 +136,16 @@ class StatisticsAccumulator:
         self._sums, self._counters = sums[:n].copy(), sums[n:].copy()
         self._nrefs_min, self._nrefs_max = -int(bounds[0]), int(bounds[1])
 
-    def statistics(self) -> BleuStatistics:
+    def statistics(self) -> Statistics:
         """The sums as a one-row table (its nrefs is the common count, or -1 for "var")."""
         if self.n_rows == 0:
-            raise ValueError("empty corpus: nothing was added, BLEU needs at least one sentence")
+            raise ValueError("empty corpus: nothing was added, a corpus score needs at least one sentence")
         nrefs = self._nrefs_min if self._nrefs_min == self._nrefs_max else -1
-        return BleuStatistics(self._sums[None, :].copy(), [nrefs], self.options.max_ngram_order)
+        return self.metric.empty(self.options).with_rows(self._sums[None, :].copy(), [nrefs])
 
-    def result(self) -> BLEUResult:
-        """Corpus BLEU of everything added."""
-        return score_statistics(self.statistics(), self.options)
+    def result(self) -> MetricResult:
+        """The corpus result of everything added."""
+        return self.metric.result(self.statistics(), self.options)
 
 
 def _count(value: Any, name: str) -> int:

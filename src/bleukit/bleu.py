@@ -15,12 +15,13 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from .engine import checked_text_statistics, text_statistics
+from .defaults import DEFAULT_SEED, DEFAULT_THREADS
 from .inputs import check_sentence_references
-from .options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
-from .result import BLEUResult
-from .scoring import score_table
-from .statistics import BleuStatistics
+from .metrics.bleu import METRIC
+from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
+from .metrics.bleu.result import BleuResult
+from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
+from .significance import with_bootstrap
 from .tokenizers import DEFAULT_TOKENIZER
 
 __all__ = [
@@ -31,62 +32,6 @@ __all__ = [
     "score_statistics",
     "sentence_scores_from_statistics",
 ]
-
-
-def corpus_statistics(
-    hypotheses: Sequence[str], references: Sequence[Any], options: BleuOptions, threads: int = 1
-) -> BleuStatistics:
-    """Checked input → per-sentence statistics table (one row per hypothesis).
-
-    ``threads`` counts chunks of the corpus in parallel (0: all cores); the table is the same.
-
-    >>> stats = corpus_statistics(["a b"], ["a b"], BleuOptions(max_ngram_order=2))
-    >>> stats.rows.tolist()
-    [[2, 2, 2, 1, 2, 1]]
-    """
-    return checked_text_statistics(hypotheses, references, options, threads=threads)
-
-
-def _number(x: float) -> Any:
-    x = float(x)
-    return int(x) if x.is_integer() else x
-
-
-def score_statistics(stats: BleuStatistics, options: BleuOptions) -> BLEUResult:
-    """Corpus BLEU of a statistics table: the score of its column sums.
-
-    >>> stats = corpus_statistics(["a b c"], ["a b d"], BleuOptions(max_ngram_order=2))
-    >>> score_statistics(stats, BleuOptions(max_ngram_order=2)).precisions
-    [66.66666666666667, 50.0]
-    """
-    if stats.max_ngram_order != options.max_ngram_order:
-        raise ValueError(
-            f"statistics were counted with max_ngram_order={stats.max_ngram_order}, "
-            f"options say {options.max_ngram_order}"
-        )
-    total = stats.summed()
-    out = score_table(total.rows, options)
-    return BLEUResult(
-        score=float(out.score[0]),
-        counts=[_number(c) for c in out.counts[0]],
-        totals=[_number(t) for t in out.totals[0]],
-        precisions=[float(p) for p in out.precisions[0]],
-        bp=float(out.bp[0]),
-        sys_len=int(total.sys_len[0]),
-        ref_len=int(total.ref_len[0]),
-        signature=options.signature(total.nrefs_signature),
-        options=options,
-    )
-
-
-def sentence_scores_from_statistics(stats: BleuStatistics, options: BleuOptions) -> np.ndarray:
-    """Sentence BLEU of every row of a statistics table, as a float64 array.
-
-    >>> stats = corpus_statistics(["a b", "c"], ["a b", "d"], BleuOptions(max_ngram_order=2))
-    >>> sentence_scores_from_statistics(stats, BleuOptions(max_ngram_order=2, effective_order=True))
-    array([100.,   0.])
-    """
-    return score_table(stats.rows, options).score
 
 
 def corpus_bleu(
@@ -100,10 +45,10 @@ def corpus_bleu(
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = False,
-    threads: int = 1,
+    threads: int = DEFAULT_THREADS,
     n_bootstrap: Optional[int] = None,
-    seed: Optional[int] = 12345,
-) -> BLEUResult:
+    seed: Optional[int] = DEFAULT_SEED,
+) -> BleuResult:
     """Corpus BLEU, identical to ``sacrebleu.corpus_bleu`` (0-100 scale).
 
     ``references[i]`` is the reference of ``hypotheses[i]`` (a string) or its references (a list
@@ -127,10 +72,8 @@ def corpus_bleu(
         effective_order=effective_order,
     )
     stats = corpus_statistics(hypotheses, references, options, threads)
-    result = score_statistics(stats, options)
+    result = METRIC.result(stats, options)
     if n_bootstrap is not None:
-        from .significance import with_bootstrap  # it builds on this module
-
         result = with_bootstrap(result, stats, options, n_bootstrap, seed)
     return result
 
@@ -146,7 +89,7 @@ def sentence_bleu(
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = True,
-) -> BLEUResult:
+) -> BleuResult:
     """BLEU of one hypothesis against its reference(s), identical to ``sacrebleu.sentence_bleu``.
 
     >>> round(sentence_bleu("the cat sat", "the cat sat down").score, 4)
@@ -167,7 +110,7 @@ def sentence_bleu(
         effective_order=effective_order,
     )
     refs = check_sentence_references(references)
-    return score_statistics(text_statistics([hypothesis], [refs], options), options)
+    return METRIC.result(METRIC.statistics([hypothesis], [refs], options), options)
 
 
 def sentence_scores(
@@ -181,7 +124,7 @@ def sentence_scores(
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = True,
-    threads: int = 1,
+    threads: int = DEFAULT_THREADS,
 ) -> np.ndarray:
     """Sentence BLEU of every hypothesis (float64 array), from one pass over the corpus.
 
@@ -200,4 +143,5 @@ def sentence_scores(
         weights=weights,
         effective_order=effective_order,
     )
-    return sentence_scores_from_statistics(corpus_statistics(hypotheses, references, options, threads), options)
+    stats = corpus_statistics(hypotheses, references, options, threads)
+    return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)

@@ -5,7 +5,7 @@ preprocess`` and ``statistics.ngram_counts``), so its matched and total counts p
 exactly the clipped counts of the sentence's statistics row. It adds where the matches are, so a
 user interface can highlight them.
 
->>> from bleukit.options import BleuOptions
+>>> from bleukit import BleuOptions
 >>> ex = explain_sentence("the the the cat", ["the cat", "a the dog"], BleuOptions(max_ngram_order=2))
 >>> ex.row
 [4, 3, 2, 1, 4, 3]
@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
-from .engine import preprocess
+from .metrics.bleu.extract import preprocess
 from .inputs import check_sentence_references
-from .options import BleuOptions, check_max_ngram_order
-from .statistics import BleuStatistics, closest_ref_length, ngram_counts, reference_clips
+from .metrics.bleu.options import BleuOptions, check_max_ngram_order
+from .metrics.bleu.statistics import BleuStatistics, closest_ref_length, ngram_counts, reference_clips
 from .tokenizers import get_tokenizer
 
 __all__ = ["NgramMatch", "OrderMatches", "MatchExplanation", "explain_tokens", "explain_sentence"]

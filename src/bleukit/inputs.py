@@ -13,6 +13,7 @@ from collections.abc import Mapping, Set as AbstractSet
 from typing import Any, List, Optional, Sequence, Union
 
 __all__ = [
+    "check_texts",
     "check_hypotheses",
     "check_references",
     "check_sentence_references",
@@ -62,19 +63,29 @@ def _as_list(obj: Any, what: str) -> List[Any]:
         raise TypeError(f"{what} must be a list of strings, got {type(obj).__name__}") from None
 
 
+def check_texts(texts: Any, what: str) -> List[str]:
+    """A non-empty list of sentences as a new list of ``str``, or a ``TypeError``/``ValueError``
+    that names ``what`` and the problem (the one check of "a list of strings" everywhere).
+
+    >>> check_texts(("a b", "c"), "candidates")
+    ['a b', 'c']
+    """
+    items = _as_list(texts, what)
+    if not items:
+        raise ValueError(f"empty corpus: {what} is empty, at least one sentence is needed")
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"{what}[{i}] must be a str, got {type(item).__name__}")
+    return items
+
+
 def check_hypotheses(hypotheses: Any) -> List[str]:
     """The hypotheses as a new list of ``str``, or a ``TypeError``/``ValueError`` naming the problem.
 
     >>> check_hypotheses(("a b", "c"))
     ['a b', 'c']
     """
-    hyps = _as_list(hypotheses, "hypotheses")
-    if not hyps:
-        raise ValueError("empty corpus: hypotheses is empty, BLEU needs at least one hypothesis")
-    for i, hyp in enumerate(hyps):
-        if not isinstance(hyp, str):
-            raise TypeError(f"hypotheses[{i}] must be a str, got {type(hyp).__name__}")
-    return hyps
+    return check_texts(hypotheses, "hypotheses")
 
 
 def _refs_of_one(item: Any, where: str) -> List[str]:

@@ -1,10 +1,11 @@
 """Is the difference significant? Bootstrap confidence intervals and paired tests on statistics tables.
 
-Everything here resamples rows of a statistics table (``bleukit.statistics``): a bootstrap
+Everything here works for every metric through its statistics table (:mod:`bleukit.metrics.base`)
+and resamples rows of it: a bootstrap
 resample's corpus statistics are ``counts @ rows`` where ``counts[s, i]`` says how often sentence
 ``i`` was drawn in resample ``s``, and an approximate-randomization trial's are
 ``sys_total + swap @ (baseline_rows - system_rows)``. Those sums are exact integers; the scores
-come from the one BLEU formula (``bleukit.scoring.score_table``), vectorised over resamples.
+come from the metric's one formula (``Metric.scores``), vectorised over resamples.
 
 The numbers are sacreBLEU 2.6's (``sacrebleu.significance``, ``--confidence``, ``--paired-bs``,
 ``--paired-ar``) with the same seed: the random draws are the very same numpy ``default_rng``
@@ -39,17 +40,24 @@ import dataclasses
 import math
 import numbers
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union,
+)
 
 import numpy as np
 
-from .bleu import corpus_statistics, score_statistics
-from .engine import text_statistics
+from .defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from .inputs import check_hypotheses, check_references
-from .options import BleuOptions
-from .result import BLEUResult
-from .scoring import score_table
-from .statistics import BleuStatistics
+from .metrics import metric_for, resolve_options
+from .metrics.base import MetricOptions, MetricResult, Statistics
+from .pipeline import corpus_statistics
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .metrics.bleu.options import BleuOptionKeywords
+
+R = TypeVar("R", bound=MetricResult)
 
 __all__ = [
     "DEFAULT_SEED",
@@ -62,11 +70,6 @@ __all__ = [
     "resampled_scores",
     "with_bootstrap",
 ]
-
-#: sacreBLEU's default seed (its ``SACREBLEU_SEED`` environment variable when unset).
-DEFAULT_SEED = 12345
-#: Default number of resamples (``bs``, also for confidence intervals) and of randomization trials (``ar``).
-DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 
 # Random draws are made and summed this many row elements at a time, so memory stays a few MB
 # whatever the number of samples. numpy's generators continue their stream across calls, so the
@@ -102,14 +105,14 @@ class PairedResult:
     """
 
     name: str
-    result: BLEUResult
+    result: MetricResult
     p_value: Optional[float]
     mean: Optional[float]
     ci: Optional[float]
 
     @property
     def score(self) -> float:
-        """The system's corpus BLEU (``result.score``)."""
+        """The system's corpus score (``result.score``)."""
         return self.result.score
 
     def to_dict(self) -> Dict[str, Any]:
@@ -184,17 +187,18 @@ class _ExactProduct:
         return (left.astype(self.dtype) @ self.right).astype(np.int64)
 
 
-def resampled_scores(statistics: BleuStatistics, indices: np.ndarray, options: BleuOptions) -> np.ndarray:
-    """Corpus BLEU of each resample: ``indices[s]`` lists the sentences (rows) of resample ``s``.
+def resampled_scores(statistics: Statistics, indices: np.ndarray, options: MetricOptions) -> np.ndarray:
+    """Corpus score of each resample: ``indices[s]`` lists the sentences (rows) of resample ``s``.
 
-    Element ``s`` equals the corpus BLEU of the corpus made of those sentences.
+    Element ``s`` equals the corpus score of the corpus made of those sentences.
 
-    >>> from bleukit import corpus_statistics
+    >>> from bleukit import BleuOptions, corpus_statistics
     >>> opts = BleuOptions()
     >>> stats = corpus_statistics(["a b c d", "x y"], ["a b c d", "x z"], opts)
     >>> resampled_scores(stats, np.array([[0, 0], [0, 1]]), opts).round(4).tolist()
     [100.0, 88.914]
     """
+    metric_for(options).check_statistics(statistics, options)
     rows = statistics.rows
     indices = np.asarray(indices)
     if indices.ndim != 2 or not np.issubdtype(indices.dtype, np.integer):
@@ -206,10 +210,11 @@ def resampled_scores(statistics: BleuStatistics, indices: np.ndarray, options: B
 
 
 def _bootstrap_sums_scores(
-    rows: np.ndarray, index_chunks: Any, options: BleuOptions, n_systems: int = 1, progress: Progress = None
+    rows: np.ndarray, index_chunks: Any, options: MetricOptions, n_systems: int = 1, progress: Progress = None
 ) -> np.ndarray:
     """Scores (n_samples, n_systems) of resampled sums; ``rows`` is (sentences, n_systems * columns)."""
     n_rows, width = rows.shape
+    metric = metric_for(options)
     product = _ExactProduct(rows, n_rows * int(rows.max(initial=0)))
     out = []
     for idx in index_chunks:
@@ -219,7 +224,8 @@ def _bootstrap_sums_scores(
         counts = np.bincount(flat.ravel(), minlength=k * n_rows).reshape(k, n_rows)
         del flat
         sums = product(counts)
-        out.append(score_table(sums.reshape(k * n_systems, width // n_systems), options).score.reshape(k, n_systems))
+        scores = metric.scores(sums.reshape(k * n_systems, width // n_systems), options)
+        out.append(np.asarray(scores, dtype=np.float64).reshape(k, n_systems))
         if progress is not None:
             progress(k)
     return np.concatenate(out) if out else np.zeros((0, n_systems))
@@ -233,48 +239,42 @@ def _draw_indices(n_rows: int, n_samples: int, seed: Seed) -> Iterator[np.ndarra
 
 
 def bootstrap_scores(
-    statistics: BleuStatistics, options: BleuOptions, n_samples: int = DEFAULT_SAMPLES["bs"], seed: Seed = DEFAULT_SEED
+    statistics: Statistics, options: MetricOptions, n_samples: int = DEFAULT_SAMPLES["bs"], seed: Seed = DEFAULT_SEED
 ) -> np.ndarray:
-    """The corpus BLEU of ``n_samples`` bootstrap resamples of a statistics table (float64 array).
+    """The corpus score of ``n_samples`` bootstrap resamples of a statistics table (float64 array).
 
     Resample ``s`` draws the same sentences as sacreBLEU's with the same seed; ``seed=None``
     draws from fresh OS entropy. Several tables of the same corpus resampled with one seed share
     their resamples, which is what a paired comparison or a plot of score distributions needs.
 
-    >>> from bleukit import corpus_statistics
+    >>> from bleukit import BleuOptions, corpus_statistics
     >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], BleuOptions())
     >>> bootstrap_scores(stats, BleuOptions(), n_samples=3, seed=1).round(2).tolist()
     [72.31, 50.0, 100.0]
     """
     n_samples = _check_samples(n_samples)
     seed = _check_seed(seed)
+    metric_for(options).check_statistics(statistics, options)
     if len(statistics) == 0:
         raise ValueError("cannot resample an empty corpus")
-    _check_order(statistics, options)
     return _bootstrap_sums_scores(statistics.rows, _draw_indices(len(statistics), n_samples, seed), options)[:, 0]
 
 
-def _check_order(statistics: BleuStatistics, options: BleuOptions) -> None:
-    if statistics.max_ngram_order != options.max_ngram_order:
-        raise ValueError(
-            f"statistics were counted with max_ngram_order={statistics.max_ngram_order}, "
-            f"options say {options.max_ngram_order}"
-        )
-
-
 def bootstrap_ci(
-    hypotheses_or_statistics: Union[Sequence[str], BleuStatistics],
+    hypotheses_or_statistics: Union[Sequence[str], Statistics],
     references: Optional[Sequence[Any]] = None,
     *,
     n_samples: int = DEFAULT_SAMPLES["bs"],
     seed: Seed = DEFAULT_SEED,
-    **options: Any,
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> BootstrapCI:
-    """95% bootstrap confidence interval of corpus BLEU, as sacreBLEU's ``--confidence``.
+    """95% bootstrap confidence interval of a corpus score, as sacreBLEU's ``--confidence``.
 
     Give hypotheses and references (``references[i]`` a string or a list of strings), or a
-    statistics table (``bleukit.corpus_statistics``) and no references. ``options`` are BLEU's
-    (``tokenize``, ``lowercase``, ``smooth_method``, ... as ``bleukit.BleuOptions``). Returns
+    statistics table (``bleukit.corpus_statistics``) and no references. The metric is BLEU with
+    the option ``keywords`` (``tokenize``, ``lowercase``, ``smooth_method``, ... as
+    ``bleukit.BleuOptions``), or the one of ``options`` (any metric's options object). Returns
     ``BootstrapCI(mean, ci)``: the mean of the resampled scores and the half-width of their
     2.5–97.5 percentile interval; it unpacks as a tuple. ``seed=None`` is unseeded.
 
@@ -282,23 +282,23 @@ def bootstrap_ci(
     >>> round(mean, 2), round(ci, 2)
     (68.39, 25.0)
     """
-    opts = BleuOptions.from_keywords(options)
-    if isinstance(hypotheses_or_statistics, BleuStatistics):
+    opts = resolve_options(options, keywords)
+    if isinstance(hypotheses_or_statistics, Statistics):
         if references is not None:
             raise ValueError("give either a statistics table or hypotheses with references, not both")
         stats = hypotheses_or_statistics
     else:
         if references is None:
-            raise ValueError("references are required with hypotheses (or pass a BleuStatistics table)")
+            raise ValueError("references are required with hypotheses (or pass a statistics table)")
         stats = corpus_statistics(hypotheses_or_statistics, references, opts)
     return _estimate_ci(bootstrap_scores(stats, opts, n_samples, seed))
 
 
-def with_bootstrap(result: BLEUResult, statistics: BleuStatistics, options: BleuOptions, n_samples: int, seed: Seed) -> BLEUResult:
+def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_samples: int, seed: Seed) -> R:
     """``result`` with the bootstrap ``mean`` and ``ci`` of ``statistics`` and ``bs:N|seed:S`` in its
     signature (what ``corpus_bleu(..., n_bootstrap=N, seed=S)`` returns).
 
-    >>> from bleukit import corpus_statistics, score_statistics
+    >>> from bleukit import BleuOptions, corpus_statistics, score_statistics
     >>> opts = BleuOptions()
     >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], opts)
     >>> r = with_bootstrap(score_statistics(stats, opts), stats, opts, 10, 12345)
@@ -308,7 +308,7 @@ def with_bootstrap(result: BLEUResult, statistics: BleuStatistics, options: Bleu
     n_samples = _check_samples(n_samples, "n_bootstrap")
     seed = _check_seed(seed)
     mean, ci = _estimate_ci(bootstrap_scores(statistics, options, n_samples, seed))
-    return dataclasses.replace(result, mean=mean, ci=ci, signature=options.signature(statistics.nrefs_signature, ("bs", n_samples, seed)))
+    return result.with_estimate(mean, ci, options.signature(statistics.nrefs_signature, ("bs", n_samples, seed)))
 
 
 def _named_systems(systems: Any) -> List[Tuple[str, Sequence[str]]]:
@@ -345,15 +345,17 @@ def paired_test(
     n_samples: Optional[int] = None,
     seed: Seed = DEFAULT_SEED,
     progress: Progress = None,
-    **options: Any,
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> List[PairedResult]:
     """Paired significance test of every system against the first (the baseline), as sacreBLEU's
     ``--paired-bs`` / ``--paired-ar``.
 
     ``systems`` maps names to hypotheses (or is a list of ``(name, hypotheses)``), all translating
     the same sentences; ``references[i]`` is the reference (a string) or references (a list) of
-    sentence ``i``. ``options`` are BLEU's (``tokenize``, ``lowercase``, ``smooth_method``, ... as
-    ``bleukit.BleuOptions``).
+    sentence ``i``. The metric is BLEU with the option ``keywords`` (``tokenize``, ``lowercase``,
+    ``smooth_method``, ... as ``bleukit.BleuOptions``), or the one of ``options`` (any metric's
+    options object).
 
     - ``method="bs"``: paired bootstrap resampling (Koehn 2004), ``n_samples`` resamples
       (default 1000). The p-value is the share of resamples whose centred absolute score
@@ -380,7 +382,8 @@ def paired_test(
         raise ValueError(f"unknown method={method!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate randomization)")
     n = DEFAULT_SAMPLES[method] if n_samples is None else _check_samples(n_samples)
     seed = _check_seed(seed)
-    opts = BleuOptions.from_keywords(options)
+    opts = resolve_options(options, keywords)
+    metric = metric_for(opts)
     named = _named_systems(systems)
     checked = []
     for name, hyps in named:
@@ -392,8 +395,8 @@ def paired_test(
             )
         checked.append(hyps)
     refs = check_references(references, len(checked[0]))
-    stats = [text_statistics(hyps, refs, opts) for hyps in checked]
-    results = [score_statistics(s, opts) for s in stats]
+    stats = [metric.statistics(hyps, refs, opts) for hyps in checked]
+    results = [metric.result(s, opts) for s in stats]
     names = [name for name, _ in named]
     if method == "bs":
         return _paired_bootstrap(names, stats, results, opts, n, seed, progress)
@@ -402,9 +405,9 @@ def paired_test(
 
 def _paired_bootstrap(
     names: List[str],
-    stats: List[BleuStatistics],
-    results: List[BLEUResult],
-    options: BleuOptions,
+    stats: List[Statistics],
+    results: List[MetricResult],
+    options: MetricOptions,
     n: int,
     seed: Seed,
     progress: Progress,
@@ -423,20 +426,21 @@ def _paired_bootstrap(
             # Centring makes the resampled differences a sample under the null hypothesis.
             p_value = _p_value(diffs - diffs.mean(), abs(baseline - result.score))
         signature = options.signature(stats[k].nrefs_signature, ("bs", n, seed))
-        signed = dataclasses.replace(result, mean=mean, ci=ci, signature=signature)
+        signed = result.with_estimate(mean, ci, signature)
         out.append(PairedResult(name, signed, p_value, mean, ci))
     return out
 
 
 def _paired_randomization(
     names: List[str],
-    stats: List[BleuStatistics],
-    results: List[BLEUResult],
-    options: BleuOptions,
+    stats: List[Statistics],
+    results: List[MetricResult],
+    options: MetricOptions,
     n: int,
     seed: Seed,
     progress: Progress,
 ) -> List[PairedResult]:
+    metric = metric_for(options)
     base = stats[0].rows
     n_rows, width = base.shape
     others = len(stats) - 1
@@ -453,8 +457,8 @@ def _paired_randomization(
         moved = product(swap)
         a = sys_total + moved
         b = both_total - a
-        score_a = score_table(a.reshape(k * others, width), options).score.reshape(k, others)
-        score_b = score_table(b.reshape(k * others, width), options).score.reshape(k, others)
+        score_a = np.asarray(metric.scores(a.reshape(k * others, width), options)).reshape(k, others)
+        score_b = np.asarray(metric.scores(b.reshape(k * others, width), options)).reshape(k, others)
         exceed += (np.abs(score_a - score_b) > observed).sum(axis=0)
         if progress is not None:
             progress(k)

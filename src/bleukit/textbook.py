@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Hashable, Sequence
 
-from .options import BleuOptions
-from .scoring import score_table
-from .statistics import count_statistics
+from .metrics.bleu.formula import score_table
+from .metrics.bleu.options import BleuOptions
+from .metrics.bleu.statistics import count_statistics
 
 __all__ = ["bleu_score", "bleu_unigram"]
 

@@ -17,22 +17,21 @@ One module per family, each function taking its original's inputs and returning 
 
 from __future__ import annotations
 
-import os
+import warnings
 
 from .variants import VariantRow, VariantTable, compare_variants
 
-__all__ = ["compare_variants", "VariantTable", "VariantRow", "evaluate_module_path", "EVALUATE_MODULES"]
-
-#: evaluate module files shipped in this package: metric name -> file name
-EVALUATE_MODULES = {"bleu": "bleu.py", "google_bleu": "google_bleu.py"}
+__all__ = ["compare_variants", "VariantTable", "VariantRow", "evaluate_module_path"]
 
 
 def evaluate_module_path(name: str) -> str:
-    """Path of the offline drop-in for ``evaluate.load(name)``: ``evaluate.load(evaluate_module_path("bleu"))``.
+    """Renamed: the evaluate modules are all in :mod:`bleukit.metric`; use ``bleukit.metric_path(name)``.
 
-    >>> os.path.basename(evaluate_module_path("google_bleu"))
-    'google_bleu.py'
+    Kept for one release, with a ``DeprecationWarning``.
     """
-    if name not in EVALUATE_MODULES:
-        raise ValueError(f"no evaluate module {name!r} here; choose one of {', '.join(EVALUATE_MODULES)}")
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "evaluate_modules", EVALUATE_MODULES[name])
+    from ..metric import metric_path
+
+    warnings.warn("bleukit.compat.evaluate_module_path(name) is now bleukit.metric_path(name)", DeprecationWarning, 2)
+    if name == "bleukit":
+        raise ValueError("no evaluate module 'bleukit' here: use bleukit.metric_path()")
+    return metric_path(name)

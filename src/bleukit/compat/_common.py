@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Hashable, List, Sequence
 
-from ..statistics import BleuStatistics
+from ..metrics.bleu.statistics import BleuStatistics
 from ..tokenizers import get_tokenizer
 
 
@@ -71,7 +71,7 @@ def token_statistics(
     it is built): each distinct token becomes an int id, which changes no n-gram match, so the
     table is the same; the pure-Python counter stays the reference.
 
-    >>> from bleukit.statistics import count_statistics
+    >>> from bleukit.metrics.bleu.statistics import count_statistics
     >>> hyps, refs = [["the", "cat", "the"], []], [[["the", "cat"], ["a", "the", "the"]], [["x"]]]
     >>> token_statistics(hyps, refs, 2) == count_statistics(hyps, refs, 2)
     True

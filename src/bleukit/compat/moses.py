@@ -33,7 +33,7 @@ import os
 import re
 from typing import Any, List, Sequence, Union
 
-from ..tokenizers import _mteval_rules, _mteval_unescape
+from ..tokenizers.mteval import mteval_rules, mteval_unescape
 from ._common import token_statistics
 
 __all__ = ["multi_bleu", "multi_bleu_detok", "multi_bleu_files"]
@@ -86,7 +86,7 @@ def _perl_lc(text: str) -> str:
 
 
 def _detok_tokens(line: str) -> List[str]:
-    text = _mteval_rules(f" {_mteval_unescape(line)} ")
+    text = mteval_rules(f" {mteval_unescape(line)} ")
     text = _PERL_SPACE_RUN.sub(" ", text).strip(" ")
     return text.split(" ") if text else []
 

@@ -38,7 +38,7 @@ from typing import Any, Callable, List, Optional, Sequence, Union
 
 import numpy as np
 
-from ..statistics import closest_ref_length, sentence_row
+from ..metrics.bleu.statistics import closest_ref_length, sentence_row
 from ._common import check_token_lists, token_statistics
 
 __all__ = ["corpus_bleu", "sentence_bleu", "SmoothingFunction", "RawPrecision", "NltkQuirkWarning"]

@@ -6,7 +6,7 @@
   ``targets[0]`` is a list, sacreBLEU reference *streams* (``targets[k][i]``: k-th reference of
   sentence i), passed on as given.
 * spBLEU: sacreBLEU BLEU on SentencePiece pieces of the FLORES models (see
-  :mod:`bleukit.tokenizer_spm` for where the model file comes from).
+  :mod:`bleukit.tokenizers.spm` for where the model file comes from).
 
 >>> round(t5_bleu(["The cat sat on the mat."], ["The cat sat on the mat."])["bleu"], 6)
 100.0
@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence
 
-from ..bleu import score_statistics
-from ..engine import text_statistics
+from ..metrics.bleu import METRIC
+from ..metrics.bleu.extract import text_statistics
 from ..inputs import check_hypotheses, check_references, references_from_streams
-from ..options import BleuOptions
-from ..result import BLEUResult
-from ..tokenizer_spm import TokenizerSPM
+from ..metrics.bleu.options import BleuOptions
+from ..metrics.bleu.result import BleuResult
+from ..tokenizers.spm import TokenizerSPM
 
 __all__ = ["t5_bleu", "spbleu"]
 
@@ -50,7 +50,7 @@ def spbleu(
     tokenize: str = "flores200",
     model_file: Optional[str] = None,
     lowercase: bool = False,
-) -> BLEUResult:
+) -> BleuResult:
     """spBLEU: sacreBLEU's corpus BLEU with ``tokenize="flores200"`` (or ``"flores101"``).
 
     ``model_file`` overrides the environment variable / sacreBLEU cache lookup. Equal to
@@ -66,4 +66,4 @@ def spbleu(
     options = BleuOptions(tokenize=tokenize, lowercase=lowercase)
     hyps = check_hypotheses(hypotheses)
     refs = check_references(references, len(hyps))
-    return score_statistics(text_statistics(hyps, refs, options, tokenizer=tok), options)
+    return METRIC.result(text_statistics(hyps, refs, options, tokenizer=tok), options)

@@ -3,7 +3,7 @@
 Reinforcement learning from BLEU rewards and quick in-training evaluation have ids, not text.
 This package counts the same statistics the text path counts (one row per hypothesis, sacreBLEU's
 column order) straight from the ids, with array operations over the whole batch, and scores them
-with :func:`bleukit.scoring.score_table` (the one BLEU formula). The numbers equal sacreBLEU with
+with :func:`bleukit.metrics.bleu.formula.score_table` (the one BLEU formula). The numbers equal sacreBLEU with
 ``tokenize="none"`` on the ids written as space-separated strings.
 
 Inputs are padded 2-D torch tensors or numpy arrays ``(batch, length)``, or lists of id lists.
@@ -18,10 +18,13 @@ row and its slot (hypothesis or k-th reference); one sort puts equal n-grams of 
 side, hypothesis first, and runs in the sorted array are the counts. No batch x vocabulary matrix
 is ever built (dense count matrices grow with batch x distinct n-grams).
 
-Where each step lives: :mod:`~bleukit.ids.api` (these four functions), :mod:`~bleukit.ids.layout`
-(input layouts -> one flat batch), :mod:`~bleukit.ids.backends` (numpy/torch operations and the
-choice of counter), :mod:`~bleukit.ids.counting` (the sort-and-count steps). ``bleukit.tensor``
-is the older name of this package and still works.
+Where each step lives: :mod:`~bleukit.ids.api` (these four functions and the dispatch to a
+counter), :mod:`~bleukit.ids.layout` (input layouts -> one flat batch), :mod:`~bleukit.ids.backends`
+(numpy/torch operations and the choice of counter), :mod:`~bleukit.ids.keys` (how n-gram keys are
+built from shorter pieces), :mod:`~bleukit.ids.host_counting` (the sort-and-count steps on the
+host) and :mod:`~bleukit.ids.torch_counting` (the fixed-shape torch counter). The compiled kernel
+counts host ids where it is built. ``bleukit.tensor`` is the older name of this package and still
+works for one release.
 
 >>> import numpy as np
 >>> hyps = np.array([[1, 2, 3, 4, 0], [5, 6, 7, 0, 0]])

@@ -1,8 +1,9 @@
 """The public functions of token-id BLEU: statistics rows, sentence scores, corpus results.
 
 Each call picks where to count (:func:`bleukit.ids.backends.choose_plan`), lays the inputs out as
-one batch (:mod:`bleukit.ids.layout`), counts (:mod:`bleukit.ids.counting`) and scores the rows
-with :func:`bleukit.scoring.score_table`, the one BLEU formula.
+one batch (:mod:`bleukit.ids.layout`), counts (:func:`count_batch`: the compiled kernel,
+:mod:`bleukit.ids.host_counting` or :mod:`bleukit.ids.torch_counting`) and scores the rows
+with :func:`bleukit.metrics.bleu.formula.score_table`, the one BLEU formula.
 
 >>> import numpy as np
 >>> hyps = np.array([[1, 2, 3, 4, 0], [5, 6, 7, 0, 0]])
@@ -13,18 +14,49 @@ with :func:`bleukit.scoring.score_table`, the one BLEU formula.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Tuple, Union
 
-from ..bleu import score_statistics
-from ..options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
-from ..result import BLEUResult
-from ..scoring import score_table
-from ..statistics import BleuStatistics
+from ..metrics.bleu import METRIC
+from ..metrics.bleu.formula import score_table
+from ..metrics.bleu.options import DEFAULT_MAX_NGRAM_ORDER, BleuOptions
+from ..metrics.bleu.result import BleuResult
+from ..metrics.bleu.statistics import BleuStatistics
 from .backends import Counter, Plan, choose_plan, to_output
-from .counting import count_batch
-from .layout import PadIds, gather
+from ..metrics.bleu.kernel import native_flat_ids_statistics
+from .host_counting import host_blocks
+from .torch_counting import padded_rows
+from .layout import Flat, PadIds, Padded, gather
 
-__all__ = ["sentence_bleu_ids", "corpus_bleu_ids", "id_statistics", "id_statistics_rows"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..metrics.bleu.options import BleuIdOptionKeywords
+
+__all__ = ["sentence_bleu_ids", "corpus_bleu_ids", "id_statistics", "id_statistics_rows", "id_options"]
+
+
+def count_batch(flat: Union[Flat, Padded], max_order: int, plan: Plan) -> Tuple[Any, Any]:
+    """Statistics rows and nrefs of the whole batch, by the counter ``plan`` names (the torch
+    counter takes the :class:`~bleukit.ids.layout.Padded` batch :func:`gather` makes for it)."""
+    if plan.counter is Counter.KERNEL:
+        stats = native_flat_ids_statistics(flat.tokens, flat.lengths, flat.owner, flat.n_rows, max_order)
+        return stats.rows, stats.nrefs
+    if plan.counter is Counter.HOST_ARRAYS:
+        return host_blocks(flat, max_order, plan.ops)
+    return padded_rows(flat, max_order)
+
+
+def id_options(options: Any, sentence: bool) -> BleuOptions:
+    """BLEU options of token ids from option keywords: ``tokenize="none"`` (the ids are the tokens;
+    ``tokenize`` and ``lowercase`` are a ``TypeError``), sentence defaults with ``sentence=True``.
+
+    >>> id_options({"max_ngram_order": 2}, sentence=True).effective_order
+    True
+    """
+    text = sorted(set(options) & {"tokenize", "lowercase"})
+    if text:
+        raise TypeError(f"{', '.join(text)} do(es) not apply to token ids (the ids are the tokens); drop it")
+    return BleuOptions.from_keywords(dict(options, tokenize="none"), sentence=sentence)
 
 
 def _count(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, max_order: int, backend: str) -> Tuple[Plan, Any, Any]:
@@ -94,12 +126,8 @@ def sentence_bleu_ids(
     pad_id: PadIds = None,
     hyp_lengths: Any = None,
     ref_lengths: Any = None,
-    max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
-    smooth_method: str = DEFAULT_SENTENCE_SMOOTH,
-    smooth_value: Optional[float] = None,
-    effective_order: bool = True,
-    weights: Optional[Sequence[float]] = None,
     backend: str = "auto",
+    **options: Unpack[BleuIdOptionKeywords],
 ) -> Any:
     """Sentence BLEU (0-100) of every row: a float64 tensor on the ids' device, or a numpy array.
 
@@ -113,16 +141,9 @@ def sentence_bleu_ids(
     >>> sentence_bleu_ids(np.array([[5, 6, 7, 8]]), np.array([[[5, 6, 7, 9], [5, 6, 7, 8]]])).round(6).tolist()
     [100.0]
     """
-    options = BleuOptions(
-        tokenize="none",
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=max_ngram_order,
-        weights=weights,
-        effective_order=effective_order,
-    )
-    plan, rows, _ = _count(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, options.max_ngram_order, backend)
-    return to_output(plan, score_table(rows, options).score)
+    opts = id_options(options, sentence=True)
+    plan, rows, _ = _count(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, opts.max_ngram_order, backend)
+    return to_output(plan, score_table(rows, opts).score)
 
 
 def corpus_bleu_ids(
@@ -132,14 +153,10 @@ def corpus_bleu_ids(
     pad_id: PadIds = None,
     hyp_lengths: Any = None,
     ref_lengths: Any = None,
-    max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
-    smooth_method: str = DEFAULT_CORPUS_SMOOTH,
-    smooth_value: Optional[float] = None,
-    effective_order: bool = False,
-    weights: Optional[Sequence[float]] = None,
     backend: str = "auto",
-) -> BLEUResult:
-    """Corpus BLEU of a batch of ids: the core's :class:`~bleukit.BLEUResult` (signature ``tok:none``).
+    **options: Unpack[BleuIdOptionKeywords],
+) -> BleuResult:
+    """Corpus BLEU of a batch of ids: the core's :class:`~bleukit.BleuResult` (signature ``tok:none``).
 
     Equal to ``sacrebleu.corpus_bleu`` with ``tokenize="none"`` on the ids as space-separated
     strings (sacreBLEU's corpus defaults: ``exp`` smoothing, no effective order).
@@ -148,16 +165,9 @@ def corpus_bleu_ids(
     >>> round(r.score, 4), r.counts
     (88.914, [5, 3, 2, 1])
     """
-    options = BleuOptions(
-        tokenize="none",
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=max_ngram_order,
-        weights=weights,
-        effective_order=effective_order,
-    )
+    opts = id_options(options, sentence=False)
     stats = id_statistics(
         hyp_ids, ref_ids, pad_id=pad_id, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths,
-        max_ngram_order=options.max_ngram_order, backend=backend,
+        max_ngram_order=opts.max_ngram_order, backend=backend,
     )
-    return score_statistics(stats, options)
+    return METRIC.result(stats, opts)

@@ -1,8 +1,8 @@
 """Where a batch of ids is counted: the array library (numpy or torch ops) and the counter.
 
 Host ids are counted by the compiled kernel or by the numpy array code of
-:mod:`bleukit.ids.counting` (:class:`NumpyOps`); torch ops count a padded batch with fixed
-shapes (:mod:`bleukit.ids.padded_counting`; :class:`TorchOps` lays the batch out). Which counter
+:mod:`bleukit.ids.host_counting` (:class:`NumpyOps`); torch ops count a padded batch with fixed
+shapes (:mod:`bleukit.ids.torch_counting`; :class:`TorchOps` lays the batch out). Which counter
 runs is an explicit choice (:class:`Counter`) made by :func:`choose_plan` from the ``backend``
 argument and where the ids live; results go back to the caller's kind (:func:`to_output`).
 
@@ -21,7 +21,7 @@ from typing import Any, Sequence, Union
 
 import numpy as np
 
-from .. import _native
+from ..metrics.bleu import kernel as bleu_kernel
 from .._torch import is_torch_tensor
 
 __all__ = ["NumpyOps", "TorchOps", "Counter", "Plan", "BACKENDS", "choose_plan", "to_output"]
@@ -105,7 +105,7 @@ class NumpyOps:
 
 class TorchOps:
     """What the layout step needs spelled for torch, on one device (the padded counter is
-    written in torch directly: :mod:`bleukit.ids.padded_counting`)."""
+    written in torch directly: :mod:`bleukit.ids.torch_counting`)."""
 
     kind = "torch"
 
@@ -145,7 +145,7 @@ Ops = Union[NumpyOps, TorchOps]
 class Counter(enum.Enum):
     """Who turns the assembled batch into statistics rows."""
 
-    #: The compiled kernel (``bleukit._native``) on host data.
+    #: The compiled kernel (:mod:`bleukit.metrics.bleu.kernel`) on host data.
     KERNEL = "kernel"
     #: The numpy array code, in cache-sized blocks of rows.
     HOST_ARRAYS = "host arrays"
@@ -175,7 +175,7 @@ def choose_plan(objs: Sequence[Any], backend: str) -> Plan:
     out_device = _common_device(objs)
     if backend == "auto":
         backend = "torch" if out_device is not None and out_device.type != "cpu" else "numpy"
-        if backend == "numpy" and _native.engine_name() == "native":
+        if backend == "numpy" and bleu_kernel.ids_kernel_in_use():
             return Plan(NumpyOps(), Counter.KERNEL, out_device)
     if backend == "numpy":
         return Plan(NumpyOps(), Counter.HOST_ARRAYS, out_device)

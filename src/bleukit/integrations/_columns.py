@@ -16,9 +16,9 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from bleukit.bleu import corpus_statistics
-from bleukit.options import BleuOptions
-from bleukit.statistics import BleuStatistics, stats_columns
+from bleukit.metrics import metric_for
+from bleukit.metrics.base import MetricOptions, Statistics
+from bleukit.pipeline import corpus_statistics
 
 __all__ = ["check_column_names", "require_columns", "references_of_rows", "statistics_of_columns"]
 
@@ -82,10 +82,9 @@ def references_of_rows(columns: Sequence[Sequence[Any]]) -> List[Any]:
 
 
 def statistics_of_columns(
-    hypotheses: Sequence[Any], reference_columns: Sequence[Sequence[Any]], options: BleuOptions
-) -> BleuStatistics:
+    hypotheses: Sequence[Any], reference_columns: Sequence[Sequence[Any]], options: MetricOptions
+) -> Statistics:
     """The statistics table of one batch (empty batches give an empty table)."""
     if len(hypotheses) == 0:
-        order = options.max_ngram_order
-        return BleuStatistics(np.zeros((0, stats_columns(order)), np.int64), np.zeros(0, np.int64), order)
+        return metric_for(options).empty(options)
     return corpus_statistics(list(hypotheses), references_of_rows(reference_columns), options)

@@ -21,17 +21,21 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 
 import numpy as np
 
 from bleukit.accumulator import StatisticsAccumulator
-from bleukit.bleu import sentence_scores_from_statistics
-from bleukit.options import BleuOptions
-from bleukit.result import BLEUResult
-from bleukit.statistics import BleuStatistics, stats_columns
+from bleukit.metrics import metric_for, resolve_options
+from bleukit.metrics.base import MetricOptions, MetricResult
+from bleukit.pipeline import sentence_scores_from_statistics
 
 from ._columns import Columns, check_column_names, require_columns, statistics_of_columns
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from bleukit.metrics.bleu.options import BleuOptionKeywords
 
 __all__ = [
     "statistics_function",
@@ -48,7 +52,7 @@ NREFS_COLUMN = "bleu_nrefs"
 class _Statistics:
     """Batch → statistics columns (a class, not a closure: picklable for ``num_proc``)."""
 
-    def __init__(self, hyp: str, refs: tuple, options: BleuOptions, column: str, nrefs_column: str) -> None:
+    def __init__(self, hyp: str, refs: tuple, options: MetricOptions, column: str, nrefs_column: str) -> None:
         self.hyp, self.refs, self.options = hyp, refs, options
         self.column, self.nrefs_column = column, nrefs_column
 
@@ -59,7 +63,7 @@ class _Statistics:
 
 
 class _SentenceBleu:
-    def __init__(self, hyp: str, refs: tuple, options: BleuOptions, output_column: str) -> None:
+    def __init__(self, hyp: str, refs: tuple, options: MetricOptions, output_column: str) -> None:
         self.hyp, self.refs, self.options, self.output_column = hyp, refs, options, output_column
 
     def __call__(self, batch: Dict[str, List[Any]]) -> Dict[str, np.ndarray]:
@@ -77,8 +81,9 @@ def statistics_function(
     *,
     column: str = STATISTICS_COLUMN,
     nrefs_column: str = NREFS_COLUMN,
-    **options: Any,
-):
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
+) -> Callable[[Dict[str, List[Any]]], Dict[str, np.ndarray]]:
     """A function for ``Dataset.map(fn, batched=True)`` adding each row's statistics.
 
     ``column`` gets the int64 statistics row (sacreBLEU's column order, ``2 + 2 *
@@ -92,7 +97,7 @@ def statistics_function(
     >>> out["bleu_stats"].tolist(), out["bleu_nrefs"].tolist()
     ([[2, 2, 1, 0, 2, 1]], [1])
     """
-    opts = BleuOptions.from_keywords(options)
+    opts = resolve_options(options, keywords)
     hyp, refs, _ = check_column_names(hypothesis_column, reference_columns)
     if column == nrefs_column:
         raise ValueError(f"column and nrefs_column are both {column!r}")
@@ -100,8 +105,13 @@ def statistics_function(
 
 
 def sentence_bleu_function(
-    hypothesis_column: str, reference_columns: Columns, *, output_column: str = "bleu", **options: Any
-):
+    hypothesis_column: str,
+    reference_columns: Columns,
+    *,
+    output_column: str = "bleu",
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
+) -> Callable[[Dict[str, List[Any]]], Dict[str, np.ndarray]]:
     """A function for ``Dataset.map(fn, batched=True)`` adding each row's sentence BLEU (float64).
 
     Scores equal ``bleukit.sentence_bleu`` (sentence defaults: effective order on).
@@ -110,7 +120,7 @@ def sentence_bleu_function(
     >>> fn({"hyp": ["a b c d", "x y"], "ref": ["a b c d", "x z"]})["bleu"].round(4).tolist()
     [100.0, 50.0]
     """
-    opts = BleuOptions.from_keywords(options, sentence=True)
+    opts = resolve_options(options, keywords, sentence=True)
     hyp, refs, _ = check_column_names(hypothesis_column, reference_columns)
     return _SentenceBleu(hyp, refs, opts, output_column)
 
@@ -121,8 +131,9 @@ def corpus_bleu_from_statistics(
     column: str = STATISTICS_COLUMN,
     nrefs_column: str = NREFS_COLUMN,
     batch_size: int = 100_000,
-    **options: Any,
-) -> BLEUResult:
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
+) -> MetricResult:
     """Corpus BLEU of a dataset's statistics columns: their int64 sums, scored by the core.
 
     Reads ``batch_size`` rows at a time (memory stays flat on any size).
@@ -132,18 +143,19 @@ def corpus_bleu_from_statistics(
     >>> round(corpus_bleu_from_statistics(ds, max_ngram_order=2).score, 4)
     73.0297
     """
-    opts = BleuOptions.from_keywords(options)
+    opts = resolve_options(options, keywords)
     require_columns(dataset.column_names, (column, nrefs_column))
     acc = StatisticsAccumulator(opts)
-    width = stats_columns(opts.max_ngram_order)
+    empty = metric_for(opts).empty(opts)
+    width = empty.rows.shape[1]
     for batch in dataset.with_format("numpy", columns=[column, nrefs_column]).iter(batch_size=batch_size):
         rows = np.asarray(batch[column])
         if rows.dtype == object or rows.ndim != 2 or rows.shape[1] != width:
             raise ValueError(
-                f"column {column!r} must hold {width} integers per row (max_ngram_order="
-                f"{opts.max_ngram_order}); got an array of shape {rows.shape}"
+                f"column {column!r} must hold {width} integers per row ("
+                f"{', '.join(f'{k}={v}' for k, v in empty.layout().items())}); got an array of shape {rows.shape}"
             )
-        acc.add(BleuStatistics(rows, batch[nrefs_column], opts.max_ngram_order))
+        acc.add(empty.with_rows(rows, batch[nrefs_column]))
     if acc.n_rows == 0:
         raise ValueError("empty dataset: BLEU needs at least one row")
     return acc.result()
@@ -156,8 +168,9 @@ def corpus_bleu(
     *,
     num_proc: Optional[int] = None,
     batch_size: int = 1000,
-    **options: Any,
-) -> BLEUResult:
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
+) -> MetricResult:
     """Corpus BLEU of a ``datasets.Dataset``: statistics by ``map`` (``num_proc`` processes), summed.
 
     Equals ``bleukit.corpus_bleu`` of the rows for any ``num_proc``.
@@ -167,12 +180,13 @@ def corpus_bleu(
     >>> round(corpus_bleu(ds, "hyp", "ref", tokenize="none").score, 4)
     82.2267
     """
-    fn = statistics_function(hypothesis_column, reference_columns, **options)
+    opts = resolve_options(options, keywords)
+    fn = statistics_function(hypothesis_column, reference_columns, options=opts)
     stats = dataset.map(
         fn, batched=True, batch_size=batch_size, num_proc=num_proc, remove_columns=dataset.column_names,
         desc="bleukit statistics",
     )
-    return corpus_bleu_from_statistics(stats, **options)
+    return corpus_bleu_from_statistics(stats, options=opts)
 
 
 def add_sentence_bleu(
@@ -183,7 +197,8 @@ def add_sentence_bleu(
     *,
     num_proc: Optional[int] = None,
     batch_size: int = 1000,
-    **options: Any,
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> Any:
     """A new ``datasets.Dataset`` with each row's sentence BLEU in ``output_column``.
 
@@ -192,5 +207,6 @@ def add_sentence_bleu(
     >>> list(add_sentence_bleu(ds, "hyp", "ref", tokenize="none").filter(lambda r: r["bleu"] > 60)["hyp"])
     ['a b c d']
     """
-    fn = sentence_bleu_function(hypothesis_column, reference_columns, output_column=output_column, **options)
+    opts = resolve_options(options, keywords, sentence=True)
+    fn = sentence_bleu_function(hypothesis_column, reference_columns, output_column=output_column, options=opts)
     return dataset.map(fn, batched=True, batch_size=batch_size, num_proc=num_proc, desc="bleukit sentence BLEU")

@@ -23,16 +23,20 @@ workers need bleukit installed too.
 from __future__ import annotations
 
 import functools
-from typing import Any, Dict, Hashable, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Hashable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pyarrow as pa
 
 from bleukit.accumulator import StatisticsAccumulator
-from bleukit.bleu import sentence_scores_from_statistics
-from bleukit.options import BleuOptions
-from bleukit.result import BLEUResult
-from bleukit.statistics import BleuStatistics, stats_columns
+from bleukit.metrics import metric_for, resolve_options
+from bleukit.metrics.base import MetricOptions, MetricResult, Statistics
+from bleukit.pipeline import sentence_scores_from_statistics
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from bleukit.metrics.bleu.options import BleuOptionKeywords
 
 from ._columns import Columns, check_column_names, require_columns, statistics_of_columns
 
@@ -53,8 +57,9 @@ def corpus_bleu(
     *,
     batch_size: Optional[int] = DEFAULT_BATCH_SIZE,
     map_batches_kwargs: Optional[Mapping[str, Any]] = None,
-    **options: Any,
-) -> Union[BLEUResult, Dict[Hashable, BLEUResult]]:
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
+) -> Union[MetricResult, Dict[Hashable, MetricResult]]:
     """Corpus BLEU of a ``ray.data.Dataset``, identical to ``bleukit.corpus_bleu`` on its rows.
 
     ``reference_columns``: one column name or several; each column is a reference set, and a
@@ -71,7 +76,7 @@ def corpus_bleu(
     >>> round(result.score, 4), result.signature.split("|")[0]
     (100.0, 'nrefs:var')
     """
-    opts = BleuOptions.from_keywords(options)
+    opts = resolve_options(options, keywords)
     hyp, refs, keys = check_column_names(hypothesis_column, reference_columns, group_by)
     _check_known_columns(dataset, (hyp,) + refs + keys)
     count = functools.partial(_partial_sums, hyp, refs, keys, opts)
@@ -98,7 +103,8 @@ def add_sentence_bleu(
     *,
     batch_size: Optional[int] = DEFAULT_BATCH_SIZE,
     map_batches_kwargs: Optional[Mapping[str, Any]] = None,
-    **options: Any,
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> Any:
     """A new ``ray.data.Dataset`` with each row's sentence BLEU (float64) in ``output_column``.
 
@@ -115,7 +121,7 @@ def add_sentence_bleu(
     >>> scored.filter(expr=col("bleu") >= 60).count()
     1
     """
-    opts = BleuOptions.from_keywords(options, sentence=True)
+    opts = resolve_options(options, keywords, sentence=True)
     hyp, refs, _ = check_column_names(hypothesis_column, reference_columns)
     if not isinstance(output_column, str):
         raise TypeError(f"output_column must be a column name (str), got {type(output_column).__name__}")
@@ -125,12 +131,13 @@ def add_sentence_bleu(
 
 
 def _add_partial_sums(
-    table: pa.Table, keys: Tuple[str, ...], options: BleuOptions, accumulators: Dict[Hashable, StatisticsAccumulator]
+    table: pa.Table, keys: Tuple[str, ...], options: MetricOptions, accumulators: Dict[Hashable, StatisticsAccumulator]
 ) -> None:
     """Add partial-sum rows (from ``_partial_sums``) to the accumulator of their group."""
     if table.num_rows == 0:
         return
-    width = stats_columns(options.max_ngram_order)
+    empty = metric_for(options).empty(options)
+    width = empty.rows.shape[1]
     rows = np.stack([table.column(f"{_PREFIX}{k}").to_numpy() for k in range(width)], axis=1)
     lo, hi = table.column(_NREFS_MIN).to_numpy(), table.column(_NREFS_MAX).to_numpy()
     nrefs = np.where(lo == hi, lo, -1)  # -1: the partial sum's rows had different counts
@@ -143,7 +150,7 @@ def _add_partial_sums(
     for i, key in enumerate(group_keys):
         if key not in accumulators:
             accumulators[key] = StatisticsAccumulator(options)
-        accumulators[key].add(BleuStatistics(rows[i : i + 1], nrefs[i : i + 1], options.max_ngram_order))
+        accumulators[key].add(empty.with_rows(rows[i : i + 1], nrefs[i : i + 1]))
 
 
 def _check_known_columns(dataset: Any, needed: Tuple[str, ...], absent: Optional[str] = None) -> None:
@@ -160,7 +167,7 @@ def _check_known_columns(dataset: Any, needed: Tuple[str, ...], absent: Optional
         raise ValueError(f"column {absent!r} already exists; pass another output_column")
 
 
-def _batch_statistics(batch: pa.Table, hyp: str, refs: Tuple[str, ...], options: BleuOptions) -> BleuStatistics:
+def _batch_statistics(batch: pa.Table, hyp: str, refs: Tuple[str, ...], options: MetricOptions) -> Statistics:
     require_columns(batch.column_names, (hyp,) + refs)
     return statistics_of_columns(
         batch.column(hyp).to_pylist(), [batch.column(r).to_pylist() for r in refs], options
@@ -168,7 +175,7 @@ def _batch_statistics(batch: pa.Table, hyp: str, refs: Tuple[str, ...], options:
 
 
 def _partial_sums(
-    hyp: str, refs: Tuple[str, ...], keys: Tuple[str, ...], options: BleuOptions, batch: pa.Table
+    hyp: str, refs: Tuple[str, ...], keys: Tuple[str, ...], options: MetricOptions, batch: pa.Table
 ) -> pa.Table:
     """One batch → its column sums and nrefs range (per group value when there are keys)."""
     require_columns(batch.column_names, keys)
@@ -191,7 +198,7 @@ def _partial_sums(
 
 
 def _with_sentence_bleu(
-    hyp: str, refs: Tuple[str, ...], output_column: str, options: BleuOptions, batch: pa.Table
+    hyp: str, refs: Tuple[str, ...], output_column: str, options: MetricOptions, batch: pa.Table
 ) -> pa.Table:
     if output_column in batch.column_names:
         raise ValueError(f"column {output_column!r} already exists; pass another output_column")

@@ -9,8 +9,11 @@ table of sample translations at each evaluation.
 
 >>> import numpy as np
 >>> from transformers.trainer_utils import EvalPrediction
->>> tokenizer = _ExampleTokenizer()
->>> metric = BleuComputeMetrics(tokenizer)
+>>> class Tokenizer:  # any object with batch_decode; id k decodes to "wk", 0 is padding
+...     pad_token_id = 0
+...     def batch_decode(self, rows, skip_special_tokens=True):
+...         return [" ".join(f"w{i}" for i in row if not (skip_special_tokens and i == 0)) for row in rows]
+>>> metric = BleuComputeMetrics(Tokenizer())
 >>> preds = np.array([[5, 6, 7, 8, -100], [5, 6, 9, -100, -100]])   # -100: ignored positions
 >>> labels = np.array([[5, 6, 7, 8, -100], [5, 6, 7, -100, -100]])
 >>> out = metric(EvalPrediction(predictions=preds, label_ids=labels))
@@ -21,13 +24,20 @@ table of sample translations at each evaluation.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from bleukit import BleuOptions, BleuStatistics, sentence_scores_from_statistics
 from bleukit._torch import is_torch_tensor
 from bleukit.accumulator import StatisticsAccumulator
+from bleukit.metrics import resolve_options
+from bleukit.metrics.base import MetricOptions, Statistics
+from bleukit.pipeline import sentence_scores_from_statistics
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from bleukit.metrics.bleu.options import BleuOptionKeywords
 
 try:  # The callback needs transformers; the metric itself works with any tokenizer.
     from transformers import TrainerCallback
@@ -36,16 +46,13 @@ except ImportError:  # pragma: no cover - transformers is in the [hf] extra
 
 __all__ = ["BleuComputeMetrics", "BleuCallback", "samples_table"]
 
-#: The label / padding value transformers uses for "no token here" (the ignore index).
-IGNORE_INDEX = -100
-
-
 class BleuComputeMetrics:
     """``compute_metrics`` for ``Seq2SeqTrainer``: decoded predictions and labels → corpus BLEU.
 
     ``tokenizer`` decodes token ids (any object with ``batch_decode``; its ``pad_token_id`` is
-    left out of ``gen_len``). ``bleu_options`` are ``bleukit.BleuOptions`` fields (``tokenize``,
-    ``lowercase``, ``smooth_method``, ...; sacreBLEU's corpus defaults).
+    left out of ``gen_len``). The option keywords are ``bleukit.BleuOptions`` fields (``tokenize``,
+    ``lowercase``, ``smooth_method``, ...; sacreBLEU's corpus defaults); ``options`` takes any
+    metric's options object instead.
 
     Predictions may be token ids or logits (argmax over the last axis), numpy arrays, torch
     tensors, tuples whose first element is one of those (model outputs), or ragged lists of id
@@ -80,7 +87,8 @@ class BleuComputeMetrics:
         num_samples: int = 5,
         signature: bool = True,
         all_reduce: bool = False,
-        **bleu_options: Any,
+        options: Optional[MetricOptions] = None,
+        **keywords: Unpack[BleuOptionKeywords],
     ) -> None:
         if not hasattr(tokenizer, "batch_decode"):
             raise TypeError(
@@ -92,7 +100,7 @@ class BleuComputeMetrics:
         if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 0:
             raise ValueError(f"num_samples must be an int >= 0, got {num_samples!r}")
         self.tokenizer = tokenizer
-        self.options = BleuOptions.from_keywords(bleu_options)
+        self.options = resolve_options(options, keywords)
         # Sample rows are scored as sacrebleu.sentence_bleu does by default: effective order on.
         self.sentence_options = self.options.sentence_level()
         self.postprocess = postprocess
@@ -176,7 +184,7 @@ class BleuComputeMetrics:
         return list(texts), gen_tokens
 
     def _keep_samples(
-        self, stats: BleuStatistics, hyps: List[str], refs: List[str], inputs: Any, n_rows: int
+        self, stats: Statistics, hyps: List[str], refs: List[str], inputs: Any, n_rows: int
     ) -> None:
         wanted = min(self.num_samples - len(self._samples), len(hyps))
         if wanted <= 0:
@@ -288,7 +296,10 @@ class BleuCallback(TrainerCallback):
     multi-process runs it also keeps the sampler's padding out of the score (see
     ``BleuComputeMetrics.num_examples``).
 
-    >>> cb = BleuCallback(BleuComputeMetrics(_ExampleTokenizer()))
+    >>> class Tokenizer:
+    ...     def batch_decode(self, rows, skip_special_tokens=True):
+    ...         return [" ".join(map(str, row)) for row in rows]
+    >>> cb = BleuCallback(BleuComputeMetrics(Tokenizer()))
     >>> cb.history
     []
     """
@@ -321,12 +332,3 @@ class BleuCallback(TrainerCallback):
         self.last_table = samples_table(self.metric.last_samples)
         if self.trainer is not None:
             self.trainer.log({key + "_samples": self.last_table})
-
-
-class _ExampleTokenizer:
-    """A stand-in tokenizer for the docstring examples: id ``k`` decodes to ``wk``; 0 is padding."""
-
-    pad_token_id = 0
-
-    def batch_decode(self, rows, skip_special_tokens=True):
-        return [" ".join(f"w{i}" for i in row if not (skip_special_tokens and i == 0)) for row in rows]

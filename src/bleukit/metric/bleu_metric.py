@@ -16,14 +16,15 @@ This module only converts inputs and calls the bleukit core; every number comes 
 
 from __future__ import annotations
 
-import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional
 
-import datasets
 import evaluate
 
-import bleukit
-from bleukit.inputs import check_hypotheses, check_references
+from bleukit.bleu import corpus_bleu
+from bleukit.defaults import DEFAULT_SEED
+from bleukit.metric.base import TextMetric, text_features
+from bleukit.metrics.bleu.options import BleuOptions
+from bleukit.tokenizers import TOKENIZERS
 
 _CITATION = """\
 @inproceedings{papineni-etal-2002-bleu,
@@ -70,7 +71,7 @@ Args:
     predictions (`list` of `str`): hypotheses (detokenized system outputs), one per segment.
     references (`list` of `str` or `list` of `list` of `str`): for each prediction, its reference or
         its references. With several references per prediction, `None` marks a missing one.
-    tokenize (`str`, default "13a"): "13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab".
+    tokenize (`str`, default "13a"): {tokenizers}.
     lowercase (`bool`, default False): case-insensitive BLEU.
     smooth_method (`str`, default "exp"): "none", "floor", "add-k" or "exp".
     smooth_value (`float`, optional): value for "floor" (default 0.1) or "add-k" (default 1).
@@ -102,28 +103,14 @@ Examples:
     >>> results = bleu.compute(predictions=predictions, references=references)  # doctest: +SKIP
     >>> round(results["score"], 2)  # doctest: +SKIP
     92.41
-"""
-
-def text_features() -> List[datasets.Features]:
-    """The input schemas of a text BLEU metric: several references per prediction, or one string.
-
-    The evaluate modules of ``bleukit.compat`` (evaluate's "bleu" and "google_bleu") take the same.
-    """
-    references = datasets.Sequence(datasets.Value("string", id="sequence"), id="references")
-    return [
-        datasets.Features({"predictions": datasets.Value("string", id="sequence"), "references": references}),
-        datasets.Features(
-            {"predictions": datasets.Value("string", id="sequence"), "references": datasets.Value("string", id="sequence")}
-        ),
-    ]
-
+""".format(tokenizers=", ".join(f'"{name}"' for name in TOKENIZERS))
 
 # Compute arguments besides the BLEU options (bleukit.OPTION_NAMES): sacreBLEU's --confidence.
 _RESAMPLING_NAMES = ("n_bootstrap", "seed")
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Bleu(evaluate.Metric):
+class Bleu(TextMetric):
     """sacreBLEU-exact BLEU computed by bleukit."""
 
     def _info(self) -> evaluate.MetricInfo:
@@ -136,77 +123,20 @@ class Bleu(evaluate.Metric):
             reference_urls=["https://aclanthology.org/P02-1040", "https://aclanthology.org/W18-6319"],
         )
 
-    @staticmethod
-    def _check(predictions: Any, references: Any, kwargs: Dict[str, Any]) -> Tuple[Optional[List[str]], Optional[List[List[str]]]]:
-        """The core's checks, before anything is handed to `evaluate` (whose own checks answer with
-        less helpful messages, or none). Returns the inputs as new lists, references always as one
-        list per prediction: one Arrow type for every batch, and an iterator read exactly once."""
-        bleukit.BleuOptions.from_keywords({k: v for k, v in kwargs.items() if k not in _RESAMPLING_NAMES})
-        if predictions is None and references is None:
-            return None, None
-        if predictions is None or references is None:
-            raise ValueError("give both predictions and references")
-        hyps = check_hypotheses(predictions)
-        return hyps, check_references(references, len(hyps))
-
-    def compute(self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None, **kwargs: Any) -> Optional[Dict[str, Any]]:
-        """Check the input with bleukit's messages, then let `evaluate` run `_compute`.
-
-        A compute that raises (bad input or options included) discards everything it would have
-        scored, batches added before it too, so the next compute scores only its own input.
-        """
-        try:
-            predictions, references = self._check(predictions, references, kwargs)
-            if predictions is not None:
-                return super().compute(predictions=predictions, references=references, **kwargs)
-            return super().compute(**kwargs)
-        except BaseException:
-            self._discard_pending()
-            raise
-
-    def add_batch(self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None, **kwargs: Any) -> None:
-        """Add a batch (checked like `compute`; a reference may be a string or a list of strings
-        in any batch); score everything added with `compute()`."""
-        predictions, references = self._check(predictions, references, {})
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction: Optional[str] = None, reference: Any = None, **kwargs: Any) -> None:
-        """Add one prediction and its reference (a string) or references (a list)."""
-        return self.add_batch(predictions=[prediction], references=[reference], **kwargs)
-
-    def _discard_pending(self) -> None:
-        # evaluate keeps its writer, the data read back and (on disk) a locked cache file between
-        # add_batch and the end of compute; a compute that raised leaves them behind, and the
-        # next compute would score the old batches with the new ones. Drop them all.
-        paths = list(getattr(self, "file_paths", None) or []) + [getattr(self, "cache_file_name", None)]
-        locks = list(getattr(self, "filelocks", None) or []) + [getattr(self, "filelock", None)]
-        for name in ("writer", "buf_writer", "data", "selected_feature_format", "cache_file_name"):
-            if hasattr(self, name):
-                setattr(self, name, None)
-        for path in filter(None, paths):
-            try:
-                os.remove(path)
-            except OSError:
-                pass
-        for lock in locks:
-            if lock is not None:
-                try:
-                    lock.release()
-                except Exception:  # a lock that is not held: nothing to release
-                    pass
-        self.filelock, self.filelocks, self.file_paths = None, [], []
+    def check_options(self, kwargs: Dict[str, Any]) -> None:
+        BleuOptions.from_keywords({k: v for k, v in kwargs.items() if k not in _RESAMPLING_NAMES})
 
     def _compute(
         self,
         predictions: List[str],
         references: List[Any],
         n_bootstrap: Optional[int] = None,
-        seed: Optional[int] = 12345,
+        seed: Optional[int] = DEFAULT_SEED,
         **options: Any,
     ) -> Dict[str, Any]:
         # Option names, defaults and validation all come from bleukit.BleuOptions.
-        opts = bleukit.BleuOptions.from_keywords(options)
-        result = bleukit.corpus_bleu(predictions, references, n_bootstrap=n_bootstrap, seed=seed, **opts.to_dict())
+        opts = BleuOptions.from_keywords(options)
+        result = corpus_bleu(predictions, references, n_bootstrap=n_bootstrap, seed=seed, **opts.to_dict())
         out = {
             "score": result.score,
             "counts": result.counts,

@@ -10,9 +10,9 @@ one side of a row are dropped before the next order, since they cannot match.
 The steps, in order: :func:`length_columns` (``sys_len``, ``ref_len``, ``nrefs``),
 :func:`sequence_tags` (bit fields of owner and slot), then per order :func:`order_keys`,
 :func:`sort_runs`, :func:`clipped_matches` and, where a longer order needs it,
-:func:`dense_codes`. :func:`count_batch` runs the counter a :class:`~bleukit.ids.backends.Plan`
-names (the compiled kernel, this code in cache-sized blocks of rows, or the fixed-shape torch
-code of :mod:`bleukit.ids.padded_counting`).
+:func:`dense_codes`; :func:`host_blocks` runs them on cache-sized blocks of rows. This is the host
+counter (numpy); :mod:`bleukit.ids.torch_counting` is the fixed-shape torch one, and
+:func:`bleukit.ids.api.count_batch` chooses between them and the compiled kernel.
 
 >>> from bleukit.ids.backends import NumpyOps
 >>> from bleukit.ids.layout import gather
@@ -26,15 +26,15 @@ code of :mod:`bleukit.ids.padded_counting`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Optional, Set, Tuple, Union
+from typing import Any, Dict, Optional, Set, Tuple
 
 import numpy as np
 
-from .. import _native
-from .backends import Counter, Ops, Plan
-from .layout import Flat, Padded
+from .backends import Ops
+from .keys import orders_needing_codes, split_point
+from .layout import Flat
 
-__all__ = ["HOST_BLOCK_IDS", "count_batch", "count_rows"]
+__all__ = ["HOST_BLOCK_IDS", "host_blocks", "count_rows"]
 
 _INT64_MAX = 2**63 - 1
 
@@ -44,20 +44,7 @@ _INT64_MAX = 2**63 - 1
 HOST_BLOCK_IDS = 1 << 16
 
 
-def count_batch(flat: Union[Flat, Padded], max_order: int, plan: Plan) -> Tuple[Any, Any]:
-    """Statistics rows and nrefs of the whole batch, by the counter ``plan`` names (the torch
-    counter takes the :class:`~bleukit.ids.layout.Padded` batch :func:`gather` makes for it)."""
-    if plan.counter is Counter.KERNEL:
-        stats = _native.native_flat_ids_statistics(flat.tokens, flat.lengths, flat.owner, flat.n_rows, max_order)
-        return stats.rows, stats.nrefs
-    if plan.counter is Counter.HOST_ARRAYS:
-        return _host_blocks(flat, max_order, plan.ops)
-    from .padded_counting import padded_rows
-
-    return padded_rows(flat, max_order)
-
-
-def _host_blocks(flat: Flat, max_order: int, ops: Ops) -> Tuple[Any, Any]:
+def host_blocks(flat: Flat, max_order: int, ops: Ops) -> Tuple[Any, Any]:
     """:func:`count_rows` on blocks of whole rows of about :data:`HOST_BLOCK_IDS` ids."""
     n_ids = int(flat.tokens.shape[0])
     if n_ids <= HOST_BLOCK_IDS:
@@ -89,7 +76,7 @@ def count_rows(flat: Flat, max_order: int, ops: Ops) -> Tuple[Any, Any]:
     totals = [(sys_len - k) * (sys_len > k) for k in range(max_order)]
     if n_ids > 0:
         tags = sequence_tags(flat, ops)
-        needed = _codes_needed(max_order)
+        needed = orders_needing_codes(max_order)
         codes: Dict[int, Tuple[Any, int]] = {}  # order -> (dense code per id position, number of codes)
         pruned: Set[int] = set()  # orders whose codes mark unmatchable n-grams with -1
         for n in range(1, max_order + 1):
@@ -203,7 +190,7 @@ def order_keys(n: int, tokens: Any, tags: Tags, codes: Dict[int, Tuple[Any, int]
             code = (tokens - low, high - low + 1)
         key = tokens - low if high - low <= _INT64_MAX else tokens
         return OrderKeys(1, key, min(high - low, _INT64_MAX), None, code)
-    a = _split(n)
+    a = split_point(n)
     code_a, _ = codes[a]
     code_b, size_b = codes[n - a]
     key = code_a[:width] * size_b
@@ -333,18 +320,3 @@ def _changes(ops: Ops, a: Any) -> Any:
     out = ops.ones_bool(int(a.shape[0]))
     out[1:] = a[1:] != a[:-1]
     return out
-
-
-def _codes_needed(max_order: int) -> Set[int]:
-    """Orders whose n-grams need dense codes: order n is keyed by two shorter pieces (a, n - a)."""
-    needed = set()
-    for n in range(2, max_order + 1):
-        a = _split(n)
-        needed.update((a, n - a))
-    return needed
-
-
-def _split(n: int) -> int:
-    # The largest power of two below n: keys of order n combine codes of orders a and n - a <= a,
-    # so only about log2(max_order) orders need dense codes.
-    return 1 << ((n - 1).bit_length() - 1)

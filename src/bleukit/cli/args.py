@@ -1,7 +1,9 @@
 """The command line's arguments: sacreBLEU 2.6's, with the same names, defaults and exit codes.
 
-Options sacreBLEU has for things bleukit does not do (chrF, TER, downloading test sets) are
-parsed as sacreBLEU parses them, so that :func:`unsupported` can name them in a one-line error.
+Each metric package adds its own argument group (its ``cli`` module, see :mod:`bleukit.metrics`).
+Options sacreBLEU has for things bleukit does not do (downloading test sets, the options of a
+metric bleukit lacks) are parsed as sacreBLEU parses them, so that :func:`unsupported` can name
+them in a one-line error.
 
 >>> args = build_parser().parse_args(["ref.txt", "-i", "hyp.txt", "-tok", "intl", "-b"])
 >>> args.refs, args.input, args.tokenize, args.score_only, unsupported(args)
@@ -11,27 +13,30 @@ parsed as sacreBLEU parses them, so that :func:`unsupported` can name them in a 
 from __future__ import annotations
 
 import argparse
-from typing import List
+import importlib
+from types import ModuleType
+from typing import Dict, List
 
-from ._version import __version__
-from .options import DEFAULT_MAX_NGRAM_ORDER, SMOOTH_DEFAULTS
+from .._version import __version__
+from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED, SEED_ENVIRONMENT_VARIABLE
+from ..metrics import available_metrics
 
-__all__ = ["build_parser", "unsupported", "SACREBLEU_TOKENIZERS", "OUTPUT_FORMATS"]
+__all__ = ["build_parser", "unsupported", "metric_cli", "OUTPUT_FORMATS", "SACREBLEU_METRICS"]
 
-#: sacreBLEU 2.6's ``-tok`` choices (those bleukit lacks give a clear error, not argparse's).
-SACREBLEU_TOKENIZERS = ["none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm",
-                        "flores101", "flores200", "spBLEU-1K"]
 OUTPUT_FORMATS = ["json", "text", "latex"]
+#: sacreBLEU 2.6's ``-m`` choices.
+SACREBLEU_METRICS = ["bleu", "chrf", "ter"]
 
 _DESCRIPTION = """\
-bleukit: sacreBLEU-exact BLEU, a drop-in for the `sacrebleu` command (BLEU only).
+bleukit: sacreBLEU-exact metrics, a drop-in for the `sacrebleu` command.
 Quick usage (the positional files are references, as in sacreBLEU):
     bleukit REF [REF ...] -i HYP            score HYP
     cat HYP | bleukit REF [REF ...]         the same, hypotheses on stdin
     bleukit REF -i SYS1 SYS2 --paired-bs    compare systems (first = baseline)
 Output is sacreBLEU 2.6's, byte for byte, except `version:bleukit-X` in the signature."""
 
-# (flags, argparse keyword arguments, what it is) of sacreBLEU options bleukit does not implement
+# (flags, argparse keyword arguments, what it is) of sacreBLEU options bleukit does not implement;
+# a metric's options are parsed here only while bleukit has no package for that metric.
 _UNSUPPORTED = [
     (("--citation", "--cite"), dict(action="store_true"), "test-set citations"),
     (("--list",), dict(action="store_true"), "sacreBLEU's test-set list"),
@@ -41,17 +46,32 @@ _UNSUPPORTED = [
     (("--download",), dict(default=None), "downloading sacreBLEU's test sets"),
     (("--echo",), dict(nargs="+", default=None), "printing sacreBLEU's test sets"),
     (("--detail", "-d"), dict(action="store_true"), "test-set subsets (origlang details)"),
-    (("--chrf-char-order", "-cc"), dict(type=int, default=None), "chrF"),
-    (("--chrf-word-order", "-cw"), dict(type=int, default=None), "chrF"),
-    (("--chrf-beta",), dict(type=int, default=None), "chrF"),
-    (("--chrf-whitespace",), dict(action="store_true"), "chrF"),
-    (("--chrf-lowercase",), dict(action="store_true"), "chrF"),
-    (("--chrf-eps-smoothing",), dict(action="store_true"), "chrF"),
-    (("--ter-case-sensitive",), dict(action="store_true"), "TER"),
-    (("--ter-asian-support",), dict(action="store_true"), "TER"),
-    (("--ter-no-punct",), dict(action="store_true"), "TER"),
-    (("--ter-normalized",), dict(action="store_true"), "TER"),
+    (("--chrf-char-order", "-cc"), dict(type=int, default=None), "chrf"),
+    (("--chrf-word-order", "-cw"), dict(type=int, default=None), "chrf"),
+    (("--chrf-beta",), dict(type=int, default=None), "chrf"),
+    (("--chrf-whitespace",), dict(action="store_true"), "chrf"),
+    (("--chrf-lowercase",), dict(action="store_true"), "chrf"),
+    (("--chrf-eps-smoothing",), dict(action="store_true"), "chrf"),
+    (("--ter-case-sensitive",), dict(action="store_true"), "ter"),
+    (("--ter-asian-support",), dict(action="store_true"), "ter"),
+    (("--ter-no-punct",), dict(action="store_true"), "ter"),
+    (("--ter-normalized",), dict(action="store_true"), "ter"),
 ]
+_METRIC_NAMES = {"chrf": "chrF", "ter": "TER"}
+
+
+def metric_cli() -> Dict[str, ModuleType]:
+    """Every metric's command-line module (``bleukit.metrics.<name>.cli``), by metric name.
+
+    >>> sorted(metric_cli())[:1]
+    ['bleu']
+    """
+    return {name: importlib.import_module(f"bleukit.metrics.{name}.cli") for name in available_metrics()}
+
+
+def _unsupported_entries() -> list:
+    available = set(available_metrics())
+    return [entry for entry in _UNSUPPORTED if entry[2] not in available]
 
 
 def _dest(flags) -> str:
@@ -80,29 +100,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--language-pair", "-l", dest="langpair", default=None,
                    help="Source-target language pair: its target picks the tokenizer (zh: zh, ja: ja-mecab, "
                         "ko: ko-mecab) when -tok is not given.")
-    p.add_argument("--metrics", "-m", choices=["bleu", "chrf", "ter"], nargs="+", default=["bleu"],
-                   help="Metrics to compute (bleukit computes BLEU only; Default: bleu)")
+    choices = sorted(set(SACREBLEU_METRICS) | set(available_metrics()))
+    p.add_argument("--metrics", "-m", choices=choices, nargs="+", default=["bleu"],
+                   help=f"Metrics to compute (bleukit has {', '.join(available_metrics())}; Default: bleu)")
     p.add_argument("--sentence-level", "-sl", action="store_true", help="Compute metric for each sentence.")
 
-    b = p.add_argument_group("BLEU related arguments")
-    b.add_argument("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp",
-                   help="Smoothing method: exponential decay, floor (increment zero counts), add-k (increment "
-                        "num/denom by k for n>1), or none. (Default: %(default)s)")
-    b.add_argument("--smooth-value", "-sv", type=float, default=None,
-                   help=f"The smoothing value. Only valid for floor and add-k. (Defaults: floor: "
-                        f"{SMOOTH_DEFAULTS['floor']}, add-k: {SMOOTH_DEFAULTS['add-k']})")
-    b.add_argument("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default=None,
-                   help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for Chinese, "
-                        "`ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise. "
-                        "(flores101/flores200 read their SentencePiece model from BLEUKIT_SPM_MODEL_FLORES101/"
-                        "_FLORES200 or sacreBLEU's cache, never a download; spm and spBLEU-1K are not supported)")
-    b.add_argument("--lowercase", "-lc", action="store_true", help="If True, enables case-insensitivity.")
-    b.add_argument("--force", action="store_true", help="Insist that your tokenized input is actually detokenized.")
+    for module in metric_cli().values():
+        module.add_arguments(p)
 
     c = p.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
     c.add_argument("--confidence", "-ci", action="store_true",
                    help="Report confidence interval using bootstrap resampling.")
-    c.add_argument("--confidence-n", "-cin", type=int, default=1000,
+    c.add_argument("--confidence-n", "-cin", type=int, default=DEFAULT_SAMPLES["bs"],
                    help="Set the number of bootstrap resamples for CI estimation (Default: %(default)s).")
 
     t = p.add_argument_group("Paired significance testing for multi-system evaluation")
@@ -113,9 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     choice.add_argument("--paired-bs", "-pbs", action="store_true",
                         help="Perform paired test using bootstrap resampling. This option is mutually "
                              "exclusive with --paired-ar (Default: %(default)s).")
-    t.add_argument("--paired-ar-n", "-parn", type=int, default=10000,
+    t.add_argument("--paired-ar-n", "-parn", type=int, default=DEFAULT_SAMPLES["ar"],
                    help="Number of trials for approximate randomization test (Default: %(default)s).")
-    t.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000,
+    t.add_argument("--paired-bs-n", "-pbsn", type=int, default=DEFAULT_SAMPLES["bs"],
                    help="Number of bootstrap resamples for paired bootstrap resampling test (Default: %(default)s).")
     t.add_argument("--paired-jobs", "-j", type=int, default=1,
                    help="Accepted for compatibility; bleukit needs no worker processes.")
@@ -140,19 +149,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Score the system with every BLEU people report (sacreBLEU, evaluate 'bleu', NLTK, Moses "
                         "multi-bleu, torchmetrics, T5, GLEU; spBLEU with a FLORES model) and say why each differs, "
                         "then exit (-f json for JSON).")
-    a.add_argument("--max-ngram-order", type=int, metavar="N", default=DEFAULT_MAX_NGRAM_ORDER,
-                   help=f"Largest n-gram order (Default: {DEFAULT_MAX_NGRAM_ORDER}; sacreBLEU's API only).")
-    a.add_argument("--weights", type=float, nargs="+", metavar="W", default=None,
-                   help="One weight per n-gram order (Default: uniform, sacreBLEU's formula).")
-    a.add_argument("--effective-order", action="store_true",
-                   help="Drop n-gram orders without any n-gram at corpus level (always on with --sentence-level).")
     a.add_argument("--seed", default=None, metavar="SEED",
-                   help="Seed of the bootstrap/randomization tests (Default: $SACREBLEU_SEED, else 12345; "
+                   help=f"Seed of the bootstrap/randomization tests (Default: ${SEED_ENVIRONMENT_VARIABLE}, else {DEFAULT_SEED}; "
                         "'none' for an unseeded run). Unlike sacreBLEU, seed 0 seeds the paired tests too.")
     a.add_argument("--version", "-V", action="version", version=f"bleukit {__version__}")
 
     u = p.add_argument_group("sacreBLEU options bleukit does not support (each gives an error)")
-    for flags, kwargs, what in _UNSUPPORTED:
+    for flags, kwargs, what in _unsupported_entries():
+        what = _METRIC_NAMES.get(what, what)
         if kwargs.get("action") != "store_true":
             kwargs = dict(kwargs, metavar="ARG")
         u.add_argument(*flags, dest=_dest(flags), help=f"not supported ({what})", **kwargs)
@@ -162,18 +166,19 @@ def build_parser() -> argparse.ArgumentParser:
 def unsupported(args: argparse.Namespace) -> List[str]:
     """One message per sacreBLEU option given that bleukit does not implement.
 
-    >>> unsupported(build_parser().parse_args(["r", "-t", "wmt14", "-m", "chrf"]))  # doctest: +NORMALIZE_WHITESPACE
-    ['-m chrf: bleukit computes BLEU only (no chrF or TER)',
-     "--test-set/-t: bleukit does not support downloading sacreBLEU's test sets; give reference files"]
+    >>> unsupported(build_parser().parse_args(["r", "-t", "wmt14"]))
+    ["--test-set/-t: bleukit does not support downloading sacreBLEU's test sets; give reference files"]
     """
-    messages = [f"-m {m}: bleukit computes BLEU only (no chrF or TER)" for m in args.metrics if m != "bleu"]
-    for flags, _, what in _UNSUPPORTED:
+    available = available_metrics()
+    messages = [f"-m {m}: bleukit does not compute {_METRIC_NAMES.get(m, m)} (it has {', '.join(available)})"
+                for m in args.metrics if m not in available]
+    for flags, _, what in _unsupported_entries():
         value = getattr(args, _dest(flags))
         if value not in (None, False):
             messages.append(f"{'/'.join(flags)}: bleukit does not support {what}; give reference files"
                             if what.startswith(("downloading", "test-set", "printing", "sacreBLEU"))
-                            else f"{'/'.join(flags)}: bleukit does not support {what} (it computes BLEU only)")
-    if args.tokenize in ("spm", "spBLEU-1K"):
+                            else f"{'/'.join(flags)}: bleukit does not compute {_METRIC_NAMES.get(what, what)}")
+    if getattr(args, "tokenize", None) in ("spm", "spBLEU-1K"):
         messages.append(f"-tok {args.tokenize}: bleukit does not support this SentencePiece tokenizer "
                         "(it downloads its model); flores101 and flores200 work with a local model file "
                         "(BLEUKIT_SPM_MODEL_FLORES101 / BLEUKIT_SPM_MODEL_FLORES200)")

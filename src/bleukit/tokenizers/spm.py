@@ -22,9 +22,9 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from .tokenizers import Tokenizer
+from .base import Tokenizer
 
-__all__ = ["TokenizerSPM", "SPM_MODELS", "spm_model_path"]
+__all__ = ["TokenizerSPM", "TokenizerFlores101", "TokenizerFlores200", "SPM_MODELS", "spm_model_path"]
 
 #: name -> (environment variable, sacreBLEU's download URL; its basename is the cached file name)
 SPM_MODELS = {
@@ -87,3 +87,17 @@ class TokenizerSPM(Tokenizer):
 
     def __repr__(self) -> str:
         return f"TokenizerSPM({self.name!r}, model_file={self.model_file!r})"
+
+
+class TokenizerFlores101(TokenizerSPM):
+    """``flores101``: spBLEU with the FLORES-101 SentencePiece model."""
+
+    def __init__(self, model_file: Optional[str] = None) -> None:
+        super().__init__("flores101", model_file)
+
+
+class TokenizerFlores200(TokenizerSPM):
+    """``flores200``: spBLEU with the FLORES-200 SentencePiece model."""
+
+    def __init__(self, model_file: Optional[str] = None) -> None:
+        super().__init__("flores200", model_file)

@@ -12,7 +12,7 @@ let them through: stdout a terminal, no ``NO_COLOR``, no ``--no-color``.
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 __all__ = ["Colors", "short_signature", "score_line", "score_json", "align_single_results",
            "results_table", "PAIRED_HEADER"]
@@ -52,13 +52,6 @@ def short_signature(signature: str) -> str:
     return "|".join(out)
 
 
-def _verbose(result: Any) -> str:
-    precisions = "/".join(f"{p:.1f}" for p in result.precisions)
-    ratio = result.sys_len / result.ref_len if result.ref_len else 0
-    return (f"{precisions} (BP = {result.bp:.3f} ratio = {ratio:.3f} hyp_len = {result.sys_len:d} "
-            f"ref_len = {result.ref_len:d})")
-
-
 def _score_and_confidence(score: float, mean: Optional[float], ci: Optional[float], width: int):
     sc = f"{score:.{width}f}"
     confidence = None
@@ -70,7 +63,8 @@ def _score_and_confidence(score: float, mean: Optional[float], ci: Optional[floa
 
 def score_line(result: Any, width: int, score_only: bool, signature: str,
                mean: Optional[float] = None, ci: Optional[float] = None) -> str:
-    """sacreBLEU's text line: ``BLEU|SIG = 36.2 67.4/.../21.0 (BP = ...)`` (or only the score).
+    """sacreBLEU's text line: ``NAME|SIG = SCORE VERBOSE``, e.g. ``BLEU|SIG = 36.2 67.4/.../21.0 (BP = ...)``
+    (or only the score), for any metric's result.
 
     >>> from bleukit import corpus_bleu
     >>> score_line(corpus_bleu(["a b c d"], ["a b c d"]), 1, False, "nrefs:1")
@@ -79,8 +73,9 @@ def score_line(result: Any, width: int, score_only: bool, signature: str,
     sc, _ = _score_and_confidence(result.score, mean, ci, width)
     if score_only:
         return sc
-    head = f"BLEU|{signature}" if signature else "BLEU"
-    return f"{head} = {sc} {_verbose(result)}"
+    head = f"{result.name}|{signature}" if signature else result.name
+    verbose = result.verbose_text()
+    return f"{head} = {sc} {verbose}" if verbose else f"{head} = {sc}"
 
 
 def score_json(result: Any, width: int, signature: str,
@@ -99,29 +94,46 @@ def score_json(result: Any, width: int, signature: str,
     }
     """
     sc, confidence = _score_and_confidence(result.score, mean, ci, width)
-    d: Dict[str, Any] = {"name": "BLEU", "score": float(f"{result.score:.{width}f}"), "signature": signature}
+    d: Dict[str, Any] = {"name": result.name, "score": float(f"{result.score:.{width}f}"), "signature": signature}
     if confidence is not None:
         d["confidence_mean"] = float(confidence[0])
         d["confidence_var"] = float(confidence[1])
         d["confidence"] = f"μ = {confidence[0]} ± {confidence[1]}"
-    d["verbose_score"] = _verbose(result)
+    if result.verbose_text():
+        d["verbose_score"] = result.verbose_text()
     for param in signature.split("|"):
         key, value = param.split(":", 1)
         d[key] = value
     return json.dumps(d, indent=1, ensure_ascii=False)
 
 
-def align_single_results(line: str, colors: Colors) -> str:
-    """``print_single_results`` for one text line: the confidence part in cyan.
+def align_single_results(lines: Sequence[str], colors: Colors) -> str:
+    """``print_single_results`` for text lines (one per metric): confidence parts in cyan, several
+    lines aligned on their ``=``; lines without one (``--score-only``) come first, as sacreBLEU
+    prints them while it measures the others.
 
-    >>> align_single_results("BLEU = 36.2 (μ = 35.0 ± 23.0) 67.4/44.9", Colors(True))
+    >>> align_single_results(["BLEU = 36.2 (μ = 35.0 ± 23.0) 67.4/44.9"], Colors(True))
     'BLEU = 36.2 \\x1b[36m(μ = 35.0 ± 23.0)\\x1b[0m 67.4/44.9'
+    >>> print(align_single_results(["BLEU = 36.2", "chrF2 = 61.0"], Colors(False)))
+     BLEU = 36.2
+    chrF2 = 61.0
     """
-    if "μ" in line:
+    lines = list(lines)
+    if "μ" in lines[0]:
         import re
 
-        line = re.sub(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))", lambda m: colors.format(m.group(), "cyan"), line)
-    return line
+        pattern = re.compile(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))")
+        lines = [pattern.sub(lambda m: colors.format(m.group(), "cyan"), line) for line in lines]
+    if len(lines) == 1:
+        return lines[0]
+    first, aligned = [], []
+    for line in lines:
+        if "=" in line:
+            aligned.append((line.index("=") - 1, line))
+        else:
+            first.append(line)
+    width = max((n for n, _ in aligned), default=0)
+    return "\n".join(first + [f"{line[:n]:>{width}}{line[n:]}" for n, line in aligned])
 
 
 PAIRED_HEADER = """\
@@ -158,14 +170,16 @@ def _cell(record: Any, width: int, multiline: bool, colors: Colors) -> str:
     return text
 
 
-def results_table(names: Sequence[str], records: Sequence[Any], signature: str, fmt: str, width: int,
-                  colors: Colors, paired: Optional[str] = None, n_samples: int = 0) -> str:
-    """The multi-system output (``print_results_table``): JSON list, or table, header and signature.
+def results_table(names: Sequence[str], columns: Mapping[str, Sequence[Any]], signatures: Mapping[str, str],
+                  fmt: str, width: int, colors: Colors, paired: Optional[str] = None, n_samples: int = 0) -> str:
+    """The multi-system output (``print_results_table``): JSON list, or table, header and signatures.
 
-    ``records`` are score strings (plain multi-system mode) or objects with ``score``,
-    ``p_value``, ``mean`` and ``ci`` (paired tests, ``paired`` is ``"bs"`` or ``"ar"``).
+    ``columns`` maps each metric's name (``BLEU``, ``chrF2``, ...) to one record per system: a
+    score string (plain multi-system mode) or an object with ``score``, ``p_value``, ``mean`` and
+    ``ci`` (paired tests, ``paired`` is ``"bs"`` or ``"ar"``); ``signatures`` maps the same names
+    to their signatures.
 
-    >>> print(results_table(["a", "b"], ["36.2", "19.8"], "nrefs:1", "json", 1, Colors(False)))
+    >>> print(results_table(["a", "b"], {"BLEU": ["36.2", "19.8"]}, {"BLEU": "nrefs:1"}, "json", 1, Colors(False)))
     [
         {
             "system": "a",
@@ -179,23 +193,28 @@ def results_table(names: Sequence[str], records: Sequence[Any], signature: str, 
     """
     if fmt == "json":
         out = []
-        for name, record in zip(names, records):
-            value = record if isinstance(record, str) else {
-                key: None if getattr(record, key) is None else float(getattr(record, key))
-                for key in ("score", "p_value", "mean", "ci")}
-            out.append({"system": name, "BLEU": value})
+        for i, name in enumerate(names):
+            row: Dict[str, Any] = {"system": name}
+            for metric, records in columns.items():
+                record = records[i]
+                row[metric] = record if isinstance(record, str) else {
+                    key: None if getattr(record, key) is None else float(getattr(record, key))
+                    for key in ("score", "p_value", "mean", "ci")}
+            out.append(row)
         return json.dumps(out, indent=4)
 
     from tabulate import tabulate  # only the table formats need it
 
     tablefmt = "fancy_grid" if fmt == "text" else "latex_booktabs"
-    cells = [_cell(r, width, tablefmt == "fancy_grid", colors) for r in records]
-    metric = "BLEU (μ ± 95% CI)" if any(not isinstance(r, str) and r.mean is not None for r in records) else "BLEU"
-    columns = {"System": list(names), metric: cells}
+    table_columns: Dict[str, List[str]] = {"System": list(names)}
+    for metric, records in columns.items():
+        cells = [_cell(r, width, tablefmt == "fancy_grid", colors) for r in records]
+        bootstrap = any(not isinstance(r, str) and r.mean is not None for r in records)
+        table_columns[f"{metric} (μ ± 95% CI)" if bootstrap else metric] = cells
     baseline_name = ""
     table: Dict[str, List[str]] = {}
     has_baseline = False
-    for name, values in columns.items():
+    for name, values in table_columns.items():
         if values[0].startswith("Baseline:") or has_baseline:
             if values[0].startswith("Baseline:"):
                 baseline_name = values[0]
@@ -215,5 +234,6 @@ def results_table(names: Sequence[str], records: Sequence[Any], signature: str, 
             rule="-" * len(msg), msg=msg, bline_name=colors.format(baseline_name, "yellow"), what=what,
             bline=colors.format("baseline", "yellow"), null_hyp=null_hyp, null_hyp_lower=null_hyp.lower(),
             pval_color=colors.format("highlighted in red", "red")))
-    lines += ["-----------------", "Metric signatures", "-----------------", f" - {'BLEU':<10} {signature}"]
+    lines += ["-----------------", "Metric signatures", "-----------------"]
+    lines += [f" - {metric:<10} {signature}" for metric, signature in signatures.items()]
     return "\n".join(lines)

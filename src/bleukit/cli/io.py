@@ -11,10 +11,12 @@ end lines too); ``.gz`` files are decompressed. Errors name the file and the lin
 
 from __future__ import annotations
 
+import argparse
 import gzip
-from typing import IO, List
+from typing import IO, Any, Callable, List, Sequence, Tuple
 
-__all__ = ["CliError", "read_lines", "read_stdin_systems", "split_num_refs"]
+__all__ = ["CliError", "read_lines", "read_stdin_systems", "split_num_refs", "read_systems", "read_references",
+           "check_lengths", "stdin_column"]
 
 
 class CliError(Exception):
@@ -119,3 +121,76 @@ def split_num_refs(lines: List[str], num_refs: int, path: str) -> List[List[str]
         for stream, ref in zip(streams, refs):
             stream.append(ref)
     return streams
+
+
+def read_systems(args: argparse.Namespace, stdin: Any, paired: bool, info: Callable[[str], object]) -> Tuple[List[str], List[List[str]]]:
+    """The systems' names and lines: from ``-i`` files (``-`` is stdin) or tab-separated stdin columns."""
+    if args.input is None:
+        if getattr(stdin, "isatty", lambda: False)():
+            raise CliError(
+                "no hypotheses: pipe them on stdin or name them with -i (the positional files are "
+                "references, as in sacreBLEU): bleukit REF [REF ...] -i HYP"
+            )
+        systems = read_stdin_systems(getattr(stdin, "buffer", stdin), args.encoding)
+        names = [f"System {i + 1}" for i in range(len(systems))]
+        if paired:
+            names = ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)]
+        return names, systems
+    if not args.input:
+        raise CliError("-i/--input needs at least one hypothesis file")
+    names: List[str] = []
+    systems: List[List[str]] = []
+    for fname in args.input:
+        if fname in names:
+            if paired and fname == names[0]:
+                info(f"Ignoring {fname!r} as it was also given as the baseline.")
+                continue
+            raise CliError(f"{fname!r} already used to name a system; give each system a different file name")
+        if fname == "-":  # bleukit addition: '-' is stdin
+            systems.append(stdin_column(stdin, args.encoding))
+        else:
+            systems.append(read_lines(fname, args.encoding))
+        names.append(fname)
+    if paired:
+        names[0] = f"Baseline: {names[0]}"
+    return names, systems
+
+
+def stdin_column(stdin: Any, encoding: str) -> List[str]:
+    """One system from stdin (``-i -``), read as a file."""
+    raw = getattr(stdin, "buffer", stdin).read()
+    text = raw if isinstance(raw, str) else _decode(raw, encoding, "stdin")
+    return [line.rstrip() for line in _split(text.replace("\r\n", "\n").replace("\r", "\n"))]
+
+
+def read_references(args: argparse.Namespace) -> List[List[str]]:
+    """The reference streams of the positional files (``--num-refs`` splits one file on tabs)."""
+    if not args.refs:
+        raise CliError("no reference files: give them before -i (bleukit REF [REF ...] -i HYP); "
+                       "sacreBLEU's downloadable test sets (-t) are not supported")
+    if args.num_refs < 1:
+        raise CliError(f"--num-refs must be >= 1, got {args.num_refs}")
+    if args.num_refs != 1 and len(args.refs) > 1:
+        raise CliError("--num-refs splits the tab-separated references of ONE reference file; "
+                       "you cannot also give several reference files")
+    streams = [read_lines(path, args.encoding) for path in args.refs]
+    if args.num_refs != 1:
+        streams = split_num_refs(streams[0], args.num_refs, args.refs[0])
+    return streams
+
+
+def check_lengths(names: Sequence[str], systems: Sequence[List[str]], ref_paths: Sequence[str],
+                   refs: Sequence[List[str]]) -> None:
+    """Every system and reference stream has one line per segment, or a ``CliError`` saying which."""
+    for name, system in zip(names, systems):
+        if not system:
+            raise CliError(f"{name}: no segments (the hypothesis file is empty)")
+        if any(len(stream) != len(system) for stream in refs):
+            counts = ", ".join(f"{p}: {len(s)}" for p, s in zip(ref_paths, refs)) if len(ref_paths) == len(refs) \
+                else ", ".join(f"reference {k + 1}: {len(s)}" for k, s in enumerate(refs))
+            hint = ""
+            if name in ("System 1", "Baseline") and len(system) == 1 and system[0] == "":
+                hint = ("; stdin was empty: the positional files are all references (as in sacreBLEU), "
+                        "name the hypotheses with -i")
+            raise CliError(f"System and reference streams have different lengths ({name}: {len(system)} lines; "
+                           f"{counts} lines): every file needs one line per segment{hint}")

@@ -1,8 +1,8 @@
 """Offline drop-in for ``evaluate.load("bleu")``: the same arguments and numbers, computed by bleukit.
 
     import evaluate
-    from bleukit.compat import evaluate_module_path
-    bleu = evaluate.load(evaluate_module_path("bleu"))
+    import bleukit
+    bleu = evaluate.load(bleukit.metric_path("bleu"))
     bleu.compute(predictions=["the cat sat"], references=[["the cat sat"]])
 
 evaluate copies this file into its cache and imports it on its own, so it imports only installed
@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 import evaluate
 
 from bleukit.compat import hf_evaluate
-from bleukit.metric.bleu_metric import text_features
+from bleukit.metric.base import text_features
 
 _CITATION = """\
 @INPROCEEDINGS{Papineni02bleu:a,

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any, List, Tuple
 
-from .counting import _codes_needed, _split
+from .keys import orders_needing_codes, split_point
 from .layout import Padded
 
 __all__ = ["padded_rows", "count_padded"]
@@ -110,7 +110,7 @@ def _levels(max_order: int, together: bool = True) -> List[Tuple[int, int]]:
     codes of orders of earlier levels only (one order per level unless ``together``)."""
     out, first = [], 1
     while first <= max_order:
-        last = min(max(first, 2 * _split(first)) if first > 1 and together else first, max_order)
+        last = min(max(first, 2 * split_point(first)) if first > 1 and together else first, max_order)
         out.append((first, last))
         first = last + 1
     return out
@@ -147,7 +147,7 @@ def _matches(tokens, lengths, owner, slot, n_rows: int, k: int, dense: bool, ord
         new_key = torch.zeros(total, dtype=torch.bool, device=device)
         new_key[::n_win] = True  # each level's range starts a key
         s_tag = torch.empty(total, dtype=torch.int64, device=device)
-    needed = _codes_needed(max_order)
+    needed = orders_needing_codes(max_order)
     # Codes of the orders that key longer ones (the first max(needed) orders), zeros past the end.
     codes = torch.zeros(max(needed, default=0) * n_win + max_order, dtype=torch.int64, device=device)
     for first, last in _levels(max_order, together=one_pass):
@@ -163,7 +163,7 @@ def _matches(tokens, lengths, owner, slot, n_rows: int, k: int, dense: bool, ord
             # Orders first..last: codes of order a at window i, and of order n - a at i + a (for
             # all n of the level, one slice of ``codes``); windows that run past their
             # sequence's end read anything there, they weigh 0.
-            a = _split(first)
+            a = split_point(first)
             tail = codes[(first - a - 1) * n_win + a : (last - a) * n_win + a].view(last - first + 1, n_win)
             keys = torch.add(tail, codes[(a - 1) * n_win : a * n_win], alpha=mult).view(-1)
         sorted_keys, perm = torch.sort(keys, stable=True)

@@ -1,8 +1,8 @@
 """Offline drop-in for ``evaluate.load("google_bleu")`` (GLEU), computed by bleukit.
 
     import evaluate
-    from bleukit.compat import evaluate_module_path
-    gleu = evaluate.load(evaluate_module_path("google_bleu"))
+    import bleukit
+    gleu = evaluate.load(bleukit.metric_path("google_bleu"))
     gleu.compute(predictions=["the cat sat"], references=[["the cat sat"]])
 
 evaluate copies this file into its cache and imports it on its own, so it imports only installed
@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 import evaluate
 
 from bleukit.compat import gleu
-from bleukit.metric.bleu_metric import text_features
+from bleukit.metric.base import text_features
 
 _CITATION = """\
 @misc{wu2016googles,

@@ -1,0 +1,185 @@
+"""Command line, a drop-in for sacreBLEU 2.6's: ``bleukit REF [REF ...] -i HYP`` or ``cat HYP | bleukit REF``.
+
+Arguments, output (text, JSON, LaTeX, ``--short``, ``-b``, ``--sentence-level``, multi-system
+tables, paired tests) and exit codes are sacreBLEU's; the signature says ``version:bleukit-X``.
+The positional files are always references, as in sacreBLEU; hypotheses come from ``-i`` or from
+stdin, and with neither (stdin a terminal) the command stops with an error instead of guessing.
+
+>>> import io, os, tempfile
+>>> d = tempfile.mkdtemp(); ref = os.path.join(d, "ref.txt")
+>>> with open(ref, "w") as f:
+...     _ = f.write("The cat sat on the mat.\\n")
+>>> main([ref, "-b"], stdin=io.BytesIO(b"The cat sat on the mat.\\n"))
+100.0
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
+
+from ..defaults import DEFAULT_SEED, SEED_ENVIRONMENT_VARIABLE
+from ..metrics.base import MetricOptions
+from . import commands
+from .args import OUTPUT_FORMATS, build_parser, metric_cli, unsupported
+from .io import CliError, check_lengths, read_references, read_systems
+from .output import Colors, results_table, short_signature
+
+__all__ = ["main", "build_parser"]
+
+
+def _resolve_seed(arg: Optional[str]) -> Tuple[Optional[int], str]:
+    raw = arg if arg is not None else os.environ.get(SEED_ENVIRONMENT_VARIABLE, str(DEFAULT_SEED))
+    if raw.strip().lower() == "none":
+        return None, "none"
+    try:
+        return int(raw), str(int(raw))
+    except ValueError:
+        where = "--seed" if arg is not None else SEED_ENVIRONMENT_VARIABLE
+        raise CliError(f"{where}={raw!r} is not an integer or 'none'") from None
+
+
+def _metric_options(args: argparse.Namespace, log: commands.Log) -> Dict[str, MetricOptions]:
+    """Each requested metric's options, in the order given (sacreBLEU keeps it for paired tests)."""
+    modules = metric_cli()
+    out: Dict[str, MetricOptions] = {}
+    for name in args.metrics:
+        if name not in out:
+            try:
+                out[name] = modules[name].options_from_args(args, log.warning)
+            except (ValueError, TypeError) as err:
+                raise CliError(str(err)) from None
+    return out
+
+
+def _colors(args: argparse.Namespace, out: IO) -> Colors:
+    # sacreBLEU's colorama passes colours through only to a terminal
+    return Colors(not (os.environ.get("NO_COLOR") or args.no_color) and getattr(out, "isatty", lambda: False)())
+
+
+def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
+    log = commands.Log(stderr, args.quiet)
+    problems = unsupported(args)
+    if problems:
+        for problem in problems:
+            log.error(problem)
+        return 1
+    if args.width < 0:
+        raise CliError(f"-w/--width must be >= 0, got {args.width}")
+    paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    seed, _ = _resolve_seed(args.seed)
+    colors = _colors(args, out)
+
+    if args.sentence_level and len(args.metrics) > 1:
+        raise CliError("Only one metric can be used in sentence-level mode.")
+    refs = read_references(args)
+    names, systems = read_systems(args, stdin, paired is not None, log.info)
+    if args.sentence_level:
+        if len(systems) > 1:
+            raise CliError("Only one system can be evaluated in sentence-level mode.")
+        if args.confidence or paired:
+            raise CliError("Statistical tests are unavailable in sentence-level mode.")
+    if paired and len(systems) == 1:
+        raise CliError("Paired tests require multiple input systems given to --input (-i).")
+    if len(systems) > 1 and args.confidence:
+        raise CliError("Use paired tests (--paired-bs or --paired-ar) for multiple systems.")
+    check_lengths(names, systems, args.refs, refs)
+    metrics = _metric_options(args, log)
+    # sacreBLEU scores one system or a table in the metrics' name order, paired tests in the given order
+    by_name = [metrics[name] for name in sorted(metrics)]
+
+    if args.explain is not None:
+        if len(systems) > 1:
+            raise CliError("--explain works on one system")
+        commands.explain(systems[0], refs, by_name[0], args, out)
+        return 0
+    if args.variants:
+        if len(systems) > 1:
+            raise CliError("--variants works on one system")
+        commands.variants(systems[0], refs, args, out)
+        return 0
+    if args.sentence_level:
+        commands.sentence_level(systems[0], refs, by_name[0], args, out)
+        return 0
+    if len(systems) == 1:
+        commands.single(systems[0], refs, by_name, args, seed, log, colors, out)
+        return 0
+    log.info(f"Found {len(systems)} systems.")
+    if paired:
+        columns, signatures = commands.paired(names, systems, refs, list(metrics.values()), args, paired, seed, log,
+                                              stderr)
+        n_header = args.paired_bs_n if paired == "bs" else args.paired_ar_n
+    else:
+        columns, signatures = commands.multi(names, systems, refs, by_name, args, log, stderr)
+        n_header = 0
+    out.write(results_table(names, columns, signatures, args.format, args.width, colors, paired, n_header) + "\n")
+    return 0
+
+
+def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdout: Optional[IO] = None,
+         stderr: Optional[IO] = None) -> int:
+    """Run the command line; returns the exit status (sacreBLEU's: 1 for bad input, 2 for bad arguments).
+
+    ``stdin`` may be a binary or text stream (default ``sys.stdin``); errors are one line on stderr.
+    """
+    from_shell = argv is None and stdout is None
+    if from_shell:
+        _default_sigpipe()
+    args = build_parser().parse_args(argv)
+    if os.environ.get("SACREBLEU_FORMAT", "").lower() in OUTPUT_FORMATS:
+        args.format = os.environ["SACREBLEU_FORMAT"].lower()
+    stdin = stdin if stdin is not None else sys.stdin
+    out = stdout if stdout is not None else _utf8(sys.stdout)
+    err = stderr if stderr is not None else sys.stderr
+    try:
+        with warnings.catch_warnings():
+            # bleukit's own warnings (e.g. no compiled kernel) as one line, like the other messages
+            warnings.showwarning = lambda message, *_, **__: print(str(message), file=err)
+            code = _run(args, stdin, out, err)
+        out.flush()
+        return code
+    except CliError as e:
+        print(f"bleukit: error: {e}", file=err)
+        return e.code
+    except (ImportError, FileNotFoundError) as e:  # an optional package or a tokenizer's model file
+        print(f"bleukit: error: {e}", file=err)
+        return 1
+    except BrokenPipeError:  # where SIGPIPE cannot end us (Windows): quiet, like a killed process
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 1
+    finally:
+        if _colors(args, out).enabled:  # colorama's reset at exit, which sacreBLEU's output ends with
+            try:
+                out.write("\x1b[0m")
+                out.flush()
+            except (OSError, ValueError):
+                pass
+
+
+def _utf8(stream: IO) -> IO:
+    # sacreBLEU writes UTF-8 whatever the locale says
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    if encoding.lower().replace("-", "") != "utf8" and hasattr(stream, "reconfigure"):
+        stream.reconfigure(encoding="utf-8")
+    return stream
+
+
+def _default_sigpipe() -> None:
+    # As sacreBLEU: a closed pipe (`bleukit ... | head`) ends the process quietly, no traceback.
+    try:
+        from signal import SIG_DFL, SIGPIPE, signal
+
+        signal(SIGPIPE, SIG_DFL)
+    except (ImportError, ValueError):  # no SIGPIPE on Windows; not the main thread
+        pass
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,225 @@
+"""The commands of the command line, each for any metric through the metric protocol.
+
+Every command gets the metrics' options in the order sacreBLEU uses for that mode, scores with the
+shared machinery (:mod:`bleukit.pipeline`, :mod:`bleukit.significance`, :mod:`bleukit.report`) and
+prints what sacreBLEU prints (:mod:`.output`). ``--explain`` and ``--variants`` are BLEU's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
+
+from ..defaults import DEFAULT_SAMPLES
+from ..inputs import references_from_streams
+from ..metrics import metric_for
+from ..metrics.base import MetricOptions
+from .io import CliError
+from .output import Colors, align_single_results, results_table, score_json, score_line, short_signature
+
+__all__ = ["Log", "warn_tokenized", "progress_bar", "sentence_level", "explain", "variants", "paired", "multi",
+           "single"]
+
+_PROGRESS_DELAY_S = 2.0
+
+
+class Log:
+    """sacreBLEU's log lines (``sacreBLEU: ...`` there, ``bleukit: ...`` here); info off with --quiet."""
+
+    def __init__(self, stream: IO, quiet: bool) -> None:
+        self.stream, self.quiet = stream, quiet
+        self.bar: Any = None  # a running progress bar: lines go above it
+
+    def _print(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.write(line, file=self.stream)
+        else:
+            print(line, file=self.stream)
+
+    def info(self, msg: str) -> None:
+        if not self.quiet:
+            self._print(f"bleukit: {msg}")
+
+    def warning(self, msg: str) -> None:
+        self._print(f"bleukit: {msg}")
+
+    def error(self, msg: str) -> None:
+        print(f"bleukit: error: {msg}", file=self.stream)
+
+
+def warn_tokenized(system: Sequence[str], args: argparse.Namespace, log: Log) -> None:
+    """sacreBLEU's warning for text that looks tokenized (100 lines ending in \" .\")."""
+    # sacreBLEU's check, same threshold and words (its `force` parameter is our --force)
+    if not args.force and sum(1 for h in system if h.endswith(" .")) >= 100:
+        log.warning("That's 100 lines that end in a tokenized period ('.')")
+        log.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
+        log.warning("If you insist your data is detokenized, or don't care, you can suppress this message "
+                    "with the `force` parameter.")
+
+
+def progress_bar(total: int, args: argparse.Namespace, stderr: IO, desc: str, unit: str = "system"):
+    """A tqdm bar on stderr that shows up only after 2 s, only on a terminal, never with --quiet."""
+    disable = args.quiet or args.no_progress or not getattr(stderr, "isatty", lambda: False)()
+    if disable:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, file=stderr, delay=_PROGRESS_DELAY_S, leave=False, unit=unit)
+
+
+def _signature(options: MetricOptions, result: Any, args: argparse.Namespace) -> str:
+    return short_signature(result.signature) if args.short else result.signature
+
+
+def sentence_level(system: List[str], refs: List[List[str]], options: MetricOptions, args: argparse.Namespace,
+                   out: IO) -> None:
+    """One line per segment: its sentence score (one metric)."""
+    from ..report import score_report
+
+    report = score_report(system, references_from_streams(refs), options)
+    lines = [score_line(result, args.width, args.score_only, _signature(options, result, args))
+             for result in report.sentence_results()]
+    out.write("\n".join(lines) + "\n")
+
+
+def explain(system: List[str], refs: List[List[str]], options: MetricOptions, args: argparse.Namespace,
+            out: IO) -> None:
+    """Which n-grams of one line match its references, per order (BLEU)."""
+    from ..explain import explain_sentence
+    from ..metrics.bleu import METRIC, BleuOptions
+
+    if not isinstance(options, BleuOptions):
+        raise CliError("--explain works with BLEU (-m bleu)")
+
+    n = args.explain
+    if not 1 <= n <= len(system):
+        raise CliError(f"--explain {n}: there are {len(system)} lines (numbered from 1)")
+    ex = explain_sentence(system[n - 1], [stream[n - 1] for stream in refs], options)
+    if args.format == "json":
+        out.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=1) + "\n")
+        return
+    result = METRIC.result(ex.statistics(), options)
+    sig = short_signature(result.signature) if args.short else result.signature
+    lines = [f"line {n}: " + score_line(result, args.width, False, sig),
+             "hypothesis: " + " ".join(str(t) for t in ex.hypothesis_tokens)]
+    for k, ref in enumerate(ex.reference_tokens):
+        lines.append(f"reference {k + 1}: " + " ".join(str(t) for t in ref))
+    for order in ex.orders:
+        matched = [f"{' '.join(map(str, m.ngram))}" + (f" x{m.matched}" if m.matched > 1 else "")
+                   for m in order.ngrams if m.matched]
+        missed = [f"{' '.join(map(str, m.ngram))}" + (f" x{m.hyp_count - m.matched}" if m.hyp_count - m.matched > 1 else "")
+                  for m in order.ngrams if m.hyp_count > m.matched]
+        lines.append(f"{order.order}-grams {order.matched}/{order.total} ({order.precision:.1f}%)"
+                     f"  matched: {' | '.join(matched) or '-'}  unmatched: {' | '.join(missed) or '-'}")
+    out.write("\n".join(lines) + "\n")
+
+
+def variants(system: List[str], refs: List[List[str]], args: argparse.Namespace, out: IO) -> None:
+    """Every BLEU people report on this system, and why each differs."""
+    from ..compat.variants import compare_variants
+
+    table = compare_variants(system, references_from_streams(refs))
+    if args.format == "json":
+        out.write(json.dumps(table.to_dict(), ensure_ascii=False, indent=1) + "\n")
+    else:
+        out.write(table.format() + "\n")
+
+
+def paired(names: List[str], systems: List[List[str]], refs: List[List[str]], metrics: Sequence[MetricOptions],
+           args: argparse.Namespace, method: str, seed: Optional[int], log: Log, stderr: IO,
+           ) -> Tuple[Dict[str, list], Dict[str, str]]:
+    """sacreBLEU's ``--paired-bs``/``--paired-ar``: each metric's records per system, and signatures."""
+    from ..significance import paired_test
+
+    references = references_from_streams(refs)
+    n = args.paired_bs_n if method == "bs" else args.paired_ar_n
+    n_used = n if n > 0 else DEFAULT_SAMPLES[method]  # sacreBLEU's defaults, its messages
+    step = (f" > Performing paired bootstrap resampling test (# resamples: {n_used})" if method == "bs"
+            else f" > Performing approximate randomization test (# trials: {n_used})")
+    labels = [_label(options) for options in metrics]
+    # sacreBLEU's messages, in its order (it computes between them; bleukit tests all systems at once)
+    for label in labels:
+        log.info(f"Pre-computing {label} statistics for {names[0]!r}")
+    _ = [warn_tokenized(system, args, log) for system in systems[:1]]
+    for i in range(1, len(systems)):
+        for label in labels:
+            log.info(f"Computing {label} for {names[i]!r} and extracting sufficient statistics")
+        warn_tokenized(systems[i], args, log)
+        log.info(step)
+    bar = progress_bar(n_used * len(metrics), args, stderr, "paired bootstrap" if method == "bs" else "randomization",
+                       "resample" if method == "bs" else "trial")
+    columns: Dict[str, list] = {}
+    signatures: Dict[str, str] = {}
+    try:
+        for options in metrics:
+            records = paired_test(list(zip(names, systems)), references, method=method,
+                                  n_samples=n if n > 0 else None, seed=seed, options=options,
+                                  progress=None if bar is None else bar.update)
+            name = records[0].result.name
+            columns[name] = records
+            signatures[name] = _signature(options, records[0].result, args)
+    finally:
+        if bar is not None:
+            bar.close()
+    return columns, signatures
+
+
+def multi(names: List[str], systems: List[List[str]], refs: List[List[str]], metrics: Sequence[MetricOptions],
+          args: argparse.Namespace, log: Log, stderr: IO) -> Tuple[Dict[str, list], Dict[str, str]]:
+    """Several systems, no test: each metric's score strings per system, and signatures."""
+    from ..pipeline import corpus_statistics
+
+    references = references_from_streams(refs)
+    bar = log.bar = progress_bar(len(systems), args, stderr, "scoring")
+    columns: Dict[str, list] = {}
+    signatures: Dict[str, str] = {}
+    try:
+        for system in systems:
+            warn_tokenized(system, args, log)
+            for options in metrics:
+                metric = metric_for(options)
+                result = metric.result(corpus_statistics(system, references, options), options)
+                columns.setdefault(result.name, []).append(f"{result.score:.{args.width}f}")
+                signatures[result.name] = _signature(options, result, args)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+        log.bar = None
+    return columns, signatures
+
+
+def single(system: List[str], refs: List[List[str]], metrics: Sequence[MetricOptions], args: argparse.Namespace,
+           seed: Optional[int], log: Log, colors: Colors, out: IO) -> None:
+    """One system: one line (or JSON object) per metric, with ``--confidence`` the bootstrap estimate."""
+    from ..pipeline import corpus_statistics
+    from ..significance import with_bootstrap
+
+    references = references_from_streams(refs)
+    warn_tokenized(system, args, log)
+    n_bootstrap = args.confidence_n if args.confidence and args.confidence_n > 1 else None
+    lines = []
+    for options in metrics:
+        metric = metric_for(options)
+        stats = corpus_statistics(system, references, options)
+        result = metric.result(stats, options)
+        if n_bootstrap is not None:
+            result = with_bootstrap(result, stats, options, n_bootstrap, seed)
+        mean, ci = result.mean, result.ci
+        if args.format == "json":
+            # sacreBLEU's JSON carries the full signature, never the short one
+            lines.append(args.score_only and score_line(result, args.width, True, "", mean, ci)
+                         or score_json(result, args.width, result.signature, mean, ci))
+        else:
+            lines.append(score_line(result, args.width, args.score_only, _signature(options, result, args), mean, ci))
+    if args.format == "json":
+        out.write((lines[0] if len(lines) == 1 else "[\n" + ",\n".join(lines) + "\n]") + "\n")
+        return
+    out.write(align_single_results(lines, colors) + "\n")
+
+
+def _label(options: MetricOptions) -> str:
+    # sacreBLEU's metric keys in its log lines: the upper-case -m name
+    return metric_for(options).name.upper()

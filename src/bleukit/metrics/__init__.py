@@ -1,0 +1,96 @@
+"""The metrics, one package each, found by name: a metric is a folder here that exposes ``METRIC``.
+
+Each package holds the metric's options, table, extractor (compiled kernel and pure-Python
+reference), formula and result, and implements :class:`bleukit.metrics.base.Metric`. Nothing
+else lists the metrics: a package here is registered by being here (it is imported on first use),
+so adding a metric means adding a folder.
+
+>>> sorted(available_metrics())[:1]
+['bleu']
+>>> get_metric("bleu").name
+'bleu'
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from typing import Any, Mapping, Optional, Tuple
+
+from .base import Metric, MetricOptions, MetricResult, Statistics
+
+__all__ = [
+    "Metric",
+    "MetricOptions",
+    "MetricResult",
+    "Statistics",
+    "available_metrics",
+    "get_metric",
+    "metric_for",
+    "resolve_options",
+]
+
+
+@functools.lru_cache(maxsize=None)
+def available_metrics() -> Tuple[str, ...]:
+    """The names of the metric packages (without importing them).
+
+    >>> "bleu" in available_metrics()
+    True
+    """
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg))
+
+
+@functools.lru_cache(maxsize=None)
+def get_metric(name: str) -> Metric[Any, Any, Any]:
+    """The metric called ``name`` (its package's ``METRIC``), imported on first use.
+
+    >>> get_metric("bleu").higher_is_better
+    True
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a metric name must be a str, got {type(name).__name__}")
+    key = name.lower()
+    if key not in available_metrics():
+        raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(available_metrics())}")
+    metric = importlib.import_module(f"{__name__}.{key}").METRIC
+    if not isinstance(metric, Metric) or metric.name != key:
+        raise TypeError(f"bleukit.metrics.{key}.METRIC must be a Metric named {key!r}")
+    return metric
+
+
+def metric_for(options: Any) -> Metric[Any, Any, Any]:
+    """The metric whose options ``options`` are (a ``TypeError`` for anything else).
+
+    >>> from bleukit.metrics.bleu import BleuOptions
+    >>> metric_for(BleuOptions()).name
+    'bleu'
+    """
+    if not isinstance(options, MetricOptions):
+        raise TypeError(
+            f"options must be a metric's options (e.g. bleukit.BleuOptions), got {type(options).__name__}"
+        )
+    return get_metric(options.metric)
+
+
+def resolve_options(
+    options: Optional[MetricOptions], keywords: Mapping[str, Any], *, sentence: bool = False
+) -> MetricOptions:
+    """The options an entry point runs with: ``options`` (any metric's options object), or else BLEU
+    options from the option ``keywords`` (sentence-level defaults with ``sentence=True``).
+
+    Giving both is a ``TypeError``: the keywords would be silently ignored otherwise.
+
+    >>> resolve_options(None, {"tokenize": "intl"}).tokenize
+    'intl'
+    """
+    if options is None:
+        return get_metric("bleu").options_type.from_keywords(keywords, sentence=sentence)
+    metric_for(options)
+    if keywords:
+        raise TypeError(
+            f"give either options= or option keywords, not both (got options={type(options).__name__} "
+            f"and {', '.join(sorted(keywords))})"
+        )
+    return options

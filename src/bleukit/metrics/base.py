@@ -1,0 +1,338 @@
+"""The metric protocol: what a metric declares so that every part of bleukit works for it.
+
+Every metric here is fully determined by a few integers per sentence. A metric declares
+
+- its **options**: a frozen dataclass deriving from :class:`MetricOptions` (defaults, validation on
+  construction, the sentence-level variant, the signature);
+- its **statistics table**: a :class:`Statistics` subclass (int64 rows, one per hypothesis, whose
+  columns the metric names) and the layout fields that fix the number of columns;
+- how **text** (and, where it applies, token ids) becomes a table: :meth:`Metric.statistics`,
+  a compiled kernel with the pure-Python implementation as its exact reference and fallback;
+- its **formula**: :meth:`Metric.scores` scores every row of a table at once on numpy or torch
+  arrays, and :meth:`Metric.result` turns a corpus table into a result with a signature.
+
+The shared machinery only talks to this protocol: the corpus score is the result of the summed
+rows (:func:`bleukit.pipeline.score_statistics`), sentence scores are the formula per row,
+streaming and distributed evaluation add rows (:class:`bleukit.StatisticsAccumulator`), bootstrap
+and paired tests resample rows (:mod:`bleukit.significance`), pairwise matrices score rows of pairs
+(:mod:`bleukit.pairwise`), and reports, the command line, the evaluate modules and the app read
+results through it. A metric is a package in :mod:`bleukit.metrics` that exposes ``METRIC``.
+
+>>> from bleukit.metrics import metric_for
+>>> from bleukit.metrics.bleu import BleuOptions
+>>> metric = metric_for(BleuOptions())
+>>> metric.name, metric.columns(BleuOptions(max_ngram_order=1))
+('bleu', ('sys_len', 'ref_len', 'counts_1', 'totals_1'))
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import json
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Dict, Generic, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
+
+import numpy as np
+
+__all__ = [
+    "MetricOptions",
+    "Statistics",
+    "MetricResult",
+    "Metric",
+    "NRefs",
+    "Resampling",
+]
+
+#: The ``nrefs:`` signature value: the common number of references, or ``"var"``.
+NRefs = Union[int, str]
+#: ``(test, n_samples, seed)`` of a bootstrap (``"bs"``) or randomization (``"ar"``) test, which a
+#: signature shows right after ``nrefs:`` as sacreBLEU's does (``seed:none`` when unseeded).
+Resampling = Tuple[str, int, Optional[int]]
+
+O = TypeVar("O", bound="MetricOptions")
+S = TypeVar("S", bound="Statistics")
+R = TypeVar("R", bound="MetricResult")
+
+
+class MetricOptions(abc.ABC):
+    """Base of every metric's options: a frozen dataclass whose fields are the option keywords.
+
+    Subclasses are ``@dataclass(frozen=True)`` classes that validate in ``__post_init__`` and set
+    ``metric`` (the name of their package in :mod:`bleukit.metrics`). ``SENTENCE_DEFAULTS`` holds
+    the defaults that differ for sentence scores (BLEU: effective order on).
+    """
+
+    metric: ClassVar[str]
+    SENTENCE_DEFAULTS: ClassVar[Mapping[str, Any]] = {}
+
+    @classmethod
+    def option_names(cls) -> Tuple[str, ...]:
+        """The option keywords, in declaration order."""
+        return tuple(f.name for f in fields(cls) if f.init)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_keywords(cls: Type[O], keywords: Mapping[str, Any], *, sentence: bool = False) -> O:
+        """Options from a mapping of option keywords (an unknown name is a ``TypeError`` that lists
+        the known ones); the defaults are the corpus ones, or the sentence ones with ``sentence=True``."""
+        names = cls.option_names()
+        unknown = sorted(set(keywords) - set(names))
+        if unknown:
+            raise TypeError(
+                f"unknown {cls.metric.upper()} option(s): {', '.join(unknown)}; known: {', '.join(names)}"
+            )
+        values = dict(keywords)
+        if sentence:
+            for name, value in cls.SENTENCE_DEFAULTS.items():
+                values.setdefault(name, value)
+        return cls(**values)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The option keywords and their values: ``type(opts)(**opts.to_dict()) == opts``."""
+        return {name: getattr(self, name) for name in self.option_names()}
+
+    def sentence_level(self: O) -> O:
+        """The same options for per-sentence scores (the sentence defaults forced on)."""
+        changes = {k: v for k, v in self.SENTENCE_DEFAULTS.items() if getattr(self, k) != v}
+        return dataclasses.replace(self, **changes) if changes else self  # type: ignore[type-var]
+
+    @abc.abstractmethod
+    def signature(self, nrefs: NRefs, resampling: Optional[Resampling] = None) -> str:
+        """sacreBLEU's signature string for these options, with this package's name and version."""
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """A metric's per-sentence integer statistics: int64 ``rows`` (one per hypothesis) and ``nrefs``.
+
+    ``nrefs[i]`` is the number of references of row ``i`` (``-1`` for an aggregated row whose
+    sentences had different numbers), from which the ``nrefs:`` signature field is derived.
+    Subclasses add the layout fields that fix the number of columns (BLEU's ``max_ngram_order``)
+    and implement :meth:`expected_width`; every table operation keeps them.
+    """
+
+    rows: np.ndarray
+    nrefs: np.ndarray
+
+    def __post_init__(self) -> None:
+        rows = np.asarray(self.rows, dtype=np.int64)
+        width = self.expected_width()
+        if rows.ndim != 2 or rows.shape[1] != width:
+            layout = ", ".join(f"{k}={v}" for k, v in self.layout().items())
+            raise ValueError(f"statistics rows must have shape (n, {width}) for {layout}, got {rows.shape}")
+        nrefs = np.asarray(self.nrefs, dtype=np.int64).reshape(-1)
+        if nrefs.shape[0] != rows.shape[0]:
+            raise ValueError("nrefs must have one entry per statistics row")
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "nrefs", nrefs)
+
+    def expected_width(self) -> int:
+        """The number of columns the layout fields call for."""
+        raise NotImplementedError
+
+    def layout(self) -> Dict[str, Any]:
+        """The fields besides ``rows`` and ``nrefs`` (what two tables must share to be added up)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("rows", "nrefs")}
+
+    def with_rows(self: S, rows: Any, nrefs: Any) -> S:
+        """A table of the same type and layout holding other rows."""
+        return type(self)(rows, nrefs, **self.layout())
+
+    def __len__(self) -> int:
+        return int(self.rows.shape[0])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Statistics)
+        return (
+            self.layout() == other.layout()
+            and np.array_equal(self.rows, other.rows)
+            and np.array_equal(self.nrefs, other.nrefs)
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable arrays inside
+
+    def __getitem__(self: S, index: Any) -> S:
+        """Rows selected by a slice, index array or boolean mask (used for resampling)."""
+        if isinstance(index, (int, np.integer)):
+            index = [index]
+        return self.with_rows(self.rows[index], self.nrefs[index])
+
+    @property
+    def nrefs_signature(self) -> NRefs:
+        """``nrefs:`` signature value: the common number of references, or ``'var'``."""
+        # min/max rather than np.unique: no sort
+        if self.nrefs.size:
+            lo, hi = int(self.nrefs.min()), int(self.nrefs.max())
+            if lo == hi and lo >= 0:
+                return lo
+        return "var"
+
+    def summed(self: S) -> S:
+        """One row holding the column sums (the statistics of the whole corpus)."""
+        if len(self) == 0:
+            raise ValueError("cannot sum statistics of an empty corpus")
+        sig = self.nrefs_signature
+        return self.with_rows(self.rows.sum(axis=0, keepdims=True), [sig if isinstance(sig, int) else -1])
+
+    @classmethod
+    def concat(cls: Type[S], parts: Sequence[S]) -> S:
+        """Stack the rows of several tables of one layout (e.g. batches of a streaming evaluation)."""
+        parts = list(parts)
+        if not parts:
+            raise ValueError("nothing to concatenate")
+        first = parts[0]
+        for p in parts[1:]:
+            if type(p) is not type(first) or p.layout() != first.layout():
+                raise ValueError(
+                    f"cannot concatenate statistics of different layouts ({first.layout()} and {p.layout()})"
+                )
+        return first.with_rows(np.concatenate([p.rows for p in parts]), np.concatenate([p.nrefs for p in parts]))
+
+
+class MetricResult:
+    """What every result has: ``score``, ``signature``, ``options`` and, with a bootstrap, ``mean``
+    and ``ci``; ``name``, ``format()`` and ``to_dict()`` are the metric's. Results are frozen
+    dataclasses; this base gives them the shared behaviour."""
+
+    score: float
+    signature: str
+    options: Any
+    mean: Optional[float]
+    ci: Optional[float]
+
+    @property
+    def name(self) -> str:  # pragma: no cover - every result names itself
+        raise NotImplementedError
+
+    def score_text(self, width: int = 2) -> str:
+        """The score with ``width`` decimals and, with a bootstrap estimate, ``(μ = mean ± ci)``,
+        exactly as sacreBLEU prints it (only when the mean is positive, as its ``Score.format``)."""
+        if isinstance(width, bool) or not isinstance(width, int) or width < 0:
+            raise ValueError(f"width must be an int >= 0, got {width!r}")
+        text = f"{self.score:.{width}f}"
+        if self.mean is not None and self.ci is not None and self.mean > 0:
+            text += f" (μ = {self.mean:.{width}f} ± {self.ci:.{width}f})"
+        return text
+
+    def verbose_text(self) -> str:
+        """What sacreBLEU prints after the score (BLEU: its precisions, BP and lengths; "" for none)."""
+        return ""
+
+    def format(self, width: int = 2, score_only: bool = False, signature: bool = True) -> str:
+        """sacreBLEU's one-line summary, ``NAME|SIGNATURE = SCORE VERBOSE`` (``score_only``: the
+        score alone, with the bootstrap estimate when there is one)."""
+        score = self.score_text(width)
+        if score_only:
+            return score
+        head = f"{self.name}|{self.signature}" if signature else self.name
+        verbose = self.verbose_text()
+        return f"{head} = {score} {verbose}" if verbose else f"{head} = {score}"
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain JSON-ready dictionary of every field."""
+        raise NotImplementedError  # pragma: no cover
+
+    def to_json(self, **kwargs: Any) -> str:
+        """``to_dict()`` as a JSON string."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
+
+    def with_estimate(self: R, mean: float, ci: float, signature: str) -> R:
+        """The same result with a bootstrap estimate and the signature that says how it was drawn."""
+        return dataclasses.replace(self, mean=mean, ci=ci, signature=signature)  # type: ignore[type-var]
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __float__(self) -> float:
+        return float(self.score)
+
+
+class Metric(abc.ABC, Generic[O, S, R]):
+    """One metric: its options and table types, the text → table extractor and the formula.
+
+    Instances hold no state (one per metric, ``METRIC`` in the metric's package); every method
+    takes the options. :func:`bleukit.metrics.metric_for` finds the metric of an options object.
+    """
+
+    #: The metric's package name in :mod:`bleukit.metrics` (``"bleu"``), also its CLI name.
+    name: ClassVar[str]
+    options_type: ClassVar[Type[MetricOptions]]
+    statistics_type: ClassVar[Type[Statistics]]
+    #: Whether a larger score is better (TER: fewer edits are better); paired tests and rankings say so.
+    higher_is_better: ClassVar[bool] = True
+
+    @abc.abstractmethod
+    def columns(self, options: O) -> Tuple[str, ...]:
+        """The names of the table's columns for these options, in order."""
+
+    @abc.abstractmethod
+    def layout(self, options: O) -> Dict[str, Any]:
+        """The layout fields of the table these options produce (compared with ``Statistics.layout()``)."""
+
+    def empty(self, options: O) -> S:
+        """A table with no rows and the layout of these options."""
+        width = len(self.columns(options))
+        return self.statistics_type(np.zeros((0, width), np.int64), np.zeros(0, np.int64), **self.layout(options))  # type: ignore[return-value, call-arg]
+
+    def check_statistics(self, statistics: Any, options: O) -> S:
+        """``statistics`` if it is this metric's table with the layout of ``options``, else a clear error."""
+        if not isinstance(statistics, self.statistics_type):
+            raise TypeError(
+                f"statistics must be a {self.statistics_type.__name__} for {self.name} options, "
+                f"got {type(statistics).__name__}"
+            )
+        expected = self.layout(options)
+        if statistics.layout() != expected:
+            got = ", ".join(f"{k}={v}" for k, v in statistics.layout().items())
+            want = ", ".join(f"{k}={v}" for k, v in expected.items())
+            raise ValueError(f"statistics were counted with {got}, options say {want}")
+        return statistics  # type: ignore[return-value]
+
+    def chunks_in_threads(self, options: O) -> bool:
+        """Whether counting chunks of a corpus on several threads helps (the extractor releases the
+        GIL and takes no ``threads`` of its own); :func:`bleukit.engine.in_threads` then does it."""
+        return False
+
+    @abc.abstractmethod
+    def statistics(
+        self, hypotheses: List[str], references: List[List[str]], options: O, *, threads: int = 1
+    ) -> S:
+        """The table of checked input: ``references[i]`` is the non-empty list of reference strings of
+        ``hypotheses[i]`` (:mod:`bleukit.inputs` checks user input into this form). ``threads`` as
+        :func:`bleukit.engine.thread_count`; the table is the same whatever it is."""
+
+    @abc.abstractmethod
+    def scores(self, rows: Any, options: O) -> Any:
+        """The score of every row of a table (numpy or torch, integer or float): a float64 array.
+
+        Corpus scores are the score of a summed row; this is the one place the formula lives."""
+
+    @abc.abstractmethod
+    def result(self, statistics: S, options: O) -> R:
+        """The result (score, its parts, signature) of a table, scored as one corpus."""
+
+    def pairwise_scores(
+        self, hypotheses: List[str], references: List[str], options: O, *, threads: int = 1
+    ) -> np.ndarray:
+        """The score of every hypothesis against every single reference: a float64 ``(N, M)`` matrix
+        (pass sentence-level options for sentence scores). This default counts all N x M pairs;
+        a metric overrides it with a way that counts each sentence once (BLEU: an inverted index)."""
+        n, m = len(hypotheses), len(references)
+        hyps = [h for h in hypotheses for _ in range(m)]
+        refs = [[r] for _ in range(n) for r in references]
+        stats = self.statistics(hyps, refs, options, threads=threads)
+        return np.asarray(self.scores(stats.rows, options), dtype=np.float64).reshape(n, m)
+
+    def aggregate_scores(
+        self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: O
+    ) -> np.ndarray:
+        """The score of each hypothesis against one expected reference: the ``ref_weights``-weighted
+        mean of the references' statistics (reference aggregation, DeNero et al. 2009), a float64
+        ``(N,)`` array. Metrics whose statistics allow it implement it."""
+        raise NotImplementedError(f"reference aggregation is not implemented for {self.name}")
+
+    def sentence_results(self, statistics: S, options: O) -> List[R]:
+        """One result per row (each row scored as its own corpus, with its own ``nrefs``)."""
+        return [self.result(statistics[i], options) for i in range(len(statistics))]

@@ -1,0 +1,181 @@
+"""Glue between BLEU and its compiled kernel (``bleukit._native_kernel``, sources in ``csrc/``).
+
+Two entry points: :func:`native_text_statistics` (the text path) and
+:func:`native_flat_ids_statistics` (token ids). Both release the GIL while they count and stop
+with ``KeyboardInterrupt`` on Ctrl-C. :func:`uses_native` says whether text with some options goes
+through the kernel (``bleukit._native`` loads it and applies ``BLEUKIT_ENGINE``).
+
+The kernel's character classes are not typed into the C code: :func:`character_table` derives
+them here from the objects the Python tokenizers use (the mteval patterns, the ``regex``
+package's ``\\p{P}``/``\\p{S}``/``\\p{N}``, ``CHINESE_RANGES``), so both engines always agree.
+
+>>> uses_native(BleuOptions(tokenize="ja-mecab"))
+False
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import List, Optional, Sequence
+
+import numpy as np
+
+from ... import _native
+from ...tokenizers.mteval import CHINESE_RANGES, MTEVAL_RULES, MtevalRule
+from .options import BleuOptions
+from .statistics import BleuStatistics, stats_columns
+
+__all__ = ["NATIVE_TOKENIZERS", "KERNEL", "available", "unavailable_reason", "uses_native", "ids_kernel_in_use",
+           "character_table", "native_text_statistics", "native_flat_ids_statistics"]
+
+#: The module name of BLEU's kernel.
+KERNEL = _native.MAIN_KERNEL
+#: The kernel itself, or ``None`` when it is not built.
+_kernel: Optional[ModuleType] = _native.load_kernel(KERNEL)
+unavailable_reason: Optional[str] = _native.kernel_error(KERNEL)
+
+#: Tokenizers the kernel implements, with their codes in the C source (the TOK_* enum of csrc/kernel.h).
+NATIVE_TOKENIZERS = {"13a": 0, "intl": 1, "zh": 2, "char": 3, "none": 4}
+
+_table: Optional[bytes] = None  # mteval and Chinese classes
+_full_table: Optional[bytes] = None  # the same plus the Unicode properties intl needs
+
+
+def available() -> bool:
+    """Whether the compiled kernel could be imported.
+
+    >>> isinstance(available(), bool)
+    True
+    """
+    return _kernel is not None
+
+
+def uses_native(options: BleuOptions) -> bool:
+    """Whether text with these options goes through the kernel (ja-mecab/ko-mecab never do).
+
+    >>> uses_native(BleuOptions(tokenize="ko-mecab"))
+    False
+    """
+    return options.tokenize in NATIVE_TOKENIZERS and _native.kernel(KERNEL) is not None
+
+
+def ids_kernel_in_use() -> bool:
+    """Whether token ids on the host are counted by the kernel now (``BLEUKIT_ENGINE`` decides).
+
+    >>> ids_kernel_in_use() == (available() and _native.engine_name() == "native")
+    True
+    """
+    return _native.kernel(KERNEL) is not None
+
+
+def character_table(unicode_properties: bool = True) -> bytes:
+    """One byte of class bits per code point, built from the Python tokenizers' own definitions.
+
+    The mteval classes (13a punctuation, digits) are read off the compiled mteval patterns, the
+    Chinese bit off ``CHINESE_RANGES`` and, with ``unicode_properties`` (only ``intl`` needs them,
+    and they cost some 50 ms to build), ``\\p{P}``, ``\\p{S}``, ``\\p{N}`` off the ``regex``
+    package sacreBLEU uses. Built once per process.
+
+    >>> t = character_table()
+    >>> len(t) == 0x110000, bool(t[ord(",")] & 1), bool(t[ord("中")] & 8)
+    (True, True, True)
+    """
+    global _table, _full_table
+    if _full_table is not None:
+        return _full_table
+    if _table is None:
+        table = np.zeros(0x110000, dtype=np.uint8)
+        flags = _flags()
+        # The mteval patterns are ASCII classes (their ranges are written with ASCII bounds), so
+        # testing the ASCII code points reads them off completely; test_native checks all others.
+        for cp in range(128):
+            if MTEVAL_RULES[MtevalRule.PUNCTUATION][0].fullmatch(chr(cp)):
+                table[cp] |= flags["13A"]
+            # the digit class, read off the rule that splits "<digit>-"
+            if MTEVAL_RULES[MtevalRule.DASH_AFTER_DIGIT][0].fullmatch(chr(cp) + "-"):
+                table[cp] |= flags["DIGIT"]
+        for lo, hi in CHINESE_RANGES:
+            table[lo : hi + 1] |= flags["ZH"]
+        _table = table.tobytes()
+    if not unicode_properties:
+        return _table
+    import regex
+
+    table = np.frombuffer(_table, dtype=np.uint8).copy()
+    every = _decode(np.arange(0x110000, dtype=np.uint32))
+    for name in ("P", "S", "N"):
+        starts = [m.start() for m in regex.finditer(rf"\p{{{name}}}", every)]
+        table[np.asarray(starts, dtype=np.int64)] |= _flags()[name]
+    _full_table = table.tobytes()
+    return _full_table
+
+
+def _decode(codes: np.ndarray) -> str:
+    # Lone surrogates are code points too (a str can hold them), so they are in the table.
+    return codes.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+
+
+def _flags() -> dict:
+    if _kernel is None:
+        return {"P": 1, "S": 2, "N": 4, "ZH": 8, "13A": 16, "DIGIT": 32}
+    return {name: getattr(_kernel, f"CLS_{name}") for name in ("P", "S", "N", "ZH", "13A", "DIGIT")}
+
+
+def native_text_statistics(
+    hypotheses: Sequence[str], references: Sequence[List[str]], options: BleuOptions, _direct: bool = True
+) -> BleuStatistics:
+    """Statistics of checked input from the kernel (same table as the Python reference).
+
+    (``_direct=False`` makes the kernel apply the mteval rules one by one even where its one-pass
+    form is exact; the tests compare the two.)
+
+    >>> if available():
+    ...     native_text_statistics(["Hello, world!"], [["Hello world!"]], BleuOptions()).rows.tolist()
+    ... else:
+    ...     [[4, 3, 3, 1, 0, 0, 4, 3, 2, 1]]
+    [[4, 3, 3, 1, 0, 0, 4, 3, 2, 1]]
+    """
+    if _kernel is None:
+        raise RuntimeError(unavailable_reason)
+    code = NATIVE_TOKENIZERS.get(options.tokenize)
+    if code is None:
+        raise ValueError(f"the native kernel does not implement tokenize={options.tokenize!r}")
+    n = len(hypotheses)
+    rows = np.empty((n, stats_columns(options.max_ngram_order)), dtype=np.int64)
+    nrefs = np.empty(n, dtype=np.int64)
+    _kernel.text_statistics(
+        hypotheses, references, code, int(options.lowercase), options.max_ngram_order,
+        character_table(unicode_properties=options.tokenize == "intl"), rows, nrefs, int(_direct),
+    )
+    return BleuStatistics(rows, nrefs, options.max_ngram_order)
+
+
+def native_flat_ids_statistics(
+    tokens: np.ndarray, lengths: np.ndarray, owner: np.ndarray, n_rows: int, max_ngram_order: int = 4
+) -> BleuStatistics:
+    """Statistics of a flat batch of ids without a Python loop over sentences.
+
+    ``tokens`` holds every sequence's ids back to back; sequence ``j`` has ``lengths[j]`` ids and
+    belongs to row ``owner[j]``. Sequences are ordered by row, each row's hypothesis first, then
+    its references (at least one).
+
+    >>> import numpy as np
+    >>> from bleukit.statistics import count_statistics
+    >>> tokens = np.array([5, 6, 7, 5, 5, 6, 8, 7, 5])
+    >>> if available():
+    ...     rows = native_flat_ids_statistics(tokens, np.array([4, 3, 2]), np.array([0, 0, 0]), 1, 2).rows
+    ... else:
+    ...     rows = count_statistics([[5, 6, 7, 5]], [[[5, 6, 8], [7, 5]]], 2).rows
+    >>> rows.tolist()
+    [[4, 3, 3, 2, 4, 3]]
+    """
+    if _kernel is None:
+        raise RuntimeError(unavailable_reason)
+    rows = np.empty((n_rows, stats_columns(max_ngram_order)), dtype=np.int64)
+    nrefs = np.empty(n_rows, dtype=np.int64)
+    _kernel.ids_statistics_flat(
+        np.ascontiguousarray(tokens, dtype=np.int64), np.ascontiguousarray(lengths, dtype=np.int64),
+        np.ascontiguousarray(owner, dtype=np.int64), n_rows, max_ngram_order, rows, nrefs,
+    )
+    return BleuStatistics(rows, nrefs, max_ngram_order)
+

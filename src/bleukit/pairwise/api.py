@@ -1,0 +1,245 @@
+"""Pairwise sentence scores: every hypothesis against every reference (MBR decoding, reranking).
+
+:func:`pairwise_scores` works for every metric through its ``pairwise_scores``
+(:mod:`bleukit.metrics.base`). For BLEU, element ``(i, j)`` of :func:`pairwise_bleu` is
+``sacrebleu.sentence_bleu(hypotheses[i], [references[j]])`` with the same options, but nothing is
+done N x M times except the clipping (:mod:`bleukit.metrics.bleu.pairs`):
+
+1. each distinct sentence is tokenized and its n-grams counted once;
+2. the references' n-grams get integer ids and an inverted index (for each n-gram, the
+   references holding it and how often); hypothesis n-grams that no reference holds are dropped,
+   since they can only add to the totals, which follow from the length;
+3. for each hypothesis, its n-grams walk their postings and add ``min(hyp count, ref count)`` to
+   the matches of each reference (compiled in ``bleukit._pairwise_kernel``, GIL released,
+   ``threads=``; a numpy version of the same loop is the reference and fallback);
+4. the (hyp length, ref length, matches, totals) rows are scored by the one BLEU formula,
+   :func:`bleukit.metrics.bleu.formula.score_table`, a block of hypotheses at a time (the kernel hands over
+   only the distinct rows of a block: most pairs repeat another pair's row).
+
+Memory is the (N, M) output plus the counted tables (linear in the number of tokens) plus one
+block of statistics rows. ``BLEUKIT_ENGINE`` chooses the compiled loop or the numpy one.
+
+>>> pairwise_bleu(["the cat sat", "a dog"], ["the cat sat", "a dog ran", "the cat"]).round(2)
+array([[100.  ,   0.  ,  55.03],
+       [  0.  ,  60.65,   0.  ]])
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .._torch import is_torch_tensor
+from ..defaults import DEFAULT_THREADS
+from ..engine import thread_count
+from ..inputs import check_texts
+from ..metrics import metric_for, resolve_options
+from ..metrics.base import MetricOptions
+from ..ids.api import id_options
+from ..metrics.bleu import pairs
+from ..metrics.bleu.options import BleuOptions
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..metrics.bleu.options import BleuIdOptionKeywords, BleuOptionKeywords
+
+__all__ = ["pairwise_scores", "pairwise_bleu", "pairwise_statistics", "pairwise_bleu_ids"]
+
+
+def pairwise_scores(
+    hypotheses: Sequence[str], references: Sequence[str], options: MetricOptions, *, threads: int = DEFAULT_THREADS
+) -> np.ndarray:
+    """The score of every hypothesis against every single reference with ``options`` (any metric's,
+    as given: pass ``options.sentence_level()`` for sentence scores): a float64 ``(N, M)`` matrix.
+
+    Pass the same list twice for MBR's candidates-against-candidates matrix. ``threads`` as
+    everywhere (0: all cores).
+
+    >>> pairwise_scores(["a b c d"], ["a b c d", "a b"], BleuOptions(effective_order=True)).round(2).tolist()
+    [[100.0, 31.95]]
+    """
+    hyps = check_texts(hypotheses, "hypotheses")
+    refs = hyps if references is hypotheses else check_texts(references, "references")
+    return metric_for(options).pairwise_scores(hyps, refs, options, threads=thread_count(threads))
+
+
+def pairwise_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    *,
+    threads: int = DEFAULT_THREADS,
+    **options: Unpack[BleuOptionKeywords],
+) -> np.ndarray:
+    """Sentence BLEU of every hypothesis against every single reference: a float64 (N, M) matrix.
+
+    Element ``(i, j)`` equals ``sacrebleu.sentence_bleu(hypotheses[i], [references[j]], ...)``
+    with the same options (sentence defaults: exp smoothing, effective order). Pass the same list
+    twice for MBR's candidates-against-candidates matrix. ``threads`` splits the compiled pair
+    loop over hypotheses (0: all cores).
+
+    >>> m = pairwise_bleu(["It is raining today."], ["It rains today.", "It is raining today."])
+    >>> m.shape, m.round(4).tolist()
+    ((1, 2), [[23.6435, 100.0]])
+    """
+    return pairwise_scores(hypotheses, references, BleuOptions.from_keywords(options, sentence=True), threads=threads)
+
+
+def pairwise_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    *,
+    threads: int = DEFAULT_THREADS,
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
+) -> np.ndarray:
+    """Statistics of every (hypothesis, reference) pair: int64 ``(N, M, columns)``.
+
+    ``table[i, j]`` is the row ``bleukit.corpus_statistics([hypotheses[i]], [references[j]], ...)``
+    would hold, so ``table.reshape(-1, table.shape[-1])`` is a statistics table (one reference per
+    row) that :func:`bleukit.sentence_scores_from_statistics` scores. BLEU with the option
+    ``keywords`` (only ``tokenize``, ``lowercase`` and ``max_ngram_order`` change statistics), or
+    the metric of ``options``. Memory is N x M rows: prefer :func:`pairwise_scores` when only
+    scores are needed.
+
+    >>> pairwise_statistics(["a b c"], ["a b d", "c"], max_ngram_order=2).tolist()
+    [[[3, 3, 2, 1, 3, 2], [3, 1, 1, 0, 3, 2]]]
+    """
+    opts = resolve_options(options, keywords)
+    threads = thread_count(threads)
+    hyps = check_texts(hypotheses, "hypotheses")
+    refs = hyps if references is hypotheses else check_texts(references, "references")
+    if isinstance(opts, BleuOptions):
+        counted = pairs.text_pairs(hyps, refs, opts)
+        tables = counted.tables
+        return pairs.expand(pairs.block_rows(tables, 0, len(tables.hyp_len), pairs.pair_kernel(), threads), counted)
+    metric = metric_for(opts)
+    n, m = len(hyps), len(refs)
+    stats = metric.statistics([h for h in hyps for _ in range(m)], [[r] for _ in range(n) for r in refs], opts,
+                              threads=threads)
+    return stats.rows.reshape(n, m, -1)
+
+
+def pairwise_bleu_ids(
+    hyp_ids: Any,
+    ref_ids: Any,
+    *,
+    pad_id: Optional[int] = None,
+    threads: int = DEFAULT_THREADS,
+    backend: str = "auto",
+    **options: Unpack[BleuIdOptionKeywords],
+) -> Any:
+    """Pairwise sentence BLEU on token ids (candidates that were never detokenized).
+
+    ``hyp_ids`` and ``ref_ids`` are 2-D arrays/tensors ``(N, length)`` padded with ``pad_id``
+    (dropped wherever it occurs), or lists of 1-D id sequences. Element ``(i, j)`` equals
+    ``sacrebleu.sentence_bleu(" ".join(map(str, hyp_i)), [" ".join(map(str, ref_j))],
+    tokenize="none")``. Host data (numpy, lists, CPU tensors) goes through the counted tables and
+    pair loop of :func:`pairwise_bleu`; tensors on an accelerator (or ``backend="torch"``) are
+    scored with torch ops on their device, a block of pairs at a time, by
+    :func:`bleukit.ids.sentence_bleu_ids`. Tensor input gives a float64 tensor on its device.
+
+    >>> import numpy as np
+    >>> pairwise_bleu_ids(np.array([[5, 6, 7, 0], [8, 9, 0, 0]]), [[5, 6, 7], [8, 9, 10]], pad_id=0).round(2)
+    array([[100.  ,   0.  ],
+           [  0.  ,  60.65]])
+    """
+    opts = id_options(options, sentence=True)
+    threads = thread_count(threads)
+    if backend not in ("auto", "numpy", "torch"):
+        raise ValueError(f"unknown backend={backend!r}; choose one of auto, numpy, torch")
+    device = _torch_device(hyp_ids, ref_ids)
+    if backend == "torch" or (backend == "auto" and device is not None and device.type != "cpu"):
+        return _pairwise_ids_torch(hyp_ids, ref_ids, pad_id, opts, device)
+    same = ref_ids is hyp_ids
+    hyps = _id_tuples(hyp_ids, pad_id, "hyp_ids")
+    refs = hyps if same else _id_tuples(ref_ids, pad_id, "ref_ids")
+    out = pairs.scores(pairs.count_pairs(hyps, refs, lambda seq: seq, opts.max_ngram_order), opts, threads)
+    if device is None:
+        return out
+    import torch
+
+    return torch.from_numpy(out).to(device)
+
+
+def _torch_device(*objs: Any):
+    for obj in objs:
+        if is_torch_tensor(obj):
+            return obj.device
+        if isinstance(obj, (list, tuple)) and obj and is_torch_tensor(obj[0]):
+            return obj[0].device
+    return None
+
+
+def _id_tuples(seqs: Any, pad_id: Optional[int], what: str) -> List[Tuple[int, ...]]:
+    """Each sequence as a tuple of Python ints without padding (hashable: equal ones count once)."""
+    if seqs is None or isinstance(seqs, (str, bytes, dict)) or not hasattr(seqs, "__len__"):
+        raise TypeError(f"{what} must be a 2-D array/tensor of ids or a list of id sequences, got {type(seqs).__name__}")
+    if is_torch_tensor(seqs):
+        seqs = seqs.detach().cpu().numpy()
+    if isinstance(seqs, np.ndarray) and seqs.ndim != 2:
+        raise ValueError(f"{what} must be 2-D (sequences, length) or a list of sequences, got shape {seqs.shape}")
+    if len(seqs) == 0:
+        raise ValueError(f"{what} is empty: pairwise BLEU needs at least one sequence on each side")
+    out = []
+    for i, seq in enumerate(seqs):
+        if is_torch_tensor(seq):
+            seq = seq.detach().cpu().numpy()
+        arr = np.asarray(seq)
+        if arr.ndim != 1:
+            raise ValueError(f"{what}[{i}] must be a 1-D sequence of token ids, got shape {arr.shape}")
+        if arr.size and not np.issubdtype(arr.dtype, np.integer):
+            raise TypeError(f"{what}[{i}] must hold integer token ids, got dtype {arr.dtype}")
+        if pad_id is not None:
+            arr = arr[arr != pad_id]
+        out.append(tuple(arr.tolist()))
+    return out
+
+
+def _pairwise_ids_torch(hyp_ids: Any, ref_ids: Any, pad_id: Optional[int], options: BleuOptions, device) -> Any:
+    import torch
+
+    from ..ids import sentence_bleu_ids
+
+    if device is None:
+        device = torch.device("cpu")
+    hyps, hyp_len = _padded(torch, hyp_ids, pad_id, device, "hyp_ids")
+    refs, ref_len = (hyps, hyp_len) if ref_ids is hyp_ids else _padded(torch, ref_ids, pad_id, device, "ref_ids")
+    n, m = hyps.shape[0], refs.shape[0]
+    out = torch.empty((n, m), dtype=torch.float64, device=device)
+    # Each block repeats its hypotheses against all references; its size bounds the ids in flight.
+    width = max(1, hyps.shape[1] + refs.shape[1])
+    step = max(1, (1 << 22) // (m * width))
+    for i0 in range(0, n, step):
+        i1 = min(n, i0 + step)
+        b = i1 - i0
+        out[i0:i1] = sentence_bleu_ids(
+            hyps[i0:i1].repeat_interleave(m, 0), refs.repeat(b, 1),
+            pad_id=pad_id, hyp_lengths=hyp_len[i0:i1].repeat_interleave(m, 0), ref_lengths=ref_len.repeat(b),
+            max_ngram_order=options.max_ngram_order, smooth_method=options.smooth_method,
+            smooth_value=options.smooth_value, effective_order=options.effective_order,
+            weights=options.weights, backend="torch",
+        ).reshape(b, m)
+    return out
+
+
+def _padded(torch, seqs: Any, pad_id: Optional[int], device, what: str):
+    """A (n, L) int64 tensor on ``device`` and each row's length (pads are dropped by the scorer)."""
+    if seqs is None or isinstance(seqs, (str, bytes, dict)) or not hasattr(seqs, "__len__") or len(seqs) == 0:
+        raise TypeError(f"{what} must be a non-empty 2-D tensor of ids or a list of id sequences")
+    if is_torch_tensor(seqs) or isinstance(seqs, np.ndarray):
+        x = torch.as_tensor(seqs).to(device=device, dtype=torch.int64)
+        if x.ndim != 2:
+            raise ValueError(f"{what} must be 2-D (sequences, length) or a list of sequences, got shape {tuple(x.shape)}")
+        return x, torch.full((x.shape[0],), x.shape[1], dtype=torch.int64, device=device)
+    rows = [torch.as_tensor(r if is_torch_tensor(r) else np.asarray(r)).to(device=device, dtype=torch.int64)
+            for r in seqs]
+    for i, r in enumerate(rows):
+        if r.ndim != 1:
+            raise ValueError(f"{what}[{i}] must be a 1-D sequence of token ids, got shape {tuple(r.shape)}")
+    lengths = torch.tensor([r.shape[0] for r in rows], dtype=torch.int64, device=device)
+    x = torch.nn.utils.rnn.pad_sequence(rows, batch_first=True, padding_value=0)
+    if x.shape[1] == 0:
+        x = torch.zeros((len(rows), 1), dtype=torch.int64, device=device)
+    return x, lengths

@@ -1,0 +1,166 @@
+"""The layering CONTRIBUTING.md promises, checked on the source: no import cycle between bleukit's
+modules (function-level imports included), the facade imports only downward, one place reads
+BLEUKIT_ENGINE, every metric package implements the protocol, and the public surface is small."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+import typing
+from pathlib import Path
+from typing import Dict, List, Set
+
+import pytest
+
+import bleukit
+from bleukit.metrics import available_metrics, get_metric
+from bleukit.metrics.base import Metric, MetricOptions, MetricResult, Statistics
+
+SRC = Path(bleukit.__file__).resolve().parent
+# evaluate module files are data that evaluate.load copies, not modules of the package
+NOT_MODULES = {SRC / "metric" / "modules"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> Dict[str, Path]:
+    return {
+        _module_name(p): p for p in SRC.rglob("*.py")
+        if not any(folder in p.parents for folder in NOT_MODULES)
+    }
+
+
+def _imports(name: str, path: Path, known: Set[str]) -> Set[str]:
+    """Every bleukit module ``name`` imports, at any depth of its code (TYPE_CHECKING blocks aside)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    skip: Set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip.update(id(n) for n in ast.walk(node))
+    out = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
+        else:
+            continue
+        out.update(t for t in targets if t in known and t != name)
+    return out
+
+
+def _graph() -> Dict[str, Set[str]]:
+    modules = _modules()
+    return {name: _imports(name, path, set(modules)) for name, path in modules.items()}
+
+
+def _cycles(graph: Dict[str, Set[str]]) -> List[List[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: List[str] = []
+    on_stack: Set[str] = set()
+    found: List[List[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle_between_modules():
+    assert _cycles(_graph()) == []
+
+
+def test_the_facade_only_imports_downward():
+    graph = _graph()
+    # nothing inside the package imports the facade module itself (bleukit/__init__.py)
+    importers = sorted(name for name, targets in graph.items() if "bleukit" in targets and name != "bleukit")
+    assert importers == []
+
+
+def test_bleukit_engine_is_read_in_one_place():
+    reads = re.compile(r"environ(\.get\(|\[)\s*[\"']BLEUKIT_ENGINE")
+    readers = sorted(_module_name(p) for p in SRC.rglob("*.py") if reads.search(p.read_text(encoding="utf-8")))
+    assert readers == ["bleukit._native"]
+
+
+def test_import_bleukit_loads_almost_nothing():
+    import subprocess
+    import sys
+
+    code = "import sys, bleukit; print(sorted(m for m in sys.modules if m.startswith('bleukit') or m == 'numpy'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert eval(out) == ["bleukit", "bleukit._version"]
+
+
+def test_public_surface_is_small_and_every_name_resolves():
+    assert len(bleukit.__all__) <= 25
+    for name in bleukit.__all__ + list(bleukit._LAZY):
+        assert getattr(bleukit, name) is not None
+
+
+def test_renamed_names_warn_and_still_work():
+    with pytest.warns(DeprecationWarning, match="BleuResult"):
+        old = bleukit.BLEUResult
+    assert old is bleukit.BleuResult
+    with pytest.raises(AttributeError):
+        bleukit.no_such_name
+
+
+@pytest.mark.parametrize("name", available_metrics())
+def test_every_metric_package_implements_the_protocol(name):
+    metric = get_metric(name)
+    assert isinstance(metric, Metric) and metric.name == name
+    assert issubclass(metric.options_type, MetricOptions) and metric.options_type.metric == name
+    assert issubclass(metric.statistics_type, Statistics)
+    options = metric.options_type()
+    empty = metric.empty(options)
+    assert len(empty) == 0 and empty.rows.shape[1] == len(metric.columns(options))
+    stats = metric.statistics(["a b c d"], [["a b c e"]], options)
+    assert isinstance(stats, metric.statistics_type) and len(stats) == 1
+    result = metric.result(stats, options)
+    assert isinstance(result, MetricResult)
+    assert float(metric.scores(stats.rows, options)[0]) == result.score
+    cli = importlib.import_module(f"bleukit.metrics.{name}.cli")
+    assert callable(cli.add_arguments) and callable(cli.options_from_args)
+
+
+def test_option_keywords_typed_dict_matches_the_options():
+    from bleukit.metrics.bleu.options import OPTION_NAMES, BleuOptionKeywords
+
+    assert set(typing.get_type_hints(BleuOptionKeywords)) == set(OPTION_NAMES)
