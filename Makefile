@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast lint bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,15 @@ demo: install
 
 test: install-dev
 	$(BIN)/python -m pytest -q
+
+# The suite without the end-to-end tests marked slow (CI runs `make test`).
+test-fast: install-dev
+	$(BIN)/python -m pytest -q -m "not slow"
+
+# ruff (mistakes and import order) on everything, mypy on the package (strict on the core modules).
+lint: install-dev
+	$(BIN)/ruff check src tests benchmarks app.py bleu_metric.py setup.py
+	$(BIN)/mypy
 
 bench: install-dev
 	$(BIN)/python benchmarks/run.py

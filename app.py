@@ -123,7 +123,9 @@ def split_lines(text: Optional[str], what: str) -> List[str]:
     return lines
 
 
-def parse_corpus(hypotheses: Optional[str], reference_sets: Sequence[Optional[str]]) -> Tuple[List[str], List[List[str]]]:
+def parse_corpus(
+    hypotheses: Optional[str], reference_sets: Sequence[Optional[str]]
+) -> Tuple[List[str], List[List[str]]]:
     """Hypotheses and per-hypothesis references from the text fields, or a ValueError saying what
     to fix. Empty reference sets are skipped; an empty line inside a used set is an empty reference,
     as in sacreBLEU.
@@ -289,19 +291,28 @@ def paired_settings(method: str, n_samples: Optional[float], seed: Optional[floa
 
 
 def compare_report(
-    systems: Sequence[Tuple[str, Sequence[str]]], refs: Sequence[Sequence[str]], options: BleuOptions,
-    method: str, n_samples: int, seed: int,
+    systems: Sequence[Tuple[str, Sequence[str]]],
+    refs: Sequence[Sequence[str]],
+    options: BleuOptions,
+    method: str,
+    n_samples: int,
+    seed: int,
 ) -> Dict[str, Any]:
     """``bleukit.paired_test`` as JSON: each system's score, p-value against the baseline (the
     first), bootstrap mean and CI (paired bootstrap only, as in sacreBLEU), and whether p < 0.05.
 
-    >>> r = compare_report([("a", ["a b c d", "a b"]), ("b", ["a b c d", "x y"])], [["a b c d"], ["a b"]], make_options(), "bs", 10, 1)
+    >>> systems = [("a", ["a b c d", "a b"]), ("b", ["a b c d", "x y"])]
+    >>> r = compare_report(systems, [["a b c d"], ["a b"]], make_options(), "bs", 10, 1)
     >>> [(s["name"], round(s["score"], 2), s["significant"]) for s in r["systems"]]
     [('a', 100.0, None), ('b', 84.09, False)]
     """
     results = bleukit.paired_test(
-        [(name, list(hyps)) for name, hyps in systems], [list(r) for r in refs],
-        method=method, n_samples=n_samples, seed=seed, **options.to_dict(),
+        [(name, list(hyps)) for name, hyps in systems],
+        [list(r) for r in refs],
+        method=method,
+        n_samples=n_samples,
+        seed=seed,
+        **options.to_dict(),
     )
     rows = []
     for r in results:
@@ -323,37 +334,46 @@ def compare_frame(report: Dict[str, Any]) -> pd.DataFrame:
     """The comparison table as the page shows it: two decimals, the p-value marked ``*`` below
     0.05 (as sacreBLEU marks it), and no mean or CI where the test gives none.
 
-    >>> r = compare_report([("a", ["a b c d", "a b"]), ("b", ["a b c d", "x y"])], [["a b c d"], ["a b"]], make_options(), "ar", 10, 1)
+    >>> systems = [("a", ["a b c d", "a b"]), ("b", ["a b c d", "x y"])]
+    >>> r = compare_report(systems, [["a b c d"], ["a b"]], make_options(), "ar", 10, 1)
     >>> compare_frame(r).values.tolist()
     [['a (baseline)', '100.00', '—', '—', '—'], ['b', '84.09', '—', '0.0909', 'no']]
     """
     rows = []
     for k, s in enumerate(report["systems"]):
         p = s["p_value"]
-        rows.append([
-            s["name"] + (" (baseline)" if k == 0 else ""),
-            f"{s['score']:.2f}",
-            "—" if s["mean"] is None else f"{s['mean']:.2f} ± {s['ci']:.2f}",
-            "—" if p is None else f"{p:.4f}" + (" *" if s["significant"] else ""),
-            "—" if p is None else ("yes" if s["significant"] else "no"),
-        ])
+        rows.append(
+            [
+                s["name"] + (" (baseline)" if k == 0 else ""),
+                f"{s['score']:.2f}",
+                "—" if s["mean"] is None else f"{s['mean']:.2f} ± {s['ci']:.2f}",
+                "—" if p is None else f"{p:.4f}" + (" *" if s["significant"] else ""),
+                "—" if p is None else ("yes" if s["significant"] else "no"),
+            ]
+        )
     return pd.DataFrame(rows, columns=COMPARE_COLUMNS)
 
 
 def distribution_frame(
-    systems: Sequence[Tuple[str, Sequence[str]]], refs: Sequence[Sequence[str]], options: BleuOptions,
-    n_samples: int, seed: int,
+    systems: Sequence[Tuple[str, Sequence[str]]],
+    refs: Sequence[Sequence[str]],
+    options: BleuOptions,
+    n_samples: int,
+    seed: int,
 ) -> pd.DataFrame:
     """Plot data: each system's bootstrap distribution of its corpus BLEU (``bleukit.bootstrap_scores``
     on its statistics, the same resamples for every system) as the share of resamples per score
     bin, over bins shared by all systems.
 
-    >>> f = distribution_frame([("a", ["x y z w", "x y"]), ("b", ["x y", "x"])], [["x y z w"], ["x y"]], make_options(), 50, 1)
+    >>> systems = [("a", ["x y z w", "x y"]), ("b", ["x y", "x"])]
+    >>> f = distribution_frame(systems, [["x y z w"], ["x y"]], make_options(), 50, 1)
     >>> sorted(set(f["system"])), f.groupby("system")["share of resamples (%)"].sum().round(6).tolist()
     (['a', 'b'], [100.0, 100.0])
     """
     scores = {
-        name: bleukit.bootstrap_scores(bleukit.corpus_statistics(list(hyps), [list(r) for r in refs], options), options, n_samples, seed)
+        name: bleukit.bootstrap_scores(
+            bleukit.corpus_statistics(list(hyps), [list(r) for r in refs], options), options, n_samples, seed
+        )
         for name, hyps in systems
     }
     edges = np.histogram_bin_edges(np.concatenate(list(scores.values())), bins=PLOT_BINS)
@@ -365,9 +385,11 @@ def distribution_frame(
         # at 0), not a flat line along the axis under the other systems.
         used = np.flatnonzero(counts)
         keep = slice(max(used[0] - 1, 0), used[-1] + 2)
-        parts.append(pd.DataFrame(
-            {"BLEU": centres[keep], "share of resamples (%)": 100.0 * counts[keep] / len(values), "system": name}
-        ))
+        parts.append(
+            pd.DataFrame(
+                {"BLEU": centres[keep], "share of resamples (%)": 100.0 * counts[keep] / len(values), "system": name}
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -380,8 +402,10 @@ def compare_summary_html(report: Dict[str, Any], plot_samples: int) -> str:
     """
     test = "paired bootstrap resampling" if report["method"] == "bs" else "approximate randomization"
     plot_note = (
-        "the same resamples as the test" if report["method"] == "bs"
-        else f"{plot_samples:,} bootstrap resamples, seed {report['seed']} (approximate randomization has no score distribution)"
+        "the same resamples as the test"
+        if report["method"] == "bs"
+        else f"{plot_samples:,} bootstrap resamples, seed {report['seed']} "
+        "(approximate randomization has no score distribution)"
     )
     return (
         f'<div id="compare-summary">{test}, {report["n_samples"]:,} samples, seed {report["seed"]}: p-values '
@@ -405,7 +429,6 @@ def variants_frame(table: Any) -> pd.DataFrame:
     return pd.DataFrame([[r.name, f"{r.score:.2f}", r.note] for r in table.rows], columns=VARIANT_COLUMNS)
 
 
-
 # ----------------------------------------------------------------------------- rendering
 
 
@@ -413,8 +436,10 @@ def options_html(options: Dict[str, Any], elem_id: str = "bleu-options") -> str:
     """The options a score was computed with, in words; those that differ from the defaults are
     marked, so options left over from an example or an earlier run are seen next to the score.
 
-    >>> options_html(score_report("a b", ["a b"], make_options(smooth_method="floor"))["options"])  # doctest: +ELLIPSIS
-    '<div id="bleu-options" class="options-used">options: <span class="opt">tokenizer 13a</span> · <b class="opt changed">smoothing floor 0.10</b> · ...'
+    >>> html = options_html(score_report("a b", ["a b"], make_options(smooth_method="floor"))["options"])
+    >>> html.split(" · ")[:2]
+    ['<div id="bleu-options" class="options-used">options: <span class="opt">tokenizer 13a</span>', \
+'<b class="opt changed">smoothing floor 0.10</b>']
     """
     method, value = options["smooth_method"], options["smooth_value"]
     default_value = BleuOptions(smooth_method=method).resolved_smooth_value
@@ -432,7 +457,9 @@ def options_html(options: Dict[str, Any], elem_id: str = "bleu-options") -> str:
         ),
     ]
     shown = [
-        f'<span class="opt">{html.escape(text)}</span>' if is_default else f'<b class="opt changed">{html.escape(text)}</b>'
+        f'<span class="opt">{html.escape(text)}</span>'
+        if is_default
+        else f'<b class="opt changed">{html.escape(text)}</b>'
         for text, is_default in items
     ]
     changed = sum(not is_default for _, is_default in items)
@@ -468,15 +495,17 @@ def notice_html(messages: Sequence[str], error: bool = False, name: str = "bleu"
     """Messages above the results: an input error (``role=alert``) or notes about the input.
     ``name`` keeps the element ids of each panel's notice apart (``bleu-error``, ``compare-error``).
 
-    >>> notice_html(["Reference set 1 has 1 line(s)"], error=True)
-    '<div id="bleu-error" class="notice error" role="alert"><b>Cannot score this input.</b> Reference set 1 has 1 line(s)</div>'
+    >>> notice_html(["Reference set 1 has 1 line(s)"], error=True).split("</b> ")
+    ['<div id="bleu-error" class="notice error" role="alert"><b>Cannot score this input.', \
+'Reference set 1 has 1 line(s)</div>']
     """
     if not messages:
         return ""
     if error:
         return (
             f'<div id="{name}-error" class="notice error" role="alert"><b>Cannot score this input.</b> '
-            + html.escape(" ".join(messages)) + "</div>"
+            + html.escape(" ".join(messages))
+            + "</div>"
         )
     return f'<div id="{name}-note" class="notice note">' + "<br>".join(html.escape(m) for m in messages) + "</div>"
 
@@ -490,7 +519,8 @@ def bom_notes(fields: Sequence[Tuple[str, Optional[str]]], drawn: bool = True) -
     ['Line 1 of the hypotheses begins with a byte-order mark (U+FEFF, drawn as ⟨BOM⟩ below): ...']
     """
     return [
-        f"Line 1 of {name} begins with a byte-order mark (U+FEFF{', drawn as ⟨BOM⟩ below' if drawn else ''}): it is kept as "
+        f"Line 1 of {name} begins with a byte-order mark (U+FEFF{', drawn as ⟨BOM⟩ below' if drawn else ''}): "
+        "it is kept as "
         "part of the text, as sacreBLEU and the bleukit command line read the file, so the first token "
         "of line 1 cannot match. Save the file as UTF-8 without BOM to score the text alone."
         for name, text in fields
@@ -561,7 +591,9 @@ def _tokens_html(tokens: Sequence[Any], levels: Sequence[int]) -> str:
         title = f"in a matched {level}-gram" if level else "not matched"
         out.append(f'<span class="{css}" data-level="{level}" title="{title}">{_text_html(str(tok))}</span>')
     if len(tokens) > MAX_SHOWN_TOKENS:
-        out.append(f'<span class="more">… {len(tokens) - MAX_SHOWN_TOKENS:,} more tokens not drawn (see the JSON)</span>')
+        out.append(
+            f'<span class="more">… {len(tokens) - MAX_SHOWN_TOKENS:,} more tokens not drawn (see the JSON)</span>'
+        )
     return " ".join(out) if out else '<span class="empty">(empty)</span>'
 
 
@@ -607,8 +639,10 @@ def explanation_html(line: int, explanation: MatchExplanation, bleu: float, orde
             f'<div class="row"><span class="who">reference {k}</span><div class="toks explain-ref">'
             f"{_tokens_html(tokens, levels)}</div></div>"
         )
-    table = ["<table class='orders'><tr><th>order</th><th>matched / total</th><th>precision</th>"
-             "<th>matched n-grams (clip)</th><th>clipped or unmatched</th></tr>"]
+    table = [
+        "<table class='orders'><tr><th>order</th><th>matched / total</th><th>precision</th>"
+        "<th>matched n-grams (clip)</th><th>clipped or unmatched</th></tr>"
+    ]
     for o in explanation.orders:
         hits = [
             f"<code>{_text_html(' '.join(map(str, m.ngram)))}</code>"
@@ -715,8 +749,18 @@ def error_outputs(message: str) -> tuple:
 
 
 def on_score(
-    hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str, tokenize: str, smooth_method: str,
-    smooth_value: Union[float, str, None], lowercase: bool, max_order: int, effective_order: bool, sort: str,
+    hyps_text: str,
+    ref1: str,
+    ref2: str,
+    ref3: str,
+    ref4: str,
+    tokenize: str,
+    smooth_method: str,
+    smooth_value: Union[float, str, None],
+    lowercase: bool,
+    max_order: int,
+    effective_order: bool,
+    sort: str,
 ) -> tuple:
     """Score button: every output of the page, with the first line explained; an input error
     shows its message and clears the results instead."""
@@ -726,7 +770,9 @@ def on_score(
     except (ValueError, TypeError) as e:
         _log_input_error("score", e)
         return error_outputs(str(e))
-    fields = [("the hypotheses", hyps_text)] + [(f"reference set {k}", t) for k, t in enumerate([ref1, ref2, ref3, ref4], 1)]
+    fields = [("the hypotheses", hyps_text)] + [
+        (f"reference set {k}", t) for k, t in enumerate([ref1, ref2, ref3, ref4], 1)
+    ]
     first = report["sentences"][0]
     explanation = explain_sentence(first["hypothesis"], first["references"], options)
     order_choices = [ALL_ORDERS] + [str(n) for n in range(1, options.max_ngram_order + 1)]
@@ -817,10 +863,10 @@ def on_compare(*values: Any) -> tuple:
     ``MAX_REFERENCE_SETS`` reference sets, the form options (``FORM_OPTIONS``), then test, number of
     samples and seed. Returns the notice, the table, the summary with the signature and the plot
     data; an input error shows its message and clears the results instead."""
-    texts, names = values[:MAX_SYSTEMS], values[MAX_SYSTEMS:2 * MAX_SYSTEMS]
-    sets = values[2 * MAX_SYSTEMS:2 * MAX_SYSTEMS + MAX_REFERENCE_SETS]
-    rest = values[2 * MAX_SYSTEMS + MAX_REFERENCE_SETS:]
-    form_options, (method, n_samples, seed) = rest[:len(FORM_OPTIONS)], rest[len(FORM_OPTIONS):]
+    texts, names = values[:MAX_SYSTEMS], values[MAX_SYSTEMS : 2 * MAX_SYSTEMS]
+    sets = values[2 * MAX_SYSTEMS : 2 * MAX_SYSTEMS + MAX_REFERENCE_SETS]
+    rest = values[2 * MAX_SYSTEMS + MAX_REFERENCE_SETS :]
+    form_options, (method, n_samples, seed) = rest[: len(FORM_OPTIONS)], rest[len(FORM_OPTIONS) :]
     try:
         options = make_options(*form_options)
         systems, refs = parse_systems(list(texts), list(names), list(sets))
@@ -831,7 +877,9 @@ def on_compare(*values: Any) -> tuple:
     except (ValueError, TypeError) as e:
         _log_input_error("compare", e)
         return compare_error_outputs(str(e))
-    fields = [(f"system {k}", t) for k, t in enumerate(texts, 1)] + [(f"reference set {k}", t) for k, t in enumerate(sets, 1)]
+    fields = [(f"system {k}", t) for k, t in enumerate(texts, 1)] + [
+        (f"reference set {k}", t) for k, t in enumerate(sets, 1)
+    ]
     return (
         notice_html(bom_notes(fields, drawn=False), name="compare"),
         compare_frame(report),
@@ -878,7 +926,6 @@ def on_variants(hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str) -> T
 def clear_variants() -> Tuple[str, pd.DataFrame]:
     """A new score: the variants table of an earlier text is cleared (it is computed on request)."""
     return "", pd.DataFrame([], columns=VARIANT_COLUMNS)
-
 
 
 # ----------------------------------------------------------------------------- API endpoints
@@ -984,7 +1031,6 @@ def variants(hypotheses: str, references: List[str]) -> dict:
         raise _user_error("/variants", e) from None
 
 
-
 # ----------------------------------------------------------------------------- page
 
 
@@ -1006,8 +1052,11 @@ def _example(hypotheses: str, *reference_sets: str, **options: Any) -> List[Any]
 
 EXAMPLES = [
     # The README's Python example: the second hypothesis has two references.
-    _example("The cat sat on the mat.\nIt is raining today.", "The cat sat on the mat.\nIt rains today.",
-             "The cat sat on the mat.\nIt is raining today!"),
+    _example(
+        "The cat sat on the mat.\nIt is raining today.",
+        "The cat sat on the mat.\nIt rains today.",
+        "The cat sat on the mat.\nIt is raining today!",
+    ),
     # The bundled corpus of `make demo`, against both of its reference files.
     _example(_read_example("hyps.txt"), _read_example("refs.a.txt"), _read_example("refs.b.txt")),
     # The textbook seed examples, on BLEU's 0-100 scale: unigram precision 5/6 -> 83.33 ...
@@ -1015,14 +1064,23 @@ EXAMPLES = [
     # ... and bigram BLEU of "a b c d" against "a b x d": sqrt(3/4 * 1/3) -> 50.00.
     _example("a b c d", "a b x d", smooth_method="none", max_ngram_order=2),
     # Three references, lowercased, floor smoothing.
-    _example("The quick brown fox jumps over the lazy dog.\nShe reads a book every evening.",
-             "A quick brown fox jumped over the lazy dog.\nEvery evening she reads a book.",
-             "The fast brown fox leaps over the lazy dog.\nShe reads one book each evening.",
-             "the quick brown fox jumps over a sleepy dog.\nShe is reading a book every night.",
-             smooth_method="floor", smooth_value=0.1, lowercase=True),
+    _example(
+        "The quick brown fox jumps over the lazy dog.\nShe reads a book every evening.",
+        "A quick brown fox jumped over the lazy dog.\nEvery evening she reads a book.",
+        "The fast brown fox leaps over the lazy dog.\nShe reads one book each evening.",
+        "the quick brown fox jumps over a sleepy dog.\nShe is reading a book every night.",
+        smooth_method="floor",
+        smooth_value=0.1,
+        lowercase=True,
+    ),
     # Clipping: a hypothesis cannot get credit for a word more often than a reference has it.
-    _example("the the the the the the the", "The cat is on the mat.", "There is a cat on the mat.",
-             lowercase=True, max_ngram_order=2),
+    _example(
+        "the the the the the the the",
+        "The cat is on the mat.",
+        "There is a cat on the mat.",
+        lowercase=True,
+        max_ngram_order=2,
+    ),
     # Chinese needs the zh tokenizer (13a would see one long token).
     _example("今天天气很好，我们去公园散步。", "今天天气不错，我们去公园散步吧。", tokenize="zh"),
 ]
@@ -1070,20 +1128,37 @@ def _option_controls(tokenizers: List[str], prefix: str = "") -> List[Any]:
     the method; one helper so both tabs offer the same options (element ids get ``prefix``)."""
     with gr.Row():
         tokenize = gr.Dropdown(tokenizers, value=DEFAULTS.tokenize, label="tokenizer", elem_id=f"{prefix}tokenize")
-        smooth_method = gr.Dropdown(list(SMOOTH_DEFAULTS), value=DEFAULTS.smooth_method, label="smoothing", elem_id=f"{prefix}smooth-method")
+        smooth_method = gr.Dropdown(
+            list(SMOOTH_DEFAULTS), value=DEFAULTS.smooth_method, label="smoothing", elem_id=f"{prefix}smooth-method"
+        )
         # Text, not gr.Number: a Number box shows 0 for "no value".
         smooth_value = gr.Textbox(
-            "", label="smoothing value (floor, add-k)", elem_id=f"{prefix}smooth-value", max_lines=1,
-            interactive=False, placeholder=f"not used by {DEFAULTS.smooth_method}",
+            "",
+            label="smoothing value (floor, add-k)",
+            elem_id=f"{prefix}smooth-value",
+            max_lines=1,
+            interactive=False,
+            placeholder=f"not used by {DEFAULTS.smooth_method}",
         )
-        max_order = gr.Number(DEFAULTS.max_ngram_order, label="max n-gram order", precision=0, minimum=1, maximum=MAX_MAX_ORDER, elem_id=f"{prefix}max-order")
+        max_order = gr.Number(
+            DEFAULTS.max_ngram_order,
+            label="max n-gram order",
+            precision=0,
+            minimum=1,
+            maximum=MAX_MAX_ORDER,
+            elem_id=f"{prefix}max-order",
+        )
         with gr.Column():
             lowercase = gr.Checkbox(DEFAULTS.lowercase, label="lowercase", elem_id=f"{prefix}lowercase")
-            effective_order = gr.Checkbox(DEFAULTS.effective_order, label="effective order (corpus)", elem_id=f"{prefix}effective-order")
+            effective_order = gr.Checkbox(
+                DEFAULTS.effective_order, label="effective order (corpus)", elem_id=f"{prefix}effective-order"
+            )
     # A method picked by the user shows its default value; any change (an example included,
     # which sets its own value) only enables or clears the box.
     smooth_method.input(
-        lambda m: "" if SMOOTH_DEFAULTS.get(m) is None else str(SMOOTH_DEFAULTS[m]), smooth_method, smooth_value,
+        lambda m: "" if SMOOTH_DEFAULTS.get(m) is None else str(SMOOTH_DEFAULTS[m]),
+        smooth_method,
+        smooth_value,
         api_visibility="undocumented",
     )
     smooth_method.change(_smoothing_value_box, smooth_method, smooth_value, api_visibility="undocumented")
@@ -1092,7 +1167,11 @@ def _option_controls(tokenizers: List[str], prefix: str = "") -> List[Any]:
 
 def _reference_boxes(prefix: str = "") -> List[Any]:
     return [
-        gr.Textbox(label=f"Reference set {k}" + ("" if k == 1 else " (optional)"), lines=6 if k == 1 else 2, elem_id=f"{prefix}ref-{k}")
+        gr.Textbox(
+            label=f"Reference set {k}" + ("" if k == 1 else " (optional)"),
+            lines=6 if k == 1 else 2,
+            elem_id=f"{prefix}ref-{k}",
+        )
         for k in range(1, MAX_REFERENCE_SETS + 1)
     ]
 
@@ -1103,10 +1182,18 @@ def _score_tab(tokenizers: List[str]) -> None:
     with gr.Row():
         with gr.Column(scale=3):
             hyps = gr.Textbox(label="Hypotheses (system output)", lines=6, elem_id="hyps")
-            hyps_file = gr.File(label="or upload the hypotheses (.txt)", file_types=[".txt"], height=130, elem_id="hyps-file")
+            hyps_file = gr.File(
+                label="or upload the hypotheses (.txt)", file_types=[".txt"], height=130, elem_id="hyps-file"
+            )
         with gr.Column(scale=3):
             refs = _reference_boxes()
-            refs_file = gr.File(label=f"or upload 1-{MAX_REFERENCE_SETS} reference files", file_count="multiple", file_types=[".txt"], height=130, elem_id="refs-file")
+            refs_file = gr.File(
+                label=f"or upload 1-{MAX_REFERENCE_SETS} reference files",
+                file_count="multiple",
+                file_types=[".txt"],
+                height=130,
+                elem_id="refs-file",
+            )
     options = _option_controls(tokenizers)
     with gr.Row():
         score_btn = gr.Button("Score", variant="primary", elem_id="score-btn", scale=3)
@@ -1118,11 +1205,21 @@ def _score_tab(tokenizers: List[str]) -> None:
             download = gr.DownloadButton("Download the result (JSON)", elem_id="download", visible=False)
         with gr.Column(scale=3):
             chart = gr.BarPlot(
-                x="part", y="value", color="kind", y_lim=[0, 100], sort=None,
-                x_title="", y_title="percent", color_title="", label="n-gram precisions and brevity penalty", height=260,
+                x="part",
+                y="value",
+                color="kind",
+                y_lim=[0, 100],
+                sort=None,
+                x_title="",
+                y_title="percent",
+                color_title="",
+                label="n-gram precisions and brevity penalty",
+                height=260,
                 elem_id="chart",
             )
-    with gr.Accordion("Other BLEUs: NLTK, evaluate, Moses, torchmetrics, T5, GLEU, spBLEU", open=False, elem_id="variants"):
+    with gr.Accordion(
+        "Other BLEUs: NLTK, evaluate, Moses, torchmetrics, T5, GLEU, spBLEU", open=False, elem_id="variants"
+    ):
         gr.Markdown(
             "The same text (hypotheses and reference sets above) scored by every BLEU implementation "
             "people report, each with its own defaults (the options above do not apply), and what makes "
@@ -1132,8 +1229,12 @@ def _score_tab(tokenizers: List[str]) -> None:
         variants_btn = gr.Button("Score with every variant", elem_id="variants-btn")
         variants_notice = gr.HTML(elem_id="variants-notice")
         variants_table = gr.Dataframe(
-            headers=VARIANT_COLUMNS, datatype=["str", "str", "str"], column_widths=["22%", "9%", "69%"],
-            interactive=False, wrap=True, elem_id="variants-table",
+            headers=VARIANT_COLUMNS,
+            datatype=["str", "str", "str"],
+            column_widths=["22%", "9%", "69%"],
+            interactive=False,
+            wrap=True,
+            elem_id="variants-table",
         )
     gr.Markdown(
         "### Sentences\nSentence BLEU as `sacrebleu.sentence_bleu` computes it (the options above, "
@@ -1149,7 +1250,10 @@ def _score_tab(tokenizers: List[str]) -> None:
         # Fixed widths for the numbers, the rest for the text: long real sentences wrap inside
         # their own column instead of squeezing the others ("senten ce BLEU").
         column_widths=["7%", "13%", "9%", "9%", "62%"],
-        interactive=False, wrap=True, max_height=420, elem_id="sentences",
+        interactive=False,
+        wrap=True,
+        max_height=420,
+        elem_id="sentences",
     )
     gr.Markdown("### Why this score")
     explanation = gr.HTML(elem_id="explanation")
@@ -1159,7 +1263,8 @@ def _score_tab(tokenizers: List[str]) -> None:
     gr.Examples(EXAMPLES, inputs=form, label="Examples (each sets every option; the score shows the options used)")
 
     score_btn.click(
-        on_score, inputs=form + [sort],
+        on_score,
+        inputs=form + [sort],
         outputs=[notice, score_out, chart, table, report_state, download, line, highlight, explanation],
         api_visibility="undocumented",
     ).then(clear_variants, None, [variants_notice, variants_table], api_visibility="undocumented")
@@ -1186,41 +1291,77 @@ def _compare_tab(tokenizers: List[str]) -> None:
             names, systems = [], []
             for k in range(1, MAX_SYSTEMS + 1):
                 with gr.Row():
-                    names.append(gr.Textbox(
-                        label="name", placeholder=f"system {k}", max_lines=1, scale=1, min_width=120, elem_id=f"cmp-name-{k}",
-                    ))
-                    systems.append(gr.Textbox(
-                        label=f"System {k}" + (" (baseline)" if k == 1 else "" if k == 2 else " (optional)"),
-                        lines=3 if k <= 2 else 1, max_lines=6, scale=4, elem_id=f"cmp-sys-{k}",
-                    ))
+                    names.append(
+                        gr.Textbox(
+                            label="name",
+                            placeholder=f"system {k}",
+                            max_lines=1,
+                            scale=1,
+                            min_width=120,
+                            elem_id=f"cmp-name-{k}",
+                        )
+                    )
+                    systems.append(
+                        gr.Textbox(
+                            label=f"System {k}" + (" (baseline)" if k == 1 else "" if k == 2 else " (optional)"),
+                            lines=3 if k <= 2 else 1,
+                            max_lines=6,
+                            scale=4,
+                            elem_id=f"cmp-sys-{k}",
+                        )
+                    )
             systems_file = gr.File(
-                label=f"or upload 2-{MAX_SYSTEMS} system files (the first is the baseline)", file_count="multiple",
-                file_types=[".txt"], height=130, elem_id="cmp-sys-file",
+                label=f"or upload 2-{MAX_SYSTEMS} system files (the first is the baseline)",
+                file_count="multiple",
+                file_types=[".txt"],
+                height=130,
+                elem_id="cmp-sys-file",
             )
         with gr.Column(scale=2):
             refs = _reference_boxes("cmp-")
-            refs_file = gr.File(label=f"or upload 1-{MAX_REFERENCE_SETS} reference files", file_count="multiple", file_types=[".txt"], height=130, elem_id="cmp-refs-file")
+            refs_file = gr.File(
+                label=f"or upload 1-{MAX_REFERENCE_SETS} reference files",
+                file_count="multiple",
+                file_types=[".txt"],
+                height=130,
+                elem_id="cmp-refs-file",
+            )
     options = _option_controls(tokenizers, "cmp-")
     with gr.Row():
         method = gr.Radio(list(METHODS), value=list(METHODS)[0], label="test", elem_id="cmp-method")
         n_samples = gr.Number(
-            DEFAULT_SAMPLES["bs"], label=f"samples (sacreBLEU's default: bs {DEFAULT_SAMPLES['bs']:,}, ar {DEFAULT_SAMPLES['ar']:,})",
-            precision=0, minimum=1, maximum=MAX_PAIRED_SAMPLES, elem_id="cmp-n",
+            DEFAULT_SAMPLES["bs"],
+            label=f"samples (sacreBLEU's default: bs {DEFAULT_SAMPLES['bs']:,}, ar {DEFAULT_SAMPLES['ar']:,})",
+            precision=0,
+            minimum=1,
+            maximum=MAX_PAIRED_SAMPLES,
+            elem_id="cmp-n",
         )
         seed = gr.Number(DEFAULT_SEED, label="seed", precision=0, minimum=0, elem_id="cmp-seed")
     compare_btn = gr.Button("Compare", variant="primary", elem_id="compare-btn")
     notice = gr.HTML(elem_id="compare-notice")
     table = gr.Dataframe(
-        headers=COMPARE_COLUMNS, datatype=["str"] * len(COMPARE_COLUMNS), column_widths=["34%", "12%", "20%", "16%", "18%"],
-        interactive=False, wrap=True, elem_id="compare-table",
+        headers=COMPARE_COLUMNS,
+        datatype=["str"] * len(COMPARE_COLUMNS),
+        column_widths=["34%", "12%", "20%", "16%", "18%"],
+        interactive=False,
+        wrap=True,
+        elem_id="compare-table",
     )
     summary = gr.HTML(elem_id="compare-out")
     gr.Markdown("#### Bootstrap distribution of each system's score")
     # No label: Gradio draws it inside the plot's fixed height, which then cuts off the legend.
     plot = gr.LinePlot(
-        x="BLEU", y="share of resamples (%)", color="system", sort="x",
-        x_title="corpus BLEU of a bootstrap resample", y_title="share of resamples (%)", color_title="system",
-        show_label=False, height=380, elem_id="compare-plot",
+        x="BLEU",
+        y="share of resamples (%)",
+        color="system",
+        sort="x",
+        x_title="corpus BLEU of a bootstrap resample",
+        y_title="share of resamples (%)",
+        color_title="system",
+        show_label=False,
+        height=380,
+        elem_id="compare-plot",
     )
     inputs = systems + names + refs + options + [method, n_samples, seed]
     compare_btn.click(on_compare, inputs, [notice, table, summary, plot], api_visibility="undocumented")
@@ -1254,6 +1395,7 @@ def build_demo() -> gr.Blocks:
         gr.api(variants, api_name="variants")
     demo.queue(default_concurrency_limit=2, max_size=32)
     return demo
+
 
 demo = build_demo()
 

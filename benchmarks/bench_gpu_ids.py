@@ -34,10 +34,30 @@ from bleukit.ids import sentence_bleu_ids
 VOCAB = 32_000
 SIZES = "256x256,256x1024,1024x256,1024x1024,4096x1024,16384x256"
 VIEW_OPS = {
-    "aten::slice", "aten::select", "aten::view", "aten::reshape", "aten::_reshape_alias", "aten::unsqueeze",
-    "aten::squeeze", "aten::expand", "aten::as_strided", "aten::narrow", "aten::t", "aten::transpose",
-    "aten::permute", "aten::numpy_T", "aten::alias", "aten::detach", "aten::lift_fresh", "aten::unflatten", "aten::flatten",
-    "aten::empty", "aten::empty_like", "aten::empty_strided", "aten::resolve_conj", "aten::resolve_neg",
+    "aten::slice",
+    "aten::select",
+    "aten::view",
+    "aten::reshape",
+    "aten::_reshape_alias",
+    "aten::unsqueeze",
+    "aten::squeeze",
+    "aten::expand",
+    "aten::as_strided",
+    "aten::narrow",
+    "aten::t",
+    "aten::transpose",
+    "aten::permute",
+    "aten::numpy_T",
+    "aten::alias",
+    "aten::detach",
+    "aten::lift_fresh",
+    "aten::unflatten",
+    "aten::flatten",
+    "aten::empty",
+    "aten::empty_like",
+    "aten::empty_strided",
+    "aten::resolve_conj",
+    "aten::resolve_neg",
     "aten::result_type",
 }
 SYNC_OPS = ("aten::nonzero", "aten::item", "aten::is_nonzero", "aten::_local_scalar_dense")
@@ -77,7 +97,9 @@ def profile_counts(fn: Callable[[], object]) -> Dict[str, int]:
     }
     out.update({name.split("::")[1]: names[name] for name in SYNC_OPS})
     if torch.cuda.is_available():
-        out["cuda kernels"] = sum(1 for e in events if getattr(e, "device_type", None) == torch.autograd.DeviceType.CUDA)
+        out["cuda kernels"] = sum(
+            1 for e in events if getattr(e, "device_type", None) == torch.autograd.DeviceType.CUDA
+        )
     return out
 
 
@@ -154,8 +176,10 @@ def main(argv=None) -> int:
         return 0
 
     tensorbleu = load_tensorbleu()
-    print(f"\nPer-sentence BLEU on CUDA, best of {args.repeat} (s), peak GPU memory (MB)"
-          + ("" if tensorbleu else "; TensorBLEU not importable (pip install rxlm==0.3.80 --no-deps)"))
+    print(
+        f"\nPer-sentence BLEU on CUDA, best of {args.repeat} (s), peak GPU memory (MB)"
+        + ("" if tensorbleu else "; TensorBLEU not importable (pip install rxlm==0.3.80 --no-deps)")
+    )
     print("| batch x length | ours CUDA | peak MB | TensorBLEU | peak MB | x TensorBLEU | our CPU kernel | x CPU |")
     print("|---|---|---|---|---|---|---|---|")
     for size in args.sizes.split(","):
@@ -182,7 +206,9 @@ def main(argv=None) -> int:
             except Exception as err:  # noqa: BLE001 - OOM, illegal memory access...
                 tb_cell = f"failed: {type(err).__name__}"
                 torch.cuda.empty_cache()
-        print(f"| {size} | {ours:.4f} | {ours_mb:.0f} | {tb_cell} | {tb_mb} | {ratio} | {cpu:.4f} | {cpu / ours:.1f}x |")
+        print(
+            f"| {size} | {ours:.4f} | {ours_mb:.0f} | {tb_cell} | {tb_mb} | {ratio} | {cpu:.4f} | {cpu / ours:.1f}x |"
+        )
     return 0
 
 

@@ -97,10 +97,12 @@ def main(argv=None) -> int:
             "NLTK": float(np.abs(ours_plain - nltk).max()),
         }
         if bleuscore is not None:
-            bs = np.array([
-                bleuscore.compute(references=[[r]], predictions=[h], max_order=4, smooth=False)["bleu"]
-                for h, r in zip(hyp_text, ref_text)
-            ])
+            bs = np.array(
+                [
+                    bleuscore.compute(references=[[r]], predictions=[h], max_order=4, smooth=False)["bleu"]
+                    for h, r in zip(hyp_text, ref_text)
+                ]
+            )
             checks["bleuscore"] = float(np.abs(ours_plain - bs).max())
         for name, diff in checks.items():
             if not diff <= TOL:
@@ -109,9 +111,7 @@ def main(argv=None) -> int:
 
         timings = {}
         timings["bleukit numpy in"] = best_of(args.repeat, lambda: sentence_bleu_ids(hyps, refs))
-        timings["numpy array code"] = best_of(
-            args.repeat, lambda: sentence_bleu_ids(hyps, refs, backend="numpy")
-        )
+        timings["numpy array code"] = best_of(args.repeat, lambda: sentence_bleu_ids(hyps, refs, backend="numpy"))
         timings["bleukit lists"] = best_of(args.repeat, lambda: sentence_bleu_ids(hyp_lists, ref_lists))
         if torch is not None:
             th, tr = torch.from_numpy(hyps), torch.from_numpy(refs)
@@ -146,8 +146,10 @@ def main(argv=None) -> int:
         if bleuscore is not None:
             timings["bleuscore per pair"] = best_of(
                 args.repeat,
-                lambda: [bleuscore.compute(references=[[r]], predictions=[h], max_order=4, smooth=False)
-                         for h, r in zip(hyp_text, ref_text)],
+                lambda: [
+                    bleuscore.compute(references=[[r]], predictions=[h], max_order=4, smooth=False)
+                    for h, r in zip(hyp_text, ref_text)
+                ],
             )
         rows.append((size, timings, checks))
         if size == "1024x1024":
@@ -170,8 +172,10 @@ def main(argv=None) -> int:
         t = [r for r in rows if r[0] == "1024x1024"][0][1]
         cpu_x = t["NLTK loop"][0] / t[ours_key][0]
         wall_x = t["NLTK loop"][1] / t[ours_key][1]
-        print(f"target >= 8x NLTK at 1024x1024: {cpu_x:.1f}x CPU time ({wall_x:.1f}x wall-clock) -> "
-              f"{'met' if target_ok else 'MISSED'}")
+        print(
+            f"target >= 8x NLTK at 1024x1024: {cpu_x:.1f}x CPU time ({wall_x:.1f}x wall-clock) -> "
+            f"{'met' if target_ok else 'MISSED'}"
+        )
         if args.check and not target_ok:
             return 1
     return 0

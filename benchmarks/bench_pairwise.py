@@ -83,10 +83,14 @@ def main(argv=None) -> int:
         MetricBLEU = None
 
     pool = german_pool()
-    print(f"bleukit {bleukit.__version__}, pair loop: {pairwise_engine()}, sacreBLEU {sacrebleu.__version__}, "
-          f"mbrs: {'installed' if MetricBLEU else 'not installed'}; CPU seconds (wall in brackets), best of {args.repeat}")
-    header = (f"{'N':>5} {'pairwise t=1':>16} {'t=2 wall':>9} {'flattened':>16} {'ratio':>7} "
-              f"{'sacreBLEU loop':>17} {'ratio':>7} {'mbrs':>9} {'ratio':>7}")
+    print(
+        f"bleukit {bleukit.__version__}, pair loop: {pairwise_engine()}, sacreBLEU {sacrebleu.__version__}, "
+        f"mbrs: {'installed' if MetricBLEU else 'not installed'}; CPU seconds (wall in brackets), best of {args.repeat}"
+    )
+    header = (
+        f"{'N':>5} {'pairwise t=1':>16} {'t=2 wall':>9} {'flattened':>16} {'ratio':>7} "
+        f"{'sacreBLEU loop':>17} {'ratio':>7} {'mbrs':>9} {'ratio':>7}"
+    )
     print(header)
     ok = True
     rng = np.random.default_rng(0)
@@ -124,8 +128,11 @@ def main(argv=None) -> int:
             assert np.abs(theirs - ours).max() < 1e-3, "mbrs differs (it returns float32)"
             mbrs_cell = f"{mwall:>8.2f}w {mwall / wall:>6.0f}x"  # mbrs works in a process pool: wall time
 
-        print(f"{n:>5} {cpu:>7.3f} ({wall:>6.3f}) {wall2:>9.3f} {fcpu:>7.2f} ({fwall:>6.2f}) {fcpu / cpu:>6.1f}x "
-              f"{scpu:>8.1f} ({swall:>6.1f}) {scpu / cpu:>6.0f}x {mbrs_cell}", flush=True)
+        print(
+            f"{n:>5} {cpu:>7.3f} ({wall:>6.3f}) {wall2:>9.3f} {fcpu:>7.2f} ({fwall:>6.2f}) {fcpu / cpu:>6.1f}x "
+            f"{scpu:>8.1f} ({swall:>6.1f}) {scpu / cpu:>6.0f}x {mbrs_cell}",
+            flush=True,
+        )
         if n == 1024:
             ok = cpu < 0.5 and fcpu / cpu >= 8
     # MBR's own case: samples of one source share most n-grams, so most pairs do clip-work.
@@ -142,8 +149,10 @@ def main(argv=None) -> int:
     flat, fcpu, _ = timed(lambda: bleukit.sentence_scores([near[i] for i in ii], [near[j] for j in jj]), 1)
     fcpu *= len(near) ** 2 / FLAT_SAMPLE
     assert np.abs(flat - ours[ii, jj]).max() <= TOL
-    print(f"near-identical samples, N=1024 ({len(base)}-word sentence, 15% of words dropped, 2 swaps): "
-          f"{cpu:.3f} s ({wall:.3f}), flattened {fcpu:.2f} s ({fcpu / cpu:.1f}x)")
+    print(
+        f"near-identical samples, N=1024 ({len(base)}-word sentence, 15% of words dropped, 2 swaps): "
+        f"{cpu:.3f} s ({wall:.3f}), flattened {fcpu:.2f} s ({fcpu / cpu:.1f}x)"
+    )
     if args.check and not ok:
         print("target missed: N=1024 needs < 0.5 s CPU and >= 8x flattened sentence_scores")
         return 1

@@ -14,7 +14,8 @@ each runner reads them its own way, and the reading is timed apart from the scor
 
 "filter" keeps the pairs with sentence BLEU >= 30 and writes them out (with their score), as a
 corpus-cleaning job would. "corpus" results must be equal ``BLEUResult``s; "filter" results are
-(rows written, sum of their ids), read back from the files, which must be equal too. Ray's start-up (``ray.init`` and a first tiny job) is reported apart.
+(rows written, sum of their ids), read back from the files, which must be equal too. Ray's start-up (``ray.init``
+and a first tiny job) is reported apart.
 Wall-clock rows/s depend on what else the machine runs; CPU seconds (this process and, for
 ``datasets``, its reaped pool workers; Ray's workers are not ours to count) give rows per
 CPU-second, the per-core rate a cluster estimate multiplies.
@@ -34,7 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, List, Tuple
 
 import numpy as np
 
@@ -42,8 +43,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "src"))
 
-import bleukit  # noqa: E402
 from scale_corpus import make_rows  # noqa: E402
+
+import bleukit  # noqa: E402
 
 THRESHOLD = 30.0  # keep pairs whose sentence BLEU is at least this
 RUNNERS = ("single", "threads", "ray", "datasets")
@@ -194,7 +196,9 @@ def main() -> None:
     print(f"# engine {bleukit.engine_name()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, workdir {workdir}")
     if "ray" in runners:
         # Ray's workers import bleukit (and nothing from here) the way this process does.
-        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent / "src"), os.environ.get("PYTHONPATH")]))
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(HERE.parent / "src"), os.environ.get("PYTHONPATH")])
+        )
         print(f"# ray start-up (ray.init + a first job): {start_ray():.1f} s")
     print("| pairs | task | runner | workers | read s | score s | rows/s | CPU s | rows/CPU-s | equal |")
     print("|---:|---|---|---:|---:|---:|---:|---:|---:|---|")
@@ -221,8 +225,11 @@ def main() -> None:
                     equal = "yes" if result == reference else f"NO: {result} != {reference}"
                     workers = 1 if runner == "single" else 2
                     cpu = ("—", "—") if cpu_s != cpu_s else (f"{cpu_s:.1f}", f"{size / cpu_s:,.0f}")
-                    print(f"| {size:,} | {task} | {runner} | {workers} | {read_s:.1f} | {score_s:.1f} | "
-                          f"{size / score_s:,.0f} | {cpu[0]} | {cpu[1]} | {equal} |", flush=True)
+                    print(
+                        f"| {size:,} | {task} | {runner} | {workers} | {read_s:.1f} | {score_s:.1f} | "
+                        f"{size / score_s:,.0f} | {cpu[0]} | {cpu[1]} | {equal} |",
+                        flush=True,
+                    )
                     if equal != "yes":
                         raise SystemExit(f"{runner} disagrees with {runners[0]} on {task} at {size} pairs")
                     shutil.rmtree(out, ignore_errors=True)

@@ -59,7 +59,12 @@ def load(workload: str):
     for k in range(20):
         rng = random.Random(k)
         keep = 0.6 + 0.015 * k
-        systems.append((f"sys{k:02d}", [" ".join(w if rng.random() < keep else rng.choice(vocab) for w in r.split()) for r in refs]))
+        systems.append(
+            (
+                f"sys{k:02d}",
+                [" ".join(w if rng.random() < keep else rng.choice(vocab) for w in r.split()) for r in refs],
+            )
+        )
     return systems, refs
 
 
@@ -70,10 +75,12 @@ def worker(tool: str, workload: str) -> dict:
         import bleukit
 
         if kind == "ci":
+
             def call():
                 r = bleukit.corpus_bleu(systems[0][1], refs, n_bootstrap=1000, seed=SEED)
                 return [{"score": r.score, "p_value": None, "mean": r.mean, "ci": r.ci}]
         else:
+
             def call():
                 out = bleukit.paired_test(systems, refs, method=kind, seed=SEED)
                 return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in out]
@@ -83,13 +90,16 @@ def worker(tool: str, workload: str) -> dict:
         from sacrebleu.significance import PairedTest
 
         if kind == "ci":
+
             def call():
                 s = BLEU().corpus_score(systems[0][1], [refs], n_bootstrap=1000)
                 return [{"score": s.score, "p_value": None, "mean": s._mean, "ci": s._ci}]
         else:
+
             def call():
                 _, scores = PairedTest(systems, {"BLEU": BLEU(references=[refs])}, None, test_type=kind, n_samples=0)()
                 return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in scores["BLEU"]]
+
     gc.collect()
     peak_ok = _reset_peak()
     base = _status_kb("VmRSS")
@@ -106,7 +116,9 @@ def measure(tool: str, workload: str, repeats: int) -> dict:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     best: Optional[dict] = None
     for _ in range(repeats):
-        proc = subprocess.run([sys.executable, __file__, "--worker", tool, workload], capture_output=True, text=True, env=env)
+        proc = subprocess.run(
+            [sys.executable, __file__, "--worker", tool, workload], capture_output=True, text=True, env=env
+        )
         if proc.returncode != 0:
             raise SystemExit(f"{tool} {workload} failed:\n{proc.stderr[-2000:]}")
         out = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -128,7 +140,9 @@ def check_equal(ours: List[dict], theirs: List[dict]) -> List[str]:
         if abs(a["score"] - b["score"]) > 1e-9:
             problems.append(f"system {i}: score {a['score']} != {b['score']}")
         for key in ("mean", "ci"):
-            if (a[key] is None) != (b[key] is None) or (a[key] is not None and abs(a[key] - b[key]) > 2**-22 * b["mean"]):
+            if (a[key] is None) != (b[key] is None) or (
+                a[key] is not None and abs(a[key] - b[key]) > 2**-22 * b["mean"]
+            ):
                 problems.append(f"system {i}: {key} {a[key]} vs sacreBLEU's {b[key]}")
     return problems
 
@@ -142,10 +156,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.worker:
         print(json.dumps(worker(*args.worker)))
         return 0
-    rows = [("wmt17-bs", True), ("wmt17-ar", True), ("wmt17-ci", True),
-            ("scale-bs", args.scale_peers), ("scale-ar", args.scale_peers)]
-    print(f"{'workload':<10} {'bleukit s':>9} {'cpu s':>6} {'MB':>6} {'sacreBLEU s':>11} {'cpu s':>6} {'MB':>6} "
-          f"{'wall x':>7} {'cpu x':>7} {'memory':>7}  target (cpu x, memory)")
+    rows = [
+        ("wmt17-bs", True),
+        ("wmt17-ar", True),
+        ("wmt17-ci", True),
+        ("scale-bs", args.scale_peers),
+        ("scale-ar", args.scale_peers),
+    ]
+    print(
+        f"{'workload':<10} {'bleukit s':>9} {'cpu s':>6} {'MB':>6} {'sacreBLEU s':>11} {'cpu s':>6} {'MB':>6} "
+        f"{'wall x':>7} {'cpu x':>7} {'memory':>7}  target (cpu x, memory)"
+    )
     failed = []
     for workload, with_peer in rows:
         ours = measure("bleukit", workload, args.repeats)
@@ -162,8 +183,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                 verdict = f">= {target}x, <= 1/4 memory: {'met' if ok else 'MISSED'}"
                 if not ok:
                     failed.append(workload)
-            line += (f" {theirs['seconds']:>11.3f} {theirs['cpu']:>6.2f} {theirs['peak_mb']:>6.1f} {wall_ratio:>6.1f}x"
-                     f" {ratio:>6.1f}x {mem:>7.3f}  {verdict}")
+            line += (
+                f" {theirs['seconds']:>11.3f} {theirs['cpu']:>6.2f} {theirs['peak_mb']:>6.1f} {wall_ratio:>6.1f}x"
+                f" {ratio:>6.1f}x {mem:>7.3f}  {verdict}"
+            )
             for problem in check_equal(ours["results"], theirs["results"]):
                 failed.append(f"{workload}: {problem}")
         print(line, flush=True)

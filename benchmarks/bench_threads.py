@@ -57,8 +57,9 @@ def main(argv=None) -> int:
     hyps, refs = load("corpus-13a", args.size)
     bleukit.corpus_bleu(hyps[:10], refs[:10])  # builds the character table
     counts = [int(t) for t in args.threads.split(",")]
-    print(f"# threads= benchmark: {args.size} pairs, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f} before")
+    print(
+        f"# threads= benchmark: {args.size} pairs, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} before"
+    )
     print()
     print("| call | threads | wall (s) | CPU (s) | speed-up (wall) | same result |")
     print("|---|---:|---:|---:|---:|---|")

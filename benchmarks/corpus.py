@@ -19,10 +19,36 @@ from typing import List, Tuple
 
 __all__ = ["make_corpus", "vocabulary"]
 
-_SYLLABLES = ["ka", "to", "re", "mi", "sa", "lo", "ne", "vi", "du", "po", "an", "el", "is", "or",
-              "un", "ter", "ber", "gen", "str", "sch", "ph", "qu", "ing", "ed", "ly", "ment"]
+_SYLLABLES = [
+    "ka",
+    "to",
+    "re",
+    "mi",
+    "sa",
+    "lo",
+    "ne",
+    "vi",
+    "du",
+    "po",
+    "an",
+    "el",
+    "is",
+    "or",
+    "un",
+    "ter",
+    "ber",
+    "gen",
+    "str",
+    "sch",
+    "ph",
+    "qu",
+    "ing",
+    "ed",
+    "ly",
+    "ment",
+]
 _PUNCT_AFTER = [",", ",", ",", ";", ":", "'s"]
-_FINAL = [".", ".", ".", "?", "!", "...", ".\""]
+_FINAL = [".", ".", ".", "?", "!", "...", '."']
 _UNICODE_WORDS = ["café", "naïve", "Straße", "über", "“quoted”", "—", "€", "½", "日本", "Ωmega"]
 
 

@@ -164,7 +164,7 @@ def measure(tool: str, workload: str, size: int, short: float = 2.0, repeats: in
     # Every tool single-threaded (bleuscore's Rayon pool, numpy's BLAS pool which only idles here).
     env = {**os.environ, "RAYON_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
     best: Optional[dict] = None
-    for attempt in range(repeats):
+    for attempt in range(repeats):  # noqa: B007 - read after the loop
         proc = subprocess.run(
             [sys.executable, __file__, "--worker", tool, workload, str(size), str(scores)],
             capture_output=True,
@@ -236,11 +236,15 @@ def main(argv=None) -> int:
             corpus_file(size)
     import platform
 
-    print(f"# bleukit benchmark: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"# bleukit benchmark: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
+    )
     print()
-    print("| workload | pairs | tool | CPU (s) | wall (s) | peak memory (MB) | score | same score "
-          "| bleukit × faster (CPU / wall) | target (CPU) |")
+    print(
+        "| workload | pairs | tool | CPU (s) | wall (s) | peak memory (MB) | score | same score "
+        "| bleukit × faster (CPU / wall) | target (CPU) |"
+    )
     print("|---|---:|---|---:|---:|---:|---:|---|---:|---|")
     results, failures, missed = [], [], []
     for workload, size, tools in rows:
@@ -268,20 +272,26 @@ def main(argv=None) -> int:
                 peak = "n/a" if m["peak_mb"] is None else f"{m['peak_mb']:.0f}"
                 engine = f" ({m['engine']})" if "engine" in m else ""
                 speed = "" if tool == "bleukit" else f"{ratio:.1f} / {wall_ratio:.1f}"
-                line = (f"| {workload} | {size} | {tool}{engine} | {m['cpu_seconds']:.3f} | {m['seconds']:.3f} | "
-                        f"{peak} | {m['score']:.6f} | {same} | {speed} | {verdict} |")
+                line = (
+                    f"| {workload} | {size} | {tool}{engine} | {m['cpu_seconds']:.3f} | {m['seconds']:.3f} | "
+                    f"{peak} | {m['score']:.6f} | {same} | {speed} | {verdict} |"
+                )
             print(line, flush=True)
             results.append({"workload": workload, "size": size, "tool": tool, **m})
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
     print()
     if any(r["tool"] == "nltk" for r in results):
-        print("¹ NLTK's corpus_bleu counts one n-gram (denominator 1, not 0) for a hypothesis shorter "
-              "than n, so it differs from sacreBLEU whenever there are such hypotheses.")
-    print("Times: the first call in a fresh process after the imports (CPU time of the process and "
-          "wall time); calls under 2 s are measured in 5 fresh processes and the one with the least "
-          "CPU time kept. Targets are judged on CPU time, which a busy shared machine disturbs less "
-          "than wall time.")
+        print(
+            "¹ NLTK's corpus_bleu counts one n-gram (denominator 1, not 0) for a hypothesis shorter "
+            "than n, so it differs from sacreBLEU whenever there are such hypotheses."
+        )
+    print(
+        "Times: the first call in a fresh process after the imports (CPU time of the process and "
+        "wall time); calls under 2 s are measured in 5 fresh processes and the one with the least "
+        "CPU time kept. Targets are judged on CPU time, which a busy shared machine disturbs less "
+        "than wall time."
+    )
     for line in missed:
         print(f"below target: {line}")
     for line in failures:

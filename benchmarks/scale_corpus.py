@@ -32,8 +32,28 @@ __all__ = ["make_rows"]
 
 _MAX_WORDS = 32
 _CHUNK = 50_000
-_EXTRA = ["café", "naïve", "Straße", "über", "“quoted”", "—", "€", "½", "日本", "Ωmega",
-          "12", "3,500", "4.5", "1999-2001", "7%", "(see)", "-", "&", "don't", "U.S."]
+_EXTRA = [
+    "café",
+    "naïve",
+    "Straße",
+    "über",
+    "“quoted”",
+    "—",
+    "€",
+    "½",
+    "日本",
+    "Ωmega",
+    "12",
+    "3,500",
+    "4.5",
+    "1999-2001",
+    "7%",
+    "(see)",
+    "-",
+    "&",
+    "don't",
+    "U.S.",
+]
 
 
 @functools.lru_cache(maxsize=4)

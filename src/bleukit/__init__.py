@@ -28,7 +28,14 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
     from .metrics.bleu.result import BleuResult
     from .metrics.bleu.statistics import BleuStatistics
-    from .pairwise import MBRSelection, mbr_select, pairwise_bleu, pairwise_bleu_ids, pairwise_scores, pairwise_statistics
+    from .pairwise import (
+        MBRSelection,
+        mbr_select,
+        pairwise_bleu,
+        pairwise_bleu_ids,
+        pairwise_scores,
+        pairwise_statistics,
+    )
     from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
     from .report import CorpusReport, score_report
     from .significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test

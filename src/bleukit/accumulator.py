@@ -126,12 +126,12 @@ class StatisticsAccumulator:
         device = torch.device("cpu")
         if dist.get_backend() == "nccl":
             device = torch.device("cuda", torch.cuda.current_device())
-        sums = torch.as_tensor(np.concatenate([self._sums, self._counters])).to(device)
-        dist.all_reduce(sums, op=dist.ReduceOp.SUM)
+        shared = torch.as_tensor(np.concatenate([self._sums, self._counters])).to(device)
+        dist.all_reduce(shared, op=dist.ReduceOp.SUM)
         # The nrefs range travels as (-min, max) so that one MAX reduction gives both.
         bounds = torch.as_tensor([-self._nrefs_min, self._nrefs_max], dtype=torch.int64).to(device)
         dist.all_reduce(bounds, op=dist.ReduceOp.MAX)
-        sums = sums.cpu().numpy()
+        sums = shared.cpu().numpy()
         n = self._sums.shape[0]
         self._sums, self._counters = sums[:n].copy(), sums[n:].copy()
         self._nrefs_min, self._nrefs_max = -int(bounds[0]), int(bounds[1])
@@ -141,11 +141,13 @@ class StatisticsAccumulator:
         if self.n_rows == 0:
             raise ValueError("empty corpus: nothing was added, a corpus score needs at least one sentence")
         nrefs = self._nrefs_min if self._nrefs_min == self._nrefs_max else -1
-        return self.metric.empty(self.options).with_rows(self._sums[None, :].copy(), [nrefs])
+        table: Statistics = self.metric.empty(self.options).with_rows(self._sums[None, :].copy(), [nrefs])
+        return table
 
     def result(self) -> MetricResult:
         """The corpus result of everything added."""
-        return self.metric.result(self.statistics(), self.options)
+        result: MetricResult = self.metric.result(self.statistics(), self.options)
+        return result
 
 
 def _count(value: Any, name: str) -> int:

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, cast
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from .inputs import check_sentence_references
 from .metrics.bleu import METRIC
 from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
 from .metrics.bleu.result import BleuResult
+from .metrics.bleu.statistics import BleuStatistics
 from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
 from .significance import with_bootstrap
 from .tokenizers import DEFAULT_TOKENIZER
@@ -71,7 +72,7 @@ def corpus_bleu(
         weights=weights,
         effective_order=effective_order,
     )
-    stats = corpus_statistics(hypotheses, references, options, threads)
+    stats = cast(BleuStatistics, corpus_statistics(hypotheses, references, options, threads))
     result = METRIC.result(stats, options)
     if n_bootstrap is not None:
         result = with_bootstrap(result, stats, options, n_bootstrap, seed)

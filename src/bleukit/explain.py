@@ -20,8 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
-from .metrics.bleu.extract import preprocess
+import numpy as np
+
 from .inputs import check_sentence_references
+from .metrics.bleu.extract import preprocess
 from .metrics.bleu.options import BleuOptions, check_max_ngram_order
 from .metrics.bleu.statistics import BleuStatistics, closest_ref_length, ngram_counts, reference_clips
 from .tokenizers import get_tokenizer
@@ -142,7 +144,7 @@ class MatchExplanation:
 
     def statistics(self) -> BleuStatistics:
         """A one-row statistics table, ready for ``score_statistics`` or sentence scoring."""
-        return BleuStatistics([self.row], [len(self.reference_tokens)], self.max_ngram_order)
+        return BleuStatistics(np.array([self.row]), np.array([len(self.reference_tokens)]), self.max_ngram_order)
 
     def to_dict(self) -> Dict[str, Any]:
         """Plain JSON-ready dictionary (tokens turned into strings).

@@ -9,7 +9,8 @@ References are laid out per hypothesis: ``references[i]`` is a string or a list 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set as AbstractSet
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any, List, Optional, Sequence, Union
 
 __all__ = [

@@ -44,8 +44,10 @@ def corpus_statistics(
     n_threads = thread_count(threads)
     hyps = check_hypotheses(hypotheses)
     if n_threads > 1 and len(hyps) >= 2 * MIN_CHUNK and metric.chunks_in_threads(options):
-        return in_threads(lambda h, r: metric.statistics(h, r, options), hyps, references, n_threads)
-    return metric.statistics(hyps, check_references(references, len(hyps)), options, threads=n_threads)
+        table: Statistics = in_threads(lambda h, r: metric.statistics(h, r, options), hyps, references, n_threads)
+    else:
+        table = metric.statistics(hyps, check_references(references, len(hyps)), options, threads=n_threads)
+    return table
 
 
 def score_statistics(statistics: Statistics, options: MetricOptions) -> MetricResult:
@@ -56,7 +58,8 @@ def score_statistics(statistics: Statistics, options: MetricOptions) -> MetricRe
     >>> score_statistics(stats, BleuOptions(max_ngram_order=2)).precisions
     [66.66666666666667, 50.0]
     """
-    return metric_for(options).result(statistics, options)
+    result: MetricResult = metric_for(options).result(statistics, options)
+    return result
 
 
 def sentence_scores_from_statistics(statistics: Statistics, options: MetricOptions) -> np.ndarray:

@@ -41,7 +41,19 @@ import math
 import numbers
 from dataclasses import dataclass
 from typing import (
-    TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union,
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+    Union,
 )
 
 import numpy as np
@@ -176,7 +188,7 @@ class _ExactProduct:
     """
 
     def __init__(self, right: np.ndarray, bound: int) -> None:
-        self.dtype = np.int64
+        self.dtype: Any = np.int64
         for limit, dtype in ((_EXACT_FLOAT32, np.float32), (_EXACT_FLOAT64, np.float64)):
             if bound < limit:
                 self.dtype = dtype
@@ -379,13 +391,16 @@ def paired_test(
     new 90.39 0.004975124378109453 88.15 27.41
     """
     if method not in DEFAULT_SAMPLES:
-        raise ValueError(f"unknown method={method!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate randomization)")
+        raise ValueError(
+            f"unknown method={method!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate "
+            "randomization)"
+        )
     n = DEFAULT_SAMPLES[method] if n_samples is None else _check_samples(n_samples)
     seed = _check_seed(seed)
     opts = resolve_options(options, keywords)
     metric = metric_for(opts)
     named = _named_systems(systems)
-    checked = []
+    checked: List[List[str]] = []
     for name, hyps in named:
         hyps = check_hypotheses(hyps)
         if checked and len(hyps) != len(checked[0]):
@@ -463,7 +478,7 @@ def _paired_randomization(
         if progress is not None:
             progress(k)
     signed = [
-        dataclasses.replace(r, signature=options.signature(s.nrefs_signature, ("ar", n, seed)))
+        dataclasses.replace(r, signature=options.signature(s.nrefs_signature, ("ar", n, seed)))  # type: ignore[type-var]
         for r, s in zip(results, stats)
     ]
     out = [PairedResult(names[0], signed[0], None, None, None)]

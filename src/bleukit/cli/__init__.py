@@ -20,14 +20,14 @@ import argparse
 import os
 import sys
 import warnings
-from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
+from typing import IO, Any, Dict, Optional, Sequence, Tuple
 
 from ..defaults import DEFAULT_SEED, SEED_ENVIRONMENT_VARIABLE
 from ..metrics.base import MetricOptions
 from . import commands
 from .args import OUTPUT_FORMATS, build_parser, metric_cli, unsupported
 from .io import CliError, check_lengths, read_references, read_systems
-from .output import Colors, results_table, short_signature
+from .output import Colors, results_table
 
 __all__ = ["main", "build_parser"]
 

@@ -150,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "multi-bleu, torchmetrics, T5, GLEU; spBLEU with a FLORES model) and say why each differs, "
                         "then exit (-f json for JSON).")
     a.add_argument("--seed", default=None, metavar="SEED",
-                   help=f"Seed of the bootstrap/randomization tests (Default: ${SEED_ENVIRONMENT_VARIABLE}, else {DEFAULT_SEED}; "
+                   help=f"Seed of the bootstrap/randomization tests (Default: ${SEED_ENVIRONMENT_VARIABLE}, "
+                        f"else {DEFAULT_SEED}; "
                         "'none' for an unseeded run). Unlike sacreBLEU, seed 0 seeds the paired tests too.")
     a.add_argument("--version", "-V", action="version", version=f"bleukit {__version__}")
 

@@ -16,7 +16,7 @@ from ..inputs import references_from_streams
 from ..metrics import metric_for
 from ..metrics.base import MetricOptions
 from .io import CliError
-from .output import Colors, align_single_results, results_table, score_json, score_line, short_signature
+from .output import Colors, align_single_results, score_json, score_line, short_signature
 
 __all__ = ["Log", "warn_tokenized", "progress_bar", "sentence_level", "explain", "variants", "paired", "multi",
            "single"]
@@ -108,7 +108,8 @@ def explain(system: List[str], refs: List[List[str]], options: MetricOptions, ar
     for order in ex.orders:
         matched = [f"{' '.join(map(str, m.ngram))}" + (f" x{m.matched}" if m.matched > 1 else "")
                    for m in order.ngrams if m.matched]
-        missed = [f"{' '.join(map(str, m.ngram))}" + (f" x{m.hyp_count - m.matched}" if m.hyp_count - m.matched > 1 else "")
+        missed = [f"{' '.join(map(str, m.ngram))}"
+                  + (f" x{m.hyp_count - m.matched}" if m.hyp_count - m.matched > 1 else "")
                   for m in order.ngrams if m.hyp_count > m.matched]
         lines.append(f"{order.order}-grams {order.matched}/{order.total} ({order.precision:.1f}%)"
                      f"  matched: {' | '.join(matched) or '-'}  unmatched: {' | '.join(missed) or '-'}")
@@ -141,7 +142,7 @@ def paired(names: List[str], systems: List[List[str]], refs: List[List[str]], me
     # sacreBLEU's messages, in its order (it computes between them; bleukit tests all systems at once)
     for label in labels:
         log.info(f"Pre-computing {label} statistics for {names[0]!r}")
-    _ = [warn_tokenized(system, args, log) for system in systems[:1]]
+    warn_tokenized(systems[0], args, log)
     for i in range(1, len(systems)):
         for label in labels:
             log.info(f"Computing {label} for {names[i]!r} and extracting sufficient statistics")

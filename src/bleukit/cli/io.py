@@ -123,7 +123,9 @@ def split_num_refs(lines: List[str], num_refs: int, path: str) -> List[List[str]
     return streams
 
 
-def read_systems(args: argparse.Namespace, stdin: Any, paired: bool, info: Callable[[str], object]) -> Tuple[List[str], List[List[str]]]:
+def read_systems(
+    args: argparse.Namespace, stdin: Any, paired: bool, info: Callable[[str], object]
+) -> Tuple[List[str], List[List[str]]]:
     """The systems' names and lines: from ``-i`` files (``-`` is stdin) or tab-separated stdin columns."""
     if args.input is None:
         if getattr(stdin, "isatty", lambda: False)():
@@ -131,11 +133,11 @@ def read_systems(args: argparse.Namespace, stdin: Any, paired: bool, info: Calla
                 "no hypotheses: pipe them on stdin or name them with -i (the positional files are "
                 "references, as in sacreBLEU): bleukit REF [REF ...] -i HYP"
             )
-        systems = read_stdin_systems(getattr(stdin, "buffer", stdin), args.encoding)
-        names = [f"System {i + 1}" for i in range(len(systems))]
+        columns = read_stdin_systems(getattr(stdin, "buffer", stdin), args.encoding)
+        labels = [f"System {i + 1}" for i in range(len(columns))]
         if paired:
-            names = ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)]
-        return names, systems
+            labels = ["Baseline"] + [f"System {i + 1}" for i in range(len(columns) - 1)]
+        return labels, columns
     if not args.input:
         raise CliError("-i/--input needs at least one hypothesis file")
     names: List[str] = []

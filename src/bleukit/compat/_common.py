@@ -17,13 +17,19 @@ def per_hypothesis_references(references: Sequence[Any], n_predictions: int, who
         raise TypeError(f"{who}: references must be a list (one entry per prediction), got {type(references).__name__}")
     refs = list(references)
     if len(refs) != n_predictions:
-        raise ValueError(f"{who}: {n_predictions} predictions but {len(refs)} references; give one entry per prediction")
+        raise ValueError(
+            f"{who}: {n_predictions} predictions but {len(refs)} references; give one entry per "
+            "prediction"
+        )
     if refs and isinstance(refs[0], str):
         refs = [[r] for r in refs]
     out = []
     for i, r in enumerate(refs):
         if isinstance(r, str) or not hasattr(r, "__iter__"):
-            raise TypeError(f"{who}: references[{i}] must be a list of strings like references[0], got {type(r).__name__}")
+            raise TypeError(
+                f"{who}: references[{i}] must be a list of strings like references[0], got "
+                f"{type(r).__name__}"
+            )
         r = list(r)
         if not r:
             raise ValueError(f"{who}: references[{i}] is empty; every prediction needs a reference")

@@ -67,7 +67,9 @@ def corpus_gleu(
     return 0.0 if n_all == 0 else n_match / n_all
 
 
-def sentence_gleu(references: Sequence[Sequence[Any]], hypothesis: Sequence[Any], min_len: int = 1, max_len: int = 4) -> float:
+def sentence_gleu(
+    references: Sequence[Sequence[Any]], hypothesis: Sequence[Any], min_len: int = 1, max_len: int = 4
+) -> float:
     """``nltk.translate.gleu_score.sentence_gleu``: the corpus GLEU of one pair.
 
     >>> sentence_gleu([["a", "b"]], ["a", "c"])

@@ -49,8 +49,7 @@ _NO_REF_LENGTH = 9999  # the scripts' initial "closest length", kept when a line
 def _chopped_lines(content: Union[str, bytes]) -> list:
     """Lines as ``while (<FH>) { chop; ... }`` sees them (the last character of an unterminated
     last line is dropped)."""
-    nl = b"\n" if isinstance(content, bytes) else "\n"
-    parts = content.split(nl)
+    parts: List[Any] = content.split(b"\n") if isinstance(content, bytes) else content.split("\n")
     lines = parts[:-1]
     if parts[-1]:
         lines.append(parts[-1][:-1])
@@ -106,7 +105,9 @@ def _numbers(hyps: List[list], refs: List[List[list]]) -> dict:
     bp = math.exp(1 - ref_len / hyp_len) if hyp_len < ref_len else 1
     logs = [math.log(p) if p else -9999999999 for p in prec]
     bleu = bp * math.exp((logs[0] + logs[1] + logs[2] + logs[3]) / 4)
-    return {"bleu": bleu, "precisions": prec, "bp": bp, "ratio": hyp_len / ref_len, "hyp_len": hyp_len, "ref_len": ref_len}
+    return {
+        "bleu": bleu, "precisions": prec, "bp": bp, "ratio": hyp_len / ref_len, "hyp_len": hyp_len, "ref_len": ref_len,
+    }
 
 
 def _format(n: dict) -> str:

@@ -14,11 +14,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
+from ..inputs import check_hypotheses, check_references, references_from_streams
 from ..metrics.bleu import METRIC
 from ..metrics.bleu.extract import text_statistics
-from ..inputs import check_hypotheses, check_references, references_from_streams
 from ..metrics.bleu.options import BleuOptions
 from ..metrics.bleu.result import BleuResult
 from ..tokenizers.spm import TokenizerSPM
@@ -33,6 +33,7 @@ def t5_bleu(targets: Sequence[Any], predictions: Sequence[str], tokenizer: str =
     94.5742
     """
     preds = check_hypotheses(predictions)
+    refs: List[List[Any]]
     if not isinstance(targets, (str, bytes)) and len(targets) and isinstance(targets[0], list):
         refs = references_from_streams(targets)
     else:

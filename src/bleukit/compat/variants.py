@@ -67,13 +67,15 @@ class VariantTable:
 
 NOTES = {
     "sacreBLEU": "the reference: 13a tokens, closest reference length (ties to the shorter), exp smoothing",
-    'evaluate "bleu"': "shortest reference length instead of the closest; no smoothing (one order without a match gives 0)",
+    'evaluate "bleu"': "shortest reference length instead of the closest; no smoothing "
+    "(one order without a match gives 0)",
     "NLTK corpus_bleu": "max(1, n) denominators per sentence; a zero precision becomes a tiny number (method0), not 0",
     "multi-bleu.perl": "splits on whitespace only (expects tokenized text: 'mat.' is one word), no smoothing",
     "multi-bleu-detok.perl": "same 13a rules (Perl whitespace); no smoothing, so one order without a match gives 0",
     "torchmetrics BLEUScore": "splits on whitespace only; ties go to the first-listed reference; float32 arithmetic",
     "T5 (sacreBLEU intl)": "intl tokenization (Unicode punctuation and symbols split off)",
-    "GLEU (google_bleu)": "a different metric: min(precision, recall) over 1-4-grams, best single reference, no brevity penalty",
+    "GLEU (google_bleu)": "a different metric: min(precision, recall) over 1-4-grams, best single reference, "
+    "no brevity penalty",
     "spBLEU (flores200)": "SentencePiece pieces of the FLORES-200 model instead of 13a words",
     "spBLEU (flores101)": "SentencePiece pieces of the FLORES-101 model instead of 13a words",
 }
@@ -109,10 +111,10 @@ def compare_variants(
         rows.append(VariantRow(name, float(score), NOTES[name]))
 
     add("sacreBLEU", corpus_bleu(hyps, refs).score)
-    add('evaluate "bleu"', 100 * hf_evaluate.compute_bleu(ref13, hyp13)[0])
+    add('evaluate "bleu"', 100 * float(hf_evaluate.compute_bleu(ref13, hyp13)[0]))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", nltk.NltkQuirkWarning)
-        add("NLTK corpus_bleu", 100 * nltk.corpus_bleu(ref13, hyp13))
+        add("NLTK corpus_bleu", 100 * float(nltk.corpus_bleu(ref13, hyp13)))  # type: ignore[arg-type]
     plain_h = [moses._plain_tokens(h) for h in hyps]
     plain_r = [[moses._plain_tokens(r) for r in rs] for rs in refs]
     add("multi-bleu.perl", 100 * moses._numbers(plain_h, plain_r)["bleu"])

@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any, Tuple, Union
 
 from ..metrics.bleu import METRIC
 from ..metrics.bleu.formula import score_table
+from ..metrics.bleu.kernel import native_flat_ids_statistics
 from ..metrics.bleu.options import DEFAULT_MAX_NGRAM_ORDER, BleuOptions
 from ..metrics.bleu.result import BleuResult
 from ..metrics.bleu.statistics import BleuStatistics
-from .backends import Counter, Plan, choose_plan, to_output
-from ..metrics.bleu.kernel import native_flat_ids_statistics
+from .backends import Counter, NumpyOps, Plan, choose_plan, to_output
 from .host_counting import host_blocks
+from .layout import Flat, Padded, PadIds, gather
 from .torch_counting import padded_rows
-from .layout import Flat, PadIds, Padded, gather
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -38,12 +38,13 @@ __all__ = ["sentence_bleu_ids", "corpus_bleu_ids", "id_statistics", "id_statisti
 def count_batch(flat: Union[Flat, Padded], max_order: int, plan: Plan) -> Tuple[Any, Any]:
     """Statistics rows and nrefs of the whole batch, by the counter ``plan`` names (the torch
     counter takes the :class:`~bleukit.ids.layout.Padded` batch :func:`gather` makes for it)."""
+    if isinstance(flat, Padded):
+        return padded_rows(flat, max_order)
     if plan.counter is Counter.KERNEL:
         stats = native_flat_ids_statistics(flat.tokens, flat.lengths, flat.owner, flat.n_rows, max_order)
         return stats.rows, stats.nrefs
-    if plan.counter is Counter.HOST_ARRAYS:
-        return host_blocks(flat, max_order, plan.ops)
-    return padded_rows(flat, max_order)
+    assert isinstance(plan.ops, NumpyOps)  # the host counter is numpy code
+    return host_blocks(flat, max_order, plan.ops)
 
 
 def id_options(options: Any, sentence: bool) -> BleuOptions:

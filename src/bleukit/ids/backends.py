@@ -21,8 +21,8 @@ from typing import Any, Sequence, Union
 
 import numpy as np
 
-from ..metrics.bleu import kernel as bleu_kernel
 from .._torch import is_torch_tensor
+from ..metrics.bleu import kernel as bleu_kernel
 
 __all__ = ["NumpyOps", "TorchOps", "Counter", "Plan", "BACKENDS", "choose_plan", "to_output"]
 

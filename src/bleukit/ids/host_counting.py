@@ -30,7 +30,7 @@ from typing import Any, Dict, Optional, Set, Tuple
 
 import numpy as np
 
-from .backends import Ops
+from .backends import NumpyOps
 from .keys import orders_needing_codes, split_point
 from .layout import Flat
 
@@ -44,14 +44,15 @@ _INT64_MAX = 2**63 - 1
 HOST_BLOCK_IDS = 1 << 16
 
 
-def host_blocks(flat: Flat, max_order: int, ops: Ops) -> Tuple[Any, Any]:
+def host_blocks(flat: Flat, max_order: int, ops: NumpyOps) -> Tuple[Any, Any]:
     """:func:`count_rows` on blocks of whole rows of about :data:`HOST_BLOCK_IDS` ids."""
     n_ids = int(flat.tokens.shape[0])
     if n_ids <= HOST_BLOCK_IDS:
         return count_rows(flat, max_order, ops)
     seq_start = np.cumsum(flat.lengths) - flat.lengths
     # Sequences are ordered by row, so a block of rows is a contiguous slice of sequences and ids.
-    ids_before_row = np.concatenate([[0], np.cumsum(np.bincount(flat.owner, weights=flat.lengths, minlength=flat.n_rows))])
+    ids_per_row = np.bincount(flat.owner, weights=flat.lengths, minlength=flat.n_rows)
+    ids_before_row = np.concatenate([[0], np.cumsum(ids_per_row)])
     cuts = np.searchsorted(ids_before_row, np.arange(HOST_BLOCK_IDS, n_ids, HOST_BLOCK_IDS), side="right") - 1
     row_cuts = np.unique(np.concatenate([[0], cuts, [flat.n_rows]]))
     seq_cuts = np.searchsorted(flat.owner, row_cuts)
@@ -66,7 +67,7 @@ def host_blocks(flat: Flat, max_order: int, ops: Ops) -> Tuple[Any, Any]:
     return np.concatenate(rows), np.concatenate(nrefs)
 
 
-def count_rows(flat: Flat, max_order: int, ops: Ops) -> Tuple[Any, Any]:
+def count_rows(flat: Flat, max_order: int, ops: NumpyOps) -> Tuple[Any, Any]:
     """Statistics rows ``(n_rows, 2 + 2 * max_order)`` int64 and the number of references per row."""
     n_ids = int(flat.tokens.shape[0])
     if n_ids >= 3 * 10**9:
@@ -96,7 +97,7 @@ def count_rows(flat: Flat, max_order: int, ops: Ops) -> Tuple[Any, Any]:
     return ops.stack([sys_len, ref_len] + matches + totals, 1), nrefs
 
 
-def length_columns(flat: Flat, ops: Ops) -> Tuple[Any, Any, Any]:
+def length_columns(flat: Flat, ops: NumpyOps) -> Tuple[Any, Any, Any]:
     """``sys_len`` and ``ref_len`` (closest reference length, ties to the shorter) of each row, and nrefs."""
     hyp_seq = ops.nonzero(flat.slot == 0)
     ref_seq = ops.nonzero(flat.slot != 0)
@@ -141,7 +142,7 @@ class Tags:
     tag_pos: Any = None  # (tag, position in sequence) per id, built when an order needs dense codes
 
 
-def sequence_tags(flat: Flat, ops: Ops) -> Tags:
+def sequence_tags(flat: Flat, ops: NumpyOps) -> Tags:
     """The bit fields every order's sort keys end with."""
     seq_len = flat.lengths
     n_ids = int(flat.tokens.shape[0])
@@ -178,7 +179,9 @@ class OrderKeys:
     code: Optional[Tuple[Any, int]]  # order 1 only: ids that are their own dense codes
 
 
-def order_keys(n: int, tokens: Any, tags: Tags, codes: Dict[int, Tuple[Any, int]], pruned: Set[int], ops: Ops) -> OrderKeys:
+def order_keys(
+    n: int, tokens: Any, tags: Tags, codes: Dict[int, Tuple[Any, int]], pruned: Set[int], ops: NumpyOps
+) -> OrderKeys:
     """Keys of the order-``n`` windows: the ids themselves for n = 1, else two shorter pieces' codes."""
     n_ids = int(tokens.shape[0])
     width = n_ids - n + 1
@@ -210,15 +213,15 @@ class Runs:
 
     new_run: Any  # bool per sorted window: a run of equal (key, tag) starts here
     new_group: Any  # bool: a group of equal (key, owner) starts here
-    packed: Optional[Any]  # packed path: sorted (key, tag[, position]) integers
-    r: Optional[Any]  # packed path: sorted (key, tag)
-    s_pos: Optional[Any]  # wide path: window start of each sorted window
-    s_tag: Optional[Any]  # wide path: tag of each sorted window
-    new_key: Optional[Any]  # wide path: a new key starts here
+    packed: Any  # packed path (None on the other path): sorted (key, tag[, position]) integers
+    r: Any  # packed path (None on the other path): sorted (key, tag)
+    s_pos: Any  # wide path (None on the other path): window start of each sorted window
+    s_tag: Any  # wide path (None on the other path): tag of each sorted window
+    new_key: Any  # wide path (None on the other path): a new key starts here
     pos_bits: int  # position bits in ``packed`` (0 unless codes are wanted)
 
 
-def sort_runs(keys: OrderKeys, tags: Tags, want_code: bool, ops: Ops) -> Optional[Runs]:
+def sort_runs(keys: OrderKeys, tags: Tags, want_code: bool, ops: NumpyOps) -> Optional[Runs]:
     """Sort the windows so equal n-grams of a row lie side by side, hypothesis first; None when none are left."""
     width = int(keys.key.shape[0])
     pos_bits = tags.pos_bits if want_code else 0
@@ -226,7 +229,8 @@ def sort_runs(keys: OrderKeys, tags: Tags, want_code: bool, ops: Ops) -> Optiona
     if keys.limit.bit_length() + low_bits <= 63:
         if want_code and tags.tag_pos is None:
             n_ids = int(tags.tokens.shape[0])
-            tags.tag_pos = (tags.tag_of << tags.pos_bits) | (ops.arange(n_ids) - ops.repeat(tags.seq_start, tags.lengths))
+            within = ops.arange(n_ids) - ops.repeat(tags.seq_start, tags.lengths)
+            tags.tag_pos = (tags.tag_of << tags.pos_bits) | within
         packed = keys.key << low_bits
         packed |= (tags.tag_pos if want_code else tags.tag_of)[:width]
         if keys.valid is not None:
@@ -261,7 +265,7 @@ class HypRuns:
     run_new_group: Any
 
 
-def clipped_matches(runs: Runs, tags: Tags, n_rows: int, ops: Ops) -> Tuple[Any, HypRuns]:
+def clipped_matches(runs: Runs, tags: Tags, n_rows: int, ops: NumpyOps) -> Tuple[Any, HypRuns]:
     """Matches of one order per row: each hypothesis run clipped by its group's longest reference run."""
     m = int(runs.new_run.shape[0])
     run_first = ops.nonzero(runs.new_run)
@@ -296,7 +300,7 @@ def clipped_matches(runs: Runs, tags: Tags, n_rows: int, ops: Ops) -> Tuple[Any,
     return matches, HypRuns(hyp_runs, run_first, run_len, run_new_group)
 
 
-def dense_codes(runs: Runs, hyp: HypRuns, tags: Tags, n_ids: int, ops: Ops) -> Tuple[Any, int]:
+def dense_codes(runs: Runs, hyp: HypRuns, tags: Tags, n_ids: int, ops: NumpyOps) -> Tuple[Any, int]:
     """Dense code of each n-gram that occurs in a hypothesis and a reference of the same row, per
     window start; the rest keep -1, so longer n-grams containing them are skipped."""
     run_group = ops.cumsum(hyp.run_new_group) - 1
@@ -315,7 +319,7 @@ def dense_codes(runs: Runs, hyp: HypRuns, tags: Tags, n_ids: int, ops: Ops) -> T
     return code, ops.to_int(dense[-1])
 
 
-def _changes(ops: Ops, a: Any) -> Any:
+def _changes(ops: NumpyOps, a: Any) -> Any:
     """Boolean array: True where an element differs from the one before (and at the start)."""
     out = ops.ones_bool(int(a.shape[0]))
     out[1:] = a[1:] != a[:-1]

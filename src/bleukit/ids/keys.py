@@ -16,7 +16,7 @@ __all__ = ["split_point", "orders_needing_codes"]
 
 def orders_needing_codes(max_order: int) -> Set[int]:
     """Orders whose n-grams need dense codes: order n is keyed by two shorter pieces (a, n - a)."""
-    needed = set()
+    needed: Set[int] = set()
     for n in range(2, max_order + 1):
         a = split_point(n)
         needed.update((a, n - a))

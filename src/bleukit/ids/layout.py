@@ -71,10 +71,10 @@ class Padded:
 def _pad_set(pad_id: PadIds) -> Optional[Tuple[int, ...]]:
     if pad_id is None:
         return None
-    values = [pad_id] if isinstance(pad_id, numbers.Integral) or _is_scalar_int(pad_id) else pad_id
+    values: Any = [pad_id] if isinstance(pad_id, numbers.Integral) or _is_scalar_int(pad_id) else pad_id
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise TypeError(f"pad_id must be an int or a collection of ints, got {type(pad_id).__name__}")
-    out = []
+    out: List[int] = []
     for v in values:
         if isinstance(v, bool) or not (isinstance(v, numbers.Integral) or _is_scalar_int(v)):
             raise TypeError(f"pad_id must hold ints, got {type(v).__name__}")
@@ -106,7 +106,7 @@ def _check_int_array(x: Any, what: str) -> None:
         raise TypeError(f"{what} must hold integer token ids, got dtype {x.dtype}")
     too_big = False
     if isinstance(x, np.ndarray):
-        too_big = x.dtype == np.uint64 and x.size and int(x.max()) > _INT64_MAX
+        too_big = bool(x.dtype == np.uint64 and x.size and int(x.max()) > _INT64_MAX)
     elif str(x.dtype) == "torch.uint64" and x.numel():
         # torch casts uint64 to int64 by wrapping (2**64 - 1 would become -1); the same bits read
         # as int64 are negative exactly for the ids above 2**63 - 1. One check, one wait.
@@ -190,14 +190,14 @@ def _ragged_part(ops, seqs: List[Any], what: str, pads, owner: np.ndarray, slot:
         lengths = np.array([int(s.shape[0]) for s in seqs], dtype=np.int64)
         on_host = ops.kind == "numpy"
     else:
-        lengths = []
+        counted: List[int] = []
         for i, s in enumerate(seqs):
             if _is_array(s):
                 if s.ndim != 1:
                     raise ValueError(f"{what}[{i}] must be 1-D, got shape {tuple(s.shape)}")
             elif isinstance(s, (str, bytes)) or not hasattr(s, "__len__"):
                 raise TypeError(f"{what}[{i}] must be a sequence of int ids, got {type(s).__name__}")
-            lengths.append(len(s))
+            counted.append(len(s))
         flat = list(chain.from_iterable(s.tolist() if _is_array(s) else s for s in seqs))
         if not set(map(type, flat)).isdisjoint(_BOOL_TYPES):
             # numpy would read True and False as the ids 1 and 0.
@@ -207,7 +207,7 @@ def _ragged_part(ops, seqs: List[Any], what: str, pads, owner: np.ndarray, slot:
             raise TypeError(f"{what} must hold int ids (or ids that fit int64)")
         _check_int_array(arr, what)
         tokens = np.asarray(arr, dtype=np.int64)
-        lengths = np.array(lengths, dtype=np.int64)
+        lengths = np.array(counted, dtype=np.int64)
         on_host = True
     if on_host:
         # Padding leaves host lists here, before any device sees them.
@@ -276,7 +276,10 @@ def _is_single_ref(item: Any) -> bool:
     if _is_array(item):
         if item.ndim == 1:
             return True
-        raise ValueError(f"a reference entry must be a 1-D id sequence or a list of them, got shape {tuple(item.shape)}")
+        raise ValueError(
+            "a reference entry must be a 1-D id sequence or a list of them, got shape "
+            f"{tuple(item.shape)}"
+        )
     if len(item) == 0:
         return True  # an empty reference (the ids of an empty string)
     first = item[0]
@@ -291,7 +294,10 @@ def gather(
     pads = _pad_set(pad_id)
     for value, name in ((hyp_ids, "hyp_ids"), (ref_ids, "ref_ids")):
         if value is None or isinstance(value, (str, bytes, dict)) or not hasattr(value, "__len__"):
-            raise TypeError(f"{name} must be a 2-D array/tensor of ids or a list of id lists, got {type(value).__name__}")
+            raise TypeError(
+                f"{name} must be a 2-D array/tensor of ids or a list of id lists, got "
+                f"{type(value).__name__}"
+            )
 
     # Hypotheses.
     if _is_array(hyp_ids):
@@ -344,14 +350,20 @@ def gather(
                 lens = [None] * len(sets)
             else:
                 if _is_array(ref_lengths) or len(ref_lengths) != len(sets):
-                    raise ValueError("for a list of reference arrays, ref_lengths must be a list with one length array per set")
+                    raise ValueError(
+                        "for a list of reference arrays, ref_lengths must be a list with one length "
+                        "array per set"
+                    )
                 lens = list(ref_lengths)
         if not sets:
             raise ValueError("ref_ids holds no reference set")
         for k, (refs, lengths) in enumerate(zip(sets, lens)):
             name = "ref_ids" if len(sets) == 1 and not isinstance(ref_ids, (list, tuple)) else f"ref_ids[{k}]"
             if int(refs.shape[0]) != n_rows:
-                raise ValueError(f"{name} has {refs.shape[0]} rows but hyp_ids has {n_rows}: one reference row per hypothesis")
+                raise ValueError(
+                    f"{name} has {refs.shape[0]} rows but hyp_ids has {n_rows}: one reference row "
+                    "per hypothesis"
+                )
             parts.append(_dense_part(ops, refs, name, lengths, "ref_lengths", pads, k + 1, padded))
     else:
         if ref_lengths is not None:
@@ -362,7 +374,9 @@ def gather(
                 f"got {n_rows} hypotheses but {len(entries)} reference entries: ref_ids[i] must hold the "
                 "reference(s) of row i (one id list, or a list of id lists)"
             )
-        seqs, seq_owner, seq_slot = [], [], []
+        ref_seqs: List[Any] = []
+        seq_owner: List[int] = []
+        seq_slot: List[int] = []
         for i, item in enumerate(entries):
             if item is None:
                 raise ValueError(f"ref_ids[{i}] is None: every hypothesis needs at least one reference")
@@ -371,11 +385,11 @@ def gather(
             refs = [item] if _is_single_ref(item) else [r for r in item if r is not None]
             if not refs:
                 raise ValueError(f"ref_ids[{i}] holds no reference: every hypothesis needs at least one")
-            seqs.extend(refs)
+            ref_seqs.extend(refs)
             seq_owner.extend([i] * len(refs))
             seq_slot.extend(range(1, len(refs) + 1))
         parts.append(
-            _ragged_part(ops, seqs, "ref_ids", pads, np.array(seq_owner, dtype=np.int64),
+            _ragged_part(ops, ref_seqs, "ref_ids", pads, np.array(seq_owner, dtype=np.int64),
                          np.array(seq_slot, dtype=np.int64), padded)
         )
     return _stack(ops, parts, n_rows, pads) if padded else _merge(parts, n_rows)

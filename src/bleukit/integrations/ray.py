@@ -80,7 +80,9 @@ def corpus_bleu(
     hyp, refs, keys = check_column_names(hypothesis_column, reference_columns, group_by)
     _check_known_columns(dataset, (hyp,) + refs + keys)
     count = functools.partial(_partial_sums, hyp, refs, keys, opts)
-    partial = dataset.map_batches(count, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {}))
+    partial = dataset.map_batches(
+        count, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {})
+    )
     accumulators: Dict[Hashable, StatisticsAccumulator] = {}
     for table in partial.iter_batches(batch_format="pyarrow", batch_size=None):
         _add_partial_sums(table, keys, opts, accumulators)
@@ -89,7 +91,7 @@ def corpus_bleu(
     if not keys:
         return accumulators[None].result()
     try:
-        ordered = sorted(accumulators)
+        ordered = sorted(accumulators)  # type: ignore[type-var]  # a TypeError means: keep the order seen
     except TypeError:  # keys of mixed types (None among strings, say) keep the order seen
         ordered = list(accumulators)
     return {key: accumulators[key].result() for key in ordered}

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Sequence
 
-from bleukit.metrics.bleu.options import BleuOptions
-from bleukit.pipeline import corpus_statistics, sentence_scores_from_statistics
-from bleukit.metrics.bleu.options import DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH
 from bleukit.ids import PadIds, id_statistics
+from bleukit.metrics.bleu.options import DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
+from bleukit.pipeline import corpus_statistics, sentence_scores_from_statistics
 from bleukit.tokenizers import DEFAULT_TOKENIZER
 
 __all__ = ["bleu_reward", "completion_text"]

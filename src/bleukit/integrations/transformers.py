@@ -32,6 +32,8 @@ from bleukit._torch import is_torch_tensor
 from bleukit.accumulator import StatisticsAccumulator
 from bleukit.metrics import resolve_options
 from bleukit.metrics.base import MetricOptions, Statistics
+from bleukit.metrics.bleu.options import BleuOptions
+from bleukit.metrics.bleu.result import BleuResult
 from bleukit.pipeline import sentence_scores_from_statistics
 
 if TYPE_CHECKING:
@@ -100,7 +102,13 @@ class BleuComputeMetrics:
         if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples < 0:
             raise ValueError(f"num_samples must be an int >= 0, got {num_samples!r}")
         self.tokenizer = tokenizer
-        self.options = resolve_options(options, keywords)
+        resolved = resolve_options(options, keywords)
+        if not isinstance(resolved, BleuOptions):
+            raise TypeError(
+                "BleuComputeMetrics scores BLEU: options must be BleuOptions, got "
+                f"{type(resolved).__name__}"
+            )
+        self.options = resolved
         # Sample rows are scored as sacrebleu.sentence_bleu does by default: effective order on.
         self.sentence_options = self.options.sentence_level()
         self.postprocess = postprocess
@@ -154,6 +162,7 @@ class BleuComputeMetrics:
         if sums.n_rows == 0:
             raise ValueError("no predictions were given: BLEU needs at least one sentence")
         result = sums.result()
+        assert isinstance(result, BleuResult)
         out: Dict[str, Any] = {"bleu": result.score}
         for n, precision in enumerate(result.precisions, start=1):
             out[f"precision_{n}"] = precision

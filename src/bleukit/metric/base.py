@@ -30,7 +30,10 @@ def text_features() -> List[datasets.Features]:
     return [
         datasets.Features({"predictions": datasets.Value("string", id="sequence"), "references": references}),
         datasets.Features(
-            {"predictions": datasets.Value("string", id="sequence"), "references": datasets.Value("string", id="sequence")}
+            {
+                "predictions": datasets.Value("string", id="sequence"),
+                "references": datasets.Value("string", id="sequence"),
+            }
         ),
     ]
 
@@ -45,7 +48,9 @@ class TextMetric(evaluate.Metric):
     def check_options(self, kwargs: Dict[str, Any]) -> None:
         """Validate the compute keywords (a ``TypeError``/``ValueError`` naming the problem)."""
 
-    def _check(self, predictions: Any, references: Any, kwargs: Dict[str, Any]) -> Tuple[Optional[List[str]], Optional[List[List[str]]]]:
+    def _check(
+        self, predictions: Any, references: Any, kwargs: Dict[str, Any]
+    ) -> Tuple[Optional[List[str]], Optional[List[List[str]]]]:
         """The core's checks, before anything is handed to `evaluate` (whose own checks answer with
         less helpful messages, or none). Returns the inputs as new lists, references always as one
         list per prediction: one Arrow type for every batch, and an iterator read exactly once."""
@@ -57,7 +62,10 @@ class TextMetric(evaluate.Metric):
         hyps = check_hypotheses(predictions)
         return hyps, check_references(references, len(hyps))
 
-    def compute(self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None, **kwargs: Any) -> Optional[Dict[str, Any]]:
+    def compute(
+        self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None,
+        **kwargs: Any,
+    ) -> Optional[Dict[str, Any]]:
         """Check the input with bleukit's messages, then let `evaluate` run `_compute`.
 
         A compute that raises (bad input or options included) discards everything it would have
@@ -72,13 +80,16 @@ class TextMetric(evaluate.Metric):
             self._discard_pending()
             raise
 
-    def add_batch(self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None, **kwargs: Any) -> None:
+    def add_batch(
+        self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None,
+        **kwargs: Any,
+    ) -> None:
         """Add a batch (checked like `compute`; a reference may be a string or a list of strings
         in any batch); score everything added with `compute()`."""
         predictions, references = self._check(predictions, references, {})
         return super().add_batch(predictions=predictions, references=references, **kwargs)
 
-    def add(self, *, prediction: Optional[str] = None, reference: Any = None, **kwargs: Any) -> None:
+    def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
         """Add one prediction and its reference (a string) or references (a list)."""
         return self.add_batch(predictions=[prediction], references=[reference], **kwargs)
 
@@ -102,4 +113,6 @@ class TextMetric(evaluate.Metric):
                     lock.release()
                 except Exception:  # a lock that is not held: nothing to release
                     pass
-        self.filelock, self.filelocks, self.file_paths = None, [], []
+        self.filelock = None
+        self.filelocks: List[Any] = []
+        self.file_paths: List[str] = []

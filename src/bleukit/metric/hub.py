@@ -129,7 +129,8 @@ def write_metric_repo(dest: Union[str, Path], name: str = "bleukit", repo_id: Op
     (dest / f"{name}.py").write_text(MODULE_SOURCE, encoding="utf-8")
     (dest / "app.py").write_text(_APP.replace("{name}", name), encoding="utf-8")
     (dest / "requirements.txt").write_text(
-        f"bleukit>={__version__}\nevaluate>=0.4\ndatasets>=2.0\ngradio>={GRADIO_SDK_VERSION.split('.')[0]},<{int(GRADIO_SDK_VERSION.split('.')[0]) + 1}\n",
+        f"bleukit>={__version__}\nevaluate>=0.4\ndatasets>=2.0\n"
+        f"gradio>={GRADIO_SDK_VERSION.split('.')[0]},<{int(GRADIO_SDK_VERSION.split('.')[0]) + 1}\n",
         encoding="utf-8",
     )
     card = (

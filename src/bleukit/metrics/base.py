@@ -50,9 +50,9 @@ NRefs = Union[int, str]
 #: signature shows right after ``nrefs:`` as sacreBLEU's does (``seed:none`` when unseeded).
 Resampling = Tuple[str, int, Optional[int]]
 
-O = TypeVar("O", bound="MetricOptions")
-S = TypeVar("S", bound="Statistics")
-R = TypeVar("R", bound="MetricResult")
+OptionsT = TypeVar("OptionsT", bound="MetricOptions")
+StatisticsT = TypeVar("StatisticsT", bound="Statistics")
+ResultT = TypeVar("ResultT", bound="MetricResult")
 
 
 class MetricOptions(abc.ABC):
@@ -72,7 +72,7 @@ class MetricOptions(abc.ABC):
         return tuple(f.name for f in fields(cls) if f.init)  # type: ignore[arg-type]
 
     @classmethod
-    def from_keywords(cls: Type[O], keywords: Mapping[str, Any], *, sentence: bool = False) -> O:
+    def from_keywords(cls: Type[OptionsT], keywords: Mapping[str, Any], *, sentence: bool = False) -> OptionsT:
         """Options from a mapping of option keywords (an unknown name is a ``TypeError`` that lists
         the known ones); the defaults are the corpus ones, or the sentence ones with ``sentence=True``."""
         names = cls.option_names()
@@ -91,7 +91,7 @@ class MetricOptions(abc.ABC):
         """The option keywords and their values: ``type(opts)(**opts.to_dict()) == opts``."""
         return {name: getattr(self, name) for name in self.option_names()}
 
-    def sentence_level(self: O) -> O:
+    def sentence_level(self: OptionsT) -> OptionsT:
         """The same options for per-sentence scores (the sentence defaults forced on)."""
         changes = {k: v for k, v in self.SENTENCE_DEFAULTS.items() if getattr(self, k) != v}
         return dataclasses.replace(self, **changes) if changes else self  # type: ignore[type-var]
@@ -134,7 +134,7 @@ class Statistics:
         """The fields besides ``rows`` and ``nrefs`` (what two tables must share to be added up)."""
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("rows", "nrefs")}
 
-    def with_rows(self: S, rows: Any, nrefs: Any) -> S:
+    def with_rows(self: StatisticsT, rows: Any, nrefs: Any) -> StatisticsT:
         """A table of the same type and layout holding other rows."""
         return type(self)(rows, nrefs, **self.layout())
 
@@ -153,7 +153,7 @@ class Statistics:
 
     __hash__ = None  # type: ignore[assignment]  # mutable arrays inside
 
-    def __getitem__(self: S, index: Any) -> S:
+    def __getitem__(self: StatisticsT, index: Any) -> StatisticsT:
         """Rows selected by a slice, index array or boolean mask (used for resampling)."""
         if isinstance(index, (int, np.integer)):
             index = [index]
@@ -169,7 +169,7 @@ class Statistics:
                 return lo
         return "var"
 
-    def summed(self: S) -> S:
+    def summed(self: StatisticsT) -> StatisticsT:
         """One row holding the column sums (the statistics of the whole corpus)."""
         if len(self) == 0:
             raise ValueError("cannot sum statistics of an empty corpus")
@@ -177,7 +177,7 @@ class Statistics:
         return self.with_rows(self.rows.sum(axis=0, keepdims=True), [sig if isinstance(sig, int) else -1])
 
     @classmethod
-    def concat(cls: Type[S], parts: Sequence[S]) -> S:
+    def concat(cls: Type[StatisticsT], parts: Sequence[StatisticsT]) -> StatisticsT:
         """Stack the rows of several tables of one layout (e.g. batches of a streaming evaluation)."""
         parts = list(parts)
         if not parts:
@@ -238,7 +238,7 @@ class MetricResult:
         """``to_dict()`` as a JSON string."""
         return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
 
-    def with_estimate(self: R, mean: float, ci: float, signature: str) -> R:
+    def with_estimate(self: ResultT, mean: float, ci: float, signature: str) -> ResultT:
         """The same result with a bootstrap estimate and the signature that says how it was drawn."""
         return dataclasses.replace(self, mean=mean, ci=ci, signature=signature)  # type: ignore[type-var]
 
@@ -249,7 +249,7 @@ class MetricResult:
         return float(self.score)
 
 
-class Metric(abc.ABC, Generic[O, S, R]):
+class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
     """One metric: its options and table types, the text → table extractor and the formula.
 
     Instances hold no state (one per metric, ``METRIC`` in the metric's package); every method
@@ -264,19 +264,20 @@ class Metric(abc.ABC, Generic[O, S, R]):
     higher_is_better: ClassVar[bool] = True
 
     @abc.abstractmethod
-    def columns(self, options: O) -> Tuple[str, ...]:
+    def columns(self, options: OptionsT) -> Tuple[str, ...]:
         """The names of the table's columns for these options, in order."""
 
     @abc.abstractmethod
-    def layout(self, options: O) -> Dict[str, Any]:
+    def layout(self, options: OptionsT) -> Dict[str, Any]:
         """The layout fields of the table these options produce (compared with ``Statistics.layout()``)."""
 
-    def empty(self, options: O) -> S:
+    def empty(self, options: OptionsT) -> StatisticsT:
         """A table with no rows and the layout of these options."""
         width = len(self.columns(options))
-        return self.statistics_type(np.zeros((0, width), np.int64), np.zeros(0, np.int64), **self.layout(options))  # type: ignore[return-value, call-arg]
+        table = self.statistics_type(np.zeros((0, width), np.int64), np.zeros(0, np.int64), **self.layout(options))
+        return table  # type: ignore[return-value]
 
-    def check_statistics(self, statistics: Any, options: O) -> S:
+    def check_statistics(self, statistics: Any, options: OptionsT) -> StatisticsT:
         """``statistics`` if it is this metric's table with the layout of ``options``, else a clear error."""
         if not isinstance(statistics, self.statistics_type):
             raise TypeError(
@@ -290,31 +291,31 @@ class Metric(abc.ABC, Generic[O, S, R]):
             raise ValueError(f"statistics were counted with {got}, options say {want}")
         return statistics  # type: ignore[return-value]
 
-    def chunks_in_threads(self, options: O) -> bool:
+    def chunks_in_threads(self, options: OptionsT) -> bool:
         """Whether counting chunks of a corpus on several threads helps (the extractor releases the
         GIL and takes no ``threads`` of its own); :func:`bleukit.engine.in_threads` then does it."""
         return False
 
     @abc.abstractmethod
     def statistics(
-        self, hypotheses: List[str], references: List[List[str]], options: O, *, threads: int = 1
-    ) -> S:
+        self, hypotheses: List[str], references: List[List[str]], options: OptionsT, *, threads: int = 1
+    ) -> StatisticsT:
         """The table of checked input: ``references[i]`` is the non-empty list of reference strings of
         ``hypotheses[i]`` (:mod:`bleukit.inputs` checks user input into this form). ``threads`` as
         :func:`bleukit.engine.thread_count`; the table is the same whatever it is."""
 
     @abc.abstractmethod
-    def scores(self, rows: Any, options: O) -> Any:
+    def scores(self, rows: Any, options: OptionsT) -> Any:
         """The score of every row of a table (numpy or torch, integer or float): a float64 array.
 
         Corpus scores are the score of a summed row; this is the one place the formula lives."""
 
     @abc.abstractmethod
-    def result(self, statistics: S, options: O) -> R:
+    def result(self, statistics: StatisticsT, options: OptionsT) -> ResultT:
         """The result (score, its parts, signature) of a table, scored as one corpus."""
 
     def pairwise_scores(
-        self, hypotheses: List[str], references: List[str], options: O, *, threads: int = 1
+        self, hypotheses: List[str], references: List[str], options: OptionsT, *, threads: int = 1
     ) -> np.ndarray:
         """The score of every hypothesis against every single reference: a float64 ``(N, M)`` matrix
         (pass sentence-level options for sentence scores). This default counts all N x M pairs;
@@ -326,13 +327,13 @@ class Metric(abc.ABC, Generic[O, S, R]):
         return np.asarray(self.scores(stats.rows, options), dtype=np.float64).reshape(n, m)
 
     def aggregate_scores(
-        self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: O
+        self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: OptionsT
     ) -> np.ndarray:
         """The score of each hypothesis against one expected reference: the ``ref_weights``-weighted
         mean of the references' statistics (reference aggregation, DeNero et al. 2009), a float64
         ``(N,)`` array. Metrics whose statistics allow it implement it."""
         raise NotImplementedError(f"reference aggregation is not implemented for {self.name}")
 
-    def sentence_results(self, statistics: S, options: O) -> List[R]:
+    def sentence_results(self, statistics: StatisticsT, options: OptionsT) -> List[ResultT]:
         """One result per row (each row scored as its own corpus, with its own ``nrefs``)."""
         return [self.result(statistics[i], options) for i in range(len(statistics))]

@@ -33,10 +33,10 @@ import numpy as np
 from .._torch import is_torch_tensor
 from ..defaults import DEFAULT_THREADS
 from ..engine import thread_count
+from ..ids.api import id_options
 from ..inputs import check_texts
 from ..metrics import metric_for, resolve_options
 from ..metrics.base import MetricOptions
-from ..ids.api import id_options
 from ..metrics.bleu import pairs
 from ..metrics.bleu.options import BleuOptions
 
@@ -175,7 +175,10 @@ def _torch_device(*objs: Any):
 def _id_tuples(seqs: Any, pad_id: Optional[int], what: str) -> List[Tuple[int, ...]]:
     """Each sequence as a tuple of Python ints without padding (hashable: equal ones count once)."""
     if seqs is None or isinstance(seqs, (str, bytes, dict)) or not hasattr(seqs, "__len__"):
-        raise TypeError(f"{what} must be a 2-D array/tensor of ids or a list of id sequences, got {type(seqs).__name__}")
+        raise TypeError(
+            f"{what} must be a 2-D array/tensor of ids or a list of id sequences, got "
+            f"{type(seqs).__name__}"
+        )
     if is_torch_tensor(seqs):
         seqs = seqs.detach().cpu().numpy()
     if isinstance(seqs, np.ndarray) and seqs.ndim != 2:
@@ -231,7 +234,10 @@ def _padded(torch, seqs: Any, pad_id: Optional[int], device, what: str):
     if is_torch_tensor(seqs) or isinstance(seqs, np.ndarray):
         x = torch.as_tensor(seqs).to(device=device, dtype=torch.int64)
         if x.ndim != 2:
-            raise ValueError(f"{what} must be 2-D (sequences, length) or a list of sequences, got shape {tuple(x.shape)}")
+            raise ValueError(
+                f"{what} must be 2-D (sequences, length) or a list of sequences, got shape "
+                f"{tuple(x.shape)}"
+            )
         return x, torch.full((x.shape[0],), x.shape[1], dtype=torch.int64, device=device)
     rows = [torch.as_tensor(r if is_torch_tensor(r) else np.asarray(r)).to(device=device, dtype=torch.int64)
             for r in seqs]

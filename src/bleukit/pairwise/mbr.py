@@ -86,7 +86,10 @@ def _normalised_weights(weights: Any, log_weights: bool, m: int, where: str) -> 
         # softmax: shifting by the maximum keeps exp in range and changes nothing after normalising
         w = np.exp(w - w.max())
     elif not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError(f"{where} (probabilities) must be finite and >= 0; pass log_weights=True for log-probabilities")
+        raise ValueError(
+            f"{where} (probabilities) must be finite and >= 0; pass log_weights=True for "
+            "log-probabilities"
+        )
     total = w.sum()
     if not total > 0:
         raise ValueError(f"{where} sum to zero: no pseudo-reference has any weight")

@@ -74,7 +74,8 @@ def tokenizer_class(name: str) -> Type[Tokenizer]:
     'TokenizerChar'
     """
     module, _, cls = TOKENIZERS[check_tokenizer_name(name)].partition(":")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), cls)
+    found: Type[Tokenizer] = getattr(importlib.import_module(f"{__name__}.{module}"), cls)
+    return found
 
 
 def get_tokenizer(name: str) -> Tokenizer:

@@ -47,8 +47,8 @@ class TokenizerJaMecab(_MecabTokenizer):
 
     def _make_tagger(self):
         try:
-            import MeCab
             import ipadic
+            import MeCab
         except ImportError as err:
             raise ImportError(
                 "tokenize='ja-mecab' needs MeCab and IPAdic: pip install 'bleukit[ja]' "

@@ -50,11 +50,11 @@ def spm_model_path(name: str, model_file: Optional[str] = None) -> str:
         if not os.path.isfile(path):
             raise FileNotFoundError(f"model_file {path} does not exist")
         return path
-    path = os.environ.get(env)
-    if path:
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"{env} names {path}, which does not exist")
-        return path
+    from_env = os.environ.get(env)
+    if from_env:
+        if not os.path.isfile(from_env):
+            raise FileNotFoundError(f"{env} names {from_env}, which does not exist")
+        return from_env
     sacrebleu_dir = os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
     cached = os.path.join(sacrebleu_dir, "models", os.path.basename(url))
     if os.path.isfile(cached):

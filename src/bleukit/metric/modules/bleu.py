@@ -44,7 +44,8 @@ Returns:
     'bleu', 'precisions', 'brevity_penalty', 'length_ratio', 'translation_length', 'reference_length'
 Examples:
     >>> bleu = evaluate.load("bleu.py")  # doctest: +SKIP
-    >>> bleu.compute(predictions=["hello there general kenobi"], references=[["hello there general kenobi"]])["bleu"]  # doctest: +SKIP
+    >>> sentence = "hello there general kenobi"  # doctest: +SKIP
+    >>> bleu.compute(predictions=[sentence], references=[[sentence]])["bleu"]  # doctest: +SKIP
     1.0
 """
 

@@ -67,7 +67,8 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
         self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1
     ) -> np.ndarray:
         # Each distinct sentence counted once, an inverted index, the compiled pair loop (.pairs).
-        return pairs.scores(pairs.text_pairs(hypotheses, references, options), options, threads)
+        scores: np.ndarray = pairs.scores(pairs.text_pairs(hypotheses, references, options), options, threads)
+        return scores
 
     def aggregate_scores(
         self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: BleuOptions
@@ -75,7 +76,8 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
         counted = pairs.text_pairs(hypotheses, references, options)
         # Equal references were counted once: their weights add up.
         weights = np.bincount(counted.ref_index, weights=ref_weights, minlength=len(counted.tables.ref_len))
-        return pairs.aggregate_scores(counted, weights, options)[counted.hyp_index]
+        scores: np.ndarray = pairs.aggregate_scores(counted, weights, options)[counted.hyp_index]
+        return scores
 
     def result(self, statistics: BleuStatistics, options: BleuOptions) -> BleuResult:
         self.check_statistics(statistics, options)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from ..._torch import array_namespace
 from .options import BleuOptions
@@ -65,7 +65,7 @@ def score_rows(counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: Bl
     return RowScores(score=out.score, precisions=out.precisions.T, bp=out.bp, counts=out.counts.T, totals=out.totals.T)
 
 
-def _score_orders(xp, counts, totals, sys_len, ref_len, options: BleuOptions) -> RowScores:
+def _score_orders(xp: Any, counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: BleuOptions) -> RowScores:
     """:func:`score_rows` on order-major ``(N, R)`` counts and totals (and so its results)."""
     method = options.smooth_method
     k = options.resolved_smooth_value
@@ -97,7 +97,7 @@ def _score_orders(xp, counts, totals, sys_len, ref_len, options: BleuOptions) ->
         mteval = _running(xp, (still_open & unmatched) + 1.0, "prod")
         p = xp.where(unmatched, (100.0 / mteval) / safe_t, matched)
     elif method == "floor":
-        p = xp.where(unmatched, 100.0 * k / safe_t, matched)
+        p = xp.where(unmatched, 100.0 * float(k or 0.0) / safe_t, matched)
     else:
         p = xp.where(unmatched, 0.0, matched)
     p = xp.where(still_open & any_match, p, 0.0)
@@ -128,7 +128,7 @@ def _score_orders(xp, counts, totals, sys_len, ref_len, options: BleuOptions) ->
     return RowScores(score=score, precisions=p, bp=bp, counts=out_counts, totals=out_totals)
 
 
-def _running(xp, x, op: str):
+def _running(xp: Any, x: Any, op: str) -> Any:
     """Running "all", "prod" or "sum" along axis 0, element after element."""
     if xp.__name__ == "torch":
         return x.cummin(0).values if op == "all" else x.cumprod(0) if op == "prod" else x.cumsum(0)
@@ -140,7 +140,7 @@ def _running(xp, x, op: str):
     return out
 
 
-def _column(xp, values, like):
+def _column(xp: Any, values: Any, like: Any) -> Any:
     """A float64 column ``(N, 1)`` of ``values`` where ``like`` lives."""
     if xp.__name__ == "torch":
         return xp.tensor(values, dtype=xp.float64, device=like.device)[:, None]
@@ -148,7 +148,7 @@ def _column(xp, values, like):
 
 
 @contextlib.contextmanager
-def _quiet(xp):
+def _quiet(xp: Any) -> Iterator[None]:
     """numpy warns about the inf and nan of the branches ``where`` throws away; torch does not."""
     if xp.__name__ == "torch":
         yield

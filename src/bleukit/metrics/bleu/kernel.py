@@ -16,7 +16,7 @@ False
 from __future__ import annotations
 
 from types import ModuleType
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -122,7 +122,7 @@ def _flags() -> dict:
 
 
 def native_text_statistics(
-    hypotheses: Sequence[str], references: Sequence[List[str]], options: BleuOptions, _direct: bool = True
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: BleuOptions, _direct: bool = True
 ) -> BleuStatistics:
     """Statistics of checked input from the kernel (same table as the Python reference).
 

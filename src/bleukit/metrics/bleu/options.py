@@ -11,7 +11,7 @@ import functools
 import math
 import numbers
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Optional, Sequence, Tuple, TypedDict
+from typing import Any, ClassVar, List, Mapping, Optional, Sequence, Tuple, TypedDict
 
 from ..._version import __version__
 from ...tokenizers import DEFAULT_TOKENIZER, check_tokenizer_name, tokenizer_class
@@ -78,7 +78,7 @@ class BleuOptions(MetricOptions):
     smooth_method: str = DEFAULT_CORPUS_SMOOTH
     smooth_value: Optional[float] = None
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER
-    weights: Optional[Tuple[float, ...]] = None
+    weights: Optional[Sequence[float]] = None  # kept as a tuple of floats
     effective_order: bool = False
     _resolved_smooth_value: Optional[float] = field(init=False, repr=False, compare=False)
 
@@ -209,7 +209,7 @@ def _check_weights(weights: Sequence[float], order: int) -> Tuple[float, ...]:
             f"weights has {len(weights)} values but max_ngram_order is {order}: give one weight "
             "per n-gram order"
         )
-    out = []
+    out: List[float] = []
     for w in weights:
         if isinstance(w, bool) or not isinstance(w, numbers.Real):
             raise TypeError(f"weights must be numbers, got {type(w).__name__}")

@@ -225,7 +225,9 @@ def _distinct(items: Sequence[Hashable], slots: Dict[Hashable, int]) -> Tuple[Li
     return rows, _as_int64(index)
 
 
-def count_pairs(hyps: Sequence[Hashable], refs: Sequence[Hashable], tokens: Callable[[Any], Sequence], order: int) -> Pairs:
+def count_pairs(
+    hyps: Sequence[Hashable], refs: Sequence[Hashable], tokens: Callable[[Any], Sequence[Any]], order: int
+) -> Pairs:
     # One slot per distinct sentence over both sides: MBR passes the same list twice, and sampled
     # candidates repeat, so each distinct sentence is tokenized and counted exactly once.
     slots: Dict[Hashable, int] = {}
@@ -235,10 +237,11 @@ def count_pairs(hyps: Sequence[Hashable], refs: Sequence[Hashable], tokens: Call
     counted: List[Optional[Tuple[Counter, int]]] = [None] * len(sentences)
 
     def count(s: int) -> Tuple[Counter, int]:
-        if counted[s] is None:
+        found = counted[s]
+        if found is None:
             toks = tokens(sentences[s])
-            counted[s] = (ngram_counts(toks, order), len(toks))
-        return counted[s]
+            found = counted[s] = (ngram_counts(toks, order), len(toks))
+        return found
 
     hyp_side = [count(s) for s in hyp_rows]
     ref_side = [count(s) for s in ref_rows]
@@ -302,12 +305,12 @@ def _native_block_scores(
     )
     keys[:, :, 0] = tables.hyp_len[i0:i1, None]
     keys[:, :, 1] = tables.ref_len[None, :]
-    keys = keys.reshape(-1, width)
-    first = np.empty(len(keys), dtype=np.int64)
-    inverse = np.empty(len(keys), dtype=np.int64)
-    k = kernel.unique_rows(keys, width, first, inverse)
+    flat_keys = keys.reshape(-1, width)
+    first = np.empty(len(flat_keys), dtype=np.int64)
+    inverse = np.empty(len(flat_keys), dtype=np.int64)
+    k = kernel.unique_rows(flat_keys, width, first, inverse)
     rows = np.empty((k, stats_columns(order)), dtype=np.int64)
-    rows[:, :width] = keys[first[:k]]
+    rows[:, :width] = flat_keys[first[:k]]
     rows[:, width:] = np.maximum(rows[:, :1] - np.arange(order)[None, :], 0)
     return score_table(rows, options).score[inverse].reshape(i1 - i0, m)
 

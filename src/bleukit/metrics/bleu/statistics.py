@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Hashable, Iterable, List, Optional, Sequence, Tuple
+from typing import Hashable, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -33,6 +33,15 @@ __all__ = [
 ]
 
 Token = Hashable
+T = TypeVar("T", covariant=True)
+
+
+class SizedIterable(Protocol[T]):
+    """What :func:`count_statistics` reads: a length and one pass over the items."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[T]: ...
 
 
 def stats_columns(max_ngram_order: int) -> int:
@@ -89,13 +98,13 @@ def column_names(max_ngram_order: int) -> Tuple[str, ...]:
     return ("sys_len", "ref_len", *(f"counts_{n}" for n in orders), *(f"totals_{n}" for n in orders))
 
 
-def ngram_counts(tokens: Sequence[Token], max_ngram_order: int) -> Counter:
+def ngram_counts(tokens: Sequence[Token], max_ngram_order: int) -> "Counter[Tuple[Token, ...]]":
     """Counts of all n-grams of orders ``1..max_ngram_order``, keyed by token tuples.
 
     >>> sorted(ngram_counts(["a", "b", "a"], 2).items())
     [(('a',), 2), (('a', 'b'), 1), (('b',), 1), (('b', 'a'), 1)]
     """
-    counts: Counter = Counter()
+    counts: "Counter[Tuple[Token, ...]]" = Counter()
     tokens = list(tokens)
     for n in range(1, min(max_ngram_order, len(tokens)) + 1):
         counts.update(zip(*(tokens[i:] for i in range(n))))
@@ -121,13 +130,13 @@ def closest_ref_length(hyp_len: int, ref_lens: Iterable[int]) -> int:
     return best
 
 
-def reference_clips(refs_tokens: Sequence[Sequence[Token]], max_ngram_order: int) -> Counter:
+def reference_clips(refs_tokens: Sequence[Sequence[Token]], max_ngram_order: int) -> "Counter[Tuple[Token, ...]]":
     """The clip of every reference n-gram: the most times it occurs in any single reference.
 
     >>> sorted(reference_clips([["a", "a", "b"], ["a", "b", "b"]], 1).items())
     [(('a',), 2), (('b',), 2)]
     """
-    ref_max: Counter = Counter()
+    ref_max: "Counter[Tuple[Token, ...]]" = Counter()
     for ref in refs_tokens:
         for ngram, count in ngram_counts(ref, max_ngram_order).items():
             if count > ref_max[ngram]:
@@ -162,8 +171,8 @@ def sentence_row(
 
 
 def count_statistics(
-    hypotheses: Sequence[Sequence[Token]],
-    references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: SizedIterable[Sequence[Token]],
+    references: SizedIterable[Sequence[Sequence[Token]]],
     max_ngram_order: int,
 ) -> BleuStatistics:
     """Statistics table for already tokenized hypotheses and their references (pure Python).
