@@ -1,0 +1,1 @@
+"""Metrics other than BLEU, one subpackage each (``bleukit.metrics.chrf``: chrF and chrF++)."""
