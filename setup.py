@@ -100,6 +100,17 @@ ext_modules = (
             extra_link_args=[] if sys.platform == "win32" else ["-pthread"],
             optional=True,
         ),
+        # chrF / chrF++ statistics and pairwise scores (bleukit.metrics.chrf). No fused multiply-add:
+        # its f-score must round as sacreBLEU's Python floats do.
+        Extension(
+            "bleukit.metrics.chrf._kernel",
+            sources=["csrc/metrics/chrf/chrf.c"],
+            include_dirs=["csrc"],
+            depends=["csrc/kernel.h"],
+            extra_compile_args=_compile_args() + ([] if sys.platform == "win32" else ["-ffp-contract=off", "-pthread"]),
+            extra_link_args=[] if sys.platform == "win32" else ["-pthread"],
+            optional=True,
+        ),
     ]
 )
 
