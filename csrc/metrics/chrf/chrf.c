@@ -49,6 +49,10 @@
 /* Code points gathered (per thread) per release of the GIL: some 40 ms of work. */
 #define BATCH_CHARS ((int64_t)1 << 22)
 #define FIB_MULT 0x9E3779B97F4A7C15ULL
+/* A sentence's n-grams of order n are ids of (its (n-1)-gram id, its last item's id). When the
+ * hypothesis has few enough of both for their product to fit this table, the pair indexes the
+ * table directly (no hashing); otherwise a hash table holds the pairs. */
+#define DIRECT_SLOTS ((size_t)1 << 18)
 
 /* ------------------------------------------------------------------------------------------ */
 /* module state                                                                                */
@@ -131,6 +135,10 @@ typedef struct {
     int64_t *hvals;
     size_t hkeys_cap, hvals_cap, hmask;
     int hshift;
+    int32_t *cpmap;  /* code point -> character id + 1 of the current hypothesis (0: none) */
+    int32_t *direct; /* DIRECT_SLOTS (prefix id, last id) -> n-gram id + 1, for small alphabets */
+    int64_t *touched;
+    size_t touched_cap;
     int64_t *cand; /* per reference: a candidate row */
     size_t cand_cap;
     /* signals: only the calling thread polls; the others watch `stop` */
@@ -181,6 +189,9 @@ static void worker_free(worker *w) {
     free(w->hkeys);
     free(w->hvals);
     free(w->cand);
+    free(w->cpmap);
+    free(w->direct);
+    free(w->touched);
     memset(w, 0, sizeof(*w));
 }
 
@@ -246,26 +257,36 @@ static int push_word(worker *w, int64_t off, int64_t len, size_t *nw) {
 /* Append one segment's code points to chars (whitespace dropped unless kept) and, for chrF++,
  * its words to the word spans. */
 static int read_segment(worker *w, const text_src *s, size_t *nc, size_t *nw) {
-    const int keep_space = w->o->whitespace, words = w->o->word_order > 0;
+    const int keep_space = w->o->whitespace, words = w->o->word_order > 0, lower = s->ascii_lower;
     if (GROW(w, w->chars, w->chars_cap, *nc + (size_t)s->len + 1) < 0) return -1;
     cp_t *out = w->chars;
     size_t n = *nc;
     int64_t word_start = -1;
-    for (int64_t i = 0; i < s->len; i++) {
-        cp_t c = (cp_t)PyUnicode_READ(s->kind, s->data, i);
-        if (s->ascii_lower && c - 'A' < 26u) c += 32;
-        if (Py_UNICODE_ISSPACE(c)) {
-            if (words && word_start >= 0) {
-                if (push_word(w, word_start, (int64_t)n - word_start, nw) < 0) return -1;
-                out = w->chars;
-            }
-            word_start = -1;
-            if (keep_space) out[n++] = c;
-            continue;
-        }
-        if (word_start < 0) word_start = (int64_t)n;
-        out[n++] = c;
-    }
+    /* one loop per str kind, so the width of a code point is not tested per character */
+#define READ_TEXT(TYPE)                                                                            \
+    do {                                                                                           \
+        const TYPE *d = (const TYPE *)s->data;                                                     \
+        for (int64_t i = 0; i < s->len; i++) {                                                     \
+            cp_t c = d[i];                                                                         \
+            if (lower && c - 'A' < 26u) c += 32;                                                   \
+            if (Py_UNICODE_ISSPACE(c)) {                                                           \
+                if (words && word_start >= 0 && push_word(w, word_start, (int64_t)n - word_start, nw) < 0) \
+                    return -1;                                                                     \
+                word_start = -1;                                                                   \
+                if (keep_space) out[n++] = c;                                                      \
+                continue;                                                                          \
+            }                                                                                      \
+            if (word_start < 0) word_start = (int64_t)n;                                           \
+            out[n++] = c;                                                                          \
+        }                                                                                          \
+    } while (0)
+    if (s->kind == PyUnicode_1BYTE_KIND)
+        READ_TEXT(Py_UCS1);
+    else if (s->kind == PyUnicode_2BYTE_KIND)
+        READ_TEXT(Py_UCS2);
+    else
+        READ_TEXT(Py_UCS4);
+#undef READ_TEXT
     if (words && word_start >= 0 && push_word(w, word_start, (int64_t)n - word_start, nw) < 0) return -1;
     *nc = n;
     return work_done(w, (size_t)s->len + 1);
@@ -329,19 +350,34 @@ static inline int64_t word_id(worker *w, int64_t t, int insert, int64_t *next) {
 /* one sentence                                                                                */
 
 /* Orders 1..N of the items whose unigram ids are w->uni (segment s: seg[s] .. seg[s + 1], the
- * hypothesis first with ids 0..V-1, the references' ids looked up). Writes, for each reference
- * r, (hyp n-grams, ref n-grams, matches) of order n at cand[r * width + 3 * (col0 + n - 1)]. */
+ * hypothesis first with ids 0..V-1, the references' ids looked up, -1 when absent). Writes, for
+ * each reference r, (hyp n-grams, ref n-grams, matches) of order n at
+ * cand[r * width + 3 * (col0 + n - 1)].
+ *
+ * ids[] holds per position the id of the n-gram starting there (order n), -1 when it cannot
+ * match. A hypothesis n-gram gets an id only when both of its (n-1)-grams occur in some
+ * reference (in_ref of the order before), since only then can it occur in one; a reference
+ * n-gram only when both of its (n-1)-grams occur in the hypothesis. Each pass over a segment
+ * computes its ids and counts them at once. */
 static int count_orders(worker *w, const int64_t *seg, size_t nseg, int64_t V, int N, int col0) {
     const size_t nref = nseg - 1;
     const int width = 3 * w->o->order;
     const int64_t T = seg[nseg], L0 = seg[1] - seg[0];
     if (GROW(w, w->ids, w->ids_cap, (size_t)T + 1) < 0 || GROW(w, w->hypcnt, w->hypcnt_cap, (size_t)L0 + 2) < 0 ||
-        GROW(w, w->tmp, w->tmp_cap, (size_t)L0 + 2) < 0 || GROW(w, w->seen, w->seen_cap, (size_t)L0 + 2) < 0)
+        GROW(w, w->tmp, w->tmp_cap, (size_t)L0 + 2) < 0 || GROW(w, w->seen, w->seen_cap, 2 * ((size_t)L0 + 2)) < 0 ||
+        GROW(w, w->touched, w->touched_cap, (size_t)L0 + 2) < 0)
         return -1;
-    int64_t *ids = w->ids, *uni = w->uni, *hypcnt = w->hypcnt, *tmp = w->tmp;
-    uint8_t *seen = w->seen;
+    if (!w->direct && !(w->direct = (int32_t *)calloc(DIRECT_SLOTS + 1, sizeof(int32_t)))) {
+        w->err = ERR_NOMEM;
+        return -1;
+    }
+    int64_t *ids = w->ids, *uni = w->uni, *hypcnt = w->hypcnt, *tmp = w->tmp, *touched = w->touched;
+    /* in_ref[id + 1]: the hypothesis n-gram occurs in some reference (slot 0: the -1s, never) */
+    uint8_t *in_ref = w->seen, *in_ref_before = w->seen + L0 + 2;
+    int32_t *direct = w->direct;
     memcpy(ids, uni, (size_t)T * sizeof(int64_t));
     int matching = L0 > 0;
+    int64_t K = V;
     for (int n = 1; n <= N; n++) {
         const int64_t hyp_positions = L0 - n + 1 > 0 ? L0 - n + 1 : 0;
         int64_t *col = w->cand + 3 * (col0 + n - 1);
@@ -357,49 +393,78 @@ static int count_orders(worker *w, const int64_t *seg, size_t nseg, int64_t V, i
             matching = 0;
             continue;
         }
-        int64_t K = V;
-        if (n > 1) {
+        const int64_t K_before = K;
+        const int use_direct = n > 1 && (uint64_t)K_before * (uint64_t)V <= DIRECT_SLOTS;
+        if (n > 1 && !use_direct && table_reset(w, (size_t)hyp_positions) < 0) return -1;
+        memset(hypcnt, 0, (size_t)(hyp_positions + 1) * sizeof(int64_t));
+        /* the hypothesis: ids (inserted) and their counts */
+        int64_t nt = 0;
+        if (n == 1) {
+            for (int64_t i = 0; i < hyp_positions; i++) hypcnt[ids[i] + 1]++;
+        } else {
             K = 0;
-            if (table_reset(w, (size_t)hyp_positions) < 0) return -1;
-            for (size_t s = 0; s < nseg; s++) {
-                const int64_t start = seg[s], positions = seg[s + 1] - start - n + 1;
-                int64_t *p = ids + start;
-                const int64_t *last = uni + start + n - 1;
-                for (int64_t i = 0; i < positions; i++)
-                    p[i] = (p[i] >= 0 && p[i + 1] >= 0)
-                               ? key_id(w, ((uint64_t)p[i] << 32) | (uint64_t)last[i], s == 0, &K)
-                               : -1;
+            const int64_t *last = uni + n - 1;
+            for (int64_t i = 0; i < hyp_positions; i++) {
+                int64_t id = -1;
+                if (in_ref_before[ids[i] + 1] & in_ref_before[ids[i + 1] + 1]) {
+                    if (use_direct) {
+                        const int64_t slot = ids[i] * V + last[i];
+                        if (!direct[slot]) {
+                            direct[slot] = (int32_t)++K;
+                            touched[nt++] = slot;
+                        }
+                        id = direct[slot] - 1;
+                    } else {
+                        id = key_id(w, ((uint64_t)ids[i] << 32) | (uint64_t)last[i], 1, &K);
+                    }
+                }
+                ids[i] = id;
+                hypcnt[id + 1]++;
             }
         }
-        /* counts are indexed by id + 1: slot 0 gathers the -1s */
-        memset(hypcnt, 0, (size_t)(K + 1) * sizeof(int64_t));
         memset(tmp, 0, (size_t)(K + 1) * sizeof(int64_t));
-        memset(seen, 0, (size_t)(K + 1));
-        for (int64_t i = 0; i < hyp_positions; i++) hypcnt[ids[i] + 1]++;
+        memset(in_ref, 0, (size_t)(K + 1));
+        /* each reference: ids (looked up) and counts, then the matches summed over the ids */
         int64_t any = 0;
         for (size_t r = 0; r < nref; r++) {
             const int64_t start = seg[r + 1], positions = seg[r + 2] - start - n + 1;
-            const int64_t *p = ids + start;
-            int64_t matches = 0;
-            for (int64_t i = 0; i < positions; i++) tmp[p[i] + 1]++;
-            for (int64_t i = 0; i < positions; i++) {
-                const int64_t x = p[i] + 1, c = tmp[x];
-                if (!c) continue;
-                tmp[x] = 0;
-                if (!x) continue;
-                const int64_t h = hypcnt[x];
-                matches += c < h ? c : h;
-                seen[x] = 1;
+            int64_t *p = ids + start;
+            if (n == 1) {
+                for (int64_t i = 0; i < positions; i++) tmp[p[i] + 1]++;
+            } else if (use_direct) {
+                const int64_t *last = uni + start + n - 1;
+                /* p[i + 1] >= 0 means the (n-1)-gram after i is the hypothesis', so last[i] is
+                 * too. Slot DIRECT_SLOTS stays 0 (the table has one spare): "none", no branch. */
+                for (int64_t i = 0; i < positions; i++) {
+                    const int64_t slot = (p[i] | p[i + 1]) >= 0 ? p[i] * V + last[i] : (int64_t)DIRECT_SLOTS;
+                    p[i] = (int64_t)direct[slot] - 1;
+                    tmp[p[i] + 1]++;
+                }
+            } else {
+                const int64_t *last = uni + start + n - 1;
+                for (int64_t i = 0; i < positions; i++) {
+                    p[i] = (p[i] >= 0 && p[i + 1] >= 0)
+                               ? key_id(w, ((uint64_t)p[i] << 32) | (uint64_t)last[i], 0, &K)
+                               : -1;
+                    tmp[p[i] + 1]++;
+                }
             }
+            int64_t matches = 0;
+            for (int64_t x = 1; x <= K; x++) {
+                const int64_t c = tmp[x], h = hypcnt[x];
+                matches += c < h ? c : h;
+                in_ref[x] |= c != 0;
+                tmp[x] = 0;
+            }
+            tmp[0] = 0;
             col[r * (size_t)width + 2] = matches;
             any += matches;
         }
-        if (!any) {
-            matching = 0; /* nothing matched: no longer n-gram can */
-        } else {
-            for (int64_t i = 0; i < hyp_positions; i++)
-                if (ids[i] >= 0 && !seen[ids[i] + 1]) ids[i] = -1; /* in no reference */
-        }
+        for (int64_t t = 0; t < nt; t++) direct[touched[t]] = 0;
+        if (!any) matching = 0; /* nothing matched: no longer n-gram can */
+        uint8_t *swap = in_ref;
+        in_ref = in_ref_before;
+        in_ref_before = swap;
         if (work_done(w, (size_t)T) < 0) return -1;
     }
     return 0;
@@ -428,9 +493,19 @@ static int sentence_rows(worker *w, const text_src *src, size_t nseg) {
         w->err = ERR_TOO_LONG;
         return -1;
     }
+    if (!w->cpmap && !(w->cpmap = (int32_t *)calloc(0x110000, sizeof(int32_t)))) {
+        w->err = ERR_NOMEM;
+        return -1;
+    }
+    int32_t *cpmap = w->cpmap;
+    const cp_t *chars = w->chars;
     int64_t V = 0;
-    if (table_reset(w, (size_t)L0) < 0) return -1;
-    for (size_t t = 0; t < nc; t++) w->uni[t] = key_id(w, (uint64_t)w->chars[t], (int64_t)t < L0, &V);
+    for (int64_t t = 0; t < L0; t++) {
+        if (!cpmap[chars[t]]) cpmap[chars[t]] = (int32_t)++V;
+        w->uni[t] = cpmap[chars[t]] - 1;
+    }
+    for (size_t t = (size_t)L0; t < nc; t++) w->uni[t] = (int64_t)cpmap[chars[t]] - 1;
+    for (int64_t t = 0; t < L0; t++) cpmap[chars[t]] = 0; /* cleared for the next sentence */
     if (count_orders(w, w->seg, nseg, V, o->char_order, 0) < 0) return -1;
 
     if (o->word_order > 0) {
