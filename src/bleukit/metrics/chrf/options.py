@@ -16,6 +16,8 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Union
 
+import numpy as np
+
 from ..._version import __version__
 
 __all__ = [
@@ -38,7 +40,7 @@ Beta = Union[int, float]
 
 
 def _check_flag(name: str, value: object) -> bool:
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
 

@@ -208,14 +208,14 @@ def pairwise_chrf_statistics(
         return counted[text]
 
     ref_counts = [ngrams(r) for r in references]
-    ref_totals = np.array([[sum(c.values()) for c in counts] for counts in ref_counts], dtype=np.int64)
+    ref_totals = np.array([[sum(c.values()) for c in counts] for counts in ref_counts], dtype=np.int64).reshape(-1, k)
     postings: List[Dict[Hashable, List[Tuple[int, int]]]] = [{} for _ in range(k)]
     for j, counts in enumerate(ref_counts):
         for o, c in enumerate(counts):
             for gram, count in c.items():
                 postings[o].setdefault(gram, []).append((j, count))
     table = np.zeros((len(hypotheses), len(references), 3 * k), dtype=np.int64)
-    table[:, :, 1::3] = ref_totals[None, :, :].reshape(1, len(references), k)
+    table[:, :, 1::3] = ref_totals[None, :, :]
     for i, hyp in enumerate(hypotheses):
         counts = ngrams(hyp)
         matches = np.zeros((len(references), k), dtype=np.int64)
