@@ -234,3 +234,21 @@ def test_engine_name_follows_bleukit_engine(monkeypatch):
         extract.engine_name()
     monkeypatch.delenv("BLEUKIT_ENGINE")
     assert extract.engine_name() == ("native" if extract.available() else "python")
+
+
+@needs_kernel
+def test_large_alphabets_take_the_hashed_pair_table():
+    """A hypothesis with thousands of distinct characters and words (prefix ids x alphabet over
+    the direct table's 2**18 slots) goes through the hash table: the same rows as the reference."""
+    rng = np.random.default_rng(5)
+    alphabet = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+    hyp = "".join(rng.choice(alphabet, 6000))
+    ref = hyp[1000:5000] + "".join(rng.choice(alphabet, 2000))
+    words_h = " ".join(hyp[i:i + 3] for i in range(0, 6000, 3))
+    words_r = " ".join(ref[i:i + 3] for i in range(0, 6000, 3))
+    for options in (ChrfOptions(), ChrfOptions(char_order=4, word_order=3)):
+        hyps, refs = [hyp, words_h], [[ref, hyp[:10]], [words_r]]
+        assert extract.chrf_statistics(hyps, refs, options).tolist() == \
+            reference.chrf_statistics(hyps, refs, options).tolist()
+        assert extract.pairwise_chrf_statistics(hyps, [ref, words_r], options).tolist() == \
+            reference.pairwise_chrf_statistics(hyps, [ref, words_r], options).tolist()
