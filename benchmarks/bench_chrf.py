@@ -119,7 +119,7 @@ def reset_peak() -> float:
 
 def peak_growth_mb(base: float) -> float:
     try:
-        return _status_mb("VmHWM") - base
+        return max(0.0, _status_mb("VmHWM") - base)
     except OSError:
         return float("nan")
 
