@@ -143,8 +143,10 @@ def pairwise_chrf(
         out = np.empty((len(hyps), len(refs)), dtype=np.float64)
         step = max(1, _PYTHON_BLOCK_PAIRS // max(1, len(refs)))
         for i0 in range(0, len(hyps), step):
-            table = reference.pairwise_chrf_statistics(hyps[i0 : i0 + step], refs, options)
-            out[i0 : i0 + step] = sentence_scores(table.reshape(-1, options.columns), options).reshape(-1, len(refs))
+            block = hyps[i0 : i0 + step]
+            table = reference.pairwise_chrf_statistics(block, refs, options)
+            scores = sentence_scores(table.reshape(-1, options.columns), options)
+            out[i0 : i0 + len(block)] = scores.reshape(len(block), len(refs))
         return out
     out = np.empty((len(hyps), len(refs)), dtype=np.float64)
     _kernel.pairwise(hyps, refs, *args, out, None, min(n_threads, _kernel.MAX_THREADS))
