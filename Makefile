@@ -62,4 +62,4 @@ app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so .fuzz-corpus
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus

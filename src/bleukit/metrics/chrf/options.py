@@ -1,0 +1,164 @@
+"""chrF options: defaults (named once), validation, and sacreBLEU's signature fields.
+
+chrF (Popović 2015) is the F-score of character n-gram precision and recall; with word n-grams
+(``word_order`` > 0, usually 2) it is chrF++ (Popović 2017). The defaults are sacreBLEU's.
+
+>>> ChrfOptions().signature(nrefs=1)  # doctest: +ELLIPSIS
+'nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:bleukit-...'
+>>> ChrfOptions(word_order=2).name
+'chrF2++'
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+from typing import Union
+
+import numpy as np
+
+from ..._version import __version__
+
+__all__ = [
+    "ChrfOptions",
+    "DEFAULT_CHAR_ORDER",
+    "DEFAULT_WORD_ORDER",
+    "DEFAULT_BETA",
+    "MAX_ORDER",
+]
+
+DEFAULT_CHAR_ORDER = 6
+DEFAULT_WORD_ORDER = 0
+#: Recall weighs beta times as much as precision (Popović, WMT16).
+DEFAULT_BETA = 2
+#: Most n-gram orders (char + word) a statistics table may have: 3 columns per order, and the
+#: native kernel keeps per-order arrays on the stack of its f-score.
+MAX_ORDER = 1000
+
+Beta = Union[int, float]
+
+
+def _check_flag(name: str, value: object) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+
+
+def _check_order(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < minimum or value > MAX_ORDER:
+        raise ValueError(f"{name} must be between {minimum} and {MAX_ORDER}, got {value}")
+    return int(value)
+
+
+def _check_beta(value: object) -> Beta:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"beta must be a number (int or float), got {type(value).__name__}")
+    # An integer beta stays an int, as in sacreBLEU: beta ** 2 and 1 + beta ** 2 are then exact
+    # integers that are rounded once when they meet a float (see formula.py).
+    beta: Beta = int(value) if isinstance(value, numbers.Integral) else float(value)
+    if not math.isfinite(beta) or beta < 0:
+        raise ValueError(f"beta must be a finite number >= 0, got {value!r}")
+    try:
+        factor = float(beta**2)
+    except OverflowError:
+        factor = math.inf
+    if not math.isfinite(factor):
+        raise ValueError(f"beta={value!r} is too large: beta ** 2 must be a finite float")
+    return beta
+
+
+@dataclass(frozen=True)
+class ChrfOptions:
+    """Every option that changes a chrF number, validated on construction.
+
+    ``char_order`` character n-gram orders (>= 1) and ``word_order`` word n-gram orders (>= 0;
+    2 is chrF++), ``beta`` the weight of recall against precision, ``lowercase`` compares
+    ``str.lower()`` text, ``whitespace`` keeps whitespace inside character n-grams (by default it
+    is removed), ``eps_smoothing`` averages per-order F-scores with 1e-16 for empty orders (the
+    chrF++.py/Moses/NLTK formula) instead of sacreBLEU's default: F of the precision and recall
+    averaged over the orders that have n-grams on both sides.
+
+    >>> ChrfOptions(beta=3, lowercase=True).signature(2).split("|")[:3]
+    ['nrefs:2', 'case:lc', 'eff:yes']
+    >>> ChrfOptions(char_order=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: char_order must be between 1 and 1000, got 0
+    """
+
+    char_order: int = DEFAULT_CHAR_ORDER
+    word_order: int = DEFAULT_WORD_ORDER
+    beta: Beta = DEFAULT_BETA
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+    _order: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        char_order = _check_order("char_order", self.char_order, 1)
+        word_order = _check_order("word_order", self.word_order, 0)
+        if char_order + word_order > MAX_ORDER:
+            raise ValueError(f"char_order + word_order must be at most {MAX_ORDER}, got {char_order + word_order}")
+        object.__setattr__(self, "char_order", char_order)
+        object.__setattr__(self, "word_order", word_order)
+        object.__setattr__(self, "beta", _check_beta(self.beta))
+        for name in ("lowercase", "whitespace", "eps_smoothing"):
+            object.__setattr__(self, name, _check_flag(name, getattr(self, name)))
+        object.__setattr__(self, "_order", char_order + word_order)
+
+    @property
+    def order(self) -> int:
+        """Orders in all: ``char_order + word_order``.
+
+        >>> ChrfOptions(word_order=2).order
+        8
+        """
+        return self._order
+
+    @property
+    def columns(self) -> int:
+        """Columns of a statistics table: (hypothesis, reference, matches) per order.
+
+        >>> ChrfOptions().columns
+        18
+        """
+        return 3 * self._order
+
+    @property
+    def name(self) -> str:
+        """The score's name as sacreBLEU writes it: ``chrF<beta>`` and one ``+`` per word order.
+
+        >>> ChrfOptions(beta=1, word_order=1).name
+        'chrF1+'
+        """
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+    def sentence_level(self) -> "ChrfOptions":
+        """The options for per-sentence scores: the same ones (chrF has no sentence-only option).
+
+        >>> ChrfOptions(beta=1).sentence_level() == ChrfOptions(beta=1)
+        True
+        """
+        return self
+
+    def signature(self, nrefs: Union[int, str]) -> str:
+        """sacreBLEU's chrF signature (``CHRFSignature`` fields), with this package's version.
+
+        ``eff:yes`` is sacreBLEU's name for the default (effective-order) formula, ``eff:no``
+        for ``eps_smoothing``. ``nrefs`` is a count or ``'var'`` when it varies.
+
+        >>> ChrfOptions(whitespace=True, eps_smoothing=True).signature("var")  # doctest: +ELLIPSIS
+        'nrefs:var|case:mixed|eff:no|nc:6|nw:0|space:yes|version:bleukit-...'
+        """
+        return "|".join([
+            f"nrefs:{nrefs}",
+            f"case:{'lc' if self.lowercase else 'mixed'}",
+            f"eff:{'no' if self.eps_smoothing else 'yes'}",
+            f"nc:{self.char_order}",
+            f"nw:{self.word_order}",
+            f"space:{'yes' if self.whitespace else 'no'}",
+            f"version:bleukit-{__version__}",
+        ])

@@ -1,0 +1,113 @@
+"""chrF and chrF++ on all the real data, compared live with sacreBLEU 2.6's CHRF, on both engines.
+
+Tables must equal sacreBLEU's per-sentence statistics (the row of the reference it keeps), corpus
+and sentence scores must be ``==`` its scores.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from bleukit.metrics.chrf import extract
+from bleukit.metrics.chrf.formula import corpus_score, sentence_scores
+from bleukit.metrics.chrf.options import ChrfOptions
+from metrics.chrf.chrf_cases import corpora, corpus, sacrebleu_table
+
+CASES = corpora()
+
+
+def _check(dataset, hyp, refs, options: dict, lines=None, sentence_sample=50):
+    metric, their_stats, their_score = sacrebleu_table(dataset, hyp, refs, tuple(sorted(options.items())), lines)
+    hyps, streams, per_hyp = corpus(dataset, hyp, refs, lines)
+    opts = ChrfOptions(**options)
+    table = extract.chrf_statistics(hyps, per_hyp, opts)
+    assert table.dtype == np.int64 and table.shape == (len(hyps), opts.columns)
+    assert table.tolist() == their_stats
+    assert corpus_score(table, opts) == their_score
+    ours = sentence_scores(table, opts)
+    # sacreBLEU's sentence score is its formula on the sentence's row: every row, and the public
+    # sentence_score itself on a sample of lines
+    assert ours.tolist() == [metric._compute_f_score(row) for row in their_stats]
+    for i in range(0, len(hyps), max(1, len(hyps) // sentence_sample)):
+        assert ours[i] == metric.sentence_score(hyps[i], [s[i] for s in streams]).score
+
+
+QUICK = [("wmt17-en-de", "hyp.online-A.0.de", "ref.de"), ("wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en"),
+         ("wmt22-en-zh", "hyp.Online-B.zh", "ref.A.zh+ref.B.zh"), ("kftt-en-ja", "hyp.ja", "ref.ja")]
+
+
+@pytest.mark.skipif(not CASES, reason="real MT data not found (set BLEUKIT_SHARED_DATA)")
+@pytest.mark.parametrize("dataset, hyp, refs", QUICK, ids=["/".join(c) for c in QUICK])
+@pytest.mark.parametrize("word_order", [0, 2], ids=["chrF", "chrF++"])
+def test_one_system_per_dataset(engine, dataset, hyp, refs, word_order):
+    _check(dataset, hyp, refs, dict(word_order=word_order))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CASES, reason="real MT data not found (set BLEUKIT_SHARED_DATA)")
+@pytest.mark.parametrize("dataset, hyp, refs", CASES, ids=["/".join(c) for c in CASES])
+@pytest.mark.parametrize("word_order", [0, 2], ids=["chrF", "chrF++"])
+def test_every_system_and_reference_set(engine, dataset, hyp, refs, word_order):
+    _check(dataset, hyp, refs, dict(word_order=word_order))
+
+
+GRID = [
+    dict(char_order=c, word_order=w, beta=b, lowercase=lc, whitespace=ws, eps_smoothing=eps)
+    for c, w, b, lc, ws, eps in itertools.product([6, 2], [0, 2], [1, 2, 3], [False, True], [False, True],
+                                                  [False, True])
+]
+GRID_CORPORA = [("wmt22-de-en", "hyp.Online-A.en", "ref.A.en+ref.B.en"),
+                ("wmt22-en-zh", "hyp.LanguageX.zh", "ref.A.zh+ref.B.zh")]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CASES, reason="real MT data not found (set BLEUKIT_SHARED_DATA)")
+@pytest.mark.parametrize("options", GRID, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("dataset, hyp, refs", GRID_CORPORA, ids=["de-en", "en-zh"])
+def test_option_grid(engine, dataset, hyp, refs, options):
+    """Every combination of the options on the first 250 lines of two two-reference corpora."""
+    _check(dataset, hyp, refs, options, lines=250, sentence_sample=5)
+
+
+OTHER_OPTIONS = [
+    dict(char_order=1), dict(char_order=3, word_order=1), dict(char_order=4, word_order=3),
+    dict(beta=0), dict(beta=0.5), dict(beta=2.5, word_order=2), dict(beta=1.0, eps_smoothing=True),
+    dict(beta=10, lowercase=True), dict(char_order=8, whitespace=True, word_order=2),
+]
+
+
+@pytest.mark.skipif(not CASES, reason="real MT data not found (set BLEUKIT_SHARED_DATA)")
+@pytest.mark.parametrize("options", OTHER_OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_other_orders_and_float_betas(engine, options):
+    _check("wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en", options, lines=400, sentence_sample=10)
+    _check("kftt-en-ja", "hyp.ja", "ref.ja", options, lines=300, sentence_sample=10)
+
+
+def test_missing_references(engine):
+    """A reference missing (None in sacreBLEU's streams) is simply absent from references[i]."""
+    hyps, (ref_a, ref_b), _ = corpus("wmt22-de-en", "hyp.JDExploreAcademy.en", "ref.A.en+ref.B.en", 600)
+    ref_b = [None if i % 3 == 0 else r for i, r in enumerate(ref_b)]
+    ref_a = [None if i % 7 == 1 and i % 3 else r for i, r in enumerate(ref_a)]  # never both
+    per_hyp = [[r for r in pair if r is not None] for pair in zip(ref_a, ref_b)]
+    for word_order in (0, 2):
+        from sacrebleu.metrics import CHRF
+
+        metric = CHRF(word_order=word_order)
+        opts = ChrfOptions(word_order=word_order)
+        table = extract.chrf_statistics(hyps, per_hyp, opts)
+        assert table.tolist() == metric._extract_corpus_statistics(hyps, [ref_a, ref_b])
+        assert corpus_score(table, opts) == metric.corpus_score(hyps, [ref_a, ref_b]).score
+
+
+def test_formula_on_torch_tensors_equals_numpy():
+    torch = pytest.importorskip("torch")
+    hyps, _, per_hyp = corpus("wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en", 500)
+    for options in (ChrfOptions(), ChrfOptions(word_order=2, eps_smoothing=True, beta=1)):
+        table = extract.chrf_statistics(hyps, per_hyp, options)
+        scores = sentence_scores(torch.from_numpy(table), options)
+        assert scores.dtype == torch.float64
+        assert scores.numpy().tolist() == sentence_scores(table, options).tolist()
+        assert corpus_score(torch.from_numpy(table), options) == corpus_score(table, options)
