@@ -96,11 +96,15 @@ def _metric_kernels():
                 depends=sorted(glob.glob(os.path.join(folder, "*.h")) + glob.glob(os.path.join("csrc", "*.h"))),
                 include_dirs=["csrc"],
                 # No fused multiply-add: a score computed in C must round as the reference's Python floats.
-                extra_compile_args=_compile_args() + _pthread() + ([] if sys.platform == "win32" else ["-ffp-contract=off"]),
+                extra_compile_args=_compile_args() + _pthread() + _no_fma(),
                 extra_link_args=_pthread(),
                 optional=True,
             ))
     return out
+
+
+def _no_fma():
+    return [] if sys.platform == "win32" else ["-ffp-contract=off"]
 
 
 def _pthread():
