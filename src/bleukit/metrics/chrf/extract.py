@@ -1,8 +1,8 @@
 """chrF statistics from text: the compiled kernel when it is built, the pure-Python reference otherwise.
 
 Both engines give the same table (``tests/metrics/chrf`` checks it); :func:`engine_name` says
-which one runs. ``BLEUKIT_ENGINE=python|native`` forces one (read at each call, through
-:func:`bleukit._native.engine_name`), as for BLEU.
+which one runs. ``BLEUKIT_ENGINE=python|native`` forces one (:mod:`bleukit._native` applies it),
+as for BLEU.
 
 >>> chrf_statistics(["a cat"], [["the cat"]], ChrfOptions(char_order=2)).tolist()
 [[4, 6, 3, 3, 5, 2]]
@@ -12,9 +12,7 @@ which one runs. ``BLEUKIT_ENGINE=python|native`` forces one (read at each call, 
 
 from __future__ import annotations
 
-import importlib
-import os
-from typing import Optional, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -24,14 +22,10 @@ from . import reference
 from .formula import beta_factors, sentence_scores
 from .options import ChrfOptions
 
-__all__ = ["available", "engine_name", "chrf_statistics", "pairwise_chrf", "pairwise_chrf_statistics"]
+__all__ = ["KERNEL", "available", "engine_name", "chrf_statistics", "pairwise_chrf", "pairwise_chrf_statistics"]
 
-try:
-    _kernel = importlib.import_module(f"{__package__}._kernel")
-    unavailable_reason: Optional[str] = None
-except ImportError as err:  # not compiled: the pure-Python reference runs
-    _kernel = None
-    unavailable_reason = f"the chrF kernel is not built ({err})"
+#: The module name of chrF's kernel (built from csrc/metrics/chrf/).
+KERNEL = "bleukit.metrics.chrf._kernel"
 
 #: Hypotheses scored per block by the Python pairwise path (bounds its statistics rows in memory).
 _PYTHON_BLOCK_PAIRS = 1 << 16
@@ -43,7 +37,7 @@ def available() -> bool:
     >>> isinstance(available(), bool)
     True
     """
-    return _kernel is not None
+    return _native.load_kernel(KERNEL) is not None
 
 
 def engine_name() -> str:
@@ -54,12 +48,7 @@ def engine_name() -> str:
     ...     engine_name()
     'python'
     """
-    name = _native.engine_name()  # validates BLEUKIT_ENGINE
-    if name == "native" and _kernel is None:
-        if os.environ.get("BLEUKIT_ENGINE", "").strip().lower() == "native":
-            raise RuntimeError(f"BLEUKIT_ENGINE=native, but {unavailable_reason}")
-        return "python"
-    return name
+    return "native" if _native.kernel(KERNEL) is not None else "python"
 
 
 def _kernel_options(options: ChrfOptions) -> tuple:
@@ -84,12 +73,13 @@ def chrf_statistics(
     """
     n_threads = thread_count(threads)
     args = _kernel_options(options)
-    if engine_name() == "python":
+    kernel = _native.kernel(KERNEL)
+    if kernel is None:
         return reference.chrf_statistics(hypotheses, references, options)
     if isinstance(hypotheses, (str, bytes)) or isinstance(references, (str, bytes)):
         raise TypeError("hypotheses and references must be sequences (of str, of lists of str)")
     out = np.empty((len(hypotheses), options.columns), dtype=np.int64)
-    _kernel.statistics(hypotheses, references, *args, out, min(n_threads, _kernel.MAX_THREADS))
+    kernel.statistics(hypotheses, references, *args, out, min(n_threads, kernel.MAX_THREADS))
     return out
 
 
@@ -114,10 +104,11 @@ def pairwise_chrf_statistics(
     same = references is hypotheses
     hyps = _check_side(hypotheses, "hypotheses")
     refs = hyps if same else _check_side(references, "references")
-    if engine_name() == "python":
+    kernel = _native.kernel(KERNEL)
+    if kernel is None:
         return reference.pairwise_chrf_statistics(hyps, refs, options)
     rows = np.empty((len(hyps), len(refs), options.columns), dtype=np.int64)
-    _kernel.pairwise(hyps, refs, *args, None, rows, min(n_threads, _kernel.MAX_THREADS))
+    kernel.pairwise(hyps, refs, *args, None, rows, min(n_threads, kernel.MAX_THREADS))
     return rows
 
 
@@ -139,7 +130,8 @@ def pairwise_chrf(
     same = references is hypotheses
     hyps = _check_side(hypotheses, "hypotheses")
     refs = hyps if same else _check_side(references, "references")
-    if engine_name() == "python":
+    kernel = _native.kernel(KERNEL)
+    if kernel is None:
         out = np.empty((len(hyps), len(refs)), dtype=np.float64)
         step = max(1, _PYTHON_BLOCK_PAIRS // max(1, len(refs)))
         for i0 in range(0, len(hyps), step):
@@ -149,5 +141,5 @@ def pairwise_chrf(
             out[i0 : i0 + len(block)] = scores.reshape(len(block), len(refs))
         return out
     out = np.empty((len(hyps), len(refs)), dtype=np.float64)
-    _kernel.pairwise(hyps, refs, *args, out, None, min(n_threads, _kernel.MAX_THREADS))
+    kernel.pairwise(hyps, refs, *args, out, None, min(n_threads, kernel.MAX_THREADS))
     return out

@@ -21,23 +21,13 @@ from __future__ import annotations
 
 from typing import Any, Tuple
 
-from ..._torch import is_torch_tensor
+from ..._torch import array_namespace
 from .options import ChrfOptions
 
 __all__ = ["EPS", "beta_factors", "sentence_scores", "corpus_score"]
 
 #: sacreBLEU's stand-in for a precision, recall or F-score that has nothing to divide by.
 EPS = 1e-16
-
-
-def _namespace(array: Any):
-    if is_torch_tensor(array):
-        import torch
-
-        return torch
-    import numpy
-
-    return numpy
 
 
 def beta_factors(options: ChrfOptions) -> Tuple[float, float]:
@@ -61,7 +51,7 @@ def sentence_scores(table: Any, options: ChrfOptions) -> Any:
     >>> sentence_scores(np.array([[2, 2, 2], [2, 1, 0], [0, 0, 0]]), ChrfOptions(char_order=1)).tolist()
     [100.0, 0.0, 0.0]
     """
-    xp = _namespace(table)
+    xp = array_namespace(table)
     k = options.order
     if table.ndim != 2 or table.shape[-1] != 3 * k:
         raise ValueError(
@@ -110,7 +100,7 @@ def corpus_score(table: Any, options: ChrfOptions) -> float:
     >>> corpus_score(np.array([[2, 2, 2], [2, 1, 0]]), ChrfOptions(char_order=1))
     62.5
     """
-    xp = _namespace(table)
+    xp = array_namespace(table)
     if table.ndim != 2 or table.shape[0] == 0:
         raise ValueError(f"a corpus score needs a 2-D table with at least one row, got shape {tuple(table.shape)}")
     totals = table.sum(0, keepdim=True) if xp.__name__ == "torch" else table.sum(0, keepdims=True)

@@ -14,14 +14,16 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, field
-from typing import Union
+from typing import ClassVar, Optional, TypedDict, Union
 
 import numpy as np
 
 from ..._version import __version__
+from ..base import MetricOptions, NRefs, Resampling
 
 __all__ = [
     "ChrfOptions",
+    "ChrfOptionKeywords",
     "DEFAULT_CHAR_ORDER",
     "DEFAULT_WORD_ORDER",
     "DEFAULT_BETA",
@@ -70,8 +72,20 @@ def _check_beta(value: object) -> Beta:
     return beta
 
 
+class ChrfOptionKeywords(TypedDict, total=False):
+    """The option keywords of chrF, for ``**options: Unpack[ChrfOptionKeywords]`` (defaults as
+    :class:`ChrfOptions`)."""
+
+    char_order: int
+    word_order: int
+    beta: Beta
+    lowercase: bool
+    whitespace: bool
+    eps_smoothing: bool
+
+
 @dataclass(frozen=True)
-class ChrfOptions:
+class ChrfOptions(MetricOptions):
     """Every option that changes a chrF number, validated on construction.
 
     ``char_order`` character n-gram orders (>= 1) and ``word_order`` word n-gram orders (>= 0;
@@ -96,6 +110,8 @@ class ChrfOptions:
     whitespace: bool = False
     eps_smoothing: bool = False
     _order: int = field(init=False, repr=False, compare=False)
+
+    metric: ClassVar[str] = "chrf"
 
     def __post_init__(self) -> None:
         char_order = _check_order("char_order", self.char_order, 1)
@@ -136,25 +152,23 @@ class ChrfOptions:
         """
         return f"chrF{self.beta}" + "+" * self.word_order
 
-    def sentence_level(self) -> "ChrfOptions":
-        """The options for per-sentence scores: the same ones (chrF has no sentence-only option).
-
-        >>> ChrfOptions(beta=1).sentence_level() == ChrfOptions(beta=1)
-        True
-        """
-        return self
-
-    def signature(self, nrefs: Union[int, str]) -> str:
+    def signature(self, nrefs: NRefs, resampling: Optional[Resampling] = None) -> str:
         """sacreBLEU's chrF signature (``CHRFSignature`` fields), with this package's version.
 
         ``eff:yes`` is sacreBLEU's name for the default (effective-order) formula, ``eff:no``
-        for ``eps_smoothing``. ``nrefs`` is a count or ``'var'`` when it varies.
+        for ``eps_smoothing``. ``nrefs`` is a count or ``'var'`` when it varies; ``resampling``
+        (``(test, n_samples, seed)``) adds a bootstrap's or randomization's fields after it.
 
         >>> ChrfOptions(whitespace=True, eps_smoothing=True).signature("var")  # doctest: +ELLIPSIS
         'nrefs:var|case:mixed|eff:no|nc:6|nw:0|space:yes|version:bleukit-...'
+        >>> ChrfOptions().signature(1, ("bs", 1000, 12345)).split("|")[:3]
+        ['nrefs:1', 'bs:1000', 'seed:12345']
         """
-        return "|".join([
-            f"nrefs:{nrefs}",
+        parts = [f"nrefs:{nrefs}"]
+        if resampling is not None:
+            test, n_samples, seed = resampling
+            parts += [f"{test}:{n_samples}", f"seed:{'none' if seed is None else seed}"]
+        return "|".join(parts + [
             f"case:{'lc' if self.lowercase else 'mixed'}",
             f"eff:{'no' if self.eps_smoothing else 'yes'}",
             f"nc:{self.char_order}",
