@@ -50,9 +50,10 @@ def _check_flag(name: str, value: object) -> bool:
 def _check_order(name: str, value: object, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < minimum or value > MAX_ORDER:
+    order = int(value)
+    if order < minimum or order > MAX_ORDER:
         raise ValueError(f"{name} must be between {minimum} and {MAX_ORDER}, got {value}")
-    return int(value)
+    return order
 
 
 def _check_beta(value: object) -> Beta:
