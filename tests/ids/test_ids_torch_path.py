@@ -34,7 +34,7 @@ def sync_ops(fn) -> collections.Counter:
 
 def bench_gpu_ids():
     """benchmarks/bench_gpu_ids.py, whose profile_counts defines what a launch is."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_gpu_ids.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_gpu_ids.py"
     spec = importlib.util.spec_from_file_location("bench_gpu_ids", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

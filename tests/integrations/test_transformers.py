@@ -545,7 +545,7 @@ def test_two_process_gloo_every_rank_logs_the_same_bleu(trained, tokenizer, tmp_
 
 def test_readme_evaluate_module_route_gives_the_same_bleu(tokenizer):
     evaluate = pytest.importorskip("evaluate")
-    bleu_metric = evaluate.load(str(Path(__file__).resolve().parents[1] / "bleu_metric.py"))
+    bleu_metric = evaluate.load(str(Path(__file__).resolve().parents[2] / "bleu_metric.py"))
 
     def compute_metrics(eval_pred):  # the README's recipe, verbatim
         preds, labels = eval_pred.predictions, eval_pred.label_ids

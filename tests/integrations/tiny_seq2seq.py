@@ -3,7 +3,7 @@
 Everything is built on the spot (no hub downloads): synthetic sentence pairs where each source word
 translates to exactly one target word, a word-level tokenizer trained with ``tokenizers`` and
 wrapped as ``PreTrainedTokenizerFast``, and a random-weight one-layer Bart. Run as a script it is
-one process of a two-process gloo evaluation (see ``tests/test_transformers.py``).
+one process of a two-process gloo evaluation (see ``tests/integrations/test_transformers.py``).
 
 >>> pairs = synthetic_pairs(3, seed=0)
 >>> len(pairs), all(len(s.split()) == len(t.split()) for s, t in pairs)

@@ -18,7 +18,7 @@ import bleukit
 from bleukit import BleuOptions, _native
 from bleukit.engine import text_statistics
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 needs_kernel = pytest.mark.skipif(not _native.available(), reason="BLEUKIT_NO_NATIVE build")
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import bleukit
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 METRIC = str(REPO / "bleu_metric.py")
 
 SCRIPT = r"""
