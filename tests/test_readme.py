@@ -18,7 +18,8 @@ from typing import List, NamedTuple, Optional
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from shared_data import REPO
+
 README = REPO / "README.md"
 
 _FENCE = re.compile(r"^```([A-Za-z0-9_+-]*)\s*$")

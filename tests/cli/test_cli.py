@@ -11,7 +11,8 @@ import pytest
 import bleukit
 from bleukit.cli import main
 
-REPO = Path(__file__).resolve().parents[2]
+from shared_data import REPO
+
 EXAMPLES = REPO / "examples"
 HYP, REF_A, REF_B = (str(EXAMPLES / n) for n in ("hyps.txt", "refs.a.txt", "refs.b.txt"))
 

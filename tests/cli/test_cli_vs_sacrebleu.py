@@ -23,7 +23,7 @@ from typing import List, Optional, Tuple
 import pytest
 
 from bleukit.cli import main as bleukit_main
-from shared_data import SHARED_DATA
+from shared_data import REPO, SHARED_DATA
 
 sacrebleu_cli = pytest.importorskip("sacrebleu.sacrebleu")
 # importing sacreBLEU's CLI sets SIGPIPE to its default: keep pytest's own handling
@@ -443,7 +443,7 @@ def _process(args: List[str], stdin=None, input: Optional[bytes] = None, env=Non
 
 def test_piped_hypotheses_use_the_positional_files_as_references():
     """`cat hyp.txt | bleukit ref1.txt ref2.txt` is sacreBLEU's 64.0, not ref1 scored against ref2."""
-    examples = Path(__file__).resolve().parents[2] / "examples"
+    examples = REPO / "examples"
     out = _process([str(examples / "refs.a.txt"), str(examples / "refs.b.txt"), "-b"],
                    input=(examples / "hyps.txt").read_bytes())
     assert out.returncode == 0 and out.stdout == b"64.0\n", out.stderr

@@ -14,13 +14,13 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from pathlib import Path
 
 import pytest
 
 from bleukit import _native
 
-REPO = Path(__file__).resolve().parents[2]
+from shared_data import REPO
+
 FUZZ = REPO / "tests" / "kernel" / "fuzz"
 SEEDS = sorted((FUZZ / "corpus").iterdir())
 needs_kernel = pytest.mark.skipif(not _native.available(), reason="BLEUKIT_NO_NATIVE build")

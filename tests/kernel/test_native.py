@@ -79,14 +79,6 @@ def assert_three_agree(hyps, refs, tokenize, lowercase=False, order=4, oracle=Tr
         np.testing.assert_array_equal(native.rows, theirs)
 
 
-@pytest.fixture(params=["native", "python"])
-def engine(request, monkeypatch):
-    if request.param == "native" and not _native.available():
-        pytest.skip("BLEUKIT_NO_NATIVE build")
-    monkeypatch.setenv("BLEUKIT_ENGINE", request.param)
-    return request.param
-
-
 # --------------------------------------------------------------------------------------------
 # cases aimed at the kernel
 
