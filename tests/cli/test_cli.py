@@ -132,7 +132,6 @@ def test_empty_stdin_explains_that_positional_files_are_references():
 
 
 def test_progress_bar_of_the_paired_tests(monkeypatch):
-    pytest.importorskip("bleukit.significance")
     import bleukit.cli as cli
 
     monkeypatch.setattr(cli, "_PROGRESS_DELAY_S", 0)

@@ -363,7 +363,7 @@ def test_real_data_five_systems_sentence_level():
     compare([ref, "-i", hyps[0], "--sentence-level", "-lc"])
 
 
-# ---- significance (issue 10): run once bleukit.significance exists --------------------------
+# ---- significance (issue 10) ----------------------------------------------------------------
 
 def _close(ours, theirs, path=""):
     if isinstance(theirs, dict):
@@ -390,7 +390,6 @@ def _close(ours, theirs, path=""):
                                   ["-pbs", "-pbsn", "500", "-f", "text", "-w", "2"],
                                   ["-par", "-parn", "500", "-f", "json"], ["-pbs", "-pbsn", "200", "-f", "json"]])
 def test_paired_tests_like_sacrebleu(files, test):
-    pytest.importorskip("bleukit.significance")
     args = [*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *test]
     if "text" not in test and "latex" not in test:  # sacreBLEU's default format is JSON
         code_s, out_s, _ = run_sacrebleu(args)
@@ -404,12 +403,10 @@ def test_paired_tests_like_sacrebleu(files, test):
 @pytest.mark.parametrize("extra", [[], ["-f", "text"], ["-f", "text", "--confidence-n", "200", "-w", "3"],
                                    ["-b", "-f", "text"], ["--confidence-n", "1", "-f", "text"]])
 def test_confidence_interval_like_sacrebleu(files, extra):
-    pytest.importorskip("bleukit.significance")
     compare([*refs_args(files, 2), "-i", files["hyp.txt"], "-ci", *extra])
 
 
 def test_seed_environment_variable_and_flag(files, monkeypatch):
-    pytest.importorskip("bleukit.significance")
     args = [*refs_args(files, 1), "-i", files["hyp.txt"], files["sys2.txt"], "-pbs", "-pbsn", "200", "-f", "text"]
     monkeypatch.setenv("SACREBLEU_SEED", "7")
     _, seven = compare(args)
@@ -420,7 +417,6 @@ def test_seed_environment_variable_and_flag(files, monkeypatch):
 
 @pytest.mark.parametrize("key", ["none/bs/2000", "none/ar/10000", "13a/bs/1000", "13a/ar/10000"])
 def test_paired_expected_file_reproduced_by_the_cli(key):
-    pytest.importorskip("bleukit.significance")
     names = ["ref.de", "hyp.LIUM-NMT.4900.de", "hyp.online-B.0.de", "hyp.uedin-nmt.4722.de", "hyp.KIT.4950.de",
              "hyp.online-A.0.de"]
     ref, *hyps = _data("wmt17-en-de", *names)
