@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ demo: install
 
 test: install-dev
 	$(BIN)/python -m pytest -q
+
+# Everything but the end-to-end tests marked slow (training runs, browser, builds); `make test` runs all.
+test-fast: install-dev
+	$(BIN)/python -m pytest -q -m "not slow"
 
 bench: install-dev
 	$(BIN)/python benchmarks/run.py

@@ -3,7 +3,7 @@
 The suite collects the doctests of ``src`` (``--doctest-modules``). A module such as
 ``integrations/ray.py`` imports its extra at import time, or its examples do, so without the extra
 its doctests would fail with ModuleNotFoundError instead of saying what is missing. A new adapter
-adds one row to ``NEEDS``.
+adds one row to ``NEEDS`` (and to ``SLOW`` if its examples start a runtime).
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ NEEDS = {
     "src/bleukit/metric/bleu_metric.py": ("hf", ("datasets", "evaluate")),
     "src/bleukit/metric/hub.py": ("hf", ("datasets", "evaluate")),
 }
+
+#: doctests that start a runtime (Ray: 10-20 s), marked slow like the tests of the same adapter
+SLOW = ["src/bleukit/integrations/ray.py"]
 
 
 def _relative(path: Path) -> str | None:
@@ -67,3 +70,9 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
         if reason is not None:
             outcome.force_result([_SkippedModule.from_parent(parent, path=file_path, reason=reason)])
 
+
+def pytest_collection_modifyitems(items: list) -> None:
+    for item in items:
+        relative = _relative(item.path)
+        if relative is not None and any(fnmatch.fnmatch(relative, pattern) for pattern in SLOW):
+            item.add_marker(pytest.mark.slow)

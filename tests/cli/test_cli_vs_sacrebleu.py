@@ -360,6 +360,7 @@ def test_stdin_a_terminal_without_i_is_an_error_not_a_guess(files):
     assert b"no hypotheses" in out.stderr and b"-i HYP" in out.stderr
 
 
+@pytest.mark.slow
 def test_pipe_into_head_prints_no_broken_pipe_error(tmp_path):
     hyp = tmp_path / "h.txt"
     hyp.write_text("a b c d e\n" * 200000, encoding="utf-8")

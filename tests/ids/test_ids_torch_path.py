@@ -51,6 +51,7 @@ def batch(rows: int, length: int, seed: int = 0, vocab: int = 50):
     return hyps, refs
 
 
+@pytest.mark.slow
 def test_no_host_synchronisation_per_call_at_256x256():
     # Before the fixed-shape counter one call made 17 nonzero + 23 item calls here (the issue's
     # bound is 12); dense tensors with pad ids now make none, explicit length tensors one (their
