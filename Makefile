@@ -35,7 +35,7 @@ demo: install
 test: install-dev
 	$(BIN)/python -m pytest -q
 
-# The suite without the end-to-end tests marked slow (CI runs `make test`).
+# Everything but the end-to-end tests marked slow (training runs, browser, builds); `make test` runs all.
 test-fast: install-dev
 	$(BIN)/python -m pytest -q -m "not slow"
 
@@ -51,12 +51,12 @@ bench: install-dev
 	$(BIN)/python benchmarks/bench_pairwise.py
 	$(BIN)/python benchmarks/bench_threads.py
 
-# The kernel's differential fuzz target (tests/fuzz/fuzz_kernel.py) for FUZZ_SECONDS, from the seed
+# The kernel's differential fuzz target (tests/kernel/fuzz/fuzz_kernel.py) for FUZZ_SECONDS, from the seed
 # corpus; new inputs are kept in .fuzz-corpus/ (a finding is written as crash-* in the current directory).
 FUZZ_SECONDS ?= 600
 fuzz: install-dev
 	mkdir -p .fuzz-corpus
-	$(BIN)/python tests/fuzz/fuzz_kernel.py -max_total_time=$(FUZZ_SECONDS) .fuzz-corpus tests/fuzz/corpus
+	$(BIN)/python tests/kernel/fuzz/fuzz_kernel.py -max_total_time=$(FUZZ_SECONDS) .fuzz-corpus tests/kernel/fuzz/corpus
 
 app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py

@@ -1,4 +1,9 @@
-"""Shared fixtures. Helpers that tests import live in shared_data.py (tests/ is on pythonpath)."""
+"""Fixtures shared by every test folder.
+
+Constants and helpers that tests import by name (``REPO``, ``SHARED_DATA``, ``read_lines``,
+``load_corpus``) live in ``shared_data.py``: a conftest is not imported by name (each folder may
+have its own). ``tests/`` is on ``pythonpath``.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from shared_data import SHARED_DATA, load_corpus, read_lines  # noqa: F401  (re-exported for tests)
+from shared_data import SHARED_DATA
 
 
 @pytest.fixture(scope="session")
@@ -21,3 +26,25 @@ def shared_data() -> Path:
 def expected_rows(shared_data):
     with open(shared_data / "expected_scores.jsonl", encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def _kernels_missing() -> str | None:
+    """Why the native engine cannot run in this build (a compiled kernel is missing), or None."""
+    from bleukit import _native, pairwise
+
+    if not _native.available():
+        return _native.unavailable_reason
+    if pairwise._kernel is None:
+        return pairwise._kernel_error
+    return None
+
+
+@pytest.fixture(params=["native", "python"])
+def engine(request, monkeypatch) -> str:
+    """Runs a test once per engine (``BLEUKIT_ENGINE``): the compiled kernels, then their
+    pure-Python twins, which are the reference. The native run is skipped in a build without
+    the kernels (``BLEUKIT_NO_NATIVE``)."""
+    if request.param == "native" and _kernels_missing():
+        pytest.skip(f"BLEUKIT_NO_NATIVE build ({_kernels_missing()})")
+    monkeypatch.setenv("BLEUKIT_ENGINE", request.param)
+    return request.param

@@ -18,7 +18,8 @@ from typing import List, NamedTuple, Optional
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from shared_data import REPO
+
 README = REPO / "README.md"
 
 _FENCE = re.compile(r"^```([A-Za-z0-9_+-]*)\s*$")
@@ -68,6 +69,13 @@ def test_block_finder_reads_skips_and_languages():
 
 
 EXAMPLES = [b for b in readme_blocks(README.read_text(encoding="utf-8")) if b.language in LANGUAGES]
+_RAY = re.compile(r"^\s*(import ray|from ray)\b", re.M)
+
+
+def _param(block: Block):
+    # A Ray block starts a Ray runtime in a fresh interpreter (10-20 s): slow, like tests/integrations/test_ray.py.
+    marks = [pytest.mark.slow] if LANGUAGES[block.language] == "python" and _RAY.search(block.code) else []
+    return pytest.param(block, id=f"line{block.line}-{block.language}", marks=marks)
 
 
 def _environment() -> dict:
@@ -82,14 +90,14 @@ def _console_commands(code: str) -> str:
     return "\n".join(line[2:] for line in code.splitlines() if line.startswith("$ ")) + "\n"
 
 
-@pytest.mark.parametrize("block", EXAMPLES, ids=[f"line{b.line}-{b.language}" for b in EXAMPLES])
+@pytest.mark.parametrize("block", [_param(b) for b in EXAMPLES])
 def test_readme_example_runs(block: Block, monkeypatch):
     if block.skip:
         pytest.skip(f"README line {block.line}: {block.skip}")
     if "shared/data" in block.code and not (REPO.parent / "shared" / "data").exists():
         pytest.skip(f"README line {block.line}: uses the real MT data in ../shared/data, absent here")
     kind = LANGUAGES[block.language]
-    if kind == "python" and re.search(r"^\s*(import ray|from ray)\b", block.code, re.M):
+    if kind == "python" and _RAY.search(block.code):
         # Ray is one runtime per process (the Ray tests may hold it): a fresh interpreter.
         out = subprocess.run([sys.executable, "-c", block.code], cwd=REPO, env=_environment(),
                              capture_output=True, text=True, timeout=600)

@@ -4,6 +4,7 @@ import pytest
 from sacrebleu.metrics.bleu import _get_tokenizer
 
 import bleukit
+from bleukit import BleuOptions
 from bleukit.tokenizers import CHINESE_RANGES, TOKENIZERS, is_chinese_char
 
 LINES = [
@@ -68,3 +69,11 @@ def test_mecab_tokenizers_match_sacrebleu(name, text):
     metric = BLEU(tokenize=name)
     assert score.score == pytest.approx(metric.corpus_score([hyp], [[ref]]).score, abs=1e-9)
     assert score.signature.split("|")[:-1] == str(metric.get_signature()).split("|")[:-1]
+
+
+def test_tokenizer_signature_always_comes_from_the_tokenizer():
+    mecab = pytest.importorskip("MeCab")  # noqa: F841
+    opts = BleuOptions(tokenize="ja-mecab")
+    sig = bleukit.get_tokenizer("ja-mecab").signature()
+    assert sig != "ja-mecab" and f"tok:{sig}|" in opts.signature(1)
+    assert f"tok:{sig}|" in bleukit.score_report(["猫"], ["猫"], opts).sentence_signature

@@ -12,7 +12,8 @@ import pytest
 
 import bleukit
 
-REPO = Path(__file__).resolve().parents[1]
+from shared_data import REPO
+
 METRIC = str(REPO / "bleu_metric.py")
 
 SCRIPT = r"""

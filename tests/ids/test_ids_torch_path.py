@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import collections
 import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from bleukit.ids import id_statistics_rows, sentence_bleu_ids
 from bleukit.statistics import count_statistics
+from shared_data import REPO
 
 torch = pytest.importorskip("torch", reason="torch is not installed (extra [torch])")
 
@@ -34,7 +34,7 @@ def sync_ops(fn) -> collections.Counter:
 
 def bench_gpu_ids():
     """benchmarks/bench_gpu_ids.py, whose profile_counts defines what a launch is."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_gpu_ids.py"
+    path = REPO / "benchmarks" / "bench_gpu_ids.py"
     spec = importlib.util.spec_from_file_location("bench_gpu_ids", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -51,6 +51,7 @@ def batch(rows: int, length: int, seed: int = 0, vocab: int = 50):
     return hyps, refs
 
 
+@pytest.mark.slow
 def test_no_host_synchronisation_per_call_at_256x256():
     # Before the fixed-shape counter one call made 17 nonzero + 23 item calls here (the issue's
     # bound is 12); dense tensors with pad ids now make none, explicit length tensors one (their

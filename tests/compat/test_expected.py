@@ -112,7 +112,7 @@ def test_torchmetrics_bleu_score(row):
         want = row["torchmetrics_bleu_score"][f"smooth={smooth}"]
         # The stored value is torchmetrics' float32 result on the machine that made the file. torch's
         # float32 log/exp kernels differ by CPU, so 2 of the 30 values are one float32 step away from
-        # what torch computes here; the live test (test_compat_live) asserts bit equality with
+        # what torch computes here; the live test (compat/test_live.py) asserts bit equality with
         # torchmetrics on this machine.
         assert got.dtype.is_floating_point and got.ndim == 0
         assert abs(float(got) - want) <= math.ulp(np.float32(want).item()) * 2**29, (smooth, float(got), want)

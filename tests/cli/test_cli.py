@@ -11,7 +11,8 @@ import pytest
 import bleukit
 from bleukit.cli import main
 
-REPO = Path(__file__).resolve().parents[1]
+from shared_data import REPO
+
 EXAMPLES = REPO / "examples"
 HYP, REF_A, REF_B = (str(EXAMPLES / n) for n in ("hyps.txt", "refs.a.txt", "refs.b.txt"))
 
@@ -131,7 +132,6 @@ def test_empty_stdin_explains_that_positional_files_are_references():
 
 
 def test_progress_bar_of_the_paired_tests(monkeypatch):
-    pytest.importorskip("bleukit.significance")
     import bleukit.cli as cli
 
     monkeypatch.setattr(cli, "_PROGRESS_DELAY_S", 0)

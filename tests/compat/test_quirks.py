@@ -1,5 +1,5 @@
 """The quirks bleukit.compat reproduces on purpose, one by one (live comparisons are in
-test_compat_live.py, the real-data rows in test_compat_expected.py)."""
+test_live.py, the real-data rows in test_expected.py)."""
 
 import json
 import sys

@@ -3,7 +3,7 @@
 Everything is built on the spot (no hub downloads): synthetic sentence pairs where each source word
 translates to exactly one target word, a word-level tokenizer trained with ``tokenizers`` and
 wrapped as ``PreTrainedTokenizerFast``, and a random-weight one-layer Bart. Run as a script it is
-one process of a two-process gloo evaluation (see ``tests/test_transformers.py``).
+one process of a two-process gloo evaluation (see ``tests/integrations/test_transformers.py``).
 
 >>> pairs = synthetic_pairs(3, seed=0)
 >>> len(pairs), all(len(s.split()) == len(t.split()) for s, t in pairs)
@@ -93,6 +93,24 @@ def encode(tokenizer, pairs: List[Tuple[str, str]]):
     return Dataset.from_dict(dict(enc))
 
 
+def training_args(out_dir, **overrides):
+    """``Seq2SeqTrainingArguments`` for the tiny model: CPU, generation in evaluation, seeded, no
+    reports or progress bars; ``overrides`` add or replace arguments (the tests and the worker)."""
+    from transformers import Seq2SeqTrainingArguments
+
+    base = dict(
+        output_dir=str(out_dir),
+        use_cpu=True,
+        per_device_eval_batch_size=16,
+        predict_with_generate=True,
+        report_to=[],
+        seed=0,
+        disable_tqdm=True,
+    )
+    base.update(overrides)
+    return Seq2SeqTrainingArguments(**base)
+
+
 def _worker(model_dir: str, out_dir: str, n_eval: int) -> None:
     """One rank of a two-process gloo run (RANK/WORLD_SIZE/MASTER_* come from the environment).
 
@@ -108,7 +126,6 @@ def _worker(model_dir: str, out_dir: str, n_eval: int) -> None:
         DataCollatorForSeq2Seq,
         PreTrainedTokenizerFast,
         Seq2SeqTrainer,
-        Seq2SeqTrainingArguments,
         set_seed,
     )
     from transformers.trainer_utils import EvalPrediction
@@ -125,16 +142,11 @@ def _worker(model_dir: str, out_dir: str, n_eval: int) -> None:
     result = {"rank": rank}
 
     for streaming, with_callback in [(False, False), (True, False), (False, True), (True, True)]:
-        args = Seq2SeqTrainingArguments(
-            output_dir=os.path.join(out_dir, f"trainer-{rank}"),
-            use_cpu=True,
+        args = training_args(
+            os.path.join(out_dir, f"trainer-{rank}"),
             per_device_eval_batch_size=5,
-            predict_with_generate=True,
             batch_eval_metrics=streaming,
-            report_to=[],
-            seed=0,
             ddp_backend="gloo",
-            disable_tqdm=True,
         )
         # num_samples=n_eval keeps every decoded pair, so the test can rescore them with sacreBLEU.
         metric = BleuComputeMetrics(tokenizer, num_samples=2 * n_eval)

@@ -7,7 +7,6 @@ Every expected number comes from sacreBLEU on text decoded the way the transform
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import os
 import socket
@@ -27,17 +26,16 @@ from transformers import (  # noqa: E402
     DataCollatorForSeq2Seq,
     EarlyStoppingCallback,
     Seq2SeqTrainer,
-    Seq2SeqTrainingArguments,
     set_seed,
 )
 from transformers.trainer_utils import EvalPrediction  # noqa: E402
 
 from bleukit.integrations.transformers import BleuCallback, BleuComputeMetrics, samples_table  # noqa: E402
 
-HELPER = Path(__file__).with_name("tiny_seq2seq.py")
-_spec = importlib.util.spec_from_file_location("bleukit_tests_tiny_seq2seq", HELPER)
-tiny = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tiny)
+import tiny_seq2seq as tiny  # noqa: E402
+from shared_data import REPO  # noqa: E402
+
+HELPER = Path(tiny.__file__)  # run as a script: one rank of the two-process evaluation
 
 TOL = 1e-9
 
@@ -295,21 +293,9 @@ def test_bad_input_is_named(tokenizer):
 
 
 def training_args(out_dir, **overrides):
-    base = dict(
-        output_dir=str(out_dir),
-        use_cpu=True,
-        per_device_train_batch_size=16,
-        per_device_eval_batch_size=16,
-        learning_rate=3e-3,
-        predict_with_generate=True,
-        report_to=[],
-        seed=0,
-        data_seed=0,
-        disable_tqdm=True,
-        dataloader_num_workers=0,
-    )
-    base.update(overrides)
-    return Seq2SeqTrainingArguments(**base)
+    """tiny_seq2seq's evaluation arguments plus those of a training run."""
+    train = dict(per_device_train_batch_size=16, learning_rate=3e-3, data_seed=0, dataloader_num_workers=0)
+    return tiny.training_args(out_dir, **{**train, **overrides})
 
 
 @pytest.fixture(scope="module")
@@ -545,7 +531,7 @@ def test_two_process_gloo_every_rank_logs_the_same_bleu(trained, tokenizer, tmp_
 
 def test_readme_evaluate_module_route_gives_the_same_bleu(tokenizer):
     evaluate = pytest.importorskip("evaluate")
-    bleu_metric = evaluate.load(str(Path(__file__).resolve().parents[1] / "bleu_metric.py"))
+    bleu_metric = evaluate.load(str(REPO / "bleu_metric.py"))
 
     def compute_metrics(eval_pred):  # the README's recipe, verbatim
         preds, labels = eval_pred.predictions, eval_pred.label_ids

@@ -7,8 +7,9 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 import bleukit
-from bleukit import BleuOptions, BleuStatistics
+from bleukit import BleuOptions, BleuStatistics, corpus_statistics
 from bleukit.scoring import score_rows
+from small_corpus import HYPS as SMALL_HYPS, REFS as SMALL_REFS
 
 HYPS = [
     "The committee approved the new budget on Tuesday.",
@@ -140,3 +141,11 @@ def test_formula_runs_on_torch_tensors():
         assert isinstance(got.score, torch.Tensor) and got.score.dtype == torch.float64
         np.testing.assert_allclose(got.score.numpy(), expected.score, rtol=0, atol=1e-12)
         np.testing.assert_allclose(got.precisions.numpy(), expected.precisions, rtol=0, atol=1e-12)
+
+
+def test_statistics_tables_compare_by_value():
+    a = corpus_statistics(SMALL_HYPS, SMALL_REFS, BleuOptions())
+    b = corpus_statistics(list(SMALL_HYPS), [list(r) for r in SMALL_REFS], BleuOptions())
+    assert a == b and not (a != b)
+    assert a != a[:2] and a != corpus_statistics(SMALL_HYPS, SMALL_REFS, BleuOptions(max_ngram_order=3))
+    assert (a == "not a table") is False

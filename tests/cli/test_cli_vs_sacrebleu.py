@@ -8,115 +8,17 @@ The only difference allowed in stdout is the signature's version field.
 
 from __future__ import annotations
 
-import io
 import json
-import logging
 import os
-import re
-import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import List, Optional
 
 import pytest
 
-from bleukit.cli import main as bleukit_main
-from shared_data import SHARED_DATA
-
-sacrebleu_cli = pytest.importorskip("sacrebleu.sacrebleu")
-# importing sacreBLEU's CLI sets SIGPIPE to its default: keep pytest's own handling
-signal.signal(signal.SIGPIPE, signal.SIG_IGN) if hasattr(signal, "SIGPIPE") else None
-
-_VERSION = re.compile(r'(version:|v:|"version": ")(bleukit-)?[0-9A-Za-z.+]+')
-
-
-def normalise(text: str) -> str:
-    return _VERSION.sub(r"\1V", text)
-
-
-class _Fd:
-    """Stands in for sys.stdin/sys.stdout: sacreBLEU reopens them by file number."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    def fileno(self) -> int:
-        return os.dup(self.fd)
-
-    def isatty(self) -> bool:
-        return False
-
-    def flush(self) -> None:
-        pass
-
-
-class _Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lines: List[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
-def run_sacrebleu(args: List[str], stdin: bytes = b"") -> Tuple[int, str, List[str]]:
-    """(exit code, stdout, log messages) of sacreBLEU's command line, in this process."""
-    logger = logging.getLogger("sacrebleu")
-    handler = _Records()
-    logger.addHandler(handler)
-    # what sacreBLEU's logging.basicConfig(level=INFO) does unless --quiet (a no-op under pytest,
-    # whose handlers are already on the root logger)
-    level = logger.level
-    logger.setLevel(logging.WARNING if ("--quiet" in args or "-q" in args) else logging.INFO)
-    saved = sys.argv, sys.stdin, sys.stdout, os.environ.get("NO_COLOR")
-    os.environ["NO_COLOR"] = "1"  # colorama would wrap sys.stdout once per call
-    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout:
-        fin.write(stdin)
-        fin.seek(0)
-        sys.argv = ["sacrebleu", *args]
-        sys.stdin, sys.stdout = _Fd(fin.fileno()), _Fd(fout.fileno())
-        code = 0
-        try:
-            sacrebleu_cli.main()
-        except SystemExit as e:
-            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-        except Exception:  # sacreBLEU's traceback exits: status 1
-            code = 1
-        finally:
-            reopened = sys.stdout
-            sys.argv, sys.stdin, sys.stdout = saved[:3]
-            if saved[3] is None:
-                os.environ.pop("NO_COLOR", None)
-            logger.removeHandler(handler)
-            logger.setLevel(level)
-        if reopened is not None and not isinstance(reopened, _Fd):
-            reopened.flush()
-            reopened.close()
-        fout.seek(0)
-        return code, fout.read().decode("utf-8"), handler.lines
-
-
-def run_bleukit(args: List[str], stdin: bytes = b"") -> Tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        code = bleukit_main(args, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
-    except SystemExit as e:  # argparse
-        code = e.code
-    return code, out.getvalue(), err.getvalue()
-
-
-def compare(args: List[str], stdin: bytes = b"", messages: bool = False) -> Tuple[int, str]:
-    """Run both; assert equal exit codes and (normalised) stdout; optionally equal log lines."""
-    code_s, out_s, log_s = run_sacrebleu(args, stdin)
-    code_b, out_b, err_b = run_bleukit(args, stdin)
-    assert code_b == code_s, (args, code_s, code_b, err_b, log_s)
-    assert normalise(out_b) == normalise(out_s), args
-    if messages:
-        ours = [line[len("bleukit: "):] for line in err_b.splitlines()]
-        assert ours == log_s, (ours, log_s)
-    return code_b, out_b
+from cli_runs import compare, normalise, run_bleukit, run_sacrebleu
+from shared_data import REPO, SHARED_DATA
 
 
 # A small corpus with what trips scorers: punctuation, numbers, case, Chinese, Japanese, Korean,
@@ -363,7 +265,7 @@ def test_real_data_five_systems_sentence_level():
     compare([ref, "-i", hyps[0], "--sentence-level", "-lc"])
 
 
-# ---- significance (issue 10): run once bleukit.significance exists --------------------------
+# ---- significance (issue 10) ----------------------------------------------------------------
 
 def _close(ours, theirs, path=""):
     if isinstance(theirs, dict):
@@ -390,7 +292,6 @@ def _close(ours, theirs, path=""):
                                   ["-pbs", "-pbsn", "500", "-f", "text", "-w", "2"],
                                   ["-par", "-parn", "500", "-f", "json"], ["-pbs", "-pbsn", "200", "-f", "json"]])
 def test_paired_tests_like_sacrebleu(files, test):
-    pytest.importorskip("bleukit.significance")
     args = [*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *test]
     if "text" not in test and "latex" not in test:  # sacreBLEU's default format is JSON
         code_s, out_s, _ = run_sacrebleu(args)
@@ -404,12 +305,10 @@ def test_paired_tests_like_sacrebleu(files, test):
 @pytest.mark.parametrize("extra", [[], ["-f", "text"], ["-f", "text", "--confidence-n", "200", "-w", "3"],
                                    ["-b", "-f", "text"], ["--confidence-n", "1", "-f", "text"]])
 def test_confidence_interval_like_sacrebleu(files, extra):
-    pytest.importorskip("bleukit.significance")
     compare([*refs_args(files, 2), "-i", files["hyp.txt"], "-ci", *extra])
 
 
 def test_seed_environment_variable_and_flag(files, monkeypatch):
-    pytest.importorskip("bleukit.significance")
     args = [*refs_args(files, 1), "-i", files["hyp.txt"], files["sys2.txt"], "-pbs", "-pbsn", "200", "-f", "text"]
     monkeypatch.setenv("SACREBLEU_SEED", "7")
     _, seven = compare(args)
@@ -420,7 +319,6 @@ def test_seed_environment_variable_and_flag(files, monkeypatch):
 
 @pytest.mark.parametrize("key", ["none/bs/2000", "none/ar/10000", "13a/bs/1000", "13a/ar/10000"])
 def test_paired_expected_file_reproduced_by_the_cli(key):
-    pytest.importorskip("bleukit.significance")
     names = ["ref.de", "hyp.LIUM-NMT.4900.de", "hyp.online-B.0.de", "hyp.uedin-nmt.4722.de", "hyp.KIT.4950.de",
              "hyp.online-A.0.de"]
     ref, *hyps = _data("wmt17-en-de", *names)
@@ -443,7 +341,7 @@ def _process(args: List[str], stdin=None, input: Optional[bytes] = None, env=Non
 
 def test_piped_hypotheses_use_the_positional_files_as_references():
     """`cat hyp.txt | bleukit ref1.txt ref2.txt` is sacreBLEU's 64.0, not ref1 scored against ref2."""
-    examples = Path(__file__).resolve().parents[1] / "examples"
+    examples = REPO / "examples"
     out = _process([str(examples / "refs.a.txt"), str(examples / "refs.b.txt"), "-b"],
                    input=(examples / "hyps.txt").read_bytes())
     assert out.returncode == 0 and out.stdout == b"64.0\n", out.stderr
@@ -462,6 +360,7 @@ def test_stdin_a_terminal_without_i_is_an_error_not_a_guess(files):
     assert b"no hypotheses" in out.stderr and b"-i HYP" in out.stderr
 
 
+@pytest.mark.slow
 def test_pipe_into_head_prints_no_broken_pipe_error(tmp_path):
     hyp = tmp_path / "h.txt"
     hyp.write_text("a b c d e\n" * 200000, encoding="utf-8")

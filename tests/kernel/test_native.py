@@ -2,7 +2,7 @@
 
 Every comparison is on the integer statistics rows (the kernel's whole output), per sentence, so a
 difference in a single n-gram count of a single sentence fails. The public API is also checked
-under both engines (``BLEUKIT_ENGINE``), and the fallback when the kernel is missing.
+under both engines (``BLEUKIT_ENGINE``); the fallback when the kernel is missing is in test_build.py.
 """
 
 from __future__ import annotations
@@ -10,10 +10,6 @@ from __future__ import annotations
 import functools
 import os
 import random
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,9 +21,8 @@ import bleukit
 from bleukit import BleuOptions, _native
 from bleukit.engine import text_statistics
 
-from conftest import read_lines
+from shared_data import read_lines
 
-REPO = Path(__file__).resolve().parents[1]
 NATIVE_TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
 
 # A build without the kernel is only acceptable when asked for explicitly; otherwise `make test`
@@ -82,14 +77,6 @@ def assert_three_agree(hyps, refs, tokenize, lowercase=False, order=4, oracle=Tr
     if oracle:
         theirs = sacrebleu_rows(hyps, refs, tokenize, lowercase, order)
         np.testing.assert_array_equal(native.rows, theirs)
-
-
-@pytest.fixture(params=["native", "python"])
-def engine(request, monkeypatch):
-    if request.param == "native" and not _native.available():
-        pytest.skip("BLEUKIT_NO_NATIVE build")
-    monkeypatch.setenv("BLEUKIT_ENGINE", request.param)
-    return request.param
 
 
 # --------------------------------------------------------------------------------------------
@@ -264,7 +251,7 @@ def test_public_api_on_both_engines(engine):
 )
 def test_real_data_rows_equal_sacrebleu(shared_data, folder, hyp, refs):
     # 1000 lines keep sacreBLEU's per-sentence pass short; whole files are scored (corpus level)
-    # in tests/test_expected_scores.py, on both engines.
+    # in tests/oracles/test_expected_scores.py, on both engines.
     hyps = read_lines(shared_data / folder / hyp)[:1000]
     streams = [read_lines(shared_data / folder / r)[:1000] for r in refs]
     per_hyp = [list(r) for r in zip(*streams)]
@@ -314,114 +301,6 @@ def test_character_table_matches_the_python_tokenizers():
     assert punct == {cp for cp in range(128) if table[cp] & 16}
     assert digits == {cp for cp in range(128) if table[cp] & 32} == set(range(48, 58))
     assert not any(b & 48 for b in table[128:])
-
-
-def _run(code: str, **env) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **env},
-        cwd=REPO,
-        timeout=120,
-    )
-
-
-def test_fallback_when_the_kernel_is_missing():
-    # None in sys.modules makes `import bleukit._native_kernel` fail as an unbuilt one would.
-    proc = _run(
-        """
-        import sys, warnings
-        sys.modules["bleukit._native_kernel"] = None
-        import bleukit
-        print(bleukit.engine_name())
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            print(round(bleukit.corpus_bleu(["a b c d ."], ["a b c d ."]).score, 6))
-            bleukit.corpus_bleu(["x"], ["x"])
-        print(len(caught), caught[0].message)
-        """,
-        BLEUKIT_ENGINE="",
-    )
-    assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
-    assert lines[0] == "python"
-    assert lines[1] == "100.0"
-    assert lines[2].startswith("1 bleukit: the native kernel is not built")
-    proc = _run(
-        """
-        import sys
-        sys.modules["bleukit._native_kernel"] = None
-        import bleukit
-        bleukit.corpus_bleu(["a"], ["a"])
-        """,
-        BLEUKIT_ENGINE="native",
-    )
-    assert proc.returncode != 0 and "BLEUKIT_ENGINE=native, but the native kernel is not built" in proc.stderr
-
-
-def test_build_without_a_compiler_still_succeeds(tmp_path):
-    """setup.py's optional build: a failing compiler gives a notice, not a failed install."""
-    pytest.importorskip("setuptools", reason="building needs setuptools in this environment")
-    for name in ("setup.py", "csrc"):
-        src = REPO / name
-        dst = tmp_path / name
-        if src.is_dir():
-            dst.mkdir()
-            for f in src.iterdir():
-                (dst / f.name).write_bytes(f.read_bytes())
-        else:
-            dst.write_bytes(src.read_bytes())
-    (tmp_path / "src" / "bleukit").mkdir(parents=True)
-    proc = subprocess.run(
-        [sys.executable, "setup.py", "-q", "build_ext", "--build-lib", str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"},
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert "bleukit: native kernel not built" in proc.stderr
-    assert not list((tmp_path / "out").rglob("*.so"))
-
-
-@pytest.mark.slow
-def test_pip_install_without_a_compiler_falls_back(tmp_path):
-    """`pip install .` of a clean tree with a broken compiler: installs, notices, runs on Python."""
-    pytest.importorskip("setuptools", reason="building without isolation needs setuptools here")
-    src = tmp_path / "src"
-    src.mkdir()
-    archive = subprocess.run(["git", "archive", "HEAD"], cwd=REPO, capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
-    kernel_sources = [str(p.relative_to(REPO)) for p in (REPO / "csrc").iterdir()]
-    for name in ("setup.py", "src/bleukit/_native.py", *kernel_sources):  # the working copy
-        (src / name).write_bytes((REPO / name).read_bytes())
-    target = tmp_path / "site"
-    proc = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-v", "--no-deps", "--no-build-isolation",
-         "--target", str(target), "."],
-        cwd=src, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"},
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    assert "bleukit: native kernel not built" in proc.stdout + proc.stderr
-    assert not list(target.rglob("_native_kernel*"))
-    # The editable install of this checkout is a meta-path finder that would win over PYTHONPATH.
-    check = _run(
-        """
-        import sys
-        sys.meta_path = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
-        import bleukit
-        print(bleukit.__file__)
-        print(bleukit.engine_name(), round(bleukit.corpus_bleu(["a b c d ."], ["a b c d ."]).score, 6))
-        """,
-        PYTHONPATH=str(target), BLEUKIT_ENGINE="",
-    )
-    assert check.returncode == 0, check.stderr
-    where, result = check.stdout.splitlines()
-    assert where.startswith(str(target))
-    assert result == "python 100.0"
 
 
 # --------------------------------------------------------------------------------------------

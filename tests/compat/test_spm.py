@@ -104,7 +104,7 @@ def test_spm_is_not_native_and_sentencepiece_is_imported_lazily():
 
 @pytest.mark.parametrize("name", ["flores101", "flores200"])
 def test_command_line_flores_tokenizers_equal_sacrebleu_cli(sacrebleu_cache, name, tmp_path):
-    from test_cli_vs_sacrebleu import compare  # both programs in-process, version field normalised
+    from cli_runs import compare  # both programs in-process, version field normalised
 
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_text("\n".join(HYPS) + "\n", encoding="utf-8")

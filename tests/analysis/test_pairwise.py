@@ -33,16 +33,6 @@ SENTENCES = [
 ]
 
 
-def _engines():
-    return ["python", "native"] if NATIVE else ["python"]
-
-
-@pytest.fixture(params=_engines())
-def engine(request, monkeypatch):
-    monkeypatch.setenv("BLEUKIT_ENGINE", request.param)
-    return request.param
-
-
 def _expected(hyps, refs, **opts):
     metric = BLEU(**opts)
     return np.array([[metric.sentence_score(h, [r]).score for r in refs] for h in hyps])

@@ -3,7 +3,6 @@ server, and its page in a real headless Chromium driven by Playwright."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -29,15 +28,6 @@ pytest.importorskip("gradio")
 CHROMIUM = os.environ.get("BLEUKIT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = REPO / "test-artifacts"
-
-
-@pytest.fixture(scope="module")
-def app():
-    """app.py imported as a module (it lives at the repository root, as a Space needs it)."""
-    spec = importlib.util.spec_from_file_location("bleukit_app", REPO / "app.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _sacre_streams(refs):

@@ -5,7 +5,6 @@ browser states are in test_app.py, which owns the server and the browser)."""
 from __future__ import annotations
 
 import html
-import importlib.util
 
 import numpy as np
 import pytest
@@ -13,20 +12,12 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 import bleukit
-from shared_data import REPO, read_lines
+from shared_data import read_lines
 
 pytest.importorskip("gradio")
 
 WMT17 = ["KIT.4950", "LIUM-NMT.4900", "online-A.0"]
 LINES = 250
-
-
-@pytest.fixture(scope="module")
-def app():
-    spec = importlib.util.spec_from_file_location("bleukit_app_compare", REPO / "app.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import bleukit
+from bleukit import corpus_bleu
 
 HYPS = ["the cat sat", "a dog ran"]
 REFS = ["the cat sat down", ["a dog ran", None, "the dog ran"]]
@@ -133,3 +134,19 @@ def test_empty_strings_are_valid_segments():
     # An empty hypothesis scores 0 against anything; an empty reference is a reference of length 0.
     result = bleukit.corpus_bleu(["", "a b"], ["a b", ""])
     assert result.sys_len == 2 and result.ref_len == 2 and result.score == 0.0
+
+
+def test_a_set_of_hypotheses_is_rejected_not_scored_in_random_order():
+    with pytest.raises(TypeError, match="set has no order"):
+        corpus_bleu({"a b", "c d"}, ["a b", "c d"])
+    with pytest.raises(TypeError, match="set has no order"):
+        corpus_bleu(["a b"], frozenset({"a b"}))
+
+
+def test_a_dataframe_is_rejected_instead_of_scoring_its_column_names():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"hyp": ["a b", "c d"]})
+    with pytest.raises(TypeError, match=r"DataFrame; pass one column"):
+        corpus_bleu(frame, ["a b", "c d"])
+    # One column (a Series) is an ordered sequence of strings and is fine.
+    assert corpus_bleu(frame["hyp"], ["a b", "c d"]).score == corpus_bleu(["a b", "c d"], ["a b", "c d"]).score

@@ -9,7 +9,6 @@ import sys
 import textwrap
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,16 +17,9 @@ import bleukit
 from bleukit import BleuOptions, _native
 from bleukit.engine import text_statistics
 
-REPO = Path(__file__).resolve().parents[1]
+from shared_data import REPO
+
 needs_kernel = pytest.mark.skipif(not _native.available(), reason="BLEUKIT_NO_NATIVE build")
-
-
-@pytest.fixture(params=["native", "python"])
-def engine(request, monkeypatch):
-    if request.param == "native" and not _native.available():
-        pytest.skip("BLEUKIT_NO_NATIVE build")
-    monkeypatch.setenv("BLEUKIT_ENGINE", request.param)
-    return request.param
 
 
 # --------------------------------------------------------------------------------------------

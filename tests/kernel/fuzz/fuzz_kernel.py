@@ -11,14 +11,14 @@ One input (bytes) is a small corpus and its options, so a seed file is readable 
 Every input must give the kernel's statistics rows equal to the Python engine's (text) or to
 ``bleukit.statistics.count_statistics`` (ids); anything else, or a crash, is a finding.
 
-    python tests/fuzz/fuzz_kernel.py -max_total_time=600 .fuzz-corpus tests/fuzz/corpus   # make fuzz
-    python tests/fuzz/fuzz_kernel.py -runs=2000 /tmp/new tests/fuzz/corpus              # brief run
+    python tests/kernel/fuzz/fuzz_kernel.py -max_total_time=600 .fuzz-corpus tests/kernel/fuzz/corpus   # make fuzz
+    python tests/kernel/fuzz/fuzz_kernel.py -runs=2000 /tmp/new tests/kernel/fuzz/corpus              # brief run
 
-New inputs go to the first directory (keep tests/fuzz/corpus, the seed corpus, second so the run
+New inputs go to the first directory (keep tests/kernel/fuzz/corpus, the seed corpus, second so the run
 does not write into it). Needs ``atheris`` (the ``dev`` extra). Coverage guidance comes from the
 Python code atheris instruments (the reference tokenizers and counter, the glue); the kernel
 itself is built by gcc without coverage hooks, so the differential check and the seeds do the
-rest. ``check(data)`` is also called on every seed by ``tests/test_fuzz.py``.
+rest. ``check(data)`` is also called on every seed by ``tests/kernel/test_fuzz.py``.
 
 >>> check(bytes([0x30]) + "The cat sat.\\x00the cat sat .".encode())
 """
@@ -112,7 +112,7 @@ def _python_statistics(hyps, refs, options):
 def main() -> None:
     import atheris
 
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "src"))
     with atheris.instrument_imports(include=["bleukit"]):
         import bleukit.engine  # noqa: F401
         import bleukit.statistics  # noqa: F401

@@ -1,6 +1,6 @@
-"""The kernel's fuzz target (tests/fuzz/fuzz_kernel.py) and a sanitizer build of the kernel.
+"""The kernel's fuzz target (tests/kernel/fuzz/fuzz_kernel.py) and a sanitizer build of the kernel.
 
-- every seed of tests/fuzz/corpus replays through the differential check (fast);
+- every seed of tests/kernel/fuzz/corpus replays through the differential check (fast);
 - a brief coverage-guided atheris run from those seeds (slow; ``make fuzz`` runs it for longer);
 - the kernel compiled with AddressSanitizer and UndefinedBehaviorSanitizer, into a temporary
   directory, running the kernel's own tests and the seeds in a subprocess (slow).
@@ -14,14 +14,14 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from pathlib import Path
 
 import pytest
 
 from bleukit import _native
 
-REPO = Path(__file__).resolve().parents[1]
-FUZZ = REPO / "tests" / "fuzz"
+from shared_data import REPO
+
+FUZZ = REPO / "tests" / "kernel" / "fuzz"
 SEEDS = sorted((FUZZ / "corpus").iterdir())
 needs_kernel = pytest.mark.skipif(not _native.available(), reason="BLEUKIT_NO_NATIVE build")
 
@@ -116,7 +116,8 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "BLEUKIT_PROPERTY_EXAMPLES": "30",
         "BLEUKIT_ENGINE": "",
     }
-    tests = ["tests/test_native.py", "tests/test_kernel_hardening.py", "tests/test_fuzz.py"]
+    tests = ["tests/kernel/test_native.py", "tests/kernel/test_build.py", "tests/kernel/test_kernel_hardening.py",
+             "tests/kernel/test_fuzz.py"]
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", "-m", "not slow",
          "-k", "not real_data and not ctrl_c and not releases_the_gil and not build_without", *tests],

@@ -1,0 +1,79 @@
+"""Doctests of modules that need an optional extra skip, with the reason, where it is not installed.
+
+The suite collects the doctests of ``src`` (``--doctest-modules``). A module such as
+``integrations/ray.py`` imports its extra at import time, or its examples do, so without the extra
+its doctests would fail with ModuleNotFoundError instead of saying what is missing. A new adapter
+adds one row to ``NEEDS`` (and to ``SLOW`` if its examples start a runtime).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+
+#: module path (a glob, from the repository root) -> (the extra that installs it, the imports its doctests need)
+NEEDS = {
+    "src/bleukit/compat/torchmetrics.py": ("torch", ("torch",)),
+    "src/bleukit/ids/torch_counting.py": ("torch", ("torch",)),
+    "src/bleukit/metric/base.py": ("hf", ("datasets", "evaluate")),
+    "src/bleukit/integrations/datasets.py": ("hf", ("datasets",)),
+    "src/bleukit/integrations/ray.py": ("ray", ("ray", "pyarrow")),
+    "src/bleukit/integrations/transformers.py": ("hf", ("transformers",)),
+    "src/bleukit/metric/bleu_metric.py": ("hf", ("datasets", "evaluate")),
+    "src/bleukit/metric/hub.py": ("hf", ("datasets", "evaluate")),
+}
+
+#: doctests that start a runtime (Ray: 10-20 s), marked slow like the tests of the same adapter
+SLOW = ["src/bleukit/integrations/ray.py"]
+
+
+def _relative(path: Path) -> str | None:
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return None
+
+
+def missing_extra(path: Path) -> str | None:
+    """Why the doctests of ``path`` cannot run here (its extra is not installed), or None."""
+    relative = _relative(path)
+    if relative is None:
+        return None
+    for pattern, (extra, imports) in NEEDS.items():
+        if fnmatch.fnmatch(relative, pattern):
+            absent = [name for name in imports if importlib.util.find_spec(name) is None]
+            if absent:
+                return f"doctests of {relative} need {', '.join(absent)} (pip install 'bleukit[{extra}]')"
+    return None
+
+
+class _SkippedModule(pytest.File):
+    """Stands in for a module whose extra is absent: collecting it reports one skip, with the reason."""
+
+    def __init__(self, *, reason: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.reason = reason
+
+    def collect(self):
+        pytest.skip(self.reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    outcome = yield
+    if outcome.get_result():  # the doctest plugin would import the module: skip it instead
+        reason = missing_extra(file_path)
+        if reason is not None:
+            outcome.force_result([_SkippedModule.from_parent(parent, path=file_path, reason=reason)])
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    for item in items:
+        relative = _relative(item.path)
+        if relative is not None and any(fnmatch.fnmatch(relative, pattern) for pattern in SLOW):
+            item.add_marker(pytest.mark.slow)
