@@ -18,7 +18,8 @@ Each contender's matrix is checked against ours with ``==`` before timing.
 
 Times are the best of ``--repeat`` runs of CPU time of this process (``time.process_time``:
 the figure to compare on a shared machine; threads add up) and wall time. Peak memory is the
-growth of this process' peak RSS during the bleukit runs of a row (the input lists excluded). The load average is printed first and last.
+growth of this process' peak RSS during the bleukit runs of a row (the input lists excluded). The load
+average is printed first and last.
 
     python benchmarks/bench_chrf.py [--sizes 15000,60000,1000000] [--repeat 3] [--quick]
 """

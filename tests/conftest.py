@@ -11,7 +11,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from shared_data import SHARED_DATA
 
 
@@ -30,12 +29,13 @@ def expected_rows(shared_data):
 
 def _kernels_missing() -> str | None:
     """Why the native engine cannot run in this build (a compiled kernel is missing), or None."""
-    from bleukit import _native, pairwise
+    from bleukit import _native
+    from bleukit.metrics.bleu.kernel import KERNEL
+    from bleukit.metrics.bleu.pairs import PAIR_KERNEL
 
-    if not _native.available():
-        return _native.unavailable_reason
-    if pairwise._kernel is None:
-        return pairwise._kernel_error
+    for module in (KERNEL, PAIR_KERNEL):
+        if _native.load_kernel(module) is None:
+            return _native.kernel_error(module)
     return None
 
 

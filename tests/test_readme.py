@@ -3,7 +3,8 @@
 A block preceded by ``<!-- skip: REASON -->`` (e.g. one that needs the internet to load a Hub
 checkpoint) is skipped with that reason. Blocks are found afresh at each run, so sections other
 people add are tested without touching this file. Python blocks run in a fresh namespace in this
-process (those using Ray in a fresh interpreter: Ray is one runtime per process), shell blocks with ``bash -e -o pipefail``; both in the repository root, offline
+process (those using Ray in a fresh interpreter: Ray is one runtime per process), shell blocks with
+``bash -e -o pipefail``; both in the repository root, offline
 (``HF_HUB_OFFLINE=1``), with this checkout's ``src`` first on the path.
 """
 
@@ -17,15 +18,13 @@ from pathlib import Path
 from typing import List, NamedTuple, Optional
 
 import pytest
-
 from shared_data import REPO
 
 README = REPO / "README.md"
 
 _FENCE = re.compile(r"^```([A-Za-z0-9_+-]*)\s*$")
 _SKIP = re.compile(r"^<!--\s*skip:\s*(.*?)\s*-->\s*$")
-LANGUAGES = {"python": "python", "py": "python", "bash": "shell", "sh": "shell", "shell": "shell",
-             "console": "console"}
+LANGUAGES = {"python": "python", "py": "python", "bash": "shell", "sh": "shell", "shell": "shell", "console": "console"}
 
 
 class Block(NamedTuple):
@@ -53,8 +52,15 @@ def readme_blocks(text: str) -> List[Block]:
             while k >= 0 and not lines[k].strip():
                 k -= 1
             skip = _SKIP.match(lines[k]) if k >= 0 else None
-            blocks.append(Block(i + 1, m.group(1).lower(), "\n".join(lines[i + 1 : j]) + "\n",
-                                skip.group(1) if skip else None, heading))
+            blocks.append(
+                Block(
+                    i + 1,
+                    m.group(1).lower(),
+                    "\n".join(lines[i + 1 : j]) + "\n",
+                    skip.group(1) if skip else None,
+                    heading,
+                )
+            )
             i = j
         i += 1
     return blocks
@@ -64,8 +70,10 @@ def test_block_finder_reads_skips_and_languages():
     text = "# A\n\n```python\nx = 1\n```\n\n<!-- skip: needs internet -->\n\n```bash\ncurl x\n```\n```text\nno\n```\n"
     blocks = readme_blocks(text)
     assert [(b.line, b.language, b.code, b.skip, b.heading) for b in blocks] == [
-        (3, "python", "x = 1\n", None, "A"), (9, "bash", "curl x\n", "needs internet", "A"),
-        (12, "text", "no\n", None, "A")]
+        (3, "python", "x = 1\n", None, "A"),
+        (9, "bash", "curl x\n", "needs internet", "A"),
+        (12, "text", "no\n", None, "A"),
+    ]
 
 
 EXAMPLES = [b for b in readme_blocks(README.read_text(encoding="utf-8")) if b.language in LANGUAGES]
@@ -99,8 +107,14 @@ def test_readme_example_runs(block: Block, monkeypatch):
     kind = LANGUAGES[block.language]
     if kind == "python" and _RAY.search(block.code):
         # Ray is one runtime per process (the Ray tests may hold it): a fresh interpreter.
-        out = subprocess.run([sys.executable, "-c", block.code], cwd=REPO, env=_environment(),
-                             capture_output=True, text=True, timeout=600)
+        out = subprocess.run(
+            [sys.executable, "-c", block.code],
+            cwd=REPO,
+            env=_environment(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert out.returncode == 0, f"README line {block.line}:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
         return
     if kind == "python":
@@ -112,6 +126,13 @@ def test_readme_example_runs(block: Block, monkeypatch):
         exec(compile(block.code, f"README.md:{block.line}", "exec"), namespace)
         return
     script = block.code if kind == "shell" else _console_commands(block.code)
-    out = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=REPO, env=_environment(),
-                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        ["bash", "-e", "-o", "pipefail", "-c", script],
+        cwd=REPO,
+        env=_environment(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, f"README line {block.line} ({block.heading}):\n{out.stdout}\n{out.stderr}"

@@ -57,14 +57,14 @@ def load_kernel(module: str) -> Optional[ModuleType]:
             # import_module names the missing module in its error ("from . import" would blame a cycle)
             _loaded[module] = (importlib.import_module(module), None)
         except ImportError as err:
-            _loaded[module] = (None, f"the native kernel {module} is not built ({err})")
+            _loaded[module] = (None, f"the native kernel is not built ({err})")
     return _loaded[module][0]
 
 
 def kernel_error(module: str) -> Optional[str]:
     """Why ``module`` could not be loaded (``None`` when it is built).
 
-    >>> kernel_error("bleukit._no_such_kernel").startswith("the native kernel bleukit._no_such_kernel")
+    >>> "bleukit._no_such_kernel" in kernel_error("bleukit._no_such_kernel")
     True
     """
     load_kernel(module)

@@ -5,9 +5,9 @@ import glob
 import numpy as np
 import pytest
 import sacrebleu
+from shared_data import read_lines
 
 import bleukit
-from shared_data import read_lines
 
 CANDS = ["the cat sat on the mat", "a cat sat on the mat", "the cat is on a mat", "dogs run", "the cat sat on the mat"]
 
@@ -37,8 +37,9 @@ def test_log_probabilities_are_softmaxed_only_when_asked():
     refs = ["dogs run fast", "a cat sat on a mat", "dogs run"]
     logp = np.log([0.2, 0.3, 0.5]) - 7.0
     with_log = bleukit.mbr_select(CANDS, refs, weights=logp, log_weights=True)
-    np.testing.assert_allclose(with_log.utilities, bleukit.mbr_select(CANDS, refs, weights=[0.2, 0.3, 0.5]).utilities,
-                               rtol=0, atol=1e-9)
+    np.testing.assert_allclose(
+        with_log.utilities, bleukit.mbr_select(CANDS, refs, weights=[0.2, 0.3, 0.5]).utilities, rtol=0, atol=1e-9
+    )
     with pytest.raises(ValueError, match="log_weights=True"):
         bleukit.mbr_select(CANDS, refs, weights=logp)  # negative "probabilities": not guessed
     with pytest.raises(ValueError, match="all -inf"):
@@ -92,7 +93,9 @@ def test_aggregation_with_one_pseudo_reference_is_exact():
     refs = ["the cat sat on a mat"]
     exact = bleukit.mbr_select(CANDS, refs)
     np.testing.assert_allclose(bleukit.mbr_select(CANDS, refs, aggregate=True).utilities, exact.utilities, atol=1e-9)
-    np.testing.assert_allclose(bleukit.mbr_select(CANDS, refs * 3, aggregate=True).utilities, exact.utilities, atol=1e-9)
+    np.testing.assert_allclose(
+        bleukit.mbr_select(CANDS, refs * 3, aggregate=True).utilities, exact.utilities, atol=1e-9
+    )
 
 
 def test_aggregation_is_a_close_approximation_on_real_data(shared_data):

@@ -8,15 +8,18 @@ import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
-
-import bleukit
-from bleukit import pairwise as pw
 from shared_data import read_lines
 from strategies import sentences
 
+import bleukit
+from bleukit import _native
+from bleukit import pairwise as pw
+from bleukit.metrics.bleu import pairs
+from bleukit.metrics.bleu.pairs import PAIR_KERNEL
+
 TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
 SMOOTHING = [("none", None), ("floor", None), ("floor", 0.5), ("add-k", None), ("add-k", 2), ("exp", None)]
-NATIVE = pw._kernel is not None
+NATIVE = _native.load_kernel(PAIR_KERNEL) is not None
 
 # Duplicates, empty and blank strings, case pairs, punctuation, numbers, CJK, non-BMP, entities.
 SENTENCES = [
@@ -42,7 +45,9 @@ def _expected(hyps, refs, **opts):
 @pytest.mark.parametrize("smooth_method,smooth_value", SMOOTHING)
 @pytest.mark.parametrize("effective_order", [True, False])
 def test_every_tokenizer_and_smoothing_equal_sacrebleu(tokenize, smooth_method, smooth_value, effective_order):
-    opts = dict(tokenize=tokenize, smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order)
+    opts = dict(
+        tokenize=tokenize, smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order
+    )
     hyps, refs = SENTENCES, SENTENCES[::-1][:7]
     ours = bleukit.pairwise_bleu(hyps, refs, **opts)
     assert ours.dtype == np.float64 and ours.shape == (len(hyps), len(refs))
@@ -106,8 +111,10 @@ def test_compiled_loop_equals_python_loop(german, monkeypatch):
     for name in ("python", "native"):
         monkeypatch.setenv("BLEUKIT_ENGINE", name)
         assert pw.pairwise_engine() == name
-        out[name] = (bleukit.pairwise_bleu(hyps, refs + refs[:3], max_ngram_order=5),
-                     bleukit.pairwise_statistics(hyps, hyps, lowercase=True))
+        out[name] = (
+            bleukit.pairwise_bleu(hyps, refs + refs[:3], max_ngram_order=5),
+            bleukit.pairwise_statistics(hyps, hyps, lowercase=True),
+        )
     assert np.array_equal(out["python"][0], out["native"][0])
     assert np.array_equal(out["python"][1], out["native"][1])
     monkeypatch.setenv("BLEUKIT_ENGINE", "native")
@@ -117,10 +124,10 @@ def test_compiled_loop_equals_python_loop(german, monkeypatch):
 def test_small_blocks_give_the_same_matrix(german, engine, monkeypatch):
     hyps, refs = german
     whole = bleukit.pairwise_bleu(hyps, refs)
-    monkeypatch.setattr(pw, "_BLOCK_PAIRS", 7)  # blocks of one hypothesis row, smaller than a row
+    monkeypatch.setattr(pairs, "_BLOCK_PAIRS", 7)  # blocks of one hypothesis row, smaller than a row
     assert np.array_equal(bleukit.pairwise_bleu(hyps, refs), whole)
-    monkeypatch.setattr(pw, "_BLOCK_PAIRS", 1 << 16)
-    monkeypatch.setattr(pw, "_NUMPY_PAIRS", 300)  # the numpy loop in chunks of a few rows (or one)
+    monkeypatch.setattr(pairs, "_BLOCK_PAIRS", 1 << 16)
+    monkeypatch.setattr(pairs, "_NUMPY_PAIRS", 300)  # the numpy loop in chunks of a few rows (or one)
     assert np.array_equal(bleukit.pairwise_bleu(hyps, refs), whole)
 
 
@@ -143,7 +150,9 @@ def test_ja_mecab_when_installed():
     pytest.importorskip("ipadic")
     sents = ["猫がマットの上に座った。", "犬が走った。", "猫が座った。"]
     ours = bleukit.pairwise_bleu(sents, sents, tokenize="ja-mecab")
-    np.testing.assert_allclose(ours, _expected(sents, sents, tokenize="ja-mecab", effective_order=True), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(
+        ours, _expected(sents, sents, tokenize="ja-mecab", effective_order=True), rtol=0, atol=1e-9
+    )
 
 
 # ---------------------------------------------------------------------------- token ids
@@ -159,8 +168,14 @@ ID_REFS = [[5, 6, 7, 8], [10, 10, 5, 6, 7], [], [9, 8, 7, 6, 5], [123456789012, 
 
 def test_ids_equal_sacrebleu_none_tokenizer(engine):
     ours = bleukit.pairwise_bleu_ids(ID_HYPS, ID_REFS, max_ngram_order=3, smooth_method="floor")
-    theirs = _expected([_as_text(h) for h in ID_HYPS], [_as_text(r) for r in ID_REFS], tokenize="none",
-                       max_ngram_order=3, smooth_method="floor", effective_order=True)
+    theirs = _expected(
+        [_as_text(h) for h in ID_HYPS],
+        [_as_text(r) for r in ID_REFS],
+        tokenize="none",
+        max_ngram_order=3,
+        smooth_method="floor",
+        effective_order=True,
+    )
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-9)
 
 
@@ -187,7 +202,9 @@ def test_ids_torch_ops_on_real_sentences(german):
     h_ids, r_ids = [encode(h) for h in hyps[:20]], [encode(r) for r in refs[:15]]
     expected = bleukit.pairwise_bleu([_as_text(h) for h in h_ids], [_as_text(r) for r in r_ids], tokenize="none")
     np.testing.assert_allclose(bleukit.pairwise_bleu_ids(h_ids, r_ids), expected, rtol=0, atol=1e-9)
-    on_torch = bleukit.pairwise_bleu_ids([torch.tensor(h) for h in h_ids], [torch.tensor(r) for r in r_ids], backend="torch")
+    on_torch = bleukit.pairwise_bleu_ids(
+        [torch.tensor(h) for h in h_ids], [torch.tensor(r) for r in r_ids], backend="torch"
+    )
     np.testing.assert_allclose(on_torch.numpy(), expected, rtol=0, atol=1e-9)
 
 
@@ -202,7 +219,11 @@ def test_bad_input_is_named():
     with pytest.raises(TypeError, match=r"references\[1\] must be a str"):
         bleukit.pairwise_bleu(["a"], ["a", None])
     with pytest.raises(ValueError, match="threads"):
-        bleukit.pairwise_bleu(["a"], ["a"], threads=0)
+        bleukit.pairwise_bleu(["a"], ["a"], threads=-1)
+    # 0: every core, as everywhere
+    assert (
+        bleukit.pairwise_bleu(["a b"], ["a c"], threads=0).tolist() == bleukit.pairwise_bleu(["a b"], ["a c"]).tolist()
+    )
     with pytest.raises(ValueError, match="unknown tokenize"):
         bleukit.pairwise_bleu(["a"], ["a"], tokenize="13b")
     with pytest.raises(ValueError, match="1-D"):
@@ -219,8 +240,16 @@ def test_bad_input_is_named():
 @pytest.mark.skipif(not NATIVE, reason="the pairwise kernel is not built")
 def test_kernel_checks_its_arrays():
     kernel = importlib.import_module("bleukit._pairwise_kernel")
-    tables = pw._text_pairs(["a b a", "b c"], ["a b", "c"], bleukit.BleuOptions(max_ngram_order=2)).tables
-    args = [tables.hyp_ptr, tables.hyp_gid, tables.hyp_ord, tables.hyp_cnt, tables.post_ptr, tables.post_ref, tables.post_cnt]
+    tables = pairs.text_pairs(["a b a", "b c"], ["a b", "c"], bleukit.BleuOptions(max_ngram_order=2)).tables
+    args = [
+        tables.hyp_ptr,
+        tables.hyp_gid,
+        tables.hyp_ord,
+        tables.hyp_cnt,
+        tables.post_ptr,
+        tables.post_ref,
+        tables.post_cnt,
+    ]
     out = np.empty((2, 2, 2), dtype=np.int64)
     kernel.pair_matches(*args, 0, 2, 2, 2, out, 1)
     assert out.tolist() == [[[2, 1], [0, 0]], [[1, 0], [1, 0]]]  # "a b a" vs "a b": a once, b once, "a b"
@@ -247,8 +276,7 @@ def test_kernel_checks_its_arrays():
 
 
 def test_native_request_without_kernel_is_an_error(monkeypatch):
-    monkeypatch.setattr(pw, "_kernel", None)
-    monkeypatch.setattr(pw, "_kernel_error", "the pairwise kernel is not built (test)")
+    monkeypatch.setitem(_native._loaded, PAIR_KERNEL, (None, "the pairwise kernel is not built (test)"))
     monkeypatch.setenv("BLEUKIT_ENGINE", "python")
     assert pw.pairwise_engine() == "python"
     monkeypatch.delenv("BLEUKIT_ENGINE")

@@ -8,12 +8,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest, _paired_bs_test
+from shared_data import read_lines
+from strategies import corpora
 
 import bleukit
 from bleukit import significance
 from bleukit.options import BleuOptions
-from shared_data import read_lines
-from strategies import corpora
 
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
 # sacreBLEU sums resamples in float32, so each resampled precision is a float32 number (two
@@ -138,8 +138,15 @@ def test_seed_zero_seeds_the_comparisons(wmt17):
     metric = BLEU()
     bl_stats = metric._extract_corpus_statistics(named[0][1], [refs[:lines]])
     bl_result = metric._aggregate_and_compute(bl_stats)
-    _, theirs = _paired_bs_test({"BLEU": (bl_stats, bl_result)}, named[1][0], named[1][1], [refs[:lines]],
-                                {"BLEU": metric}, n_samples=200, seed=0)
+    _, theirs = _paired_bs_test(
+        {"BLEU": (bl_stats, bl_result)},
+        named[1][0],
+        named[1][1],
+        [refs[:lines]],
+        {"BLEU": metric},
+        n_samples=200,
+        seed=0,
+    )
     _assert_matches(ours[1], theirs["BLEU"].score, theirs["BLEU"].p_value, theirs["BLEU"].mean, theirs["BLEU"].ci)
     assert "|bs:200|seed:0|" in ours[1].result.signature
 
@@ -188,8 +195,9 @@ def test_differences_from_sacrebleu_are_its_float32_sums(wmt22):
     idxs = np.random.default_rng(7).choice(len(stats), size=(200, len(stats)), replace=True)
     exact = np.array([metric._compute_score_from_stats(s.sum(0)).score for s in stats[idxs]])
     float32 = np.array([metric._compute_score_from_stats(s.sum(0)).score for s in stats.astype("float32")[idxs]])
-    mean, ci = bleukit.bootstrap_ci(hyps, bleukit.references_from_streams(refs), n_samples=200, seed=7,
-                                    tokenize="char", lowercase=True)
+    mean, ci = bleukit.bootstrap_ci(
+        hyps, bleukit.references_from_streams(refs), n_samples=200, seed=7, tokenize="char", lowercase=True
+    )
     theirs = significance._estimate_ci(exact)
     assert mean == pytest.approx(theirs.mean, abs=1e-12, rel=0) and ci == pytest.approx(theirs.ci, abs=1e-12, rel=0)
     drift = np.abs(float32 - exact)
@@ -214,7 +222,10 @@ def test_chunked_draws_equal_one_sacrebleu_call(monkeypatch, n_rows, chunk):
     assert drawn.tolist() == np.random.default_rng(12345).choice(n_rows, size=(n, n_rows), replace=True).tolist()
     rng = np.random.default_rng(12345)
     flips = np.concatenate(
-        [rng.integers(2, size=(k, n_rows), dtype=bool) for k in significance._chunks(n, n_rows, chunk, significance._BOOL_BITS)]
+        [
+            rng.integers(2, size=(k, n_rows), dtype=bool)
+            for k in significance._chunks(n, n_rows, chunk, significance._BOOL_BITS)
+        ]
     )
     assert flips.tolist() == np.random.default_rng(12345).integers(2, size=(n, n_rows), dtype=bool).tolist()
 
@@ -264,7 +275,9 @@ def test_resampled_scores_equal_scoring_the_resampled_corpus(data, draws, tokeni
     opts = BleuOptions(tokenize=tokenize)
     stats = bleukit.corpus_statistics(hyps, refs, opts)
     n = len(hyps)
-    indices = np.array(draws.draw(st.lists(st.lists(st.integers(0, n - 1), min_size=n, max_size=n), min_size=1, max_size=4)))
+    indices = np.array(
+        draws.draw(st.lists(st.lists(st.integers(0, n - 1), min_size=n, max_size=n), min_size=1, max_size=4))
+    )
     scores = significance.resampled_scores(stats, indices, opts)
     for row, score in zip(indices, scores):
         direct = bleukit.corpus_bleu([hyps[i] for i in row], [refs[i] for i in row], tokenize=tokenize)
@@ -276,9 +289,17 @@ def test_resampled_scores_equal_scoring_the_resampled_corpus(data, draws, tokeni
     [
         (lambda: bleukit.paired_test({"a": ["x"]}, ["x"]), ValueError, "at least 2 systems"),
         (lambda: bleukit.paired_test([("a", ["x"]), ("a", ["y"])], ["x"]), ValueError, "duplicate system name 'a'"),
-        (lambda: bleukit.paired_test({"a": ["x", "y"], "b": ["x"]}, ["x", "y"]), ValueError, "system 'b' has 1 hypotheses"),
+        (
+            lambda: bleukit.paired_test({"a": ["x", "y"], "b": ["x"]}, ["x", "y"]),
+            ValueError,
+            "system 'b' has 1 hypotheses",
+        ),
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x", "y"]), ValueError, "1 hypotheses but 2 reference"),
-        (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], n_samples=0), ValueError, "n_samples must be >= 1"),
+        (
+            lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], n_samples=0),
+            ValueError,
+            "n_samples must be >= 1",
+        ),
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], method="t"), ValueError, "unknown method"),
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], seed=-1), ValueError, "seed must be"),
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], seed="1"), TypeError, "seed must be"),

@@ -16,12 +16,11 @@ from pathlib import Path
 import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU
+from shared_data import REPO, read_lines
 
 import bleukit
 from bleukit import BleuOptions, corpus_statistics
 from bleukit.explain import explain_sentence
-
-from shared_data import REPO, read_lines
 
 pytest.importorskip("gradio")
 
@@ -118,7 +117,7 @@ def test_report_equals_sacrebleu_on_the_bundled_examples(app, kwargs):
     sent_kwargs = {k: v for k, v in kwargs.items() if k != "effective_order"}
     for s, hyp, ref in zip(report["sentences"], hyps, refs):
         want = BLEU(**sent_kwargs, effective_order=True).sentence_score(hyp, ref)  # as sentence_bleu
-        assert s["bleu"] == pytest.approx(want.score, abs=1e-9)
+        assert s["score"] == pytest.approx(want.score, abs=1e-9)
         assert (s["sys_len"], s["ref_len"]) == (want.sys_len, want.ref_len)
     assert json.loads(Path(app.write_json(report)).read_text(encoding="utf-8")) == report
 
@@ -138,7 +137,7 @@ def test_page_pieces_escape_user_text(app):
     options = app.make_options(tokenize="none")
     report = app.score_report("<b>bold</b> & ${1+1}", ["<b>bold</b>"], options)
     s = report["sentences"][0]
-    page = app.explanation_html(1, explain_sentence(s["hypothesis"], s["references"], options), s["bleu"], None)
+    page = app.explanation_html(1, explain_sentence(s["hypothesis"], s["references"], options), s["score"], None)
     assert "<b>bold" not in page
     assert "&lt;b&gt;bold&lt;/b&gt;" in page and "&amp;" in page
     frame = app.sentence_frame(report, app.SORT_CHOICES[0])
@@ -172,7 +171,9 @@ def test_a_byte_order_mark_is_kept_as_sacrebleu_and_the_command_line_keep_it(app
     ref_file.write_text("28 Tage später\nzwei Tage\n", encoding="utf-8")
     text, notice = app.on_upload_hyps(str(hyp_file))
     assert text.startswith(app.BOM) and "byte-order mark" in notice and 'id="bleu-note"' in notice
-    outputs = app.on_score(text, ref_file.read_text(encoding="utf-8"), "", "", "", *app.reset_options(), app.SORT_CHOICES[0])
+    outputs = app.on_score(
+        text, ref_file.read_text(encoding="utf-8"), "", "", "", *app.reset_options(), app.SORT_CHOICES[0]
+    )
     notice, report = outputs[0], outputs[4]
     assert "Line 1 of the hypotheses begins with a byte-order mark" in notice
     hyps = sacrebleu.utils.smart_open(str(hyp_file)).read().splitlines()  # how sacreBLEU reads a file
@@ -180,12 +181,17 @@ def test_a_byte_order_mark_is_kept_as_sacrebleu_and_the_command_line_keep_it(app
     assert hyps[0].startswith(app.BOM)
     assert report["corpus"]["score"] == pytest.approx(sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9)
     assert report["corpus"]["score"] < 100  # "\ufeff28" does not match "28"
-    cli = subprocess.run([sys.executable, "-m", "bleukit", str(ref_file), "-i", str(hyp_file)], capture_output=True,
-                         text=True, env=dict(os.environ, PYTHONPATH=str(REPO / "src")), timeout=120)
+    cli = subprocess.run(
+        [sys.executable, "-m", "bleukit", str(ref_file), "-i", str(hyp_file)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(REPO / "src")),
+        timeout=120,
+    )
     assert json.loads(cli.stdout)["score"] == pytest.approx(report["corpus"]["score"], abs=1e-9)
     # The explanation draws the mark, so the unmatched "28" next to "28" has a visible reason.
     assert 'title="byte-order mark U+FEFF">⟨BOM⟩</span>28</span>' in outputs[-1]  # the token
-    assert "<code><span class=\"bom\" title=\"byte-order mark U+FEFF\">⟨BOM⟩</span>28</code>" in outputs[-1]  # its n-gram
+    assert '<code><span class="bom" title="byte-order mark U+FEFF">⟨BOM⟩</span>28</code>' in outputs[-1]  # its n-gram
 
 
 def test_an_input_error_clears_every_earlier_result(app, caplog):
@@ -230,7 +236,7 @@ def test_sentence_scores_show_two_decimals(app):
     report = app.score_report("a b c d\na b x d\nq", ["a b c d\na b c d\nq r"], app.make_options())
     shown = app.sentence_table(report, app.SORT_CHOICES[0]).to_html()
     for s in report["sentences"]:
-        assert f">{s['bleu']:.2f}<" in shown
+        assert f">{s['score']:.2f}<" in shown
 
 
 def test_every_example_scores_as_sacrebleu(app):
@@ -241,7 +247,9 @@ def test_every_example_scores_as_sacrebleu(app):
         report = app.score_report(hyps_text, sets, app.make_options(**kwargs))
         hyps, refs = app.parse_corpus(hyps_text, sets)
         oracle = BLEU(**{k: v for k, v in kwargs.items() if v is not None})
-        assert report["corpus"]["score"] == pytest.approx(oracle.corpus_score(hyps, _sacre_streams(refs)).score, abs=1e-9)
+        assert report["corpus"]["score"] == pytest.approx(
+            oracle.corpus_score(hyps, _sacre_streams(refs)).score, abs=1e-9
+        )
         scores[hyps_text] = report["corpus"]["score"]
     # the textbook seed examples, on the 0-100 scale
     assert scores["the cat sat on the mat"] == pytest.approx(100 * 5 / 6, abs=1e-12)
@@ -260,7 +268,7 @@ def test_long_sentences_are_drawn_in_part_and_say_so(app):
 
 def test_sentence_table_sorts_by_score(app):
     report = app.score_report("a b c d\nx y z w\na b x d", ["a b c d\nx y q w\nq q q q"], app.make_options())
-    scores = [s["bleu"] for s in report["sentences"]]
+    scores = [s["score"] for s in report["sentences"]]
     low = app.sentence_frame(report, "lowest BLEU first")
     high = app.sentence_frame(report, "highest BLEU first")
     assert low["sentence BLEU"].tolist() == sorted(round(x, 2) for x in scores)
@@ -276,7 +284,9 @@ def test_runs_from_source_where_only_requirements_are_installed(tmp_path):
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
     probe = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
-    purelib = Path(subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True).stdout.strip())
+    purelib = Path(
+        subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
+    )
     # Our site-packages as a plain path: its packages import, but its .pth files (the editable
     # install of bleukit) are not run, as where the package was never installed.
     (purelib / "deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
@@ -314,7 +324,9 @@ def server():
     env.pop("GRADIO_SERVER_NAME", None)
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / "app-server.log", "w")  # the server's own output, kept for a failing run
-    proc = subprocess.Popen([sys.executable, str(REPO / "app.py")], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, str(REPO / "app.py")], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
+    )
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 120
     try:
@@ -354,14 +366,40 @@ def test_api_lists_the_endpoints(client):
 
 
 def test_api_compare_equals_the_core(client):
-    refs = ["the cat sat on the mat", "a dog barked at the postman", "it is raining in the city today",
-            "hello world , said the program", "she reads a book every night", "the train leaves at noon"]
-    base = ["the cat sat on a mat", "the dog barked at a postman", "it rains in the city today",
-            "hello world said the program", "she is reading a book each night", "the train departs at noon"]
-    new = ["the cat sat on the mat", "a dog barked at the postman", "it is raining in town today",
-           "hello world , the program said", "she reads one book every night", "the train leaves at noon"]
-    got = client.predict(systems=["\n".join(base), "\n".join(new)], references=["\n".join(refs)], names=["base", "new"],
-                         method="ar", n_samples=500, seed=7, lowercase=True, api_name="/compare")
+    refs = [
+        "the cat sat on the mat",
+        "a dog barked at the postman",
+        "it is raining in the city today",
+        "hello world , said the program",
+        "she reads a book every night",
+        "the train leaves at noon",
+    ]
+    base = [
+        "the cat sat on a mat",
+        "the dog barked at a postman",
+        "it rains in the city today",
+        "hello world said the program",
+        "she is reading a book each night",
+        "the train departs at noon",
+    ]
+    new = [
+        "the cat sat on the mat",
+        "a dog barked at the postman",
+        "it is raining in town today",
+        "hello world , the program said",
+        "she reads one book every night",
+        "the train leaves at noon",
+    ]
+    got = client.predict(
+        systems=["\n".join(base), "\n".join(new)],
+        references=["\n".join(refs)],
+        names=["base", "new"],
+        method="ar",
+        n_samples=500,
+        seed=7,
+        lowercase=True,
+        api_name="/compare",
+    )
     want = bleukit.paired_test({"base": base, "new": new}, refs, method="ar", n_samples=500, seed=7, lowercase=True)
     assert [s["name"] for s in got["systems"]] == ["base", "new"]
     for row, w in zip(got["systems"], want):
@@ -382,24 +420,36 @@ def test_api_variants_equals_the_core(client):
 
 def test_api_bleu_equals_the_core(client):
     hyps = ["The cat sat on the mat.", "It is raining today.", "A dog barked."]
-    refs = [["The cat sat on the mat.", "A cat sat on a mat."], ["It rains today.", "Today it rains."],
-            ["The dog barked loudly.", "A dog was barking."]]
+    refs = [
+        ["The cat sat on the mat.", "A cat sat on a mat."],
+        ["It rains today.", "Today it rains."],
+        ["The dog barked loudly.", "A dog was barking."],
+    ]
     sets = ["\n".join(s) for s in _sacre_streams(refs)]
-    got = client.predict(hypotheses="\n".join(hyps), references=sets, tokenize="intl", lowercase=True,
-                         smooth_method="floor", smooth_value=0.3, api_name="/bleu")
+    got = client.predict(
+        hypotheses="\n".join(hyps),
+        references=sets,
+        tokenize="intl",
+        lowercase=True,
+        smooth_method="floor",
+        smooth_value=0.3,
+        api_name="/bleu",
+    )
     options = BleuOptions(tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.3)
     want = bleukit.score_statistics(corpus_statistics(hyps, refs, options), options)
     assert got["corpus"] == json.loads(want.to_json())
     assert got["corpus"]["score"] == pytest.approx(
-        sacrebleu.corpus_bleu(hyps, _sacre_streams(refs), tokenize="intl", lowercase=True,
-                              smooth_method="floor", smooth_value=0.3).score, abs=1e-9)
+        sacrebleu.corpus_bleu(
+            hyps, _sacre_streams(refs), tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.3
+        ).score,
+        abs=1e-9,
+    )
     assert [s["line"] for s in got["sentences"]] == [1, 2, 3]
 
 
 @pytest.mark.parametrize(
     "hyps, sets, message",
-    [("a\nb", ["a"], "Reference set 1 has 1 line"), ("", ["a"], "hypotheses are empty"),
-     ("a", [""], "No references")],
+    [("a\nb", ["a"], "Reference set 1 has 1 line"), ("", ["a"], "hypotheses are empty"), ("a", [""], "No references")],
 )
 def test_api_bleu_reports_bad_input(client, hyps, sets, message):
     from gradio_client.exceptions import AppError
@@ -515,7 +565,8 @@ def test_browser_initial_state(page):
                            if (!n.textContent.includes('Click to Upload')) continue;
                            const r = document.createRange(); r.selectNodeContents(n);
                            const t = r.getBoundingClientRect();
-                           return [t.top >= box.top, t.bottom <= box.bottom, t.left >= box.left, t.right <= box.right]; }
+                           return [t.top >= box.top, t.bottom <= box.bottom,
+                                   t.left >= box.left, t.right <= box.right]; }
                          return null; }""",
         )
         assert inside == [True, True, True, True], (zone, inside)
@@ -581,9 +632,7 @@ def test_browser_score_and_why(page):
 def test_browser_upload_highlight_order_and_download(page, tmp_path):
     hyps = (REPO / "examples" / "hyps.txt").read_text(encoding="utf-8")
     page.set_input_files("#hyps-file input[type=file]", str(REPO / "examples" / "hyps.txt"))
-    page.set_input_files(
-        "#refs-file input[type=file]", [str(REPO / "examples" / f"refs.{k}.txt") for k in "ab"]
-    )
+    page.set_input_files("#refs-file input[type=file]", [str(REPO / "examples" / f"refs.{k}.txt") for k in "ab"])
     # Each upload fills its text boxes through its own server round trip: wait for both.
     page.wait_for_function(
         "h => document.querySelector('#hyps textarea').value === h"
@@ -624,13 +673,9 @@ def test_browser_example_loads_and_scores(page):
     page.wait_for_function("() => document.querySelector('#hyps textarea').value === 'a b c d'")
     before = page.get_attribute("#bleu-score", "data-score") if page.query_selector("#bleu-score") else ""
     page.click("#score-btn")
-    page.wait_for_function(
-        "old => (document.querySelector('#bleu-score')?.dataset.score ?? old) !== old", arg=before
-    )
+    page.wait_for_function("old => (document.querySelector('#bleu-score')?.dataset.score ?? old) !== old", arg=before)
     assert page.inner_text("#bleu-score") == "50.00"
     assert "order:2" in page.inner_text("#bleu-signature")
-
-
 
 
 @pytest.mark.slow
@@ -659,9 +704,9 @@ def test_browser_input_error_replaces_the_results(page, server):
     _shot(page, "error")
     # The server logs one line for it, and no traceback.
     deadline = time.monotonic() + 10
-    while message not in log_file.read_text(encoding="utf-8")[len(log_before):] and time.monotonic() < deadline:
+    while message not in log_file.read_text(encoding="utf-8")[len(log_before) :] and time.monotonic() < deadline:
         time.sleep(0.1)
-    new = log_file.read_text(encoding="utf-8")[len(log_before):]
+    new = log_file.read_text(encoding="utf-8")[len(log_before) :]
     assert [line for line in new.splitlines() if line.strip()] == [
         f"input error in score: {message}: line i of every reference set must be a reference of hypothesis line i."
     ]
@@ -699,7 +744,9 @@ def test_browser_example_options_are_shown_and_reset(page, shared_data):
     assert shown and all(re.fullmatch(r"\d{1,3}\.\d\d", x) for x in shown), shown  # 100.00, 44.30, 9.29
     _shot(page, "real-data")
     assert _single_line(page, "#sentences [role=columnheader][data-heading='1']") is True  # "sentence BLEU" whole
-    widths = page.eval_on_selector_all("#sentences [role=columnheader]", "els => els.map(e => e.getBoundingClientRect().width)")
+    widths = page.eval_on_selector_all(
+        "#sentences [role=columnheader]", "els => els.map(e => e.getBoundingClientRect().width)"
+    )
     assert widths[4] > sum(widths[:4])  # the text column takes the room, the numbers keep theirs
     _shot(page, "real-data")
 
@@ -745,7 +792,9 @@ def _fill_compare(page, texts, names, *sets) -> None:
 
 def _compare_and_wait(page) -> None:
     """Click Compare and wait for this click's answer (a table's signature or an error)."""
-    page.evaluate("() => { for (const id of ['compare-signature', 'compare-error']) document.getElementById(id)?.remove(); }")
+    page.evaluate(
+        "() => { for (const id of ['compare-signature', 'compare-error']) document.getElementById(id)?.remove(); }"
+    )
     page.click("#compare-btn")
     page.wait_for_selector("#compare-signature, #compare-error", timeout=60_000)
 
@@ -771,14 +820,16 @@ def test_browser_compare_systems(page, shared_data):
     assert page.inner_text("#compare-signature") == want[0].result.signature
     page.wait_for_selector("#compare-table [role=gridcell]:has-text('online-A.0')")
     cells = page.eval_on_selector_all("#compare-table [role=gridcell]", "els => els.map(e => e.textContent.trim())")
-    rows = [cells[i:i + 5] for i in range(0, len(cells), 5)]
+    rows = [cells[i : i + 5] for i in range(0, len(cells), 5)]
     assert [r[0] for r in rows] == [f"{COMPARED[0]} (baseline)", *COMPARED[1:]]
     for row, w in zip(rows[1:], want[1:]):
         assert row[1] == f"{w.score:.2f}" and row[2] == f"{w.mean:.2f} ± {w.ci:.2f}"
         assert row[3] == f"{w.p_value:.4f}" + (" *" if w.p_value < 0.05 else "")
     assert want[2].p_value < 0.05 and rows[2][3].endswith(" *") and rows[2][4] == "yes"  # online-A: significant
     assert want[1].p_value >= 0.05 and rows[1][4] == "no"
-    page.wait_for_function("() => document.querySelector('#compare-plot .vega-embed, #compare-plot canvas, #compare-plot svg.marks')")
+    page.wait_for_function(
+        "() => document.querySelector('#compare-plot .vega-embed, #compare-plot canvas, #compare-plot svg.marks')"
+    )
     assert _plot_drawn(page, "#compare-plot") > 0
     assert all(name in page.inner_text("#compare-plot") for name in COMPARED)  # the legend names every system
     assert "(all defaults)" in page.inner_text("#compare-options")
@@ -790,7 +841,8 @@ def test_browser_compare_systems(page, shared_data):
                               for (let n = w.nextNode(); n; n = w.nextNode()) {
                                 if (!names.includes(n.textContent.trim())) continue;
                                 const r = n.parentElement.getBoundingClientRect();
-                                out[n.textContent.trim()] = r.height > 0 && r.top >= box.top && r.bottom <= box.bottom; }
+                                out[n.textContent.trim()] =
+                                  r.height > 0 && r.top >= box.top && r.bottom <= box.bottom; }
                               return out; }""",
         COMPARED,
     )
@@ -817,7 +869,7 @@ def test_browser_compare_input_error_replaces_the_results(page, shared_data):
     page.fill("#cmp-sys-2 textarea", "\n".join(systems[1][1][:39]))
     _compare_and_wait(page)
     message = "System 'new' has 39 line(s) but the baseline 'base' has 40"
-    page.wait_for_selector(f"#compare-error:has-text(\"{message}\")")
+    page.wait_for_selector(f'#compare-error:has-text("{message}")')
     page.wait_for_timeout(300)  # let every output of the answer render
     body = page.inner_text("body")
     assert body.count(message) == 1
@@ -827,9 +879,9 @@ def test_browser_compare_input_error_replaces_the_results(page, shared_data):
     assert page.locator("[data-testid=status-tracker].error").count() == 0
     _shot(page, "compare-error")
     deadline = time.monotonic() + 10
-    while message not in log_file.read_text(encoding="utf-8")[len(log_before):] and time.monotonic() < deadline:
+    while message not in log_file.read_text(encoding="utf-8")[len(log_before) :] and time.monotonic() < deadline:
         time.sleep(0.1)
-    new = log_file.read_text(encoding="utf-8")[len(log_before):]
+    new = log_file.read_text(encoding="utf-8")[len(log_before) :]
     assert [line for line in new.splitlines() if line.strip()] == [
         f"input error in compare: {message}: every system must translate the same segments, line by line."
     ]
@@ -847,7 +899,9 @@ def test_browser_other_bleus_panel(page, shared_data):
     page.wait_for_selector("#variants-table [role=gridcell]:has-text('multi-bleu.perl')")
     table = bleukit.compare_variants(hyps, bleukit.references_from_streams(sets))
     cells = page.eval_on_selector_all("#variants-table [role=gridcell]", "els => els.map(e => e.textContent.trim())")
-    assert [cells[i:i + 3] for i in range(0, len(cells), 3)] == [[r.name, f"{r.score:.2f}", r.note] for r in table.rows]
+    assert [cells[i : i + 3] for i in range(0, len(cells), 3)] == [
+        [r.name, f"{r.score:.2f}", r.note] for r in table.rows
+    ]
     for name in table.skipped:
         assert f"{name} not scored" in page.inner_text("#variants-note")
     page.locator("#variants").scroll_into_view_if_needed()

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
+from shared_data import read_lines
 
 import bleukit
-from shared_data import read_lines
 
 pytest.importorskip("gradio")
 
@@ -29,7 +29,9 @@ def wmt17(shared_data):
 
 def _sacrebleu_paired(named, streams, method, n, seed, monkeypatch, **options):
     monkeypatch.setenv("SACREBLEU_SEED", str(seed))
-    sigs, scores = PairedTest(named, {"BLEU": BLEU(references=streams, **options)}, None, test_type=method, n_samples=n)()
+    sigs, scores = PairedTest(
+        named, {"BLEU": BLEU(references=streams, **options)}, None, test_type=method, n_samples=n
+    )()
     return sigs["BLEU"].format(), scores["BLEU"]
 
 
@@ -37,8 +39,15 @@ def _form(app, texts, names, sets, method, n, seed, **options):
     """The compare tab's inputs, in the order of its button's inputs."""
     pad = lambda xs, k: list(xs) + [""] * (k - len(xs))  # noqa: E731
     defaults = dict(zip(app.FORM_OPTIONS, app.reset_options()))
-    return [*pad(texts, app.MAX_SYSTEMS), *pad(names, app.MAX_SYSTEMS), *pad(sets, app.MAX_REFERENCE_SETS),
-            *[options.get(k, defaults[k]) for k in app.FORM_OPTIONS], method, n, seed]
+    return [
+        *pad(texts, app.MAX_SYSTEMS),
+        *pad(names, app.MAX_SYSTEMS),
+        *pad(sets, app.MAX_REFERENCE_SETS),
+        *[options.get(k, defaults[k]) for k in app.FORM_OPTIONS],
+        method,
+        n,
+        seed,
+    ]
 
 
 @pytest.mark.parametrize(
@@ -52,7 +61,16 @@ def _form(app, texts, names, sets, method, n, seed, **options):
 def test_compare_tab_equals_sacrebleu_paired_test(app, wmt17, monkeypatch, method, n, seed, options):
     systems, refs = wmt17
     notice, table, summary, plot = app.on_compare(
-        *_form(app, ["\n".join(h) for _, h in systems], [name for name, _ in systems], ["\n".join(refs)], method, n, seed, **options)
+        *_form(
+            app,
+            ["\n".join(h) for _, h in systems],
+            [name for name, _ in systems],
+            ["\n".join(refs)],
+            method,
+            n,
+            seed,
+            **options,
+        )
     )
     # online-A's file starts with a byte-order mark (kept, as sacreBLEU keeps it): noted, not an error.
     assert "Line 1 of system 3 begins with a byte-order mark" in notice and "error" not in notice
@@ -83,7 +101,10 @@ def test_compare_tab_equals_sacrebleu_paired_test(app, wmt17, monkeypatch, metho
     assert np.allclose(shares.to_numpy(), 100.0)
     opts = app.make_options(**options)
     plot_n = n if key == "bs" else app.DEFAULT_SAMPLES["bs"]
-    scores = {name: bleukit.bootstrap_scores(bleukit.corpus_statistics(h, refs, opts), opts, plot_n, seed) for name, h in systems}
+    scores = {
+        name: bleukit.bootstrap_scores(bleukit.corpus_statistics(h, refs, opts), opts, plot_n, seed)
+        for name, h in systems
+    }
     edges = np.histogram_bin_edges(np.concatenate(list(scores.values())), bins=app.PLOT_BINS)
     centres = list((edges[:-1] + edges[1:]) / 2)
     for name, values in scores.items():
@@ -123,7 +144,15 @@ def test_defaults_are_sacrebleus(app):
     "texts, names, sets, method, n, seed, message",
     [
         (["a b", ""], [], ["a b"], "bs", 10, 1, "Fill at least 2 systems"),
-        (["a b\nc", "a b"], [], ["a b\nc"], "bs", 10, 1, "System 'system 2' has 1 line\\(s\\) but the baseline 'system 1' has 2"),
+        (
+            ["a b\nc", "a b"],
+            [],
+            ["a b\nc"],
+            "bs",
+            10,
+            1,
+            "System 'system 2' has 1 line\\(s\\) but the baseline 'system 1' has 2",
+        ),
         (["a", "b"], ["x", "x"], ["a"], "bs", 10, 1, "Two systems are named 'x'"),
         (["a", "b"], [], ["a\nb"], "bs", 10, 1, "Reference set 1 has 2 line\\(s\\) but there are 1 hypotheses"),
         (["a", "b"], [], [""], "bs", 10, 1, "No references"),
@@ -142,7 +171,9 @@ def test_compare_input_errors_are_named(app, texts, names, sets, method, n, seed
 
 
 def test_a_compare_input_error_clears_the_results(app, caplog):
-    notice, table, summary, plot = app.on_compare(*_form(app, ["a b\nc", "a b"], [], ["a b\nc"], "paired bootstrap", 10, 1))
+    notice, table, summary, plot = app.on_compare(
+        *_form(app, ["a b\nc", "a b"], [], ["a b\nc"], "paired bootstrap", 10, 1)
+    )
     message = "System 'system 2' has 1 line(s) but the baseline 'system 1' has 2"
     assert html.unescape(notice).count(message) == 1 and 'id="compare-error"' in notice and 'role="alert"' in notice
     assert table.empty and list(table.columns) == app.COMPARE_COLUMNS
@@ -159,7 +190,7 @@ def test_system_files_fill_the_boxes_and_name_the_systems(app, tmp_path):
         files.append(str(tmp_path / name))
     *boxes, notice = app.on_upload_systems(files)
     assert boxes[: app.MAX_SYSTEMS] == ["a b\n", "\ufeffa c\n", "", "", ""]
-    assert boxes[app.MAX_SYSTEMS:] == ["base.txt", "new.txt", "", "", ""]
+    assert boxes[app.MAX_SYSTEMS :] == ["base.txt", "new.txt", "", "", ""]
     assert "Line 1 of system 2 begins with a byte-order mark" in notice and "below" not in notice
     *boxes, notice = app.on_upload_systems(files * 3)
     assert all(b == app.gr.update() for b in boxes) and "At most 5 system files" in notice

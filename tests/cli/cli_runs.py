@@ -106,6 +106,6 @@ def compare(args: List[str], stdin: bytes = b"", messages: bool = False) -> Tupl
     assert code_b == code_s, (args, code_s, code_b, err_b, log_s)
     assert normalise(out_b) == normalise(out_s), args
     if messages:
-        ours = [line[len("bleukit: "):] for line in err_b.splitlines()]
+        ours = [line[len("bleukit: ") :] for line in err_b.splitlines()]
         assert ours == log_s, (ours, log_s)
     return code_b, out_b

@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_data import REPO
 
 import bleukit
 from bleukit.cli import main
-
-from shared_data import REPO
 
 EXAMPLES = REPO / "examples"
 HYP, REF_A, REF_B = (str(EXAMPLES / n) for n in ("hyps.txt", "refs.a.txt", "refs.b.txt"))
@@ -48,7 +47,9 @@ def test_sentence_level_lines_are_sentence_bleu():
 
 
 def test_weights_and_effective_order_are_bleukit_additions():
-    code, out, err = run(REF_A, "-i", HYP, "--weights", "0.4", "0.3", "0.2", "0.1", "--effective-order", "-b", "-w", "6")
+    code, out, err = run(
+        REF_A, "-i", HYP, "--weights", "0.4", "0.3", "0.2", "0.1", "--effective-order", "-b", "-w", "6"
+    )
     assert code == 0, err
     expected = bleukit.corpus_bleu(lines(HYP), lines(REF_A), weights=[0.4, 0.3, 0.2, 0.1], effective_order=True)
     assert out == f"{expected.score:.6f}\n"
@@ -116,7 +117,7 @@ class _Terminal(io.StringIO):
 def test_progress_bar_on_a_terminal_only(monkeypatch, extra, shown):
     import bleukit.cli as cli
 
-    monkeypatch.setattr(cli, "_PROGRESS_DELAY_S", 0)  # the real bar waits 2 s before it appears
+    monkeypatch.setattr(cli.commands, "_PROGRESS_DELAY_S", 0)  # the real bar waits 2 s before it appears
     args = [REF_A, "-i", HYP, REF_B, "-f", "text", *extra]
     err = _Terminal()
     assert main(args, stdin=io.BytesIO(), stdout=io.StringIO(), stderr=err) == 0
@@ -134,7 +135,7 @@ def test_empty_stdin_explains_that_positional_files_are_references():
 def test_progress_bar_of_the_paired_tests(monkeypatch):
     import bleukit.cli as cli
 
-    monkeypatch.setattr(cli, "_PROGRESS_DELAY_S", 0)
+    monkeypatch.setattr(cli.commands, "_PROGRESS_DELAY_S", 0)
     err = _Terminal()
     args = [REF_A, "-i", HYP, REF_B, "-f", "text", "--paired-bs", "--paired-bs-n", "50"]
     assert main(args, stdin=io.BytesIO(), stdout=io.StringIO(), stderr=err) == 0

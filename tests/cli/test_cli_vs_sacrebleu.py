@@ -16,28 +16,69 @@ from pathlib import Path
 from typing import List, Optional
 
 import pytest
-
 from cli_runs import compare, normalise, run_bleukit, run_sacrebleu
 from shared_data import REPO, SHARED_DATA
-
 
 # A small corpus with what trips scorers: punctuation, numbers, case, Chinese, Japanese, Korean,
 # empty lines, trailing blanks, a BOM-free U+2028 inside a line, a "\r" inside a line.
 HYPS = [
-    "The cat sat on the mat.", "It is raining, isn't it?", "Das ist 1,000.5 Euro teuer!",
-    "", "Hello WORLD ", "我们今天去北京。", "東京は日本の首都です。", "안녕하세요 세계",
-    "a\u2028b c", "Numbers: 3.14, -2, 1e10.", "x\ry z", "THE END.",
+    "The cat sat on the mat.",
+    "It is raining, isn't it?",
+    "Das ist 1,000.5 Euro teuer!",
+    "",
+    "Hello WORLD ",
+    "我们今天去北京。",
+    "東京は日本の首都です。",
+    "안녕하세요 세계",
+    "a\u2028b c",
+    "Numbers: 3.14, -2, 1e10.",
+    "x\ry z",
+    "THE END.",
 ]
 REFS = [
-    ["The cat is on the mat.", "It rains, doesn't it?", "Das ist 1.000,5 Euro teuer.", "", "hello world",
-     "我们今天去北京。", "東京は日本の首都だ。", "안녕 세계", "a b c", "Numbers: 3.14, -2, 1e10.", "x y z", "the end."],
-    ["A cat sat on a mat.", "It is raining, is it not?", "Es kostet 1000,5 Euro!", "nothing", "Hello, World!",
-     "今天我们去北京。", "日本の首都は東京です。", "안녕하세요, 세계", "a\u2028b c", "Numbers 3.14 -2 1e10",
-     "x\ry z", "The end"],
-    ["The cat sat on the mat", "Raining, isn't it?", "1,000.5 Euro!", "", "HELLO WORLD", "北京",
-     "東京", "세계", "ab c", "3.14", "xy z", "END."],
-    ["cat mat", "it is raining", "Das ist teuer", "x", "world", "我们", "首都", "안녕하세요", "c", "1e10",
-     "z", "the"],
+    [
+        "The cat is on the mat.",
+        "It rains, doesn't it?",
+        "Das ist 1.000,5 Euro teuer.",
+        "",
+        "hello world",
+        "我们今天去北京。",
+        "東京は日本の首都だ。",
+        "안녕 세계",
+        "a b c",
+        "Numbers: 3.14, -2, 1e10.",
+        "x y z",
+        "the end.",
+    ],
+    [
+        "A cat sat on a mat.",
+        "It is raining, is it not?",
+        "Es kostet 1000,5 Euro!",
+        "nothing",
+        "Hello, World!",
+        "今天我们去北京。",
+        "日本の首都は東京です。",
+        "안녕하세요, 세계",
+        "a\u2028b c",
+        "Numbers 3.14 -2 1e10",
+        "x\ry z",
+        "The end",
+    ],
+    [
+        "The cat sat on the mat",
+        "Raining, isn't it?",
+        "1,000.5 Euro!",
+        "",
+        "HELLO WORLD",
+        "北京",
+        "東京",
+        "세계",
+        "ab c",
+        "3.14",
+        "xy z",
+        "END.",
+    ],
+    ["cat mat", "it is raining", "Das ist teuer", "x", "world", "我们", "首都", "안녕하세요", "c", "1e10", "z", "the"],
 ]
 
 
@@ -70,8 +111,18 @@ def refs_args(files, n: int) -> List[str]:
 
 
 @pytest.mark.parametrize("nrefs", [1, 2, 3, 4])
-@pytest.mark.parametrize("fmt", [["-f", "json"], ["-f", "text"], ["-f", "latex"], ["-f", "text", "--short"],
-                                 ["-b"], ["-f", "text", "-b", "-w", "3"], ["--short"]])
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        ["-f", "json"],
+        ["-f", "text"],
+        ["-f", "latex"],
+        ["-f", "text", "--short"],
+        ["-b"],
+        ["-f", "text", "-b", "-w", "3"],
+        ["--short"],
+    ],
+)
 def test_single_system_formats_and_reference_counts(files, nrefs, fmt):
     compare([*refs_args(files, nrefs), "-i", files["hyp.txt"], *fmt])
 
@@ -89,23 +140,38 @@ def test_every_tokenizer(files, tok, lc):
     compare([*refs_args(files, 2), "-i", files["hyp.txt"], "-tok", tok, *lc, "-f", "text"])
 
 
-@pytest.mark.parametrize("smooth", [["-s", "exp"], ["-s", "floor"], ["-s", "floor", "-sv", "0.5"], ["-s", "add-k"],
-                                    ["-s", "add-k", "--smooth-value", "2"], ["-s", "none"], ["-s", "exp", "-sv", "0.3"],
-                                    ["--smooth-method", "none", "-w", "0"], ["-m", "bleu", "-w", "4"]])
+@pytest.mark.parametrize(
+    "smooth",
+    [
+        ["-s", "exp"],
+        ["-s", "floor"],
+        ["-s", "floor", "-sv", "0.5"],
+        ["-s", "add-k"],
+        ["-s", "add-k", "--smooth-value", "2"],
+        ["-s", "none"],
+        ["-s", "exp", "-sv", "0.3"],
+        ["--smooth-method", "none", "-w", "0"],
+        ["-m", "bleu", "-w", "4"],
+    ],
+)
 @pytest.mark.parametrize("fmt", ["json", "text"])
 def test_smoothing_and_width(files, smooth, fmt):
     compare([*refs_args(files, 1), "-i", files["hyp.txt"], *smooth, "-f", fmt])
 
 
-@pytest.mark.parametrize("extra", [[], ["--short"], ["-b"], ["-tok", "char", "-w", "3"], ["-s", "floor", "-lc"],
-                                   ["-f", "json"], ["-s", "none"]])
+@pytest.mark.parametrize(
+    "extra",
+    [[], ["--short"], ["-b"], ["-tok", "char", "-w", "3"], ["-s", "floor", "-lc"], ["-f", "json"], ["-s", "none"]],
+)
 @pytest.mark.parametrize("nrefs", [1, 3])
 def test_sentence_level(files, extra, nrefs):
     compare([*refs_args(files, nrefs), "-i", files["hyp.txt"], "--sentence-level", *extra])
 
 
-@pytest.mark.parametrize("fmt", [["-f", "text"], ["-f", "json"], ["-f", "latex"], ["-f", "text", "--short"],
-                                 ["-f", "latex", "-w", "2"], ["-b"]])
+@pytest.mark.parametrize(
+    "fmt",
+    [["-f", "text"], ["-f", "json"], ["-f", "latex"], ["-f", "text", "--short"], ["-f", "latex", "-w", "2"], ["-b"]],
+)
 def test_several_systems(files, fmt):
     compare([*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *fmt], messages=True)
 
@@ -124,9 +190,18 @@ def test_stdin_is_the_hypothesis_and_files_are_references(files):
     compare([*refs_args(files, 1), "-i", files["crlf.txt"], "-f", "text"])
 
 
-@pytest.mark.parametrize("args", [["-l", "en-zh"], ["-l", "en-ja"], ["-l", "de-ko"], ["-l", "de-en"],
-                                  ["-l", "en-zh", "-tok", "13a"], ["-l", "en-ja", "-tok", "char"],
-                                  ["-l", "en-ko", "-tok", "intl"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-l", "en-zh"],
+        ["-l", "en-ja"],
+        ["-l", "de-ko"],
+        ["-l", "de-en"],
+        ["-l", "en-zh", "-tok", "13a"],
+        ["-l", "en-ja", "-tok", "char"],
+        ["-l", "en-ko", "-tok", "intl"],
+    ],
+)
 def test_language_pair_picks_the_tokenizer(files, args):
     compare([*refs_args(files, 1), "-i", files["hyp.txt"], *args, "-f", "text"], messages=True)
 
@@ -142,26 +217,29 @@ def test_sacrebleu_format_environment_variable(files, monkeypatch):
     compare([files["ref0.txt"], "-i", files["hyp.txt"]])
 
 
-@pytest.mark.parametrize("args", [
-    ["@ref0.txt", "-i", "@short.txt"],                                 # line counts differ
-    ["@ref0.txt", "-i", "@hyp.txt", "-w", "-1"],                       # sacreBLEU: traceback, 1
-    ["@ref0.txt", "-i", "@hyp.txt", "@sys2.txt", "-w", "-1"],
-    ["@ref0.txt", "-i", "@hyp.txt", "--sentence-level", "-w", "-1"],
-    ["@ref0.txt", "-i", "nonexistent.txt"],
-    ["nonexistent.txt", "-i", "@hyp.txt"],
-    ["@ref0.txt", "-i", "@hyp.txt", "-tok", "moses"],                  # argparse: 2
-    ["@ref0.txt", "-i", "@hyp.txt", "-f", "xml"],
-    ["@ref0.txt", "-i", "@hyp.txt", "--paired-bs"],                    # one system
-    ["@ref0.txt", "-i", "@hyp.txt", "@sys2.txt", "--sentence-level"],
-    ["@ref0.txt", "-i", "@hyp.txt", "@sys2.txt", "-ci"],
-    ["@ref0.txt", "-i", "@hyp.txt", "--sentence-level", "-ci"],
-    ["@ref0.txt", "-i", "@hyp.txt", "@hyp.txt"],                      # same name twice
-    ["@ref0.txt", "-i", "@hyp.txt", "--paired-bs", "--paired-ar"],     # mutually exclusive: 2
-    ["@ref0.txt", "-i", "@bad.txt"],                                   # invalid UTF-8
-    ["-i", "@hyp.txt"],                                                 # no references
-    ["@ref0.txt", "-i", "@empty.txt"],                                  # no segments
-    ["@empty.txt", "-i", "@hyp.txt"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["@ref0.txt", "-i", "@short.txt"],  # line counts differ
+        ["@ref0.txt", "-i", "@hyp.txt", "-w", "-1"],  # sacreBLEU: traceback, 1
+        ["@ref0.txt", "-i", "@hyp.txt", "@sys2.txt", "-w", "-1"],
+        ["@ref0.txt", "-i", "@hyp.txt", "--sentence-level", "-w", "-1"],
+        ["@ref0.txt", "-i", "nonexistent.txt"],
+        ["nonexistent.txt", "-i", "@hyp.txt"],
+        ["@ref0.txt", "-i", "@hyp.txt", "-tok", "moses"],  # argparse: 2
+        ["@ref0.txt", "-i", "@hyp.txt", "-f", "xml"],
+        ["@ref0.txt", "-i", "@hyp.txt", "--paired-bs"],  # one system
+        ["@ref0.txt", "-i", "@hyp.txt", "@sys2.txt", "--sentence-level"],
+        ["@ref0.txt", "-i", "@hyp.txt", "@sys2.txt", "-ci"],
+        ["@ref0.txt", "-i", "@hyp.txt", "--sentence-level", "-ci"],
+        ["@ref0.txt", "-i", "@hyp.txt", "@hyp.txt"],  # same name twice
+        ["@ref0.txt", "-i", "@hyp.txt", "--paired-bs", "--paired-ar"],  # mutually exclusive: 2
+        ["@ref0.txt", "-i", "@bad.txt"],  # invalid UTF-8
+        ["-i", "@hyp.txt"],  # no references
+        ["@ref0.txt", "-i", "@empty.txt"],  # no segments
+        ["@empty.txt", "-i", "@hyp.txt"],
+    ],
+)
 def test_errors_have_sacrebleus_exit_codes(files, args):
     args = [files[a[1:]] if a.startswith("@") else a for a in args]
     code, out = compare(args)
@@ -183,11 +261,19 @@ def test_error_messages_name_the_file_and_line(files):
     assert code == 17 and f"{files['refs.tsv']}, line 1: expected 3" in err
 
 
-@pytest.mark.parametrize("args, words", [
-    (["-t", "wmt14", "-l", "en-de"], "test sets"), (["-m", "chrf"], "BLEU only"), (["-m", "bleu", "ter"], "BLEU only"),
-    (["--chrf-beta", "3"], "chrF"), (["--ter-normalized"], "TER"), (["--echo", "src"], "test sets"),
-    (["-tok", "spm"], "SentencePiece"), (["--list"], "test-set list"), (["--download", "wmt14"], "test sets"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["-t", "wmt14", "-l", "en-de"], "test sets"),
+        (["-m", "ter"], "TER"),
+        (["-m", "bleu", "ter"], "TER"),
+        (["--ter-normalized"], "TER"),
+        (["--echo", "src"], "test sets"),
+        (["-tok", "spm"], "SentencePiece"),
+        (["--list"], "test-set list"),
+        (["--download", "wmt14"], "test sets"),
+    ],
+)
 def test_what_bleukit_does_not_do_is_one_clear_line(files, args, words):
     code, out, err = run_bleukit([files["ref0.txt"], "-i", files["hyp.txt"], *args])
     assert code == 1 and out == "" and len(err.splitlines()) == 1 and words in err, err
@@ -227,6 +313,7 @@ def test_help_marks_our_additions(capsys):
 
 # ---- the shared real data ------------------------------------------------------------------
 
+
 def _data(dataset: str, *names: str) -> List[str]:
     folder = SHARED_DATA / dataset
     if not folder.exists():
@@ -258,14 +345,21 @@ def test_real_data_japanese_by_language_pair():
 
 @pytest.mark.slow
 def test_real_data_five_systems_sentence_level():
-    names = ["ref.de", "hyp.LIUM-NMT.4900.de", "hyp.online-B.0.de", "hyp.uedin-nmt.4722.de", "hyp.KIT.4950.de",
-             "hyp.online-A.0.de"]
+    names = [
+        "ref.de",
+        "hyp.LIUM-NMT.4900.de",
+        "hyp.online-B.0.de",
+        "hyp.uedin-nmt.4722.de",
+        "hyp.KIT.4950.de",
+        "hyp.online-A.0.de",
+    ]
     ref, *hyps = _data("wmt17-en-de", *names)
     compare([ref, "-i", *hyps, "-f", "text"])
     compare([ref, "-i", hyps[0], "--sentence-level", "-lc"])
 
 
 # ---- significance (issue 10) ----------------------------------------------------------------
+
 
 def _close(ours, theirs, path=""):
     if isinstance(theirs, dict):
@@ -286,11 +380,19 @@ def _close(ours, theirs, path=""):
         assert ours == theirs, path
 
 
-@pytest.mark.parametrize("test", [["--paired-bs"], ["--paired-ar", "--paired-ar-n", "2000"],
-                                  ["--paired-bs", "--paired-bs-n", "300", "--short", "-f", "text"],
-                                  ["-pbs", "-f", "latex"], ["-par", "-parn", "1000", "-f", "text", "-w", "3"],
-                                  ["-pbs", "-pbsn", "500", "-f", "text", "-w", "2"],
-                                  ["-par", "-parn", "500", "-f", "json"], ["-pbs", "-pbsn", "200", "-f", "json"]])
+@pytest.mark.parametrize(
+    "test",
+    [
+        ["--paired-bs"],
+        ["--paired-ar", "--paired-ar-n", "2000"],
+        ["--paired-bs", "--paired-bs-n", "300", "--short", "-f", "text"],
+        ["-pbs", "-f", "latex"],
+        ["-par", "-parn", "1000", "-f", "text", "-w", "3"],
+        ["-pbs", "-pbsn", "500", "-f", "text", "-w", "2"],
+        ["-par", "-parn", "500", "-f", "json"],
+        ["-pbs", "-pbsn", "200", "-f", "json"],
+    ],
+)
 def test_paired_tests_like_sacrebleu(files, test):
     args = [*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *test]
     if "text" not in test and "latex" not in test:  # sacreBLEU's default format is JSON
@@ -302,8 +404,16 @@ def test_paired_tests_like_sacrebleu(files, test):
         compare(args, messages=True)
 
 
-@pytest.mark.parametrize("extra", [[], ["-f", "text"], ["-f", "text", "--confidence-n", "200", "-w", "3"],
-                                   ["-b", "-f", "text"], ["--confidence-n", "1", "-f", "text"]])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["-f", "text"],
+        ["-f", "text", "--confidence-n", "200", "-w", "3"],
+        ["-b", "-f", "text"],
+        ["--confidence-n", "1", "-f", "text"],
+    ],
+)
 def test_confidence_interval_like_sacrebleu(files, extra):
     compare([*refs_args(files, 2), "-i", files["hyp.txt"], "-ci", *extra])
 
@@ -319,13 +429,34 @@ def test_seed_environment_variable_and_flag(files, monkeypatch):
 
 @pytest.mark.parametrize("key", ["none/bs/2000", "none/ar/10000", "13a/bs/1000", "13a/ar/10000"])
 def test_paired_expected_file_reproduced_by_the_cli(key):
-    names = ["ref.de", "hyp.LIUM-NMT.4900.de", "hyp.online-B.0.de", "hyp.uedin-nmt.4722.de", "hyp.KIT.4950.de",
-             "hyp.online-A.0.de"]
+    names = [
+        "ref.de",
+        "hyp.LIUM-NMT.4900.de",
+        "hyp.online-B.0.de",
+        "hyp.uedin-nmt.4722.de",
+        "hyp.KIT.4950.de",
+        "hyp.online-A.0.de",
+    ]
     ref, *hyps = _data("wmt17-en-de", *names)
     expected = json.loads((SHARED_DATA / "wmt17-en-de" / "paired_tests_expected.json").read_text())[key]
     tok, method, n = key.split("/")
-    code, out, err = run_bleukit([ref, "-i", *hyps, "-tok", tok, f"--paired-{method}", f"--paired-{method}-n", n,
-                                  "-f", "json", "-q", "--seed", "12345"])
+    code, out, err = run_bleukit(
+        [
+            ref,
+            "-i",
+            *hyps,
+            "-tok",
+            tok,
+            f"--paired-{method}",
+            f"--paired-{method}-n",
+            n,
+            "-f",
+            "json",
+            "-q",
+            "--seed",
+            "12345",
+        ]
+    )
     assert code == 0, err
     got = {row["system"].replace("Baseline: ", "").split("/hyp.")[-1][:-3]: row["BLEU"] for row in json.loads(out)}
     _close(got, expected)
@@ -333,17 +464,20 @@ def test_paired_expected_file_reproduced_by_the_cli(key):
 
 # ---- real processes ------------------------------------------------------------------------
 
+
 def _process(args: List[str], stdin=None, input: Optional[bytes] = None, env=None):
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), **(env or {}))
-    return subprocess.run([sys.executable, "-m", "bleukit", *args], stdin=stdin, input=input,
-                          capture_output=True, env=environment)
+    return subprocess.run(
+        [sys.executable, "-m", "bleukit", *args], stdin=stdin, input=input, capture_output=True, env=environment
+    )
 
 
 def test_piped_hypotheses_use_the_positional_files_as_references():
     """`cat hyp.txt | bleukit ref1.txt ref2.txt` is sacreBLEU's 64.0, not ref1 scored against ref2."""
     examples = REPO / "examples"
-    out = _process([str(examples / "refs.a.txt"), str(examples / "refs.b.txt"), "-b"],
-                   input=(examples / "hyps.txt").read_bytes())
+    out = _process(
+        [str(examples / "refs.a.txt"), str(examples / "refs.b.txt"), "-b"], input=(examples / "hyps.txt").read_bytes()
+    )
     assert out.returncode == 0 and out.stdout == b"64.0\n", out.stderr
 
 

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from bleukit.compat import evaluate_module_path, gleu, hf_evaluate
+from bleukit import metric_path
+from bleukit.compat import gleu, hf_evaluate
 
 pytest.importorskip("evaluate")
 
@@ -27,7 +28,11 @@ print(json.dumps(out))
 """
 
 HYPS = ["The cat sat on the mat.", "It is raining today.", "Yes."]
-REFS = [["The cat sat on the mat.", "A cat sat on the mat."], ["It rains today.", "It is raining today!"], ["No.", "Yes!"]]
+REFS = [
+    ["The cat sat on the mat.", "A cat sat on the mat."],
+    ["It rains today.", "It is raining today!"],
+    ["No.", "Yes!"],
+]
 BLEU_CASES = [
     {"predictions": HYPS, "references": REFS},
     {"predictions": HYPS, "references": [r[0] for r in REFS], "smooth": True},
@@ -42,12 +47,25 @@ GLEU_CASES = [
 
 @pytest.fixture(scope="module")
 def loaded(tmp_path_factory):
-    paths = {"bleu": evaluate_module_path("bleu"), "google_bleu": evaluate_module_path("google_bleu")}
-    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1",
-               HF_HOME=str(tmp_path_factory.mktemp("hf")), PYTHONPATH=os.pathsep.join(sys.path))
+    paths = {"bleu": metric_path("bleu"), "google_bleu": metric_path("google_bleu")}
+    env = dict(
+        os.environ,
+        HF_HUB_OFFLINE="1",
+        HF_EVALUATE_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+        HF_HOME=str(tmp_path_factory.mktemp("hf")),
+        PYTHONPATH=os.pathsep.join(sys.path),
+    )
     stdin = json.dumps(BLEU_CASES) + "\n" + json.dumps(GLEU_CASES) + "\n"
-    proc = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(paths)], input=stdin, capture_output=True,
-                          text=True, env=env, cwd=str(tmp_path_factory.mktemp("cwd")), timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT, json.dumps(paths)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tmp_path_factory.mktemp("cwd")),
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -57,7 +75,14 @@ def test_bleu_module_matches_hf_evaluate_bleu(loaded):
     for case, result in zip(BLEU_CASES[:3], got[:3]):
         kwargs = {k: v for k, v in case.items() if k not in ("predictions", "references")}
         assert result == hf_evaluate.bleu(case["predictions"], case["references"], **kwargs)
-    assert set(got[0]) == {"bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"}
+    assert set(got[0]) == {
+        "bleu",
+        "precisions",
+        "brevity_penalty",
+        "length_ratio",
+        "translation_length",
+        "reference_length",
+    }
 
 
 def test_bleu_module_empty_input_is_a_clear_error(loaded):
@@ -73,7 +98,7 @@ def test_google_bleu_module(loaded):
 
 def test_module_files_ship_with_the_package():
     for name in ("bleu", "google_bleu"):
-        path = evaluate_module_path(name)
+        path = metric_path(name)
         assert os.path.isfile(path) and path.endswith(f"{name}.py")
     with pytest.raises(ValueError, match="choose one of"):
-        evaluate_module_path("rouge")
+        metric_path("rouge")

@@ -10,11 +10,11 @@ import warnings
 
 import numpy as np
 import pytest
+from shared_data import SHARED_DATA, read_lines
 
 import bleukit
 from bleukit.compat import gleu, hf_evaluate, moses, nltk, torchmetrics
 from bleukit.tokenizers import Tokenizer13a
-from shared_data import SHARED_DATA, read_lines
 
 EXPECTED = SHARED_DATA / "variants_expected.jsonl"
 ROWS = [json.loads(line) for line in open(EXPECTED, encoding="utf-8")] if EXPECTED.exists() else []

@@ -8,12 +8,15 @@ import warnings
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import corpora
 
 from bleukit.compat import gleu, nltk, presets, torchmetrics
-from strategies import corpora, sentences
 
-CASES = settings(max_examples=int(os.environ.get("BLEUKIT_COMPAT_EXAMPLES", "60")), deadline=None,
-                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+CASES = settings(
+    max_examples=int(os.environ.get("BLEUKIT_COMPAT_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 # A small vocabulary so that n-grams of every order match often; empty sentences included.
 tokens = st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), min_size=0, max_size=9)
@@ -52,9 +55,15 @@ def _run(fn, *args, **kwargs):
 
 
 @CASES
-@given(data=token_corpora(), w=weights, method=st.integers(0, 7), auto_reweigh=st.booleans(),
-       params=st.fixed_dictionaries({"epsilon": st.sampled_from([0.1, 0.5]), "alpha": st.sampled_from([5, 2.5]),
-                                     "k": st.sampled_from([5, 3])}))
+@given(
+    data=token_corpora(),
+    w=weights,
+    method=st.integers(0, 7),
+    auto_reweigh=st.booleans(),
+    params=st.fixed_dictionaries(
+        {"epsilon": st.sampled_from([0.1, 0.5]), "alpha": st.sampled_from([5, 2.5]), "k": st.sampled_from([5, 3])}
+    ),
+)
 def test_nltk_corpus_bleu(data, w, method, auto_reweigh, params):
     bleu_score = pytest.importorskip("nltk.translate.bleu_score")
     refs, hyps = data
@@ -78,7 +87,9 @@ def test_nltk_sentence_bleu(data, method):
     refs, hyps = data
     theirs = getattr(bleu_score.SmoothingFunction(), f"method{method}")
     want = _run(bleu_score.sentence_bleu, refs[0], hyps[0], smoothing_function=theirs)
-    got = _run(nltk.sentence_bleu, refs[0], hyps[0], smoothing_function=getattr(nltk.SmoothingFunction(), f"method{method}"))
+    got = _run(
+        nltk.sentence_bleu, refs[0], hyps[0], smoothing_function=getattr(nltk.SmoothingFunction(), f"method{method}")
+    )
     assert got is want if isinstance(want, type) else _same(got, want), (got, want)
 
 
@@ -102,8 +113,12 @@ def test_torchmetrics_bleu_score(data, smooth, n_gram):
 
 
 @CASES
-@given(data=corpora(max_refs=3), smooth=st.booleans(), lowercase=st.booleans(),
-       tokenize=st.sampled_from(["13a", "intl", "zh", "char", "none"]))
+@given(
+    data=corpora(max_refs=3),
+    smooth=st.booleans(),
+    lowercase=st.booleans(),
+    tokenize=st.sampled_from(["13a", "intl", "zh", "char", "none"]),
+)
 def test_torchmetrics_sacre_bleu_score(data, smooth, lowercase, tokenize):
     tm = pytest.importorskip("torchmetrics.functional.text")
     hyps, streams = data
@@ -133,8 +148,16 @@ def test_t5_preset_equals_sacrebleu(data, tok):
     sacrebleu = pytest.importorskip("sacrebleu")
     hyps, streams = data
     refs = [r if r is not None else "" for r in streams[0]]
-    want = sacrebleu.corpus_bleu(hyps, [refs], smooth_method="exp", smooth_value=0.0, force=False,
-                                 lowercase=False, tokenize=tok, use_effective_order=False).score
+    want = sacrebleu.corpus_bleu(
+        hyps,
+        [refs],
+        smooth_method="exp",
+        smooth_value=0.0,
+        force=False,
+        lowercase=False,
+        tokenize=tok,
+        use_effective_order=False,
+    ).score
     # bleukit's vectorised formula may differ from sacreBLEU's loop in the last bit
     assert math.isclose(presets.t5_bleu(refs, hyps, tokenizer=tok)["bleu"], want, rel_tol=1e-12, abs_tol=1e-12)
     # streams, as T5 passes a list of lists

@@ -10,17 +10,35 @@ import pytest
 
 import bleukit
 from bleukit.compat import compare_variants, presets
-from bleukit.tokenizer_spm import SPM_MODELS
+from bleukit.tokenizers.spm import SPM_MODELS
 
 spm = pytest.importorskip("sentencepiece")
 
 TEXT = [
-    "The cat sat on the mat.", "It is raining today, isn't it?", "Über die Brücke gingen 1.000 Menschen.",
-    "北京欢迎你。", "Les élèves étudient la grammaire française.", "A quick brown fox jumps over the lazy dog!",
-    "Numbers like 3.14 and 2,718 appear here.", "Tokyo は日本の首都です。", "Straße, STRASSE und straße.",
+    "The cat sat on the mat.",
+    "It is raining today, isn't it?",
+    "Über die Brücke gingen 1.000 Menschen.",
+    "北京欢迎你。",
+    "Les élèves étudient la grammaire française.",
+    "A quick brown fox jumps over the lazy dog!",
+    "Numbers like 3.14 and 2,718 appear here.",
+    "Tokyo は日本の首都です。",
+    "Straße, STRASSE und straße.",
 ]
-HYPS = ["The cat sat on a mat.", "It rains today, isn't it?", "Über die Brücke gingen 1000 Menschen.", "北京欢迎您。", ""]
-REFS = ["The cat sat on the mat.", "It is raining today, isn't it?", "Über die Brücke gingen 1.000 Menschen.", "北京欢迎你。", "x"]
+HYPS = [
+    "The cat sat on a mat.",
+    "It rains today, isn't it?",
+    "Über die Brücke gingen 1000 Menschen.",
+    "北京欢迎您。",
+    "",
+]
+REFS = [
+    "The cat sat on the mat.",
+    "It is raining today, isn't it?",
+    "Über die Brücke gingen 1.000 Menschen.",
+    "北京欢迎你。",
+    "x",
+]
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +47,14 @@ def sacrebleu_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("sacrebleu")
     corpus = root / "train.txt"
     corpus.write_text("\n".join(TEXT * 20) + "\n", encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(root / "tiny"), vocab_size=90,
-                                   character_coverage=1.0, model_type="unigram", minloglevel=2)
+    spm.SentencePieceTrainer.train(
+        input=str(corpus),
+        model_prefix=str(root / "tiny"),
+        vocab_size=90,
+        character_coverage=1.0,
+        model_type="unigram",
+        minloglevel=2,
+    )
     (root / "models").mkdir()
     data = (root / "tiny.model").read_bytes()
     for _, url in SPM_MODELS.values():
@@ -91,13 +115,18 @@ def test_missing_model_is_a_clear_error(monkeypatch, tmp_path):
 
 
 def test_spm_is_not_native_and_sentencepiece_is_imported_lazily():
-    from bleukit._native import NATIVE_TOKENIZERS, uses_native
+    from bleukit.metrics.bleu.kernel import NATIVE_TOKENIZERS, uses_native
     from bleukit.options import BleuOptions
 
     assert "flores200" not in NATIVE_TOKENIZERS and not uses_native(BleuOptions(tokenize="flores200"))
     code = "import sys, bleukit, bleukit.compat; print(json.dumps('sentencepiece' in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", "import json; " + code], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", "import json; " + code],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) is False
 
@@ -123,6 +152,10 @@ def test_command_line_without_a_model_says_where_to_put_it(monkeypatch, tmp_path
     monkeypatch.delenv("BLEUKIT_SPM_MODEL_FLORES200", raising=False)
     (tmp_path / "f").write_text("a\n", encoding="utf-8")
     err = io.StringIO()
-    code = bleukit_main([str(tmp_path / "f"), "-i", str(tmp_path / "f"), "-tok", "flores200"],
-                        stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=err)
+    code = bleukit_main(
+        [str(tmp_path / "f"), "-i", str(tmp_path / "f"), "-tok", "flores200"],
+        stdin=io.BytesIO(b""),
+        stdout=io.StringIO(),
+        stderr=err,
+    )
     assert code == 1 and "BLEUKIT_SPM_MODEL_FLORES200" in err.getvalue() and len(err.getvalue().splitlines()) == 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from small_corpus import HYPS, REFS, sacre_corpus
 
 from bleukit import BleuOptions, StatisticsAccumulator, corpus_bleu, corpus_statistics
-from small_corpus import HYPS, REFS, sacre_corpus
 
 
 @pytest.mark.parametrize("split", [1, 2, 3])
@@ -15,10 +15,12 @@ def test_accumulated_batches_equal_the_one_pass_score_and_sacrebleu(split):
     opts = BleuOptions(smooth_method="floor", lowercase=True)
     acc = StatisticsAccumulator(opts, extras=["tokens"])
     for start in range(0, len(HYPS), split):
-        acc.add_text(HYPS[start:start + split], REFS[start:start + split], tokens=start)
+        acc.add_text(HYPS[start : start + split], REFS[start : start + split], tokens=start)
     result = acc.result()
     assert result == corpus_bleu(HYPS, REFS, smooth_method="floor", lowercase=True)
-    assert math.isclose(result.score, sacre_corpus(HYPS, REFS, smooth_method="floor", lowercase=True).score, abs_tol=1e-9)
+    assert math.isclose(
+        result.score, sacre_corpus(HYPS, REFS, smooth_method="floor", lowercase=True).score, abs_tol=1e-9
+    )
     assert acc.n_rows == len(HYPS) and acc.counters == {"tokens": sum(range(0, len(HYPS), split))}
     assert result.signature.split("|")[0] == "nrefs:var"
 

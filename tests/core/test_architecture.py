@@ -30,10 +30,7 @@ def _module_name(path: Path) -> str:
 
 
 def _modules() -> Dict[str, Path]:
-    return {
-        _module_name(p): p for p in SRC.rglob("*.py")
-        if not any(folder in p.parents for folder in NOT_MODULES)
-    }
+    return {_module_name(p): p for p in SRC.rglob("*.py") if not any(folder in p.parents for folder in NOT_MODULES)}
 
 
 def _imports(name: str, path: Path, known: Set[str]) -> Set[str]:
@@ -139,7 +136,7 @@ def test_renamed_names_warn_and_still_work():
         old = bleukit.BLEUResult
     assert old is bleukit.BleuResult
     with pytest.raises(AttributeError):
-        bleukit.no_such_name
+        _ = bleukit.no_such_name
 
 
 @pytest.mark.parametrize("name", available_metrics())

@@ -8,12 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
+from shared_data import read_lines
 
 from bleukit import BleuOptions, corpus_statistics, sentence_bleu, sentence_scores_from_statistics
 from bleukit.explain import explain_sentence, explain_tokens
 from bleukit.statistics import sentence_row
-
-from shared_data import read_lines
 
 
 def _sacrebleu_row(hyp, refs, options):
@@ -130,7 +129,11 @@ def test_to_dict_is_json_ready():
     assert json.loads(json.dumps(d)) == d
     assert [o["matched"] for o in d["orders"]] == [3, 2, 1, 0]
     assert d["orders"][2]["ngrams"][0] == {
-        "ngram": "the cat sat", "hyp_count": 1, "ref_count": 1, "matched": 1, "hyp_positions": [0],
+        "ngram": "the cat sat",
+        "hyp_count": 1,
+        "ref_count": 1,
+        "matched": 1,
+        "hyp_positions": [0],
         "matched_positions": [0],
     }
 

@@ -9,18 +9,26 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sacrebleu
+from small_corpus import HYPS, REFS, sacre_corpus
 
 import bleukit
 from bleukit import BleuOptions, corpus_bleu, corpus_statistics
 from bleukit.options import OPTION_NAMES
-from small_corpus import HYPS, REFS, sacre_corpus
 
 
 def test_option_names_are_the_dataclass_fields_and_round_trip():
-    assert OPTION_NAMES == ("tokenize", "lowercase", "smooth_method", "smooth_value",
-                            "max_ngram_order", "weights", "effective_order")
-    opts = BleuOptions(tokenize="intl", smooth_method="floor", smooth_value=0.2, max_ngram_order=3,
-                       weights=[1, 2, 3], lowercase=True)
+    assert OPTION_NAMES == (
+        "tokenize",
+        "lowercase",
+        "smooth_method",
+        "smooth_value",
+        "max_ngram_order",
+        "weights",
+        "effective_order",
+    )
+    opts = BleuOptions(
+        tokenize="intl", smooth_method="floor", smooth_value=0.2, max_ngram_order=3, weights=[1, 2, 3], lowercase=True
+    )
     assert BleuOptions(**opts.to_dict()) == opts
     assert BleuOptions.from_keywords(opts.to_dict()) == opts
 
@@ -41,11 +49,12 @@ def test_unknown_option_is_a_type_error_naming_it():
         BleuOptions.from_keywords({"smoothing": "exp"})
 
 
-@pytest.mark.parametrize("order, exc", [(0, ValueError), (-1, ValueError), (2.0, TypeError), (True, TypeError), ("4", TypeError)])
+@pytest.mark.parametrize(
+    "order, exc", [(0, ValueError), (-1, ValueError), (2.0, TypeError), (True, TypeError), ("4", TypeError)]
+)
 def test_max_ngram_order_has_one_check_everywhere(order, exc):
     messages = set()
-    for call in (lambda: BleuOptions(max_ngram_order=order),
-                 lambda: bleukit.explain_tokens(["a"], [["a"]], order)):
+    for call in (lambda: BleuOptions(max_ngram_order=order), lambda: bleukit.explain_tokens(["a"], [["a"]], order)):
         with pytest.raises(exc) as info:
             call()
         messages.add(str(info.value))

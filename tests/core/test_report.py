@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 import sacrebleu
+from small_corpus import HYPS, REFS
 
 import bleukit
 from bleukit import BleuOptions, corpus_bleu, corpus_statistics
-from small_corpus import HYPS, REFS
 
 
 def test_report_rows_equal_sacrebleu_sentence_scores_and_the_statistics():
@@ -18,7 +18,7 @@ def test_report_rows_equal_sacrebleu_sentence_scores_and_the_statistics():
     stats = corpus_statistics(HYPS, REFS, opts)
     for s, row, hyp, refs in zip(report.sentences, stats.rows.tolist(), HYPS, REFS):
         want = sacrebleu.BLEU(tokenize="intl", max_ngram_order=3, effective_order=True).sentence_score(hyp, refs).score
-        assert math.isclose(s.bleu, want, abs_tol=1e-9)
+        assert math.isclose(s.score, want, abs_tol=1e-9)
         assert [s.sys_len, s.ref_len, *s.counts, *s.totals] == row
         assert s.hypothesis == hyp and list(s.references) == refs
     data = report.to_dict()

@@ -5,11 +5,12 @@ import math
 import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU
+from small_corpus import HYPS as SMALL_HYPS
+from small_corpus import REFS as SMALL_REFS
 
 import bleukit
 from bleukit import BleuOptions, BleuStatistics, corpus_statistics
 from bleukit.scoring import score_rows
-from small_corpus import HYPS as SMALL_HYPS, REFS as SMALL_REFS
 
 HYPS = [
     "The committee approved the new budget on Tuesday.",
@@ -110,7 +111,7 @@ def test_statistics_shape_is_checked():
     with pytest.raises(ValueError, match=r"shape \(n, 10\)"):
         BleuStatistics(np.zeros((2, 9)), [1, 1], 4)
     stats = bleukit.corpus_statistics(HYPS, REFS, BleuOptions())
-    with pytest.raises(ValueError, match="max_ngram_order=4, options say 2"):
+    with pytest.raises(ValueError, match="max_ngram_order=4, options say max_ngram_order=2"):
         bleukit.score_statistics(stats, BleuOptions(max_ngram_order=2))
     with pytest.raises(ValueError, match="empty corpus"):
         bleukit.score_statistics(stats[np.array([], dtype=int)], BleuOptions())
@@ -119,7 +120,18 @@ def test_statistics_shape_is_checked():
 def test_result_object():
     r = bleukit.corpus_bleu(HYPS, REFS)
     d = r.to_dict()
-    assert set(d) == {"name", "score", "counts", "totals", "precisions", "bp", "ratio", "sys_len", "ref_len", "signature"}
+    assert set(d) == {
+        "name",
+        "score",
+        "counts",
+        "totals",
+        "precisions",
+        "bp",
+        "ratio",
+        "sys_len",
+        "ref_len",
+        "signature",
+    }
     assert d["ratio"] == r.sys_len / r.ref_len
     line = r.format()
     assert line.startswith("BLEU|nrefs:var|case:mixed|eff:no|tok:13a|smooth:exp|version:bleukit-")
@@ -133,7 +145,11 @@ def test_result_object():
 def test_formula_runs_on_torch_tensors():
     torch = pytest.importorskip("torch")
     stats = bleukit.corpus_statistics(HYPS, REFS, BleuOptions())
-    for opts in [BleuOptions(effective_order=True), BleuOptions(smooth_method="add-k"), BleuOptions(smooth_method="floor", weights=[0.4, 0.3, 0.2, 0.1])]:
+    for opts in [
+        BleuOptions(effective_order=True),
+        BleuOptions(smooth_method="add-k"),
+        BleuOptions(smooth_method="floor", weights=[0.4, 0.3, 0.2, 0.1]),
+    ]:
         rows = stats.rows.astype(np.float64)
         expected = score_rows(stats.counts.astype(float), stats.totals.astype(float), rows[:, 0], rows[:, 1], opts)
         t = torch.from_numpy(rows)

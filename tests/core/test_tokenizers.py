@@ -10,7 +10,7 @@ from bleukit.tokenizers import CHINESE_RANGES, TOKENIZERS, is_chinese_char
 LINES = [
     "",
     "   ",
-    "Hello, world! It's 3.5 percent (really) -- \"quoted\" &amp; done.",
+    'Hello, world! It\'s 3.5 percent (really) -- "quoted" &amp; done.',
     "&quot;entities&quot; &lt;b&gt; <skipped> co-\nop line\nbreak",
     "1,000,000.5 and 1990-2000, a.b,c.",
     "Größe: 3,5 m²! ½ ٣٤ «x» ¿Qué? — “curly” ‘quotes’ … €5",
@@ -52,10 +52,13 @@ def test_tokenizer_registry_and_signature():
     assert bleukit.get_tokenizer("13a").signature() == "13a"
 
 
-@pytest.mark.parametrize("name, text", [
-    ("ja-mecab", "日本語のテキストを形態素解析します。東京都に住んでいます。"),
-    ("ko-mecab", "한국어 형태소 분석기를 사용합니다. 서울에 살고 있어요."),
-])
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("ja-mecab", "日本語のテキストを形態素解析します。東京都に住んでいます。"),
+        ("ko-mecab", "한국어 형태소 분석기를 사용합니다. 서울에 살고 있어요."),
+    ],
+)
 def test_mecab_tokenizers_match_sacrebleu(name, text):
     pytest.importorskip("MeCab" if name == "ja-mecab" else "mecab_ko")
     ours, theirs = bleukit.get_tokenizer(name), _get_tokenizer(name)()

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 import bleukit
-from bleukit.statistics import count_statistics
 from bleukit.ids import corpus_bleu_ids, id_statistics, id_statistics_rows, sentence_bleu_ids
+from bleukit.statistics import count_statistics
 
 try:
     import torch
@@ -114,8 +114,12 @@ def test_sentence_scores_equal_sacrebleu_for_every_smoothing(kind, smooth_method
     refs += [[[1, 2]], [[3]], [[]], [[1, 2, 3]]]
     got = kind.out(
         sentence_bleu_ids(
-            kind.arr(padded(hyps, 0)), kind.arr(padded([r[0] for r in refs], 0)), pad_id=0,
-            smooth_method=smooth_method, smooth_value=smooth_value, effective_order=effective_order,
+            kind.arr(padded(hyps, 0)),
+            kind.arr(padded([r[0] for r in refs], 0)),
+            pad_id=0,
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            effective_order=effective_order,
             backend=kind.backend,
         )
     )
@@ -132,8 +136,12 @@ def test_corpus_result_equals_sacrebleu(kind, smooth_method, smooth_value):
     rng = np.random.default_rng(3)
     hyps, refs = random_batch(rng, 30, 15, 8, n_refs=2)
     result = corpus_bleu_ids(
-        kind.arr(padded(hyps, 0)), kind.arr(np.stack([padded([r[k] for r in refs], 0, 16) for k in range(2)], 1)),
-        pad_id=0, smooth_method=smooth_method, smooth_value=smooth_value, backend=kind.backend,
+        kind.arr(padded(hyps, 0)),
+        kind.arr(np.stack([padded([r[k] for r in refs], 0, 16) for k in range(2)], 1)),
+        pad_id=0,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        backend=kind.backend,
     )
     metric = BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value)
     want = metric.corpus_score([text(h) for h in hyps], [[text(r[k]) for r in refs] for k in range(2)])
@@ -151,14 +159,22 @@ def test_rows_equal_the_core_reference_counter(kind, order):
     rng = np.random.default_rng(order)
     hyps, refs = random_batch(rng, 50, 14, 5, n_refs=3)
     rows, nrefs = id_statistics_rows(
-        [kind.arr(h) for h in hyps], [[kind.arr(r) for r in rs] for rs in refs], max_ngram_order=order,
+        [kind.arr(h) for h in hyps],
+        [[kind.arr(r) for r in rs] for rs in refs],
+        max_ngram_order=order,
         backend=kind.backend,
     )
     want = count_statistics(hyps, refs, order)
     np.testing.assert_array_equal(kind.out(rows), want.rows)
     np.testing.assert_array_equal(kind.out(nrefs), want.nrefs)
-    scores = kind.out(sentence_bleu_ids([kind.arr(h) for h in hyps], [[kind.arr(r) for r in rs] for rs in refs],
-                                        max_ngram_order=order, backend=kind.backend))
+    scores = kind.out(
+        sentence_bleu_ids(
+            [kind.arr(h) for h in hyps],
+            [[kind.arr(r) for r in rs] for rs in refs],
+            max_ngram_order=order,
+            backend=kind.backend,
+        )
+    )
     want_scores = [sacre_sentence(h, r, max_ngram_order=order) for h, r in zip(hyps, refs)]
     np.testing.assert_allclose(scores, want_scores, rtol=0, atol=TOL)
 
@@ -173,15 +189,24 @@ def test_several_references_as_3d_tensor_and_as_list_of_2d_tensors(kind):
     lens = np.array([[len(r[k]) for k in range(3)] for r in refs])
     a = kind.out(sentence_bleu_ids(hyp, kind.arr(np.stack(sets, 1)), pad_id=0, backend=kind.backend))
     b = kind.out(sentence_bleu_ids(hyp, [kind.arr(s) for s in sets], pad_id=0, backend=kind.backend))
-    c = kind.out(sentence_bleu_ids(
-        kind.arr(padded(hyps, 1, 11)), kind.arr(np.stack(sets_7, 1)),
-        hyp_lengths=kind.arr([len(h) for h in hyps]), ref_lengths=kind.arr(lens), backend=kind.backend,
-    ))
-    d = kind.out(sentence_bleu_ids(
-        kind.arr(padded(hyps, 1, 11)), [kind.arr(s) for s in sets_7],
-        hyp_lengths=kind.arr([len(h) for h in hyps]), ref_lengths=[kind.arr(lens[:, k]) for k in range(3)],
-        backend=kind.backend,
-    ))
+    c = kind.out(
+        sentence_bleu_ids(
+            kind.arr(padded(hyps, 1, 11)),
+            kind.arr(np.stack(sets_7, 1)),
+            hyp_lengths=kind.arr([len(h) for h in hyps]),
+            ref_lengths=kind.arr(lens),
+            backend=kind.backend,
+        )
+    )
+    d = kind.out(
+        sentence_bleu_ids(
+            kind.arr(padded(hyps, 1, 11)),
+            [kind.arr(s) for s in sets_7],
+            hyp_lengths=kind.arr([len(h) for h in hyps]),
+            ref_lengths=[kind.arr(lens[:, k]) for k in range(3)],
+            backend=kind.backend,
+        )
+    )
     want = [sacre_sentence(h, r) for h, r in zip(hyps, refs)]
     for got in (a, b, c, d):
         np.testing.assert_allclose(got, want, rtol=0, atol=TOL)
@@ -192,15 +217,17 @@ def test_ids_up_to_2_to_the_31_and_beyond(kind):
     rng = np.random.default_rng(5)
     hyps = [rng.choice(big, rng.integers(0, 9)).tolist() for _ in range(30)]
     refs = [[rng.choice(big, rng.integers(0, 9)).tolist(), h[::-1]] for h in hyps]
-    got = kind.out(sentence_bleu_ids([kind.arr(h) for h in hyps], [[kind.arr(r) for r in rs] for rs in refs],
-                                     backend=kind.backend))
+    got = kind.out(
+        sentence_bleu_ids([kind.arr(h) for h in hyps], [[kind.arr(r) for r in rs] for rs in refs], backend=kind.backend)
+    )
     np.testing.assert_allclose(got, [sacre_sentence(h, r) for h, r in zip(hyps, refs)], rtol=0, atol=TOL)
     # Ids spanning nearly all of int64 take the wide-key path (stable index sort).
     wide = [-(2**62), 2**62, 7, 2**62 - 1]
     hyps = [rng.choice(wide, rng.integers(0, 7)).tolist() for _ in range(20)]
     refs = [[rng.choice(wide, rng.integers(0, 7)).tolist()] for _ in hyps]
-    rows, _ = id_statistics_rows([kind.arr(h) for h in hyps], [[kind.arr(r) for r in rs] for rs in refs],
-                                 backend=kind.backend)
+    rows, _ = id_statistics_rows(
+        [kind.arr(h) for h in hyps], [[kind.arr(r) for r in rs] for rs in refs], backend=kind.backend
+    )
     np.testing.assert_array_equal(kind.out(rows), count_statistics(hyps, refs, 4).rows)
 
 
@@ -210,7 +237,9 @@ def test_many_references_per_row(kind):
     hyps, refs = random_batch(rng, 12, 8, 4, n_refs=11)
     refs[0] = refs[0][:1]  # and a row with fewer references
     rows, nrefs = id_statistics_rows(hyps, refs, backend=kind.backend)
-    np.testing.assert_array_equal(np.asarray(rows.cpu() if hasattr(rows, "cpu") else rows), count_statistics(hyps, refs, 4).rows)
+    np.testing.assert_array_equal(
+        np.asarray(rows.cpu() if hasattr(rows, "cpu") else rows), count_statistics(hyps, refs, 4).rows
+    )
     assert np.asarray(nrefs).tolist() == [1] + [11] * 11
 
 
@@ -219,13 +248,20 @@ def test_padding_left_right_and_several_pad_ids(kind):
     hyps, refs = random_batch(rng, 20, 9, 7)
     refs = [r[0] for r in refs]
     want = [sacre_sentence(h, [r]) for h, r in zip(hyps, refs)]
-    right = sentence_bleu_ids(kind.arr(padded(hyps, 0, 12)), kind.arr(padded(refs, 0, 10)), pad_id=0, backend=kind.backend)
-    left = sentence_bleu_ids(kind.arr(padded(hyps, 0, 12, left=True)), kind.arr(padded(refs, 0, 10, left=True)),
-                             pad_id=0, backend=kind.backend)
+    right = sentence_bleu_ids(
+        kind.arr(padded(hyps, 0, 12)), kind.arr(padded(refs, 0, 10)), pad_id=0, backend=kind.backend
+    )
+    left = sentence_bleu_ids(
+        kind.arr(padded(hyps, 0, 12, left=True)),
+        kind.arr(padded(refs, 0, 10, left=True)),
+        pad_id=0,
+        backend=kind.backend,
+    )
     # Two ids dropped (e.g. pad and EOS): an EOS after each hypothesis changes nothing.
     with_eos = [h + [99] for h in hyps]
-    eos = sentence_bleu_ids(kind.arr(padded(with_eos, 0, 13)), kind.arr(padded(refs, 0, 10)), pad_id=[0, 99],
-                            backend=kind.backend)
+    eos = sentence_bleu_ids(
+        kind.arr(padded(with_eos, 0, 13)), kind.arr(padded(refs, 0, 10)), pad_id=[0, 99], backend=kind.backend
+    )
     for got in (right, left, eos):
         np.testing.assert_allclose(kind.out(got), want, rtol=0, atol=TOL)
 
@@ -236,8 +272,11 @@ def test_explicit_lengths_keep_the_first_ids(kind):
     ref = rng.integers(0, 5, (16, 8))
     hl = rng.integers(0, 11, 16)
     rl = rng.integers(0, 9, 16)
-    got = kind.out(sentence_bleu_ids(kind.arr(full), kind.arr(ref), hyp_lengths=kind.arr(hl), ref_lengths=kind.arr(rl),
-                                     backend=kind.backend))
+    got = kind.out(
+        sentence_bleu_ids(
+            kind.arr(full), kind.arr(ref), hyp_lengths=kind.arr(hl), ref_lengths=kind.arr(rl), backend=kind.backend
+        )
+    )
     want = [sacre_sentence(full[i, : hl[i]], [ref[i, : rl[i]]]) for i in range(16)]
     np.testing.assert_allclose(got, want, rtol=0, atol=TOL)
 
@@ -253,22 +292,34 @@ def test_lists_with_missing_and_variable_numbers_of_references():
     assert stats.nrefs.tolist() == [2, 1, 1, 1] and stats.nrefs_signature == "var"
     result = corpus_bleu_ids(hyps, refs)
     assert result.signature.startswith("nrefs:var|")
-    assert result.score == pytest.approx(bleukit.score_statistics(count_statistics(hyps, clean, 4), result.options).score, abs=TOL)
+    assert result.score == pytest.approx(
+        bleukit.score_statistics(count_statistics(hyps, clean, 4), result.options).score, abs=TOL
+    )
 
 
 def test_weights_and_effective_order_match_the_core_text_path(kind):
     rng = np.random.default_rng(8)
     hyps, refs = random_batch(rng, 30, 10, 6)
     for weights, eff in (((0.1, 0.2, 0.3, 0.4), True), ((1, 0, 0, 2), False)):
-        got = kind.out(sentence_bleu_ids([kind.arr(h) for h in hyps], [kind.arr(r[0]) for r in refs],
-                                         weights=weights, effective_order=eff, backend=kind.backend))
-        want = bleukit.sentence_scores([text(h) for h in hyps], [text(r[0]) for r in refs], tokenize="none",
-                                       weights=weights, effective_order=eff)
+        got = kind.out(
+            sentence_bleu_ids(
+                [kind.arr(h) for h in hyps],
+                [kind.arr(r[0]) for r in refs],
+                weights=weights,
+                effective_order=eff,
+                backend=kind.backend,
+            )
+        )
+        want = bleukit.sentence_scores(
+            [text(h) for h in hyps], [text(r[0]) for r in refs], tokenize="none", weights=weights, effective_order=eff
+        )
         np.testing.assert_allclose(got, want, rtol=0, atol=TOL)
-        corpus = corpus_bleu_ids([kind.arr(h) for h in hyps], [kind.arr(r[0]) for r in refs], weights=weights,
-                                 backend=kind.backend)
-        assert corpus == bleukit.corpus_bleu([text(h) for h in hyps], [text(r[0]) for r in refs], tokenize="none",
-                                             weights=weights)
+        corpus = corpus_bleu_ids(
+            [kind.arr(h) for h in hyps], [kind.arr(r[0]) for r in refs], weights=weights, backend=kind.backend
+        )
+        assert corpus == bleukit.corpus_bleu(
+            [text(h) for h in hyps], [text(r[0]) for r in refs], tokenize="none", weights=weights
+        )
 
 
 def test_streaming_batches_add_up_to_the_corpus():
@@ -300,10 +351,13 @@ def test_random_batches_equal_sacrebleu(hyps, data, order, smooth, torch_ops):
     backend = "torch" if torch_ops and torch is not None else "numpy"
     rows, _ = id_statistics_rows(hyps, refs, max_ngram_order=order, backend=backend)
     np.testing.assert_array_equal(np.asarray(rows), count_statistics(hyps, refs, order).rows)
-    got = sentence_bleu_ids(hyps, refs, max_ngram_order=order, smooth_method=smooth[0], smooth_value=smooth[1],
-                            backend=backend)
-    want = [sacre_sentence(h, r, max_ngram_order=order, smooth_method=smooth[0], smooth_value=smooth[1])
-            for h, r in zip(hyps, refs)]
+    got = sentence_bleu_ids(
+        hyps, refs, max_ngram_order=order, smooth_method=smooth[0], smooth_value=smooth[1], backend=backend
+    )
+    want = [
+        sacre_sentence(h, r, max_ngram_order=order, smooth_method=smooth[0], smooth_value=smooth[1])
+        for h, r in zip(hyps, refs)
+    ]
     np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=TOL)
 
 
@@ -340,7 +394,9 @@ def test_output_follows_the_input_kind_and_device():
         assert isinstance(rows, torch.Tensor) and rows.dtype == torch.int64
     # int32 and uint8 ids work like int64
     for dtype in (torch.int32, torch.uint8):
-        assert sentence_bleu_ids(torch.tensor(h, dtype=dtype), torch.tensor(r, dtype=dtype)).tolist() == pytest.approx([100.0])
+        assert sentence_bleu_ids(torch.tensor(h, dtype=dtype), torch.tensor(r, dtype=dtype)).tolist() == pytest.approx(
+            [100.0]
+        )
 
 
 def test_inputs_are_not_modified():
@@ -368,7 +424,13 @@ def test_inputs_are_not_modified():
         (np.array([[1.0, 2.0]]), np.array([[1, 2]]), {}, TypeError, "integer"),
         ([[1.5, 2]], [[1, 2]], {}, TypeError, "int"),
         ([["a"]], [[1]], {}, TypeError, "int"),
-        (np.zeros((2, 3), dtype=np.int64), np.zeros((3, 3), dtype=np.int64), {}, ValueError, "3 rows but hyp_ids has 2"),
+        (
+            np.zeros((2, 3), dtype=np.int64),
+            np.zeros((3, 3), dtype=np.int64),
+            {},
+            ValueError,
+            "3 rows but hyp_ids has 2",
+        ),
         ([[1], [2]], [[1]], {}, ValueError, "2 hypotheses but 1 reference"),
         ([[1]], [None], {}, ValueError, "None"),
         ([[1]], [[None, None]], {}, ValueError, "no reference"),
@@ -398,7 +460,7 @@ def test_devices_must_agree():  # pragma: no cover - no GPU on the development m
 @pytest.mark.parametrize("block", [1, 5, 23, 10**6])
 def test_host_blocks_of_rows_give_the_same_rows(monkeypatch, block):
     # Large host batches are counted in blocks of whole rows; any block size gives the same table.
-    import bleukit.ids.counting as tensor_module
+    import bleukit.ids.host_counting as tensor_module
 
     monkeypatch.setattr(tensor_module, "HOST_BLOCK_IDS", block)
     rng = np.random.default_rng(12)
@@ -416,7 +478,7 @@ def test_host_memory_is_linear_in_the_number_of_ids():
     # matrix would need gigabytes here. numpy allocations are visible to tracemalloc.
     import tracemalloc
 
-    import bleukit.ids.counting as tensor_module
+    import bleukit.ids.host_counting as tensor_module
 
     rng = np.random.default_rng(13)
     for batch, length in ((64, 512), (512, 512), (4, 32768)):
@@ -451,11 +513,18 @@ def test_random_3d_references_with_lengths_equal_sacrebleu(data, batch, n_refs, 
     ref = np.array([[data.draw(ids) for _ in range(n_refs)] for _ in range(batch)])
     hl = np.array([data.draw(st.integers(0, width)) for _ in range(batch)])
     rl = np.array([[data.draw(st.integers(0, width)) for _ in range(n_refs)] for _ in range(batch)])
-    got = sentence_bleu_ids(torch.as_tensor(hyp), torch.as_tensor(ref), hyp_lengths=torch.as_tensor(hl),
-                            ref_lengths=torch.as_tensor(rl), effective_order=eff,
-                            backend="torch" if torch_ops else "numpy")
-    want = [sacre_sentence(hyp[i, : hl[i]], [ref[i, k, : rl[i, k]] for k in range(n_refs)], effective_order=eff)
-            for i in range(batch)]
+    got = sentence_bleu_ids(
+        torch.as_tensor(hyp),
+        torch.as_tensor(ref),
+        hyp_lengths=torch.as_tensor(hl),
+        ref_lengths=torch.as_tensor(rl),
+        effective_order=eff,
+        backend="torch" if torch_ops else "numpy",
+    )
+    want = [
+        sacre_sentence(hyp[i, : hl[i]], [ref[i, k, : rl[i, k]] for k in range(n_refs)], effective_order=eff)
+        for i in range(batch)
+    ]
     np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=TOL)
 
 
@@ -530,8 +599,9 @@ def test_unsigned_numpy_ids_with_a_pad_id_on_the_torch_backend(dtype):
     for backend in ("torch", "numpy", "auto"):
         got = sentence_bleu_ids(h, r, pad_id=0, backend=backend)
         np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=TOL)
-    got = sentence_bleu_ids(h, np.stack([r, r], 1), pad_id=[0, 2**64 - 1], hyp_lengths=np.array([4, 3], dtype=dtype),
-                            backend="torch")
+    got = sentence_bleu_ids(
+        h, np.stack([r, r], 1), pad_id=[0, 2**64 - 1], hyp_lengths=np.array([4, 3], dtype=dtype), backend="torch"
+    )
     np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=TOL)
 
 

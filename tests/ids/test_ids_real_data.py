@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from shared_data import load_corpus
 
 import bleukit
-from bleukit.engine import preprocess
 from bleukit.ids import corpus_bleu_ids, sentence_bleu_ids
-from shared_data import load_corpus
+from bleukit.metrics.bleu.extract import preprocess
 
 _VOCAB: dict = {}
 _IDS: dict = {}

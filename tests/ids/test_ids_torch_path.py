@@ -1,4 +1,4 @@
-"""The torch path of token-id BLEU (bleukit.ids.padded_counting): exact, and it never waits for the device.
+"""The torch path of token-id BLEU (bleukit.ids.torch_counting): exact, and it never waits for the device.
 
 The profiler counts the same aten operators on CPU tensors as on a GPU, so the bound on host
 synchronisations is checked here without one; the CUDA-only tests run where a GPU is present.
@@ -11,10 +11,10 @@ import importlib.util
 
 import numpy as np
 import pytest
+from shared_data import REPO
 
 from bleukit.ids import id_statistics_rows, sentence_bleu_ids
 from bleukit.statistics import count_statistics
-from shared_data import REPO
 
 torch = pytest.importorskip("torch", reason="torch is not installed (extra [torch])")
 
@@ -107,7 +107,7 @@ def test_mixed_layouts_on_the_torch_path_equal_the_reference_counter(device):
 def test_big_batches_count_one_order_at_a_time_with_the_same_rows(monkeypatch, one_pass):
     # Above ONE_PASS_WINDOWS the counter sorts and counts order by order (memory of one order);
     # below, orders share sorts and one counting pass (fewer launches). Both give the rows.
-    from bleukit.ids import padded_counting
+    from bleukit.ids import torch_counting as padded_counting
 
     monkeypatch.setattr(padded_counting, "ONE_PASS_WINDOWS", 2**40 if one_pass else 0)
     rng = np.random.default_rng(8)
@@ -115,8 +115,9 @@ def test_big_batches_count_one_order_at_a_time_with_the_same_rows(monkeypatch, o
     clean = [[int(i) for i in h if i != 0] for h in hyps]
     ref_lists = [[rng.integers(1, 4, rng.integers(0, 15)).tolist() for _ in range(rng.integers(1, 4))] for _ in hyps]
     for order in (1, 2, 4, 7):
-        rows, _ = id_statistics_rows(torch.as_tensor(hyps), torch.as_tensor(refs), pad_id=0, backend="torch",
-                                     max_ngram_order=order)
+        rows, _ = id_statistics_rows(
+            torch.as_tensor(hyps), torch.as_tensor(refs), pad_id=0, backend="torch", max_ngram_order=order
+        )
         np.testing.assert_array_equal(rows.numpy(), count_statistics(clean, [[r] for r in refs.tolist()], order).rows)
         rows, _ = id_statistics_rows(torch.as_tensor(hyps), ref_lists, pad_id=0, backend="torch", max_ngram_order=order)
         np.testing.assert_array_equal(rows.numpy(), count_statistics(clean, ref_lists, order).rows)
@@ -129,28 +130,33 @@ def test_the_counter_traces_whole_with_torch_compile():
     # fuses the element-wise steps, gives the same rows but compiles for minutes on 2 cores.)
     from bleukit.ids.backends import TorchOps
     from bleukit.ids.layout import gather
-    from bleukit.ids.padded_counting import count_padded
+    from bleukit.ids.torch_counting import count_padded
 
     hyps, refs = batch(16, 12, seed=5, vocab=5)
-    b = gather(torch.as_tensor(hyps), torch.as_tensor(refs), 0, None, None, TorchOps(torch, torch.device("cpu")),
-               padded=True)
+    b = gather(
+        torch.as_tensor(hyps), torch.as_tensor(refs), 0, None, None, TorchOps(torch, torch.device("cpu")), padded=True
+    )
     args = (b.tokens, b.lengths, b.owner, b.slot, b.n_rows, b.max_slot, 4)
     compiled = torch.compile(count_padded, fullgraph=True, backend="aot_eager", dynamic=False)
     for got, want in zip(compiled(*args), count_padded(*args)):
         assert torch.equal(got, want)
     clean = [[int(i) for i in h if i != 0] for h in hyps]
-    np.testing.assert_array_equal(compiled(*args)[0].numpy(), count_statistics(clean, [[r] for r in refs.tolist()], 4).rows)
+    np.testing.assert_array_equal(
+        compiled(*args)[0].numpy(), count_statistics(clean, [[r] for r in refs.tolist()], 4).rows
+    )
 
 
 @needs_cuda
 def test_cuda_graph_replays_the_counter():  # pragma: no cover - no GPU on the development machine
     from bleukit.ids.backends import TorchOps
     from bleukit.ids.layout import gather
-    from bleukit.ids.padded_counting import count_padded
+    from bleukit.ids.torch_counting import count_padded
 
     hyps, refs = batch(64, 32, seed=6)
     ops = TorchOps(torch, torch.device("cuda"))
-    b = gather(torch.as_tensor(hyps, device="cuda"), torch.as_tensor(refs, device="cuda"), 0, None, None, ops, padded=True)
+    b = gather(
+        torch.as_tensor(hyps, device="cuda"), torch.as_tensor(refs, device="cuda"), 0, None, None, ops, padded=True
+    )
     args = (b.tokens, b.lengths, b.owner, b.slot, b.n_rows, b.max_slot, 4)
     want = count_padded(*args)
     stream = torch.cuda.Stream()

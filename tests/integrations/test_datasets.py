@@ -10,9 +10,9 @@ import sys
 
 import numpy as np
 import pytest
+from shared_data import REPO, load_corpus
 
 import bleukit
-from shared_data import REPO, load_corpus
 
 datasets = pytest.importorskip("datasets")
 from bleukit.integrations import datasets as bleu_ds  # noqa: E402
@@ -30,7 +30,11 @@ def _expected(shared_data, **match):
 def _assert_sacrebleu(result, row):
     assert result.score == pytest.approx(row["score"], abs=1e-9, rel=0)
     assert (result.counts, result.totals, result.sys_len, result.ref_len) == (
-        row["counts"], row["totals"], row["sys_len"], row["ref_len"])
+        row["counts"],
+        row["totals"],
+        row["sys_len"],
+        row["ref_len"],
+    )
     assert result.signature.split("|")[:-1] == row["signature"].split("|")[:-1]
 
 
@@ -47,17 +51,32 @@ def test_statistics_columns_with_two_processes_equal_sacrebleu(de_en, shared_dat
     with_stats = ds.map(fn, batched=True, batch_size=300, num_proc=2)
     options = bleukit.BleuOptions(tokenize="intl")
     assert np.array_equal(np.array(with_stats["bleu_stats"]), bleukit.corpus_statistics(hyps, refs, options).rows)
-    row = _expected(shared_data, dataset="wmt22-de-en", hyp="hyp.JDExploreAcademy.en",
-                    refs="ref.A.en+ref.B.en", tokenize="intl", lowercase=False, smooth="exp")
+    row = _expected(
+        shared_data,
+        dataset="wmt22-de-en",
+        hyp="hyp.JDExploreAcademy.en",
+        refs="ref.A.en+ref.B.en",
+        tokenize="intl",
+        lowercase=False,
+        smooth="exp",
+    )
     _assert_sacrebleu(bleu_ds.corpus_bleu_from_statistics(with_stats, tokenize="intl", batch_size=500), row)
     # Summing after a filter scores exactly the rows kept.
     kept = with_stats.filter(lambda r: len(r["hyp"]) > 100)
     subset = [(h, r) for h, r in zip(hyps, refs) if len(h) > 100]
     assert bleu_ds.corpus_bleu_from_statistics(kept, tokenize="intl") == bleukit.corpus_bleu(
-        [h for h, _ in subset], [r for _, r in subset], tokenize="intl")
+        [h for h, _ in subset], [r for _, r in subset], tokenize="intl"
+    )
     # The one-call form, and a column of reference lists instead of two columns.
-    default_row = _expected(shared_data, dataset="wmt22-de-en", hyp="hyp.JDExploreAcademy.en",
-                            refs="ref.A.en+ref.B.en", tokenize="13a", lowercase=False, smooth="exp")
+    default_row = _expected(
+        shared_data,
+        dataset="wmt22-de-en",
+        hyp="hyp.JDExploreAcademy.en",
+        refs="ref.A.en+ref.B.en",
+        tokenize="13a",
+        lowercase=False,
+        smooth="exp",
+    )
     _assert_sacrebleu(bleu_ds.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], num_proc=2), default_row)
     lists = datasets.Dataset.from_dict({"hyp": hyps, "refs": refs})
     _assert_sacrebleu(bleu_ds.corpus_bleu(lists, "hyp", "refs"), default_row)
@@ -91,8 +110,10 @@ def test_bad_input_is_named(de_en):
 
 
 def test_importing_bleukit_imports_no_ray_or_datasets():
-    code = ("import sys, bleukit, bleukit.integrations, bleukit.integrations._columns; "
-            "print(sorted(m for m in ('ray', 'datasets', 'pyarrow') if m in sys.modules))")
+    code = (
+        "import sys, bleukit, bleukit.integrations, bleukit.integrations._columns; "
+        "print(sorted(m for m in ('ray', 'datasets', 'pyarrow') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -117,11 +138,24 @@ def test_evaluate_module_in_its_distributed_mode(shared_data, tmp_path):
     data_file = tmp_path / "data.json"
     data_file.write_text(json.dumps({"hyps": hyps, "refs": refs, "options": {"smooth_method": "floor"}}))
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
-    script = EVALUATE_WORKER.replace('json.loads(sys.argv[4])', 'json.load(open(sys.argv[4]))')
+    script = EVALUATE_WORKER.replace("json.loads(sys.argv[4])", "json.load(open(sys.argv[4]))")
     procs = [
-        subprocess.Popen([sys.executable, "-c", script, str(REPO / "bleu_metric.py"), str(pid),
-                          str(tmp_path / "cache"), str(data_file)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(tmp_path))
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                script,
+                str(REPO / "bleu_metric.py"),
+                str(pid),
+                str(tmp_path / "cache"),
+                str(data_file),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=str(tmp_path),
+        )
         for pid in (0, 1)
     ]
     outs = [p.communicate(timeout=300) for p in procs]
@@ -129,9 +163,17 @@ def test_evaluate_module_in_its_distributed_mode(shared_data, tmp_path):
         assert p.returncode == 0, err[-3000:]
     first, second = (json.loads(out.strip().splitlines()[-1]) for out, _ in outs)
     assert second is None
-    row = _expected(shared_data, dataset="wmt22-de-en", hyp="hyp.Online-A.en", refs="ref.A.en+ref.B.en",
-                    tokenize="13a", lowercase=False, smooth="floor")
+    row = _expected(
+        shared_data,
+        dataset="wmt22-de-en",
+        hyp="hyp.Online-A.en",
+        refs="ref.A.en+ref.B.en",
+        tokenize="13a",
+        lowercase=False,
+        smooth="floor",
+    )
     assert first["score"] == pytest.approx(row["score"], abs=1e-9, rel=0)
     assert [first[k] for k in ("counts", "totals", "sys_len", "ref_len")] == [
-        row[k] for k in ("counts", "totals", "sys_len", "ref_len")]
+        row[k] for k in ("counts", "totals", "sys_len", "ref_len")
+    ]
     assert first["signature"].split("|")[:-1] == row["signature"].split("|")[:-1]

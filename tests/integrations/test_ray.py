@@ -13,14 +13,15 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from shared_data import REPO, SHARED_DATA, load_corpus
 
 import bleukit
-from shared_data import REPO, SHARED_DATA, load_corpus
 
 ray = pytest.importorskip("ray")
 pa = pytest.importorskip("pyarrow")
-from bleukit.integrations import ray as bleu_ray  # noqa: E402
 from ray.data.expressions import col  # noqa: E402
+
+from bleukit.integrations import ray as bleu_ray  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -98,15 +99,25 @@ def test_real_data_equals_sacrebleu_per_group(ray_local, shared_data):
     for (tokenize, lowercase, smooth), rows in _expected_by_options().items():
         ds = _blocks(_table_for(rows), n_blocks=6)
         results = bleu_ray.corpus_bleu(
-            ds, "hyp", ["ref_a", "ref_b"], group_by=["dataset", "system", "refs"], batch_size=700,
-            tokenize=tokenize, lowercase=lowercase, smooth_method=smooth,
+            ds,
+            "hyp",
+            ["ref_a", "ref_b"],
+            group_by=["dataset", "system", "refs"],
+            batch_size=700,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            smooth_method=smooth,
         )
         assert len(results) == len(rows)
         for row in rows:
             got = results[(row["dataset"], row["hyp"], _ref_config(row["refs"]))]
             assert got.score == pytest.approx(row["score"], abs=1e-9, rel=0), row
             assert (got.counts, got.totals, got.sys_len, got.ref_len) == (
-                row["counts"], row["totals"], row["sys_len"], row["ref_len"])
+                row["counts"],
+                row["totals"],
+                row["sys_len"],
+                row["ref_len"],
+            )
             assert got.signature.split("|")[:-1] == row["signature"].split("|")[:-1]
             checked += 1
     assert checked == 176

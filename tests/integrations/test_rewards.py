@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 import sacrebleu
@@ -29,8 +28,12 @@ def sacre(hyp, refs, **kw):
 
 def test_text_completions_as_trl_passes_them():
     reward = bleu_reward("reference", scale=1.0)
-    out = reward(prompts=PROMPTS, completions=COMPLETIONS, completion_ids=[[1], [2], [3]],
-                 **trl_kwargs(reference=REFERENCES, source_lang=["de"] * 3))
+    out = reward(
+        prompts=PROMPTS,
+        completions=COMPLETIONS,
+        completion_ids=[[1], [2], [3]],
+        **trl_kwargs(reference=REFERENCES, source_lang=["de"] * 3),
+    )
     assert isinstance(out, list) and all(type(x) is float for x in out) and len(out) == len(PROMPTS)
     np.testing.assert_allclose(out, [sacre(h, r) for h, r in zip(COMPLETIONS, REFERENCES)], rtol=0, atol=TOL)
     assert reward.__name__ == "bleu"
@@ -41,8 +44,10 @@ def test_default_scale_is_zero_to_one_and_options_pass_through():
     hyps = ["THE cat sat.", "a b c"]
     refs = ["the cat sat on the mat.", "a b d"]
     out = reward(prompts=["p", "q"], completions=hyps, **trl_kwargs(ref=refs))
-    want = [sacre(h, r, tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.2) / 100
-            for h, r in zip(hyps, refs)]
+    want = [
+        sacre(h, r, tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.2) / 100
+        for h, r in zip(hyps, refs)
+    ]
     np.testing.assert_allclose(out, want, rtol=0, atol=1e-12)
 
 
@@ -50,8 +55,9 @@ def test_conversational_completions():
     conversations = [[{"role": "assistant", "content": c}] for c in COMPLETIONS]
     conversations[1] = [{"role": "assistant", "content": [{"type": "text", "text": COMPLETIONS[1]}]}]
     prompts = [[{"role": "user", "content": p}] for p in PROMPTS]
-    out = bleu_reward("reference", scale=1.0)(prompts=prompts, completions=conversations,
-                                              **trl_kwargs(reference=REFERENCES))
+    out = bleu_reward("reference", scale=1.0)(
+        prompts=prompts, completions=conversations, **trl_kwargs(reference=REFERENCES)
+    )
     np.testing.assert_allclose(out, [sacre(h, r) for h, r in zip(COMPLETIONS, REFERENCES)], rtol=0, atol=TOL)
 
 
@@ -60,14 +66,20 @@ def test_ids_variant_scores_generated_ids_without_decoding():
     completion_ids = [[5, 6, 7, 8, 9, eos], [5, 6, eos], [11, 12, 13, 5]]  # TRL keeps EOS, no padding
     refs = [[5, 6, 7, 8, 10], [[5, 6, 7], [6, 5]], [11, 12, 13, 14]]
     reward = bleu_reward("reference_ids", ids=True, pad_id=[pad, eos], scale=1.0)
-    out = reward(prompts=["a", "b", "c"], completions=["x", "y", "z"], completion_ids=completion_ids,
-                 **trl_kwargs(reference_ids=refs))
+    out = reward(
+        prompts=["a", "b", "c"],
+        completions=["x", "y", "z"],
+        completion_ids=completion_ids,
+        **trl_kwargs(reference_ids=refs),
+    )
 
     def text(ids):
         return " ".join(str(i) for i in ids if i not in (pad, eos))
 
-    want = [sacre(text(h), [text(r)] if isinstance(r[0], int) else [text(x) for x in r], tokenize="none")
-            for h, r in zip(completion_ids, refs)]
+    want = [
+        sacre(text(h), [text(r)] if isinstance(r[0], int) else [text(x) for x in r], tokenize="none")
+        for h, r in zip(completion_ids, refs)
+    ]
     np.testing.assert_allclose(out, want, rtol=0, atol=TOL)
     assert reward.__name__ == "bleu_ids"
 
@@ -81,13 +93,22 @@ def test_ids_variant_encodes_text_references_with_a_tokenizer():
             return {"input_ids": [self.vocab[w] for w in text.split()]}
 
     reward = bleu_reward("reference", ids=True, tokenizer=WordTokenizer(), scale=1.0)
-    out = reward(prompts=["p", "q"], completions=["", ""], completion_ids=[[3, 4, 5], [3, 4]],
-                 **trl_kwargs(reference=["the cat sat down", ["the cat", "cat"]]))
-    np.testing.assert_allclose(out, [sacre("3 4 5", ["3 4 5 6"], tokenize="none"), sacre("3 4", ["3 4", "4"], tokenize="none")],
-                               rtol=0, atol=TOL)
+    out = reward(
+        prompts=["p", "q"],
+        completions=["", ""],
+        completion_ids=[[3, 4, 5], [3, 4]],
+        **trl_kwargs(reference=["the cat sat down", ["the cat", "cat"]]),
+    )
+    np.testing.assert_allclose(
+        out,
+        [sacre("3 4 5", ["3 4 5 6"], tokenize="none"), sacre("3 4", ["3 4", "4"], tokenize="none")],
+        rtol=0,
+        atol=TOL,
+    )
     with pytest.raises(TypeError, match="tokenizer"):
-        bleu_reward("reference", ids=True)(prompts=["p"], completions=[""], completion_ids=[[1]],
-                                           **trl_kwargs(reference=["the cat"]))
+        bleu_reward("reference", ids=True)(
+            prompts=["p"], completions=[""], completion_ids=[[1]], **trl_kwargs(reference=["the cat"])
+        )
 
 
 def test_clear_errors():
@@ -120,11 +141,22 @@ def _tiny_causal_lm():
     backend = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
     backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
     backend.decoder = decoders.WordPiece(prefix="##")  # joins words with spaces
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="[PAD]", eos_token="[EOS]", unk_token="[UNK]")
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=backend, pad_token="[PAD]", eos_token="[EOS]", unk_token="[UNK]"
+    )
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=len(vocab), hidden_size=16, intermediate_size=32, num_hidden_layers=1,
-                         num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=64,
-                         pad_token_id=0, eos_token_id=1, bos_token_id=1)
+    config = LlamaConfig(
+        vocab_size=len(vocab),
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        max_position_embeddings=64,
+        pad_token_id=0,
+        eos_token_id=1,
+        bos_token_id=1,
+    )
     return LlamaForCausalLM(config), tokenizer, vocab
 
 
@@ -136,11 +168,13 @@ def test_one_real_grpo_step(tmp_path):
 
     model, tokenizer, vocab = _tiny_causal_lm()
     references = ["w1 w2 w3 w4", "w5 w6"]
-    dataset = Dataset.from_dict({
-        "prompt": ["w1 w2 w3", "w4 w5"],
-        "reference": references,
-        "reference_ids": [[vocab[w] for w in r.split()] for r in references],
-    })
+    dataset = Dataset.from_dict(
+        {
+            "prompt": ["w1 w2 w3", "w4 w5"],
+            "reference": references,
+            "reference_ids": [[vocab[w] for w in r.split()] for r in references],
+        }
+    )
     text_reward = bleu_reward("reference")
     calls = []
 
@@ -151,11 +185,20 @@ def test_one_real_grpo_step(tmp_path):
 
     recorded.__name__ = "bleu"
     ids_reward = bleu_reward("reference_ids", ids=True, pad_id=[tokenizer.pad_token_id, tokenizer.eos_token_id])
-    args = GRPOConfig(output_dir=str(tmp_path), per_device_train_batch_size=4, num_generations=2,
-                      max_completion_length=6, max_steps=1, report_to="none", logging_steps=1,
-                      save_strategy="no", use_cpu=True)
-    trainer = GRPOTrainer(model=model, reward_funcs=[recorded, ids_reward], args=args, train_dataset=dataset,
-                          processing_class=tokenizer)
+    args = GRPOConfig(
+        output_dir=str(tmp_path),
+        per_device_train_batch_size=4,
+        num_generations=2,
+        max_completion_length=6,
+        max_steps=1,
+        report_to="none",
+        logging_steps=1,
+        save_strategy="no",
+        use_cpu=True,
+    )
+    trainer = GRPOTrainer(
+        model=model, reward_funcs=[recorded, ids_reward], args=args, train_dataset=dataset, processing_class=tokenizer
+    )
     trainer.train()
 
     assert calls, "GRPOTrainer never called the reward"

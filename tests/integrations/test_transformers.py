@@ -22,6 +22,8 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 sacrebleu = pytest.importorskip("sacrebleu")
 
+import tiny_seq2seq as tiny  # noqa: E402
+from shared_data import REPO  # noqa: E402
 from transformers import (  # noqa: E402
     DataCollatorForSeq2Seq,
     EarlyStoppingCallback,
@@ -31,9 +33,6 @@ from transformers import (  # noqa: E402
 from transformers.trainer_utils import EvalPrediction  # noqa: E402
 
 from bleukit.integrations.transformers import BleuCallback, BleuComputeMetrics, samples_table  # noqa: E402
-
-import tiny_seq2seq as tiny  # noqa: E402
-from shared_data import REPO  # noqa: E402
 
 HELPER = Path(tiny.__file__)  # run as a script: one rank of the two-process evaluation
 
@@ -162,8 +161,13 @@ def test_num_examples_leaves_out_the_padding_repeats(tokenizer):
     )
     metric = BleuComputeMetrics(tokenizer)
     metric.num_examples = 35  # what BleuCallback sets in a multi-process evaluation
-    assert metric(EvalPrediction(predictions=ep.predictions[:20], label_ids=ep.label_ids[:20]), compute_result=False) == {}
-    assert metric(EvalPrediction(predictions=ep.predictions[20:], label_ids=ep.label_ids[20:]), compute_result=True) == first_35
+    assert (
+        metric(EvalPrediction(predictions=ep.predictions[:20], label_ids=ep.label_ids[:20]), compute_result=False) == {}
+    )
+    assert (
+        metric(EvalPrediction(predictions=ep.predictions[20:], label_ids=ep.label_ids[20:]), compute_result=True)
+        == first_35
+    )
     assert metric.num_examples is None  # cleared: the next evaluation is not capped
     metric.num_examples = 35
     assert metric(ep) == first_35 and len(metric.last_samples) == 5
@@ -336,8 +340,13 @@ def trained(tmp_path_factory, tokenizer):
     before = trainer.evaluate()
     trainer.train()
     return dict(
-        trainer=trainer, callback=callback, metric=metric, before=before, eval_ds=eval_ds,
-        eval_pairs=eval_pairs, out_dir=out_dir,
+        trainer=trainer,
+        callback=callback,
+        metric=metric,
+        before=before,
+        eval_ds=eval_ds,
+        eval_pairs=eval_pairs,
+        out_dir=out_dir,
     )
 
 
@@ -445,8 +454,14 @@ def test_early_stopping_on_bleu(tokenizer, tmp_path):
     trainer = Seq2SeqTrainer(
         model=model,
         args=training_args(
-            tmp_path, max_steps=200, eval_strategy="steps", eval_steps=10, save_strategy="steps",
-            save_steps=10, metric_for_best_model="bleu", load_best_model_at_end=True,
+            tmp_path,
+            max_steps=200,
+            eval_strategy="steps",
+            eval_steps=10,
+            save_strategy="steps",
+            save_steps=10,
+            metric_for_best_model="bleu",
+            load_best_model_at_end=True,
         ),
         processing_class=tokenizer,
         data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
@@ -479,13 +494,22 @@ def test_two_process_gloo_every_rank_logs_the_same_bleu(trained, tokenizer, tmp_
     procs = []
     for rank in range(2):
         env = dict(
-            os.environ, RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
-            MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), OMP_NUM_THREADS="1",
+            os.environ,
+            RANK=str(rank),
+            LOCAL_RANK=str(rank),
+            WORLD_SIZE="2",
+            LOCAL_WORLD_SIZE="2",
+            MASTER_ADDR="127.0.0.1",
+            MASTER_PORT=str(port),
+            OMP_NUM_THREADS="1",
         )
         procs.append(
             subprocess.Popen(
                 [sys.executable, str(HELPER), str(model_dir), str(tmp_path), str(n_eval)],
-                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
             )
         )
     logs = []

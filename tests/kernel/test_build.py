@@ -9,7 +9,6 @@ import sys
 import textwrap
 
 import pytest
-
 from shared_data import REPO
 
 
@@ -64,9 +63,10 @@ def test_build_without_a_compiler_still_succeeds(tmp_path):
         src = REPO / name
         dst = tmp_path / name
         if src.is_dir():
-            dst.mkdir()
-            for f in src.iterdir():
-                (dst / f.name).write_bytes(f.read_bytes())
+            for f in src.rglob("*"):
+                if f.is_file():
+                    (dst / f.relative_to(src)).parent.mkdir(parents=True, exist_ok=True)
+                    (dst / f.relative_to(src)).write_bytes(f.read_bytes())
         else:
             dst.write_bytes(src.read_bytes())
     (tmp_path / "src" / "bleukit").mkdir(parents=True)
@@ -91,19 +91,33 @@ def test_pip_install_without_a_compiler_falls_back(tmp_path):
     src.mkdir()
     archive = subprocess.run(["git", "archive", "HEAD"], cwd=REPO, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
-    kernel_sources = [str(p.relative_to(REPO)) for p in (REPO / "csrc").iterdir()]
+    kernel_sources = [str(p.relative_to(REPO)) for p in (REPO / "csrc").rglob("*") if p.is_file()]
     for name in ("setup.py", "src/bleukit/_native.py", *kernel_sources):  # the working copy
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_bytes((REPO / name).read_bytes())
     target = tmp_path / "site"
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-v", "--no-deps", "--no-build-isolation",
-         "--target", str(target), "."],
-        cwd=src, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-v",
+            "--no-deps",
+            "--no-build-isolation",
+            "--target",
+            str(target),
+            ".",
+        ],
+        cwd=src,
+        capture_output=True,
+        text=True,
+        timeout=300,
         env={**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"},
     )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "bleukit: native kernel not built" in proc.stdout + proc.stderr
-    assert not list(target.rglob("_native_kernel*"))
+    assert not list(target.rglob("_native_kernel*")) and not list(target.rglob("_kernel*.so"))
     # The editable install of this checkout is a meta-path finder that would win over PYTHONPATH.
     check = _run(
         """
@@ -113,7 +127,8 @@ def test_pip_install_without_a_compiler_falls_back(tmp_path):
         print(bleukit.__file__)
         print(bleukit.engine_name(), round(bleukit.corpus_bleu(["a b c d ."], ["a b c d ."]).score, 6))
         """,
-        PYTHONPATH=str(target), BLEUKIT_ENGINE="",
+        PYTHONPATH=str(target),
+        BLEUKIT_ENGINE="",
     )
     assert check.returncode == 0, check.stderr
     where, result = check.stdout.splitlines()

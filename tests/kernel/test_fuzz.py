@@ -16,10 +16,9 @@ import sys
 import sysconfig
 
 import pytest
-
-from bleukit import _native
-
 from shared_data import REPO
+
+from bleukit.metrics.bleu import kernel as _native
 
 FUZZ = REPO / "tests" / "kernel" / "fuzz"
 SEEDS = sorted((FUZZ / "corpus").iterdir())
@@ -65,9 +64,19 @@ def test_fuzz_kernel_briefly(tmp_path):
     pytest.importorskip("atheris", reason="atheris (the dev extra) runs the fuzz target")
     seconds = os.environ.get("BLEUKIT_FUZZ_SECONDS", "40")
     proc = subprocess.run(
-        [sys.executable, str(FUZZ / "fuzz_kernel.py"), f"-max_total_time={seconds}", "-timeout=20",
-         "-rss_limit_mb=4096", str(tmp_path), str(FUZZ / "corpus")],
-        capture_output=True, text=True, timeout=280, cwd=tmp_path,
+        [
+            sys.executable,
+            str(FUZZ / "fuzz_kernel.py"),
+            f"-max_total_time={seconds}",
+            "-timeout=20",
+            "-rss_limit_mb=4096",
+            str(tmp_path),
+            str(FUZZ / "corpus"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=280,
+        cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(REPO / "src")},
     )
     tail = (proc.stdout + proc.stderr)[-4000:]
@@ -94,9 +103,20 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     libasan = _sanitizer_runtime()
     flags = "-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1"
     build = subprocess.run(
-        [sys.executable, "setup.py", "-q", "build_ext", "--build-lib", str(tmp_path / "lib"),
-         "--build-temp", str(tmp_path / "tmp")],
-        capture_output=True, text=True, cwd=REPO, timeout=300,
+        [
+            sys.executable,
+            "setup.py",
+            "-q",
+            "build_ext",
+            "--build-lib",
+            str(tmp_path / "lib"),
+            "--build-temp",
+            str(tmp_path / "tmp"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
         env={**os.environ, "CFLAGS": flags, "LDFLAGS": "-fsanitize=address,undefined"},
     )
     built = list((tmp_path / "lib").rglob("_native_kernel*.so"))
@@ -116,21 +136,47 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "BLEUKIT_PROPERTY_EXAMPLES": "30",
         "BLEUKIT_ENGINE": "",
     }
-    tests = ["tests/kernel/test_native.py", "tests/kernel/test_build.py", "tests/kernel/test_kernel_hardening.py",
-             "tests/kernel/test_fuzz.py"]
+    tests = [
+        "tests/kernel/test_native.py",
+        "tests/kernel/test_build.py",
+        "tests/kernel/test_kernel_hardening.py",
+        "tests/kernel/test_fuzz.py",
+    ]
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", "-m", "not slow",
-         "-k", "not real_data and not ctrl_c and not releases_the_gil and not build_without", *tests],
-        capture_output=True, text=True, cwd=REPO, timeout=540, env=env,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-x",
+            "-m",
+            "not slow",
+            "-k",
+            "not real_data and not ctrl_c and not releases_the_gil and not build_without",
+            *tests,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=540,
+        env=env,
     )
     out = proc.stdout + proc.stderr
     # the subprocess must really have run the sanitizer build
     assert "ERROR: AddressSanitizer" not in out and "runtime error:" not in out, out[-6000:]
     assert proc.returncode == 0 and " passed" in out, out[-6000:]
     check = subprocess.run(
-        [sys.executable, "-c",
-         "import bleukit._native_kernel as k; print(k.__file__, 'libasan' in open('/proc/self/maps').read())"],
-        capture_output=True, text=True, env=env, cwd=tmp_path,
+        [
+            sys.executable,
+            "-c",
+            "import bleukit._native_kernel as k; print(k.__file__, 'libasan' in open('/proc/self/maps').read())",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
     )
     where, asan_loaded = check.stdout.split()
     assert where.startswith(str(tmp_path)) and asan_loaded == "True", check.stdout + check.stderr

@@ -3,21 +3,19 @@ near 2^63, the GIL released while it counts, Ctrl-C during a long call, and ``th
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 
 import numpy as np
 import pytest
+from shared_data import REPO
 
 import bleukit
-from bleukit import BleuOptions, _native
-from bleukit.engine import text_statistics
-
-from shared_data import REPO
+from bleukit import BleuOptions
+from bleukit.metrics.bleu import kernel as _native
+from bleukit.metrics.bleu.extract import text_statistics
 
 needs_kernel = pytest.mark.skipif(not _native.available(), reason="BLEUKIT_NO_NATIVE build")
 
@@ -60,8 +58,10 @@ def test_str_subclass_is_read_as_its_value(engine, cls, lowercase, tokenize):
     refs = [[cls(t.upper())] for t in TEXTS]
     assert text_statistics(hyps, refs, options).rows.tolist() == plain.tolist()
     public = bleukit.corpus_bleu(hyps, refs, tokenize=tokenize, lowercase=lowercase)
-    assert public.score == bleukit.corpus_bleu(TEXTS, [[t.upper()] for t in TEXTS], tokenize=tokenize,
-                                               lowercase=lowercase).score
+    assert (
+        public.score
+        == bleukit.corpus_bleu(TEXTS, [[t.upper()] for t in TEXTS], tokenize=tokenize, lowercase=lowercase).score
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -118,8 +118,14 @@ def _flat(tokens, lengths, owner, n_rows, order=2, rows=None, nrefs=None):
     rows = np.empty((max(n_rows, 0), 2 + 2 * order), np.int64) if rows is None else rows
     nrefs = np.empty(max(n_rows, 0), np.int64) if nrefs is None else nrefs
     _native._kernel.ids_statistics_flat(
-        np.asarray(tokens, np.int64), np.asarray(lengths, np.int64), np.asarray(owner, np.int64),
-        n_rows, order, rows, nrefs)
+        np.asarray(tokens, np.int64),
+        np.asarray(lengths, np.int64),
+        np.asarray(owner, np.int64),
+        n_rows,
+        order,
+        rows,
+        nrefs,
+    )
     return rows
 
 
@@ -140,11 +146,25 @@ def test_flat_ids_lengths_near_2_63_fail_at_once():
         with pytest.raises(ValueError, match="wrong size"):
             _flat([1, 2], [1, 1], [0, 0], n_rows, rows=np.empty((1, 6), np.int64), nrefs=np.empty(1, np.int64))
     with pytest.raises(TypeError, match="tokens must be a C-contiguous, aligned int64"):
-        _native._kernel.ids_statistics_flat(np.array([1.0, 2.0]), np.array([1, 1]), np.array([0, 0]), 1, 2,
-                                            np.empty((1, 6), np.int64), np.empty(1, np.int64))
+        _native._kernel.ids_statistics_flat(
+            np.array([1.0, 2.0]),
+            np.array([1, 1]),
+            np.array([0, 0]),
+            1,
+            2,
+            np.empty((1, 6), np.int64),
+            np.empty(1, np.int64),
+        )
     with pytest.raises(TypeError, match="owner must be"):
-        _native._kernel.ids_statistics_flat(np.array([1, 2]), np.array([1, 1]), np.array([0, 0], np.int32), 1, 2,
-                                            np.empty((1, 6), np.int64), np.empty(1, np.int64))
+        _native._kernel.ids_statistics_flat(
+            np.array([1, 2]),
+            np.array([1, 1]),
+            np.array([0, 0], np.int32),
+            1,
+            2,
+            np.empty((1, 6), np.int64),
+            np.empty(1, np.int64),
+        )
     with pytest.raises(ValueError, match="max_ngram_order must be between 1 and"):
         _flat([1, 2], [1, 1], [0, 0], 1, order=0, rows=np.empty((1, 6), np.int64))
     with pytest.raises(ValueError, match="row 0 needs a hypothesis"):  # an owner outside the rows
@@ -156,7 +176,8 @@ def test_flat_ids_lengths_near_2_63_fail_at_once():
 def test_the_public_glue_keeps_accepting_any_integer_arrays():
     """native_flat_ids_statistics converts its inputs (what bleukit.ids relies on)."""
     stats = _native.native_flat_ids_statistics(
-        np.array([5, 6, 5, 6], np.int32), [2, 2], np.array([0, 0], np.uint8), 1, 2)
+        np.array([5, 6, 5, 6], np.int32), [2, 2], np.array([0, 0], np.uint8), 1, 2
+    )
     assert stats.rows.tolist() == [[2, 2, 2, 1, 2, 1]]
 
 
@@ -198,7 +219,8 @@ def test_the_kernel_releases_the_gil_while_it_counts():
 INTERRUPT = """
 import os, signal, threading, time, numpy as np
 import bleukit
-from bleukit import _native, BleuOptions
+from bleukit import BleuOptions
+from bleukit.metrics.bleu import kernel as _native
 hyp = "The quick brown fox , 1,000.5 jumps over the lazy dog - again and again ; ok ?" * 2
 ref = "A quick brown fox jumps over a lazy dog again , 1,000.5 and again ; fine ." * 2
 kind = {kind!r}
@@ -237,8 +259,9 @@ except KeyboardInterrupt:
 @needs_kernel
 @pytest.mark.parametrize("kind", ["many sentences", "one long sentence", "ids", "threads"])
 def test_ctrl_c_stops_a_long_call_promptly(kind):
-    proc = subprocess.run([sys.executable, "-c", INTERRUPT.format(kind=kind)], capture_output=True, text=True,
-                          timeout=240, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPT.format(kind=kind)], capture_output=True, text=True, timeout=240, cwd=REPO
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     what, seconds = proc.stdout.split()[-2:]
     assert what == "interrupted", proc.stdout
@@ -253,8 +276,10 @@ def test_ctrl_c_stops_a_long_call_promptly(kind):
 
 def _mixed_corpus(n: int):
     hyps = [f"the cat {i % 97} sat on the mat , {i % 13}" for i in range(n)]
-    refs = [f"the cat {i % 89} sat on a mat , {i % 13}" if i % 3 else [f"a cat {i % 7}", None, f"the cat {i}"]
-            for i in range(n)]
+    refs = [
+        f"the cat {i % 89} sat on a mat , {i % 13}" if i % 3 else [f"a cat {i % 7}", None, f"the cat {i}"]
+        for i in range(n)
+    ]
     return hyps, refs
 
 
@@ -268,8 +293,9 @@ def test_threads_give_the_same_table_and_scores(threads):
     np.testing.assert_array_equal(many.rows, one.rows)
     np.testing.assert_array_equal(many.nrefs, one.nrefs)
     assert bleukit.corpus_bleu(hyps, refs, threads=threads).score == bleukit.corpus_bleu(hyps, refs).score
-    np.testing.assert_array_equal(bleukit.sentence_scores(hyps, refs, threads=threads),
-                                  bleukit.sentence_scores(hyps, refs))
+    np.testing.assert_array_equal(
+        bleukit.sentence_scores(hyps, refs, threads=threads), bleukit.sentence_scores(hyps, refs)
+    )
     assert refs == before  # not mutated
     # an iterator of references is checked whole, then split
     assert bleukit.corpus_bleu(hyps, iter(refs), threads=threads).score == bleukit.corpus_bleu(hyps, refs).score
@@ -278,8 +304,10 @@ def test_threads_give_the_same_table_and_scores(threads):
 def test_the_python_engine_takes_threads_and_counts_in_one_thread(monkeypatch):
     monkeypatch.setenv("BLEUKIT_ENGINE", "python")
     hyps, refs = _mixed_corpus(2100)
-    np.testing.assert_array_equal(bleukit.corpus_statistics(hyps, refs, BleuOptions(), threads=2).rows,
-                                  bleukit.corpus_statistics(hyps, refs, BleuOptions()).rows)
+    np.testing.assert_array_equal(
+        bleukit.corpus_statistics(hyps, refs, BleuOptions(), threads=2).rows,
+        bleukit.corpus_statistics(hyps, refs, BleuOptions()).rows,
+    )
 
 
 def test_threads_report_errors_like_one_thread(engine):

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
+from shared_data import read_lines
 
 import bleukit
-from bleukit import BleuOptions, _native
-from bleukit.engine import text_statistics
-
-from shared_data import read_lines
+from bleukit import BleuOptions
+from bleukit.metrics.bleu import kernel as _native
+from bleukit.metrics.bleu.extract import text_statistics
 
 NATIVE_TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
 
@@ -29,8 +29,7 @@ NATIVE_TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
 # would quietly test the Python engine twice.
 if not _native.available() and not os.environ.get("BLEUKIT_NO_NATIVE"):
     pytest.fail(
-        f"{_native.unavailable_reason}; run `pip install -e .` (or set BLEUKIT_NO_NATIVE=1 to "
-        "test a build without it)",
+        f"{_native.unavailable_reason}; run `pip install -e .` (or set BLEUKIT_NO_NATIVE=1 to test a build without it)",
         pytrace=False,
     )
 needs_kernel = pytest.mark.skipif(not _native.available(), reason="BLEUKIT_NO_NATIVE build")
@@ -106,14 +105,15 @@ KERNEL_CASES = {
         [["𠀀 𠀁 𝐀𝐁𝐂 😀 👍🏽 𝟘𝟙 ok."], ["\U0010fffd \U00020000"]],
     ),
     "every Unicode whitespace": (
-        ["".join(f"w{i}{ws}" for i, ws in enumerate(UNICODE_WHITESPACE)),
-         "".join(UNICODE_WHITESPACE) + "a" + "".join(UNICODE_WHITESPACE) + "b,c"],
-        [[" ".join(f"w{i}" for i in range(len(UNICODE_WHITESPACE)))],
-         ["a b , c" + "".join(UNICODE_WHITESPACE)]],
+        [
+            "".join(f"w{i}{ws}" for i, ws in enumerate(UNICODE_WHITESPACE)),
+            "".join(UNICODE_WHITESPACE) + "a" + "".join(UNICODE_WHITESPACE) + "b,c",
+        ],
+        [[" ".join(f"w{i}" for i in range(len(UNICODE_WHITESPACE)))], ["a b , c" + "".join(UNICODE_WHITESPACE)]],
     ),
     "only punctuation or digits": (
         ["...,,,--!!?", "1,000.000-3 42 .5 5. ,7", "", "   ", "&amp;&lt;&gt;&quot;", "--", "0-0-0-"],
-        [["...,,,--!!?"], ["1,000.000 - 3 42"], [""], ["."], ["& < > \""], ["-"], ["0 - 0 - 0 -"]],
+        [["...,,,--!!?"], ["1,000.000 - 3 42"], [""], ["."], ['& < > "'], ["-"], ["0 - 0 - 0 -"]],
     ),
     "many references": (
         ["the cat sat on the mat , and the dog sat too"],
@@ -125,7 +125,7 @@ KERNEL_CASES = {
     ),
     "13a markup and line breaks": (
         ["<skipped> a-\nb c\nd &amp;lt; &amp;amp; <skip-\nped> e&quot;", "x&gtg; &lt;&gt;"],
-        [["a b c d &lt; &amp; <skipped> e \""], ["x > g ; < >"]],
+        [['a b c d &lt; &amp; <skipped> e "'], ["x > g ; < >"]],
     ),
     "lowercasing special cases": (
         ["İstanbul ΣΑΣ ΌΣΟΣ ẞtraße Ǆemal ﬁne ĲSSEL Ⅻ 𐐀", "KELVIN \u212a ANGSTROM \u212b"],
@@ -169,8 +169,9 @@ ALPHABET = (
     + UNICODE_WHITESPACE
 )
 texts = st.lists(st.sampled_from(ALPHABET), max_size=40).map("".join)
-token_texts = st.lists(st.sampled_from(["the", "a", "cat", ".", ",", "1", "-", "A", "中", "&amp;", "İ"]),
-                       max_size=25).map(" ".join)
+token_texts = st.lists(
+    st.sampled_from(["the", "a", "cat", ".", ",", "1", "-", "A", "中", "&amp;", "İ"]), max_size=25
+).map(" ".join)
 segment = st.one_of(texts, token_texts, st.text(max_size=20))
 PROPERTY = settings(
     max_examples=int(os.environ.get("BLEUKIT_PROPERTY_EXAMPLES", "500")),
@@ -198,8 +199,9 @@ def corpus_with_refs(draw):
     return hyps, refs
 
 
-mteval_texts = st.lists(st.sampled_from(list("0123456789.,-' aA\t(/") + ["中", "\u3000", "&amp;"]),
-                        max_size=30).map("".join)
+mteval_texts = st.lists(st.sampled_from(list("0123456789.,-' aA\t(/") + ["中", "\u3000", "&amp;"]), max_size=30).map(
+    "".join
+)
 
 
 @needs_kernel
@@ -293,7 +295,7 @@ def test_character_table_matches_the_python_tokenizers():
         assert bool(table[cp] & 4) == bool(regex.fullmatch(r"\p{N}", c)), hex(cp)
         assert bool(table[cp] & 8) == bleukit.tokenizers.is_chinese_char(c), hex(cp)
     # The mteval classes are read off ASCII only; no other code point may match them.
-    from bleukit.tokenizers import _MTEVAL_RULES
+    from bleukit.tokenizers.mteval import MTEVAL_RULES as _MTEVAL_RULES
 
     every = "".join(map(chr, range(0x110000)))
     punct = {m.start() for m in _MTEVAL_RULES[0][0].finditer(every)}
@@ -340,8 +342,13 @@ def test_ids_kernel_equals_sacrebleu_on_long_sequences():
     """Ids written out as words and scored by sacreBLEU with tokenize='none' give the same rows."""
     rng = np.random.default_rng(5)
     hyps = [rng.integers(0, 40, size=rng.integers(0, 1500)) for _ in range(40)]
-    refs = [[np.where(rng.random(len(h)) < 0.6, h, rng.integers(0, 40, len(h))),
-             rng.integers(0, 40, size=rng.integers(1, 300))] for h in hyps]
+    refs = [
+        [
+            np.where(rng.random(len(h)) < 0.6, h, rng.integers(0, 40, len(h))),
+            rng.integers(0, 40, size=rng.integers(1, 300)),
+        ]
+        for h in hyps
+    ]
     native = flat_ids_statistics(hyps, refs, 4)
     as_text = lambda ids: " ".join(map(str, ids))  # noqa: E731
     expected = sacrebleu_rows([as_text(h) for h in hyps], [[as_text(r) for r in rs] for rs in refs], "none")
@@ -352,7 +359,8 @@ def test_ids_kernel_equals_sacrebleu_on_long_sequences():
 def test_flat_ids_kernel_rejects_bad_layouts():
     flat = _native.native_flat_ids_statistics
     assert flat(np.array([1, 2, 3, 1, 2]), np.array([3, 2]), np.array([0, 0]), 1, 2).rows.tolist() == [
-        [3, 2, 2, 1, 3, 2]]
+        [3, 2, 2, 1, 3, 2]
+    ]
     with pytest.raises(ValueError, match="row 0 needs a hypothesis and at least one reference"):
         flat(np.array([1, 2]), np.array([2]), np.array([0]), 1, 2)
     with pytest.raises(ValueError, match="row 1 needs a hypothesis"):  # a row with no sequence at all

@@ -8,9 +8,7 @@ import subprocess
 import sys
 
 import pytest
-
 from shared_data import REPO
-
 
 _NO_KERNEL = """
 import sys, warnings
@@ -27,8 +25,9 @@ print(bleukit.engine_name())
 def _python(code: str, **env: str) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("BLEUKIT_NO_NATIVE", "BLEUKIT_ENGINE")}
     environment.update(env, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment,
-                          cwd=REPO, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environment, cwd=REPO, timeout=120
+    )
 
 
 def test_one_warning_per_process_without_the_kernel():
@@ -48,16 +47,25 @@ def test_no_warning_when_built_with_bleukit_no_native(tmp_path):
     """setup.py leaves a marker in a BLEUKIT_NO_NATIVE build; the installed package reads it."""
     env = {k: v for k, v in os.environ.items() if k != "BLEUKIT_NO_NATIVE"}
     for choice, build in (("1", tmp_path / "declined"), ("", tmp_path / "default")):
-        out = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(build)],
-                             cwd=REPO, env=dict(env, BLEUKIT_NO_NATIVE=choice), capture_output=True, text=True,
-                             timeout=120)
+        out = subprocess.run(
+            [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(build)],
+            cwd=REPO,
+            env=dict(env, BLEUKIT_NO_NATIVE=choice),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert out.returncode == 0, out.stderr
     assert (tmp_path / "declined" / "bleukit" / "_no_native").exists()
     assert not (tmp_path / "default" / "bleukit" / "_no_native").exists()
-    code = _NO_KERNEL.replace("import bleukit\n", f"sys.path.insert(0, {str(tmp_path / 'declined')!r})\nimport bleukit\n", 1)
+    code = _NO_KERNEL.replace(
+        "import bleukit\n", f"sys.path.insert(0, {str(tmp_path / 'declined')!r})\nimport bleukit\n", 1
+    )
     proc = _python(code)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
-    code = _NO_KERNEL.replace("import bleukit\n", f"sys.path.insert(0, {str(tmp_path / 'default')!r})\nimport bleukit\n", 1)
+    code = _NO_KERNEL.replace(
+        "import bleukit\n", f"sys.path.insert(0, {str(tmp_path / 'default')!r})\nimport bleukit\n", 1
+    )
     assert "native kernel is not built" in _python(code).stderr
 
 
@@ -77,9 +85,21 @@ def test_failed_build_notice_reaches_the_terminal_even_when_pip_captures_output(
     env = {k: v for k, v in os.environ.items() if k != "BLEUKIT_NO_NATIVE"}
     env["CC"] = "false"  # a compiler that always fails
     proc = subprocess.run(
-        [sys.executable, "setup.py", "build_ext", "--build-lib", str(tmp_path / "lib"), "--build-temp",
-         str(tmp_path / "tmp")],
-        cwd=REPO, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "setup.py",
+            "build_ext",
+            "--build-lib",
+            str(tmp_path / "lib"),
+            "--build-temp",
+            str(tmp_path / "tmp"),
+        ],
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
         preexec_fn=own_terminal,
     )
     os.close(slave)
@@ -94,6 +114,6 @@ def test_failed_build_notice_reaches_the_terminal_even_when_pip_captures_output(
         seen += chunk
     os.close(master)
     assert proc.returncode == 0, proc.stderr  # the install goes on without the kernel
-    assert "bleukit: native kernel not built" in proc.stderr          # pip -v, --log
-    assert b"bleukit: native kernel not built" in seen                 # the user's terminal
+    assert "bleukit: native kernel not built" in proc.stderr  # pip -v, --log
+    assert b"bleukit: native kernel not built" in seen  # the user's terminal
     assert seen.count(b"bleukit: native kernel not built") == 1

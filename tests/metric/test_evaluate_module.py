@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_data import REPO
 
 import bleukit
-
-from shared_data import REPO
 
 METRIC = str(REPO / "bleu_metric.py")
 
@@ -20,20 +19,21 @@ SCRIPT = r"""
 import json, sys
 import evaluate
 import bleukit
+import bleukit.bleu
 target = bleukit.metric_path() if sys.argv[1] == "PACKAGE" else sys.argv[1]
 metric = evaluate.load(target)
 cases = json.loads(sys.stdin.read())
-real_corpus_bleu = bleukit.corpus_bleu
+real_corpus_bleu = bleukit.bleu.corpus_bleu
 def fail_once(*args, **kwargs):
-    bleukit.corpus_bleu = real_corpus_bleu
+    bleukit.bleu.corpus_bleu = real_corpus_bleu
     raise RuntimeError("scoring failed")
-out = {"class": type(metric).__mro__[1].__module__ + "." + type(metric).__mro__[1].__name__,
+out = {"class": [c.__module__ + "." + c.__name__ for c in type(metric).__mro__],
        "citation": metric.citation, "description": metric.description,
        "inputs": metric.inputs_description, "features": [str(f) for f in metric.info.features], "results": []}
 for case in cases:
     try:
         if case.get("fail_inside"):
-            bleukit.corpus_bleu = fail_once  # a failure after evaluate has stored the input
+            bleukit.bleu.corpus_bleu = fail_once  # a failure after evaluate has stored the input
         if case.get("batches"):
             for p, r in case["batches"]:
                 metric.add_batch(predictions=p, references=r)
@@ -68,7 +68,11 @@ def offline_run(request, tmp_path_factory):
     target = LOAD_PATHS[request.param](tmp_path_factory)
     cases = [
         {"p": HYPS, "r": REFS},
-        {"p": HYPS, "r": [r[0] for r in REFS], "kwargs": {"tokenize": "intl", "lowercase": True, "smooth_method": "floor", "smooth_value": 0.2}},
+        {
+            "p": HYPS,
+            "r": [r[0] for r in REFS],
+            "kwargs": {"tokenize": "intl", "lowercase": True, "smooth_method": "floor", "smooth_value": 0.2},
+        },
         {"p": HYPS, "r": REFS, "kwargs": {"max_ngram_order": 2, "weights": [0.7, 0.3], "effective_order": True}},
         {"batches": [[HYPS[:2], REFS[:2]], [HYPS[2:], REFS[2:]]]},
         {"p": [], "r": []},
@@ -93,15 +97,20 @@ def offline_run(request, tmp_path_factory):
     ]
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path_factory.mktemp("hf")))
     proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT, target], input=json.dumps(cases), capture_output=True, text=True,
-        env=env, cwd=str(tmp_path_factory.mktemp("cwd")), timeout=300,
+        [sys.executable, "-c", SCRIPT, target],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tmp_path_factory.mktemp("cwd")),
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def test_is_an_evaluate_metric_with_card(offline_run):
-    assert offline_run["class"] == "evaluate.module.Metric"
+    assert "evaluate.module.Metric" in offline_run["class"]
     assert "Papineni" in offline_run["citation"] and "Post, Matt" in offline_run["citation"]
     assert "sacreBLEU" in offline_run["description"]
     assert ">>> results = bleu.compute" in offline_run["inputs"]
@@ -110,22 +119,35 @@ def test_is_an_evaluate_metric_with_card(offline_run):
 
 def _expected(hyps, refs, **kw):
     r = bleukit.corpus_bleu(hyps, refs, **kw)
-    return {"score": r.score, "counts": r.counts, "totals": r.totals, "precisions": r.precisions, "bp": r.bp,
-            "sys_len": r.sys_len, "ref_len": r.ref_len, "signature": r.signature}
+    return {
+        "score": r.score,
+        "counts": r.counts,
+        "totals": r.totals,
+        "precisions": r.precisions,
+        "bp": r.bp,
+        "sys_len": r.sys_len,
+        "ref_len": r.ref_len,
+        "signature": r.signature,
+    }
 
 
 def test_same_numbers_as_the_core(offline_run):
     res = offline_run["results"]
     assert res[0] == _expected(HYPS, REFS)
     assert res[0]["signature"].startswith("nrefs:var|")
-    assert res[1] == _expected(HYPS, [r[0] for r in REFS], tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.2)
+    assert res[1] == _expected(
+        HYPS, [r[0] for r in REFS], tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.2
+    )
     assert res[2] == _expected(HYPS, REFS, max_ngram_order=2, weights=[0.7, 0.3], effective_order=True)
     assert res[3] == _expected(HYPS, REFS)
 
 
 def test_bad_input_gets_the_core_messages(offline_run):
     empty, mismatch, one_string, bad_tok, bad_kw = offline_run["results"][4:9]
-    assert empty == {"error": "ValueError", "message": "empty corpus: hypotheses is empty, BLEU needs at least one hypothesis"}
+    assert empty == {
+        "error": "ValueError",
+        "message": "empty corpus: hypotheses is empty, at least one sentence is needed",
+    }
     assert mismatch["error"] == "ValueError" and "3 hypotheses but 2 reference entries" in mismatch["message"]
     assert one_string["error"] == "TypeError" and "single str" in one_string["message"]
     assert bad_tok["error"] == "ValueError" and "unknown tokenize='moses'" in bad_tok["message"]
@@ -199,8 +221,13 @@ def test_hub_metric_repo_widget_runs_from_its_own_folder(tmp_path):
         "ns = runpy.run_path('app.py')\n"
         "print(json.dumps(ns['score']('a b c d\\nx y', 'a b c d\\nx z')))\n"
     )
-    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path / "hf"),
-               GRADIO_ANALYTICS_ENABLED="False")
+    env = dict(
+        os.environ,
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+        HF_HOME=str(tmp_path / "hf"),
+        GRADIO_ANALYTICS_ENABLED="False",
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=out, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     got = json.loads(proc.stdout.strip().splitlines()[-1])

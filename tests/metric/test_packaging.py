@@ -11,7 +11,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from shared_data import REPO
 
 pytest.importorskip("evaluate")
@@ -31,7 +30,9 @@ def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     proc = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     (built,) = out.glob("bleukit-*.whl")
@@ -50,8 +51,9 @@ def test_wheel_ships_the_metric(wheel):
 def test_metric_loads_from_the_unpacked_wheel_alone(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)  # what pip install puts in site-packages
-    env = dict(os.environ, PYTHONPATH=str(site), HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1",
-               HF_HOME=str(tmp_path / "hf"))
+    env = dict(
+        os.environ, PYTHONPATH=str(site), HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path / "hf")
+    )
     cwd = tmp_path / "elsewhere"
     cwd.mkdir()
     proc = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
@@ -63,7 +65,13 @@ def test_metric_loads_from_the_unpacked_wheel_alone(wheel, tmp_path):
 
     # The Hub metric repository is written from the installed package too.
     out = tmp_path / "hub" / "bleukit"
-    proc = subprocess.run([sys.executable, "-m", "bleukit.metric", str(out), "--repo-id", "me/bleukit"],
-                          capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bleukit.metric", str(out), "--repo-id", "me/bleukit"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert sorted(p.name for p in out.iterdir()) == ["README.md", "app.py", "bleukit.py", "requirements.txt"]

@@ -3,9 +3,9 @@
 import json
 
 import pytest
+from shared_data import SHARED_DATA, load_corpus
 
 import bleukit
-from shared_data import SHARED_DATA, load_corpus
 
 
 def _rows():
@@ -15,7 +15,11 @@ def _rows():
     with open(path, encoding="utf-8") as f:
         rows = [json.loads(line) for line in f if line.strip()]
     return [
-        pytest.param(r, id=f"{r['dataset']}-{r['hyp']}-{r['refs']}-{r['tokenize']}-{'lc' if r['lowercase'] else 'mixed'}-{r['smooth']}")
+        pytest.param(
+            r,
+            id=f"{r['dataset']}-{r['hyp']}-{r['refs']}-{r['tokenize']}-"
+            f"{'lc' if r['lowercase'] else 'mixed'}-{r['smooth']}",
+        )
         for r in rows
     ]
 
@@ -55,7 +59,13 @@ def test_expected_score(row, engine, shared_data, monkeypatch):
 
 def test_published_wmt17_figures(shared_data):
     """The Moses mteval-v13a figures published with sacreBLEU, to the printed digit."""
-    published = {"LIUM-NMT.4900": 26.60, "online-B.0": 26.65, "uedin-nmt.4722": 28.30, "KIT.4950": 26.08, "online-A.0": 20.80}
+    published = {
+        "LIUM-NMT.4900": 26.60,
+        "online-B.0": 26.65,
+        "uedin-nmt.4722": 28.30,
+        "KIT.4950": 26.08,
+        "online-A.0": 20.80,
+    }
     for system, score in published.items():
         hyps, refs, _ = load_corpus(shared_data, "wmt17-en-de", f"hyp.{system}.de", "ref.de")
         assert round(bleukit.corpus_bleu(hyps, refs).score, 2) == score

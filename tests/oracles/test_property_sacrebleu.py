@@ -8,14 +8,18 @@ import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
+from strategies import corpora, sentences
 
 import bleukit
-from strategies import corpora, sentences
 
 TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
 SMOOTHING = ["none", "floor", "add-k", "exp"]
 # BLEUKIT_PROPERTY_EXAMPLES raises the count for a deeper hunt than CI needs.
-CASES = settings(max_examples=int(os.environ.get("BLEUKIT_PROPERTY_EXAMPLES", "400")), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+CASES = settings(
+    max_examples=int(os.environ.get("BLEUKIT_PROPERTY_EXAMPLES", "400")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 options = st.fixed_dictionaries(
     {

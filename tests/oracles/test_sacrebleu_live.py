@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU
+from shared_data import load_corpus
 
 import bleukit
-from shared_data import load_corpus
 
 CORPUS_CASES = [
     # dataset, hyp, refs, options
@@ -55,7 +55,12 @@ def test_missing_references_against_sacrebleu(shared_data):
         ("wmt17-en-de", "hyp.online-B.0.de", "ref.de", dict()),
         ("wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en", dict(smooth_method="floor", lowercase=True)),
         ("wmt22-en-zh", "hyp.LanguageX.zh", "ref.A.zh", dict(tokenize="zh", smooth_method="add-k")),
-        ("wmt17-en-de", "hyp.KIT.4950.de", "ref.de", dict(tokenize="intl", smooth_method="none", effective_order=False)),
+        (
+            "wmt17-en-de",
+            "hyp.KIT.4950.de",
+            "ref.de",
+            dict(tokenize="intl", smooth_method="none", effective_order=False),
+        ),
     ],
     ids=lambda x: str(x),
 )
@@ -69,4 +74,6 @@ def test_sentence_scores_against_sacrebleu(shared_data, dataset, hyp, refs, opts
     )
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-9)
     for i in (0, 7, 123):
-        assert bleukit.sentence_bleu(hyps[i], per_hyp[i], effective_order=eff, **opts).score == pytest.approx(theirs[i], abs=1e-9)
+        assert bleukit.sentence_bleu(hyps[i], per_hyp[i], effective_order=eff, **opts).score == pytest.approx(
+            theirs[i], abs=1e-9
+        )

@@ -20,9 +20,11 @@ from typing import Any, Dict, List, Optional
 
 import evaluate
 
-from bleukit.bleu import corpus_bleu
+import bleukit.bleu as bleu_api
 from bleukit.defaults import DEFAULT_SEED
-from bleukit.metric.base import TextMetric, text_features
+
+# The module, not the class: evaluate.load takes the first evaluate.Metric subclass it finds here.
+from bleukit.metric import base
 from bleukit.metrics.bleu.options import BleuOptions
 from bleukit.tokenizers import TOKENIZERS
 
@@ -110,7 +112,7 @@ _RESAMPLING_NAMES = ("n_bootstrap", "seed")
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Bleu(TextMetric):
+class Bleu(base.TextMetric):
     """sacreBLEU-exact BLEU computed by bleukit."""
 
     def _info(self) -> evaluate.MetricInfo:
@@ -118,7 +120,7 @@ class Bleu(TextMetric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=text_features(),
+            features=base.text_features(),
             codebase_urls=["https://github.com/mjpost/sacrebleu"],
             reference_urls=["https://aclanthology.org/P02-1040", "https://aclanthology.org/W18-6319"],
         )
@@ -136,7 +138,7 @@ class Bleu(TextMetric):
     ) -> Dict[str, Any]:
         # Option names, defaults and validation all come from bleukit.BleuOptions.
         opts = BleuOptions.from_keywords(options)
-        result = corpus_bleu(predictions, references, n_bootstrap=n_bootstrap, seed=seed, **opts.to_dict())
+        result = bleu_api.corpus_bleu(predictions, references, n_bootstrap=n_bootstrap, seed=seed, **opts.to_dict())
         out = {
             "score": result.score,
             "counts": result.counts,

@@ -62,7 +62,8 @@ def decode(data: bytes):
 def check(data: bytes) -> None:
     import numpy as np
 
-    from bleukit import BleuOptions, _native
+    from bleukit import BleuOptions
+    from bleukit.metrics.bleu import kernel as _native
     from bleukit.statistics import count_statistics
 
     code, lowercase, order, lying, sentences = decode(data)
@@ -96,7 +97,7 @@ def check(data: bytes) -> None:
 
 
 def _python_statistics(hyps, refs, options):
-    from bleukit.engine import text_statistics
+    from bleukit.metrics.bleu.extract import text_statistics
 
     old = os.environ.get("BLEUKIT_ENGINE")
     os.environ["BLEUKIT_ENGINE"] = "python"
@@ -114,10 +115,10 @@ def main() -> None:
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "src"))
     with atheris.instrument_imports(include=["bleukit"]):
-        import bleukit.engine  # noqa: F401
+        import bleukit.metrics.bleu.extract  # noqa: F401
         import bleukit.statistics  # noqa: F401
         import bleukit.tokenizers  # noqa: F401
-    from bleukit import _native
+    from bleukit.metrics.bleu import kernel as _native
 
     if not _native.available():
         sys.exit(f"fuzz_kernel: {_native.unavailable_reason}")

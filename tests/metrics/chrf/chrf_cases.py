@@ -6,7 +6,6 @@ from functools import lru_cache
 from typing import List, Optional, Tuple
 
 from sacrebleu.metrics import CHRF
-
 from shared_data import SHARED_DATA, read_lines
 
 

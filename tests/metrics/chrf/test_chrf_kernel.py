@@ -12,25 +12,40 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from metrics.chrf.chrf_cases import corpora, corpus
 
+from bleukit import _native
 from bleukit.metrics.chrf import extract, reference
 from bleukit.metrics.chrf.formula import beta_factors
 from bleukit.metrics.chrf.options import ChrfOptions
-from metrics.chrf.chrf_cases import corpora, corpus
 
 REPO = Path(__file__).resolve().parents[3]
 needs_kernel = pytest.mark.skipif(not extract.available(), reason="the chrF kernel is not built")
+
+
+def _kernel():
+    return _native.load_kernel(extract.KERNEL)
+
+
 PUNCT = "".join(sorted(reference.PUNCTUATION))
 
 
 @needs_kernel
 @pytest.mark.skipif(not corpora(), reason="real MT data not found (set BLEUKIT_SHARED_DATA)")
-@pytest.mark.parametrize("options", [ChrfOptions(), ChrfOptions(word_order=2, lowercase=True),
-                                     ChrfOptions(char_order=3, word_order=3, whitespace=True, beta=1)],
-                         ids=["chrF", "chrF++lc", "c3w3ws"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        ChrfOptions(),
+        ChrfOptions(word_order=2, lowercase=True),
+        ChrfOptions(char_order=3, word_order=3, whitespace=True, beta=1),
+    ],
+    ids=["chrF", "chrF++lc", "c3w3ws"],
+)
 def test_kernel_equals_the_reference_on_real_data(options):
-    for dataset, hyp, refs in [("wmt22-en-zh", "hyp.LanguageX.zh", "ref.A.zh+ref.B.zh"),
-                               ("kftt-en-ja", "hyp.ja", "ref.ja")]:
+    for dataset, hyp, refs in [
+        ("wmt22-en-zh", "hyp.LanguageX.zh", "ref.A.zh+ref.B.zh"),
+        ("kftt-en-ja", "hyp.ja", "ref.ja"),
+    ]:
         hyps, _, per_hyp = corpus(dataset, hyp, refs)
         native = extract.chrf_statistics(hyps, per_hyp, options)
         assert native.tolist() == reference.chrf_statistics(hyps, per_hyp, options).tolist()
@@ -38,8 +53,10 @@ def test_kernel_equals_the_reference_on_real_data(options):
 
 def _mixed_corpus(n: int):
     hyps = [f"The cat {i % 97} sat on the mat , {i % 13} İx" for i in range(n)]
-    refs = [[f"the cat {i % 89} sat on a mat , {i % 13}"] if i % 3 else [f"a cat {i % 7}", "", f"The cat {i}"]
-            for i in range(n)]
+    refs = [
+        [f"the cat {i % 89} sat on a mat , {i % 13}"] if i % 3 else [f"a cat {i % 7}", "", f"The cat {i}"]
+        for i in range(n)
+    ]
     return hyps, refs
 
 
@@ -52,8 +69,10 @@ def test_threads_give_the_same_table(threads):
         one = extract.chrf_statistics(hyps, refs, options)
         many = extract.chrf_statistics(hyps, refs, options, threads=threads)
         np.testing.assert_array_equal(many, one)
-        np.testing.assert_array_equal(extract.pairwise_chrf(hyps[:300], hyps[:200], options, threads=threads),
-                                      extract.pairwise_chrf(hyps[:300], hyps[:200], options))
+        np.testing.assert_array_equal(
+            extract.pairwise_chrf(hyps[:300], hyps[:200], options, threads=threads),
+            extract.pairwise_chrf(hyps[:300], hyps[:200], options),
+        )
     assert refs == before  # not mutated
 
 
@@ -62,22 +81,36 @@ def test_threads_span_several_batches():
     """More text than one batch per thread (4M code points each): the batches tile the table."""
     hyp = "The quick brown fox jumps over the lazy dog again and again. " * 20
     hyps = [hyp[: 600 + i % 600] for i in range(12000)]
-    refs = [[hyp[i % 50: 900]] for i in range(12000)]
+    refs = [[hyp[i % 50 : 900]] for i in range(12000)]
     options = ChrfOptions(char_order=3)
-    np.testing.assert_array_equal(extract.chrf_statistics(hyps, refs, options, threads=2),
-                                  extract.chrf_statistics(hyps, refs, options))
-    assert extract.chrf_statistics(hyps[-3:], refs[-3:], options).tolist() == \
-        reference.chrf_statistics(hyps[-3:], refs[-3:], options).tolist()
+    np.testing.assert_array_equal(
+        extract.chrf_statistics(hyps, refs, options, threads=2), extract.chrf_statistics(hyps, refs, options)
+    )
+    assert (
+        extract.chrf_statistics(hyps[-3:], refs[-3:], options).tolist()
+        == reference.chrf_statistics(hyps[-3:], refs[-3:], options).tolist()
+    )
 
 
-def _call(hyps, refs, options=ChrfOptions(), out=None, threads=1, **over):
-    args = dict(zip(["char_order", "word_order", "lowercase", "whitespace", "eps_smoothing", "factor", "one_plus"],
-                    [options.char_order, options.word_order, options.lowercase, options.whitespace,
-                     options.eps_smoothing, *beta_factors(options)]))
+def _call(hyps, refs, options=None, out=None, threads=1, **over):
+    options = ChrfOptions() if options is None else options
+    args = dict(
+        zip(
+            ["char_order", "word_order", "lowercase", "whitespace", "eps_smoothing", "factor", "one_plus"],
+            [
+                options.char_order,
+                options.word_order,
+                options.lowercase,
+                options.whitespace,
+                options.eps_smoothing,
+                *beta_factors(options),
+            ],
+        )
+    )
     punct = over.pop("punct", PUNCT)
     args.update(over)
     out = np.empty((len(hyps), 3 * (args["char_order"] + args["word_order"])), np.int64) if out is None else out
-    extract._kernel.statistics(hyps, refs, *args.values(), punct, out, threads)
+    _kernel().statistics(hyps, refs, *args.values(), punct, out, threads)
     return out
 
 
@@ -148,15 +181,15 @@ def test_pairwise_entry_point_rejects_bad_arguments():
     o = ChrfOptions()
     args = (o.char_order, o.word_order, False, False, False, *beta_factors(o), PUNCT)
     with pytest.raises(ValueError, match="scores_out, rows_out or both"):
-        extract._kernel.pairwise(["a"], ["b"], *args, None, None, 1)
+        _kernel().pairwise(["a"], ["b"], *args, None, None, 1)
     with pytest.raises(ValueError, match="scores_out must hold 2 values"):
-        extract._kernel.pairwise(["a"], ["b", "c"], *args, np.empty(1), None, 1)
+        _kernel().pairwise(["a"], ["b", "c"], *args, np.empty(1), None, 1)
     with pytest.raises(TypeError, match="scores_out must be a writable, C-contiguous, aligned float64"):
-        extract._kernel.pairwise(["a"], ["b"], *args, np.empty(1, np.int64), None, 1)
+        _kernel().pairwise(["a"], ["b"], *args, np.empty(1, np.int64), None, 1)
     with pytest.raises(TypeError, match=r"references\[1\] must be a str"):
-        extract._kernel.pairwise(["a"], ["b", 1], *args, np.empty(2), None, 1)
+        _kernel().pairwise(["a"], ["b", 1], *args, np.empty(2), None, 1)
     with pytest.raises(TypeError, match="sequences of str"):
-        extract._kernel.pairwise("ab", ["b"], *args, np.empty(2), None, 1)
+        _kernel().pairwise("ab", ["b"], *args, np.empty(2), None, 1)
 
 
 @needs_kernel
@@ -217,8 +250,9 @@ INTERRUPT = textwrap.dedent("""
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["many sentences", "one long sentence", "threads", "pairwise"])
 def test_ctrl_c_stops_a_long_call_promptly(kind):
-    proc = subprocess.run([sys.executable, "-c", INTERRUPT.format(kind=kind)], capture_output=True, text=True,
-                          timeout=300, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPT.format(kind=kind)], capture_output=True, text=True, timeout=300, cwd=REPO
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     what, seconds = proc.stdout.split()[-2:]
     assert what == "interrupted", proc.stdout
@@ -244,11 +278,15 @@ def test_large_alphabets_take_the_hashed_pair_table():
     alphabet = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
     hyp = "".join(rng.choice(alphabet, 6000))
     ref = hyp[1000:5000] + "".join(rng.choice(alphabet, 2000))
-    words_h = " ".join(hyp[i:i + 3] for i in range(0, 6000, 3))
-    words_r = " ".join(ref[i:i + 3] for i in range(0, 6000, 3))
+    words_h = " ".join(hyp[i : i + 3] for i in range(0, 6000, 3))
+    words_r = " ".join(ref[i : i + 3] for i in range(0, 6000, 3))
     for options in (ChrfOptions(), ChrfOptions(char_order=4, word_order=3)):
         hyps, refs = [hyp, words_h], [[ref, hyp[:10]], [words_r]]
-        assert extract.chrf_statistics(hyps, refs, options).tolist() == \
-            reference.chrf_statistics(hyps, refs, options).tolist()
-        assert extract.pairwise_chrf_statistics(hyps, [ref, words_r], options).tolist() == \
-            reference.pairwise_chrf_statistics(hyps, [ref, words_r], options).tolist()
+        assert (
+            extract.chrf_statistics(hyps, refs, options).tolist()
+            == reference.chrf_statistics(hyps, refs, options).tolist()
+        )
+        assert (
+            extract.pairwise_chrf_statistics(hyps, [ref, words_r], options).tolist()
+            == reference.pairwise_chrf_statistics(hyps, [ref, words_r], options).tolist()
+        )

@@ -13,12 +13,19 @@ from bleukit._version import __version__
 from bleukit.metrics.chrf.options import ChrfOptions
 
 
-@pytest.mark.parametrize("char_order, word_order, beta, lowercase, whitespace, eps_smoothing",
-                         list(itertools.product([6, 3], [0, 2], [2, 1], [False, True], [False, True],
-                                                [False, True])))
+@pytest.mark.parametrize(
+    "char_order, word_order, beta, lowercase, whitespace, eps_smoothing",
+    list(itertools.product([6, 3], [0, 2], [2, 1], [False, True], [False, True], [False, True])),
+)
 def test_signature_and_name_are_sacrebleus(char_order, word_order, beta, lowercase, whitespace, eps_smoothing):
-    kwargs = dict(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
-                  whitespace=whitespace, eps_smoothing=eps_smoothing)
+    kwargs = dict(
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+        whitespace=whitespace,
+        eps_smoothing=eps_smoothing,
+    )
     metric = CHRF(**kwargs)
     metric.corpus_score(["a b"], [["a b"], ["a c"]])
     theirs = str(metric.get_signature()).split("|")
@@ -30,28 +37,34 @@ def test_signature_and_name_are_sacrebleus(char_order, word_order, beta, lowerca
 
 
 def test_defaults_are_sacrebleus():
-    assert (ChrfOptions().char_order, ChrfOptions().word_order, ChrfOptions().beta) == \
-        (CHRF.CHAR_ORDER, CHRF.WORD_ORDER, CHRF.BETA)
+    assert (ChrfOptions().char_order, ChrfOptions().word_order, ChrfOptions().beta) == (
+        CHRF.CHAR_ORDER,
+        CHRF.WORD_ORDER,
+        CHRF.BETA,
+    )
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    (dict(char_order=0), ValueError, "char_order must be between 1 and"),
-    (dict(char_order=2.0), TypeError, "char_order must be an int"),
-    (dict(char_order=True), TypeError, "char_order must be an int"),
-    (dict(word_order=-1), ValueError, "word_order must be between 0 and"),
-    (dict(word_order="2"), TypeError, "word_order must be an int"),
-    (dict(char_order=600, word_order=600), ValueError, "char_order \\+ word_order must be at most"),
-    (dict(beta=-1), ValueError, "beta must be a finite number >= 0"),
-    (dict(beta=float("nan")), ValueError, "beta must be a finite number"),
-    (dict(beta=float("inf")), ValueError, "beta must be a finite number"),
-    (dict(beta=1e200), ValueError, "too large"),
-    (dict(beta=10**200), ValueError, "too large"),
-    (dict(beta="2"), TypeError, "beta must be a number"),
-    (dict(beta=True), TypeError, "beta must be a number"),
-    (dict(lowercase=1), TypeError, "lowercase must be a bool"),
-    (dict(whitespace="yes"), TypeError, "whitespace must be a bool"),
-    (dict(eps_smoothing=None), TypeError, "eps_smoothing must be a bool"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(char_order=0), ValueError, "char_order must be between 1 and"),
+        (dict(char_order=2.0), TypeError, "char_order must be an int"),
+        (dict(char_order=True), TypeError, "char_order must be an int"),
+        (dict(word_order=-1), ValueError, "word_order must be between 0 and"),
+        (dict(word_order="2"), TypeError, "word_order must be an int"),
+        (dict(char_order=600, word_order=600), ValueError, "char_order \\+ word_order must be at most"),
+        (dict(beta=-1), ValueError, "beta must be a finite number >= 0"),
+        (dict(beta=float("nan")), ValueError, "beta must be a finite number"),
+        (dict(beta=float("inf")), ValueError, "beta must be a finite number"),
+        (dict(beta=1e200), ValueError, "too large"),
+        (dict(beta=10**200), ValueError, "too large"),
+        (dict(beta="2"), TypeError, "beta must be a number"),
+        (dict(beta=True), TypeError, "beta must be a number"),
+        (dict(lowercase=1), TypeError, "lowercase must be a bool"),
+        (dict(whitespace="yes"), TypeError, "whitespace must be a bool"),
+        (dict(eps_smoothing=None), TypeError, "eps_smoothing must be a bool"),
+    ],
+)
 def test_bad_options_are_named(kwargs, error, match):
     with pytest.raises(error, match=match):
         ChrfOptions(**kwargs)

@@ -9,16 +9,20 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from metrics.chrf.chrf_cases import corpora, corpus
 from sacrebleu.metrics import CHRF
+from strategies import sentences
 
 from bleukit.metrics.chrf import extract
 from bleukit.metrics.chrf.formula import sentence_scores
 from bleukit.metrics.chrf.options import ChrfOptions
-from metrics.chrf.chrf_cases import corpora, corpus
-from strategies import sentences
 
-OPTIONS = [ChrfOptions(), ChrfOptions(word_order=2), ChrfOptions(word_order=2, lowercase=True, beta=1),
-           ChrfOptions(char_order=3, whitespace=True, eps_smoothing=True, beta=0.5)]
+OPTIONS = [
+    ChrfOptions(),
+    ChrfOptions(word_order=2),
+    ChrfOptions(word_order=2, lowercase=True, beta=1),
+    ChrfOptions(char_order=3, whitespace=True, eps_smoothing=True, beta=0.5),
+]
 
 
 def _pool(n: int, seed: int = 0):
@@ -35,8 +39,14 @@ def test_pairwise_equals_sacrebleu_sentence_scores(engine, options):
     pool[11] = ""
     hyps, refs = pool[:40], pool[25:]
     matrix = extract.pairwise_chrf(hyps, refs, options)
-    metric = CHRF(char_order=options.char_order, word_order=options.word_order, beta=options.beta,
-                  lowercase=options.lowercase, whitespace=options.whitespace, eps_smoothing=options.eps_smoothing)
+    metric = CHRF(
+        char_order=options.char_order,
+        word_order=options.word_order,
+        beta=options.beta,
+        lowercase=options.lowercase,
+        whitespace=options.whitespace,
+        eps_smoothing=options.eps_smoothing,
+    )
     assert matrix.shape == (40, 35) and matrix.dtype == np.float64
     for i in range(0, 40, 3):
         for j in range(35):
@@ -63,8 +73,12 @@ def test_kernel_equals_the_python_twin(monkeypatch, options):
 
 
 @settings(max_examples=60, deadline=None)
-@given(hyps=st.lists(sentences(), min_size=1, max_size=5), refs=st.lists(sentences(), min_size=1, max_size=5),
-       word_order=st.integers(0, 2), lowercase=st.booleans())
+@given(
+    hyps=st.lists(sentences(), min_size=1, max_size=5),
+    refs=st.lists(sentences(), min_size=1, max_size=5),
+    word_order=st.integers(0, 2),
+    lowercase=st.booleans(),
+)
 def test_random_text_pairwise_equals_the_statistics_table(hyps, refs, word_order, lowercase):
     options = ChrfOptions(word_order=word_order, lowercase=lowercase)
     matrix = extract.pairwise_chrf(hyps, refs, options)

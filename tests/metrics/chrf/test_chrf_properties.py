@@ -9,19 +9,70 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF
+from strategies import corpora
 
 from bleukit.metrics.chrf import extract, reference
 from bleukit.metrics.chrf.formula import corpus_score, sentence_scores
 from bleukit.metrics.chrf.options import ChrfOptions
-from strategies import corpora, sentences
 
 # Words aimed at the punctuation split: leading, trailing, both ends, punctuation alone or
 # doubled, non-ASCII punctuation (never split), and the one-character words kept whole.
-PUNCT_WORDS = ["(hi)", "'x'", ".", ",,", "end.", "...", "(a", "b)", "-", "--x", "x--", "«a»", "¿b?", "“c”",
-               "a.b", "!", "'", "e.g.", "$5", "5%", "#tag", "@me", "a]", "[b", "~", "İ.", "Straße,", "😀!"]
-WHITESPACE = [" ", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u1680",
-              "\u2000", "\u2007", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000",
-              "\u200b", "\ufeff", "\u180e"]  # the last three are not whitespace to str.split()
+PUNCT_WORDS = [
+    "(hi)",
+    "'x'",
+    ".",
+    ",,",
+    "end.",
+    "...",
+    "(a",
+    "b)",
+    "-",
+    "--x",
+    "x--",
+    "«a»",
+    "¿b?",
+    "“c”",
+    "a.b",
+    "!",
+    "'",
+    "e.g.",
+    "$5",
+    "5%",
+    "#tag",
+    "@me",
+    "a]",
+    "[b",
+    "~",
+    "İ.",
+    "Straße,",
+    "😀!",
+]
+WHITESPACE = [
+    " ",
+    "\t",
+    "\n",
+    "\x0b",
+    "\x0c",
+    "\r",
+    "\x1c",
+    "\x1d",
+    "\x1e",
+    "\x1f",
+    "\x85",
+    "\xa0",
+    "\u1680",
+    "\u2000",
+    "\u2007",
+    "\u200a",
+    "\u2028",
+    "\u2029",
+    "\u202f",
+    "\u205f",
+    "\u3000",
+    "\u200b",
+    "\ufeff",
+    "\u180e",
+]  # the last three are not whitespace to str.split()
 UNICODE = ["e\u0301", "é", "İ", "ΣΑΣ", "ﬁ", "ẞ", "K", "Å", "𝔸𝔹", "😀", "👍🏽", "𠀀", "ǅ", "Ⅻ", "\ud800", "ß"]
 
 piece = st.one_of(st.sampled_from(PUNCT_WORDS), st.sampled_from(UNICODE), st.sampled_from(["a", "ab", "the", "cat"]))
@@ -45,8 +96,14 @@ options_st = st.builds(
 
 
 def _sacrebleu(options: ChrfOptions) -> CHRF:
-    return CHRF(char_order=options.char_order, word_order=options.word_order, beta=options.beta,
-                lowercase=options.lowercase, whitespace=options.whitespace, eps_smoothing=options.eps_smoothing)
+    return CHRF(
+        char_order=options.char_order,
+        word_order=options.word_order,
+        beta=options.beta,
+        lowercase=options.lowercase,
+        whitespace=options.whitespace,
+        eps_smoothing=options.eps_smoothing,
+    )
 
 
 def _compare(hyps, streams, options: ChrfOptions):
@@ -87,10 +144,18 @@ def test_split_words_is_sacrebleus_punctuation_rule(text):
     assert reference.split_words(text) == CHRF(word_order=2)._remove_punctuation(text)
 
 
-@pytest.mark.parametrize("hyp, refs", [
-    ("", [""]), ("", ["a b"]), ("a b", [""]), ("   ", ["\u3000"]), ("a", ["", "a"]), ("", ["", ""]),
-    ("x", ["x y", "y x"]),  # equal statistics
-])
+@pytest.mark.parametrize(
+    "hyp, refs",
+    [
+        ("", [""]),
+        ("", ["a b"]),
+        ("a b", [""]),
+        ("   ", ["\u3000"]),
+        ("a", ["", "a"]),
+        ("", ["", ""]),
+        ("x", ["x y", "y x"]),  # equal statistics
+    ],
+)
 @pytest.mark.parametrize("word_order", [0, 2])
 @pytest.mark.parametrize("eps_smoothing", [False, True])
 def test_empty_and_blank_strings(hyp, refs, word_order, eps_smoothing):
@@ -104,8 +169,10 @@ def test_ties_keep_the_first_reference(engine, beta):
     hyp, short, long = "aabb", "ab", "aabbxxxx"  # P=1/2, R=1 against P=1, R=1/2: F equal for beta=1
     a = extract.chrf_statistics([hyp, hyp], [[short, long], [long, short]], options)
     assert a.tolist() == [[4, 2, 2], [4, 8, 4]]
-    assert sentence_scores(np.array([[4, 2, 2], [4, 8, 4]]), options).tolist()[0] == \
-        sentence_scores(np.array([[4, 8, 4]]), options).tolist()[0]
+    assert (
+        sentence_scores(np.array([[4, 2, 2], [4, 8, 4]]), options).tolist()[0]
+        == sentence_scores(np.array([[4, 8, 4]]), options).tolist()[0]
+    )
     _compare([hyp, hyp], [[short, long], [long, short]], ChrfOptions(char_order=1, beta=beta))
 
 

@@ -10,11 +10,11 @@ import itertools
 
 import numpy as np
 import pytest
+from metrics.chrf.chrf_cases import corpora, corpus, sacrebleu_table
 
 from bleukit.metrics.chrf import extract
 from bleukit.metrics.chrf.formula import corpus_score, sentence_scores
 from bleukit.metrics.chrf.options import ChrfOptions
-from metrics.chrf.chrf_cases import corpora, corpus, sacrebleu_table
 
 CASES = corpora()
 
@@ -35,8 +35,12 @@ def _check(dataset, hyp, refs, options: dict, lines=None, sentence_sample=50):
         assert ours[i] == metric.sentence_score(hyps[i], [s[i] for s in streams]).score
 
 
-QUICK = [("wmt17-en-de", "hyp.online-A.0.de", "ref.de"), ("wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en"),
-         ("wmt22-en-zh", "hyp.Online-B.zh", "ref.A.zh+ref.B.zh"), ("kftt-en-ja", "hyp.ja", "ref.ja")]
+QUICK = [
+    ("wmt17-en-de", "hyp.online-A.0.de", "ref.de"),
+    ("wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en"),
+    ("wmt22-en-zh", "hyp.Online-B.zh", "ref.A.zh+ref.B.zh"),
+    ("kftt-en-ja", "hyp.ja", "ref.ja"),
+]
 
 
 @pytest.mark.skipif(not CASES, reason="real MT data not found (set BLEUKIT_SHARED_DATA)")
@@ -56,11 +60,14 @@ def test_every_system_and_reference_set(engine, dataset, hyp, refs, word_order):
 
 GRID = [
     dict(char_order=c, word_order=w, beta=b, lowercase=lc, whitespace=ws, eps_smoothing=eps)
-    for c, w, b, lc, ws, eps in itertools.product([6, 2], [0, 2], [1, 2, 3], [False, True], [False, True],
-                                                  [False, True])
+    for c, w, b, lc, ws, eps in itertools.product(
+        [6, 2], [0, 2], [1, 2, 3], [False, True], [False, True], [False, True]
+    )
 ]
-GRID_CORPORA = [("wmt22-de-en", "hyp.Online-A.en", "ref.A.en+ref.B.en"),
-                ("wmt22-en-zh", "hyp.LanguageX.zh", "ref.A.zh+ref.B.zh")]
+GRID_CORPORA = [
+    ("wmt22-de-en", "hyp.Online-A.en", "ref.A.en+ref.B.en"),
+    ("wmt22-en-zh", "hyp.LanguageX.zh", "ref.A.zh+ref.B.zh"),
+]
 
 
 @pytest.mark.slow
@@ -73,9 +80,15 @@ def test_option_grid(engine, dataset, hyp, refs, options):
 
 
 OTHER_OPTIONS = [
-    dict(char_order=1), dict(char_order=3, word_order=1), dict(char_order=4, word_order=3),
-    dict(beta=0), dict(beta=0.5), dict(beta=2.5, word_order=2), dict(beta=1.0, eps_smoothing=True),
-    dict(beta=10, lowercase=True), dict(char_order=8, whitespace=True, word_order=2),
+    dict(char_order=1),
+    dict(char_order=3, word_order=1),
+    dict(char_order=4, word_order=3),
+    dict(beta=0),
+    dict(beta=0.5),
+    dict(beta=2.5, word_order=2),
+    dict(beta=1.0, eps_smoothing=True),
+    dict(beta=10, lowercase=True),
+    dict(char_order=8, whitespace=True, word_order=2),
 ]
 
 
