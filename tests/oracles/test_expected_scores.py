@@ -45,12 +45,12 @@ def test_expected_score(row, engine, shared_data, monkeypatch):
     result = bleukit.corpus_bleu(
         hyps, refs, tokenize=row["tokenize"], lowercase=row["lowercase"], smooth_method=row["smooth"]
     )
-    assert result.score == pytest.approx(row["score"], abs=1e-9, rel=0)
+    assert result.score == row["score"]
     assert result.counts == row["counts"]
     assert result.totals == row["totals"]
     assert result.sys_len == row["sys_len"]
     assert result.ref_len == row["ref_len"]
-    assert result.bp == pytest.approx(row["bp"], abs=1e-12, rel=0)
+    assert result.bp == row["bp"]
     # Every signature field but the version (ours names bleukit) equals sacreBLEU's.
     ours, theirs = result.signature.split("|"), row["signature"].split("|")
     assert ours[:-1] == theirs[:-1]
