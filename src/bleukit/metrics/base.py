@@ -310,6 +310,16 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
 
         Corpus scores are the score of a summed row; this is the one place the formula lives."""
 
+    def float32_scores(self, sums: np.ndarray, options: OptionsT) -> Any:
+        """The score of every row of float32 column sums, as the reference implementation scores them.
+
+        sacreBLEU's bootstrap (``--confidence``, ``--paired-bs``) sums each resample's rows in
+        float32 and computes the score from those float32 numbers. This default scores the sums as
+        the integers they hold (right for a formula that works in float64 from there); a metric
+        whose reference goes on in float32 overrides it (BLEU's precisions with numpy 2), so that
+        bootstrap means and intervals equal the reference's bit for bit."""
+        return self.scores(np.asarray(sums, dtype=np.float32).astype(np.int64), options)
+
     @abc.abstractmethod
     def result(self, statistics: StatisticsT, options: OptionsT) -> ResultT:
         """The result (score, its parts, signature) of a table, scored as one corpus."""

@@ -24,7 +24,7 @@ import numpy as np
 from ..base import Metric
 from . import pairs
 from .extract import text_statistics
-from .formula import score_table
+from .formula import score_float32_sums, score_table
 from .kernel import uses_native
 from .options import BleuOptions
 from .result import BleuResult
@@ -62,6 +62,9 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
 
     def scores(self, rows: Any, options: BleuOptions) -> Any:
         return score_table(rows, options).score
+
+    def float32_scores(self, sums: np.ndarray, options: BleuOptions) -> Any:
+        return score_float32_sums(sums, options).score
 
     def pairwise_scores(
         self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1
