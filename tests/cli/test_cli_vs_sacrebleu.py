@@ -19,6 +19,8 @@ import pytest
 from cli_runs import compare, normalise, run_bleukit, run_sacrebleu
 from shared_data import REPO, SHARED_DATA
 
+from bleukit.metrics.bleu.libm import COMPENSATED_SUM
+
 # A small corpus with what trips scorers: punctuation, numbers, case, Chinese, Japanese, Korean,
 # empty lines, trailing blanks, a BOM-free U+2028 inside a line, a "\r" inside a line.
 HYPS = [
@@ -343,6 +345,33 @@ def test_real_data_japanese_by_language_pair():
     compare([ref, "-i", hyp, "-l", "en-ja", "-f", "text"])
 
 
+@pytest.mark.parametrize(
+    "data, extra",
+    [
+        (("wmt22-en-zh", "ref.A.zh", "ref.B.zh", "hyp.Online-B.zh"), ["-tok", "char"]),
+        (("wmt22-en-zh", "ref.A.zh", "ref.B.zh", "hyp.LanguageX.zh"), ["-tok", "zh", "-s", "floor"]),
+        (("wmt22-de-en", "ref.A.en", "ref.B.en", "hyp.Online-A.en"), ["-tok", "intl", "-lc"]),
+        (("wmt17-en-de", "ref.de", "hyp.KIT.4950.de"), ["-s", "add-k"]),
+        (("wmt17-en-de", "ref.de", "hyp.online-A.0.de"), ["-tok", "none", "-s", "none"]),
+    ],
+    ids=lambda x: "-".join(x) if isinstance(x[0], str) and x[0].startswith("-") else x[-1],
+)
+@pytest.mark.parametrize("fmt", [["-f", "text"], ["-f", "json"], ["-b"], ["-f", "text", "--sentence-level"]])
+def test_real_data_to_the_last_digit(data, extra, fmt):
+    """-w 14 prints every digit of a double: the scores are sacreBLEU's bit for bit."""
+    *refs, hyp = _data(*data)
+    compare([*refs, "-i", hyp, "-w", "14", *extra, *fmt])
+
+
+@pytest.mark.parametrize("tok", ["13a", "intl", "zh", "char", "none"])
+@pytest.mark.parametrize("smooth", [["-s", "exp"], ["-s", "floor", "-sv", "0.3"], ["-s", "add-k"], ["-s", "none"]])
+def test_every_tokenizer_and_smoothing_to_the_last_digit(files, tok, smooth):
+    base = [*refs_args(files, 3), "-i", files["hyp.txt"], "-tok", tok, *smooth, "-w", "14"]
+    compare([*base, "-f", "text"])
+    compare([*base, "-lc", "-f", "json"])
+    compare([*base, "--sentence-level"])
+
+
 @pytest.mark.slow
 def test_real_data_five_systems_sentence_level():
     names = [
@@ -361,25 +390,6 @@ def test_real_data_five_systems_sentence_level():
 # ---- significance (issue 10) ----------------------------------------------------------------
 
 
-def _close(ours, theirs, path=""):
-    if isinstance(theirs, dict):
-        assert ours.keys() == theirs.keys(), path
-        for k in theirs:
-            _close(ours[k], theirs[k], f"{path}.{k}")
-    elif isinstance(theirs, list):
-        assert len(ours) == len(theirs), path
-        for i, (a, b) in enumerate(zip(ours, theirs)):
-            _close(a, b, f"{path}[{i}]")
-    elif isinstance(theirs, float) and path.endswith((".mean", ".ci")):
-        assert ours == pytest.approx(theirs, abs=1e-6), path  # sacreBLEU resamples in float32
-    elif isinstance(theirs, float) and path.endswith(".score"):
-        # The paired JSON prints the unrounded score: numpy's exp may differ from math.exp in
-        # the last bit (the core is exact to 1e-9 and to every printed digit elsewhere).
-        assert ours == pytest.approx(theirs, rel=1e-12), path
-    else:
-        assert ours == theirs, path
-
-
 @pytest.mark.parametrize(
     "test",
     [
@@ -394,14 +404,9 @@ def _close(ours, theirs, path=""):
     ],
 )
 def test_paired_tests_like_sacrebleu(files, test):
+    # sacreBLEU's default format here is JSON, with every float at full precision: byte for byte.
     args = [*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *test]
-    if "text" not in test and "latex" not in test:  # sacreBLEU's default format is JSON
-        code_s, out_s, _ = run_sacrebleu(args)
-        code_b, out_b, err_b = run_bleukit(args)
-        assert code_s == code_b == 0, err_b
-        _close(json.loads(out_b), json.loads(out_s))
-    else:
-        compare(args, messages=True)
+    compare(args, messages=True)
 
 
 @pytest.mark.parametrize(
@@ -427,6 +432,7 @@ def test_seed_environment_variable_and_flag(files, monkeypatch):
     assert code == 0 and flag == seven and "seed:7" in flag
 
 
+@pytest.mark.skipif(COMPENSATED_SUM, reason="recorded on a Python whose sum() adds left to right (before 3.12)")
 @pytest.mark.parametrize("key", ["none/bs/2000", "none/ar/10000", "13a/bs/1000", "13a/ar/10000"])
 def test_paired_expected_file_reproduced_by_the_cli(key):
     names = [
@@ -459,7 +465,7 @@ def test_paired_expected_file_reproduced_by_the_cli(key):
     )
     assert code == 0, err
     got = {row["system"].replace("Baseline: ", "").split("/hyp.")[-1][:-3]: row["BLEU"] for row in json.loads(out)}
-    _close(got, expected)
+    assert got == expected
 
 
 # ---- real processes ------------------------------------------------------------------------
