@@ -5,9 +5,9 @@ same order), vectorised over rows. Arrays may be numpy or torch (``xp`` is the n
 token-id path on a GPU runs this very function instead of a copy of it. The exponentials,
 logarithms and the sum of logarithms come from :mod:`.libm`: the C library's ``exp``/``log`` (what
 ``math.exp``/``math.log`` call, not numpy's or torch's SIMD versions, which differ in the last bit)
-and the running Python's ``sum``, so every score equals sacreBLEU's bit for bit. On torch tensors
-that step runs on the host (a copy each way; on a GPU a synchronisation per call), the price of
-scores equal to sacreBLEU's on any device.
+and the running Python's ``sum``, so every score equals sacreBLEU's bit for bit, on numpy arrays
+and CPU tensors. On a GPU the device's own ``exp``/``log`` run (no synchronisation), which may
+differ in the last bit; :mod:`.libm` says how to score GPU token ids exactly.
 
 :func:`score_float32_sums` scores rows that were summed in float32, as sacreBLEU scores its
 bootstrap resamples (it sums them in float32 and, with numpy 2, computes their precisions in
@@ -128,7 +128,9 @@ def _score_orders(
         mteval = mteval if work is None else mteval.astype(work)
         p = xp.where(unmatched, (hundred / mteval) / safe_t, matched)
     elif method == "floor":
-        p = xp.where(unmatched, _number(100.0 * float(k or 0.0), work) / safe_t, matched)
+        # torch computes number / tensor as reciprocal(tensor) * number (two roundings): divide a tensor
+        floor = xp.full_like(safe_t, _number(100.0 * float(k or 0.0), work))
+        p = xp.where(unmatched, floor / safe_t, matched)
     else:
         p = xp.where(unmatched, _number(0.0, work), matched)
     p = xp.where(still_open & any_match, p, _number(0.0, work))

@@ -12,7 +12,14 @@ is compensated (Neumaier) since Python 3.12. So the vectorised formula takes the
   of floats (plain left-to-right additions before 3.12, Neumaier's compensated sum from 3.12 on;
   which one is probed at import, not guessed from the version).
 
-Arrays are numpy float64. torch tensors are computed on the host (see :func:`exp`).
+Arrays are numpy float64 or torch tensors. A CPU tensor is computed as a numpy array (no copy), so
+its results are exact too. On an accelerator (CUDA) the device's own ``exp``/``log`` run instead:
+moving the values to the host and back would synchronise the device on every call, which the GPU
+path is built to avoid, and those may differ from the C library's in the last bit for some
+arguments (a score's last digit, about 1e-14 on BLEU's 0-100 scale). Scores of GPU token ids
+that must equal sacreBLEU's to the last bit are scored on the host: count on the device and score
+the table there, ``bleukit.sentence_scores_from_statistics(bleukit.ids.id_statistics(...), options)``
+(``corpus_bleu_ids`` always scores on the host).
 
 >>> import math, numpy as np
 >>> x = np.array([0.1, 1.0, 2.5])
@@ -56,12 +63,14 @@ def _py_log(v: float) -> float:
 
 def _apply(name: str, python: Callable[[float], float], x: Any) -> Any:
     if is_torch_tensor(x):
-        # A GPU's exp/log (and torch's SIMD ones on the CPU) are not the C library's: the values
-        # make one round trip through the host, so a tensor's scores equal sacreBLEU's too.
+        if x.device.type != "cpu":
+            # On an accelerator: the device's own function, so the scores stay there without a
+            # synchronisation; it may differ from the C library's in the last bit (module docstring).
+            return getattr(x, name)()
         import torch
 
-        host = x.detach().to(device="cpu", dtype=torch.float64).numpy()
-        return torch.from_numpy(_apply(name, python, host)).to(x.device)
+        # A CPU tensor is a numpy array without a copy (float64 is what the formula passes).
+        return torch.from_numpy(_apply(name, python, x.detach().to(dtype=torch.float64).numpy()))
     values = np.ascontiguousarray(x, dtype=np.float64)
     out = np.empty_like(values)
     kernel = _native.kernel(KERNEL)
@@ -74,8 +83,7 @@ def _apply(name: str, python: Callable[[float], float], x: Any) -> Any:
 
 def exp(x: Any) -> Any:
     """``math.exp`` of every element (a float64 array of the same shape; inf where ``math.exp``
-    overflows). A torch tensor is computed on the host and returned on its device, which costs a
-    copy each way and a synchronisation on a GPU: the price of scores equal to sacreBLEU's.
+    overflows); a torch tensor on an accelerator gets the device's ``exp`` (see the module's text).
 
     >>> exp(np.array([0.0, -np.inf])).tolist()
     [1.0, 0.0]
@@ -103,7 +111,7 @@ def python_sum(terms: Any) -> Any:
     True
     """
     xp = array_namespace(terms)
-    total = terms[0] + 0.0
+    total = terms[0]  # Python's sum starts from 0, and 0 + x is x
     if not COMPENSATED_SUM:
         for n in range(1, terms.shape[0]):
             total = total + terms[n]
