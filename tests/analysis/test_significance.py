@@ -13,6 +13,7 @@ from strategies import corpora
 
 import bleukit
 from bleukit import significance
+from bleukit.metrics.bleu.formula import NUMPY_WEAK_SCALARS
 from bleukit.metrics.bleu.libm import COMPENSATED_SUM
 from bleukit.options import BleuOptions
 
@@ -47,7 +48,15 @@ def _assert_matches(ours, theirs_score, theirs_p, theirs_mean, theirs_ci):
 
 
 @pytest.mark.skipif(COMPENSATED_SUM, reason="recorded on a Python whose sum() adds left to right (before 3.12)")
-@pytest.mark.parametrize("key", ["none/bs/2000", "none/ar/10000", "13a/bs/1000", "13a/ar/10000"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        # sacreBLEU's bootstrap precisions are float32 arithmetic with numpy 2, float64 with numpy 1
+        pytest.param(key, marks=pytest.mark.skipif(not NUMPY_WEAK_SCALARS, reason="recorded with numpy 2"))
+        for key in ["none/bs/2000", "13a/bs/1000"]
+    ]
+    + ["none/ar/10000", "13a/ar/10000"],
+)
 def test_recorded_paired_tests_reproduced(wmt17, key):
     systems, refs, expected = wmt17
     tokenize, method, n = key.split("/")

@@ -19,6 +19,7 @@ import pytest
 from cli_runs import compare, normalise, run_bleukit, run_sacrebleu
 from shared_data import REPO, SHARED_DATA
 
+from bleukit.metrics.bleu.formula import NUMPY_WEAK_SCALARS
 from bleukit.metrics.bleu.libm import COMPENSATED_SUM
 
 # A small corpus with what trips scorers: punctuation, numbers, case, Chinese, Japanese, Korean,
@@ -433,7 +434,15 @@ def test_seed_environment_variable_and_flag(files, monkeypatch):
 
 
 @pytest.mark.skipif(COMPENSATED_SUM, reason="recorded on a Python whose sum() adds left to right (before 3.12)")
-@pytest.mark.parametrize("key", ["none/bs/2000", "none/ar/10000", "13a/bs/1000", "13a/ar/10000"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        # sacreBLEU's bootstrap precisions are float32 arithmetic with numpy 2, float64 with numpy 1
+        pytest.param(key, marks=pytest.mark.skipif(not NUMPY_WEAK_SCALARS, reason="recorded with numpy 2"))
+        for key in ["none/bs/2000", "13a/bs/1000"]
+    ]
+    + ["none/ar/10000", "13a/ar/10000"],
+)
 def test_paired_expected_file_reproduced_by_the_cli(key):
     names = [
         "ref.de",
