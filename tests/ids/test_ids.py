@@ -8,6 +8,7 @@ more on CUDA when it is available, so the GPU code path is exercised here by the
 from __future__ import annotations
 
 import copy
+import warnings
 
 import numpy as np
 import pytest
@@ -227,7 +228,7 @@ def test_ids_up_to_2_to_the_31_and_beyond(kind):
     )
     assert_same(got, [sacre_sentence(h, r) for h, r in zip(hyps, refs)])
     # Ids spanning nearly all of int64 take the wide-key path (stable index sort).
-    wide = [-(2**62), 2**62, 7, 2**62 - 1]
+    wide = [0, 2**63 - 1, 7, 2**62 - 1]  # negative ids are no token ids (an error)
     hyps = [rng.choice(wide, rng.integers(0, 7)).tolist() for _ in range(20)]
     refs = [[rng.choice(wide, rng.integers(0, 7)).tolist()] for _ in hyps]
     rows, _ = id_statistics_rows(
@@ -617,3 +618,72 @@ def test_unsigned_tensors_with_a_pad_id(backend):
         r = torch.tensor([[[5, 6, 7, 9], [5, 6, 0, 0]]], dtype=dtype)  # r[:, k] are strided views
         got = sentence_bleu_ids(h, r, pad_id=0, backend=backend)
         assert_same(got.numpy(), want)
+
+
+# --------------------------------------------------------------------------------------------
+# Silently wrong numbers (issue 20): -100 labels and padding given without pad_id
+
+LABEL_HYPS = [[11, 12, 13, 14, 15, 16], [21, 22, 23, 24], [31, 32, 33, 34, 35]]
+LABEL_REFS = [[11, 12, 13, 14, 15, 17], [21, 22, 23, 25], [31, 32, 33, 34, 35]]
+
+
+def _rectangle(rows, fill):
+    width = max(map(len, rows))
+    return [r + [fill] * (width - len(r)) for r in rows]
+
+
+def test_negative_ids_are_an_error_that_names_pad_id(kind):
+    clean = sentence_bleu_ids(LABEL_HYPS, LABEL_REFS)
+    labels = kind.arr(_rectangle(LABEL_REFS, -100))
+    hyps = kind.arr(_rectangle(LABEL_HYPS, 0))
+    with pytest.raises(ValueError, match=r"ref_ids row 1 .*-100.*ignore_index.*pad_id=-100"):
+        sentence_bleu_ids(hyps, labels, pad_id=0, backend=kind.backend)
+    with pytest.raises(ValueError, match="negative ids are never token ids"):
+        corpus_bleu_ids(hyps, labels, pad_id=0, backend=kind.backend)
+    with pytest.raises(ValueError, match=r"hyp_ids row 2 holds the id -5"):
+        sentence_bleu_ids(kind.arr([[1, 2], [3, 4], [5, -5]]), kind.arr([[1, 2], [3, 4], [5, 6]]), backend=kind.backend)
+    # Asked to drop them (with the pad id), the scores are those of the clean ids.
+    got = sentence_bleu_ids(hyps, labels, pad_id=(0, -100), backend=kind.backend)
+    assert_same(kind.out(got), clean)
+    assert corpus_bleu_ids(hyps, labels, pad_id=[0, -100], backend=kind.backend).score == (
+        corpus_bleu_ids(LABEL_HYPS, LABEL_REFS).score
+    )
+    # ... and lengths that cut them off are fine too
+    lengths = kind.arr([len(r) for r in LABEL_REFS])
+    hyp_lengths = kind.arr([len(h) for h in LABEL_HYPS])
+    got = sentence_bleu_ids(hyps, labels, hyp_lengths=hyp_lengths, ref_lengths=lengths, backend=kind.backend)
+    assert_same(kind.out(got), clean)
+
+
+def test_negative_ids_in_lists_and_3d_references():
+    with pytest.raises(ValueError, match=r"ref_ids row 0 \(reference 2\) holds the id -1"):
+        sentence_bleu_ids([[1, 2, 3]], [[[1, 2, 3], [1, -1, 3]]])
+    refs = np.array([[[1, 2, 3], [1, 2, -100]]])
+    with pytest.raises(ValueError, match="reference 2"):
+        id_statistics(np.array([[1, 2, 3]]), refs)
+    assert id_statistics(np.array([[1, 2, 3]]), refs, pad_id=-100).rows.tolist() == (
+        id_statistics([[1, 2, 3]], [[[1, 2, 3], [1, 2]]]).rows.tolist()
+    )
+
+
+def test_a_padded_batch_without_pad_id_is_warned_about(kind):
+    hyps, refs = kind.arr(_rectangle(LABEL_HYPS, 0)), kind.arr(_rectangle(LABEL_REFS, 0))
+    with pytest.warns(bleukit.ids.layout.PaddingWarning, match=r"hyp_ids: 2 rows end in the id 0 \(1 in a run of it\).*pad_id=0"):
+        scored_as_tokens = sentence_bleu_ids(hyps, refs, backend=kind.backend)
+    assert kind.out(scored_as_tokens).tolist() != sentence_bleu_ids(LABEL_HYPS, LABEL_REFS).tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(kind.out(sentence_bleu_ids(hyps, refs, pad_id=0, backend=kind.backend)),
+                    sentence_bleu_ids(LABEL_HYPS, LABEL_REFS))
+        lengths = kind.arr([len(h) for h in LABEL_HYPS])
+        ref_lengths = kind.arr([len(r) for r in LABEL_REFS])
+        sentence_bleu_ids(hyps, refs, hyp_lengths=lengths, ref_lengths=ref_lengths, backend=kind.backend)
+        # Real text: one row that ends in a repeated token, or rows ending in different repeats.
+        sentence_bleu_ids(kind.arr([[1, 2, 2], [3, 4, 5]]), kind.arr([[1, 2, 2], [3, 4, 5]]), backend=kind.backend)
+        sentence_bleu_ids(kind.arr([[1, 2, 2], [3, 4, 4]]), kind.arr([[1, 2, 3], [3, 4, 6]]), backend=kind.backend)
+        sentence_bleu_ids(kind.arr([[1, 0, 0]]), kind.arr([[1, 2, 3]]), backend=kind.backend)  # one row: no telling
+
+
+def test_padded_arrays_are_warned_about_in_references_too():
+    with pytest.warns(bleukit.ids.layout.PaddingWarning, match="ref_ids: 2 rows end in the id 7"):
+        corpus_bleu_ids(LABEL_HYPS, np.array(_rectangle(LABEL_REFS, 7)))

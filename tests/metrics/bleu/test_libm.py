@@ -78,12 +78,20 @@ def test_python_sum_on_torch():
     assert libm.python_sum(torch.from_numpy(terms)).tolist() == libm.python_sum(terms).tolist()
 
 
-def test_torch_tensors_go_through_the_host_and_come_back():
+def test_cpu_tensors_are_scored_exactly_as_numpy_arrays(engine):
     torch = pytest.importorskip("torch")
-    x = torch.linspace(-3, 3, 101, dtype=torch.float32)
-    out = libm.exp(x)
-    assert out.dtype == torch.float64 and out.device == x.device
-    assert out.tolist() == [math.exp(v) for v in x.double().tolist()]
+    from bleukit.metrics.bleu.formula import score_table
+
+    rng = np.random.default_rng(3)
+    totals = rng.integers(1, 60, (2000, 1)) - np.arange(4)[None, :]
+    rows = np.concatenate([totals[:, :1], rng.integers(1, 60, (2000, 1)), rng.integers(0, 30, (2000, 4)), totals], 1)
+    rows[:, 2:6] = np.minimum(rows[:, 2:6], np.maximum(totals, 0))
+    rows[:, 6:] = np.maximum(totals, 0)
+    options = bleukit.BleuOptions(smooth_method="floor", smooth_value=0.3).sentence_level()
+    want = score_table(rows, options)
+    got = score_table(torch.from_numpy(rows), options)
+    assert isinstance(got.score, torch.Tensor) and got.score.dtype == torch.float64
+    assert got.score.tolist() == want.score.tolist() and got.precisions.tolist() == want.precisions.tolist()
 
 
 def test_sentence_bleu_of_the_issue(engine):

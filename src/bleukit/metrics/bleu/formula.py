@@ -5,9 +5,10 @@ same order), vectorised over rows. Arrays may be numpy or torch (``xp`` is the n
 token-id path on a GPU runs this very function instead of a copy of it. The exponentials,
 logarithms and the sum of logarithms come from :mod:`.libm`: the C library's ``exp``/``log`` (what
 ``math.exp``/``math.log`` call, not numpy's or torch's SIMD versions, which differ in the last bit)
-and the running Python's ``sum``, so every score equals sacreBLEU's bit for bit, on numpy arrays
-and CPU tensors. On a GPU the device's own ``exp``/``log`` run (no synchronisation), which may
-differ in the last bit; :mod:`.libm` says how to score GPU token ids exactly.
+and the running Python's ``sum``, so every score equals sacreBLEU's bit for bit. CPU tensors are
+scored as the numpy arrays they are (no copy). On a GPU the formula runs on the device with its
+own ``exp``/``log`` and a running sum (no synchronisation), which may differ from sacreBLEU in
+the last bit; :mod:`.libm` says how to score GPU token ids exactly.
 
 :func:`score_float32_sums` scores rows that were summed in float32, as sacreBLEU scores its
 bootstrap resamples (it sums them in float32 and, with numpy 2, computes their precisions in
@@ -75,6 +76,10 @@ def score_rows(
     xp = array_namespace(counts)
     if counts.shape[-1] != options.max_ngram_order or totals.shape[-1] != options.max_ngram_order:
         raise ValueError(f"statistics have {counts.shape[-1]} orders, options say {options.max_ngram_order}")
+    if xp.__name__ == "torch" and counts.device.type == "cpu":
+        # CPU tensors are numpy arrays without a copy: the exact numpy formula, torch results.
+        parts = [_host_float64(x) for x in (counts, totals, sys_len, ref_len)]
+        return _as_tensors(score_rows(*parts, options, float32=float32))
     # Order-major (N, R): numpy reduces along a leading axis fast and along a short last axis
     # row by row (ten times slower); on torch the transpose is a view.
     if xp.__name__ == "torch":
@@ -148,7 +153,9 @@ def _score_orders(
         # Python's sum of the orders' logs, as sacreBLEU's (orders not in use add 0: no change,
         # compensation included). A LOG_ZERO term makes the score 0 whatever the sum's last bits.
         terms = log_p if in_use is None else xp.where(in_use, log_p, 0.0)
-        mean_log = libm.python_sum(terms) / eff
+        # (On a GPU, whose exp/log are the device's anyway, a running sum: one launch.)
+        total = libm.python_sum(terms) if xp.__name__ == "numpy" else _running(xp, terms, "sum")[-1]
+        mean_log = total / eff
     else:
         w = _column(xp, options.weights, p)
         used_w = xp.broadcast_to(w, p.shape) if in_use is None else xp.where(in_use, w, 0.0)
@@ -162,6 +169,20 @@ def _score_orders(
         mean_log = xp.where(has_weight, log_sum / xp.where(has_weight, weight_sum, 1.0), LOG_ZERO)
     score = xp.where(any_match, bp * libm.exp(mean_log), 0.0)
     return RowScores(score=score, precisions=p, bp=bp, counts=out_counts, totals=out_totals)
+
+
+def _host_float64(x: Any) -> Any:
+    """A CPU tensor as a float64 numpy array (its own memory when it is float64 already)."""
+    import torch
+
+    return (x if x.dtype == torch.float64 else x.to(torch.float64)).detach().numpy()
+
+
+def _as_tensors(out: RowScores) -> RowScores:
+    """numpy results as CPU tensors (no copy)."""
+    import torch
+
+    return RowScores(**{f: torch.from_numpy(np.asarray(getattr(out, f), dtype=np.float64)) for f in out.__dataclass_fields__})
 
 
 def _plus(x: Any, k: Any, float32: bool) -> Any:
@@ -217,6 +238,8 @@ def score_table(rows: Any, options: BleuOptions) -> RowScores:
     array([50.])
     """
     xp = array_namespace(rows)
+    if xp.__name__ == "torch" and rows.device.type == "cpu":
+        return _as_tensors(score_table(_host_float64(rows), options))
     rows = rows.to(xp.float64) if xp.__name__ == "torch" else rows.astype(xp.float64)
     n = options.max_ngram_order
     if rows.shape[-1] != 2 + 2 * n:

@@ -12,13 +12,13 @@ is compensated (Neumaier) since Python 3.12. So the vectorised formula takes the
   of floats (plain left-to-right additions before 3.12, Neumaier's compensated sum from 3.12 on;
   which one is probed at import, not guessed from the version).
 
-Arrays are numpy float64 or torch tensors. A CPU tensor is computed as a numpy array (no copy), so
-its results are exact too. On an accelerator (CUDA) the device's own ``exp``/``log`` run instead:
-moving the values to the host and back would synchronise the device on every call, which the GPU
-path is built to avoid, and those may differ from the C library's in the last bit for some
-arguments (a score's last digit, about 1e-14 on BLEU's 0-100 scale). Scores of GPU token ids
-that must equal sacreBLEU's to the last bit are scored on the host: count on the device and score
-the table there, ``bleukit.sentence_scores_from_statistics(bleukit.ids.id_statistics(...), options)``
+Arrays are numpy (the formula scores CPU tensors as the numpy arrays they are). A tensor on an
+accelerator (CUDA) gets the device's own ``exp``/``log``: moving the values to the host and back
+would synchronise the device on every call, which the GPU path is built to avoid, and those may
+differ from the C library's in the last bit for some arguments (a score's last digit, some 1e-14
+on BLEU's 0-100 scale). Sentence scores of GPU token ids that must equal sacreBLEU's to the last
+bit are scored on the host: count on the device, score the table there,
+``bleukit.sentence_scores_from_statistics(bleukit.ids.id_statistics(...), options)``
 (``corpus_bleu_ids`` always scores on the host).
 
 >>> import math, numpy as np
@@ -63,14 +63,9 @@ def _py_log(v: float) -> float:
 
 def _apply(name: str, python: Callable[[float], float], x: Any) -> Any:
     if is_torch_tensor(x):
-        if x.device.type != "cpu":
-            # On an accelerator: the device's own function, so the scores stay there without a
-            # synchronisation; it may differ from the C library's in the last bit (module docstring).
-            return getattr(x, name)()
-        import torch
-
-        # A CPU tensor is a numpy array without a copy (float64 is what the formula passes).
-        return torch.from_numpy(_apply(name, python, x.detach().to(dtype=torch.float64).numpy()))
+        # An accelerator's own function (the formula scores CPU tensors as numpy arrays): the
+        # scores stay on the device without a synchronisation (see the module's text).
+        return getattr(x, name)()
     values = np.ascontiguousarray(x, dtype=np.float64)
     out = np.empty_like(values)
     kernel = _native.kernel(KERNEL)
@@ -83,7 +78,7 @@ def _apply(name: str, python: Callable[[float], float], x: Any) -> Any:
 
 def exp(x: Any) -> Any:
     """``math.exp`` of every element (a float64 array of the same shape; inf where ``math.exp``
-    overflows); a torch tensor on an accelerator gets the device's ``exp`` (see the module's text).
+    overflows); a torch tensor gets torch's ``exp`` (see the module's text).
 
     >>> exp(np.array([0.0, -np.inf])).tolist()
     [1.0, 0.0]
@@ -102,7 +97,7 @@ def log(x: Any) -> Any:
 
 def python_sum(terms: Any) -> Any:
     """``sum(list(terms[:, j]))`` for every column ``j``: the running Python's ``sum`` of floats,
-    element for element, vectorised (numpy or torch, summing along axis 0).
+    element for element, vectorised (summing along axis 0).
 
     The first term is the start (``0 + x`` is ``x``); from 3.12 each later term is added with
     Neumaier's correction term, which is added back at the end when it is finite and nonzero.
