@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Hashable, List, Sequence
 
+from ..inputs import warn_if_streams
 from ..metrics.bleu.statistics import BleuStatistics
 from ..tokenizers import get_tokenizer
 
@@ -23,6 +24,7 @@ def per_hypothesis_references(references: Sequence[Any], n_predictions: int, who
         )
     if refs and isinstance(refs[0], str):
         refs = [[r] for r in refs]
+    warn_if_streams(refs, n_predictions)
     out = []
     for i, r in enumerate(refs):
         if isinstance(r, str) or not hasattr(r, "__iter__"):

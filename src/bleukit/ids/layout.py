@@ -32,6 +32,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .._stack import user_stacklevel
 from .._torch import array_namespace, is_torch_tensor
 
 __all__ = ["PadIds", "Flat", "Padded", "gather", "PaddingWarning"]
@@ -462,19 +463,8 @@ def _check_ids(batch: Union[Flat, Padded], unpadded: List[Tuple[str, Any]]) -> N
                 f"those ids are scored as tokens (padding lowers the scores). Pass pad_id={lo} (or the rows' "
                 "lengths) if it is padding; if it is a real token, filter bleukit.ids.PaddingWarning.",
                 PaddingWarning,
-                _caller_level(),
+                user_stacklevel(),
             )
-
-
-def _caller_level() -> int:
-    """The ``stacklevel`` of the first frame outside bleukit: the user's line that passed the ids."""
-    import sys
-
-    package = __name__.split(".")[0] + "."
-    frame, level = sys._getframe(1), 1
-    while frame is not None and (frame.f_globals.get("__name__", "") + ".").startswith(package):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _trailing_runs(x: Any) -> List[Any]:
