@@ -241,6 +241,8 @@ def test_sacrebleu_format_environment_variable(files, monkeypatch):
         ["-i", "@hyp.txt"],  # no references
         ["@ref0.txt", "-i", "@empty.txt"],  # no segments
         ["@empty.txt", "-i", "@hyp.txt"],
+        ["-", "-i", "@hyp.txt"],  # '-' as a reference (sacreBLEU: traceback, 1)
+        ["@ref0.txt", "-"],
     ],
 )
 def test_errors_have_sacrebleus_exit_codes(files, args):
@@ -251,6 +253,14 @@ def test_errors_have_sacrebleus_exit_codes(files, args):
 
 def test_stdin_with_different_numbers_of_columns_is_exit_17(files):
     compare([files["ref0.txt"]], stdin=b"a\tb\n" + b"c\n" * (len(HYPS) - 1))
+
+
+def test_a_reference_named_dash_says_what_dash_means(files):
+    for refs in (["-"], [files["ref0.txt"], "-"]):
+        code, out, err = run_bleukit([*refs, "-i", files["hyp.txt"]], stdin=b"x\n")
+        assert code == 1 and out == ""
+        assert err.startswith("bleukit: error: '-' is not a reference file: '-' means STDIN"), err
+        assert "-i -" in err and err.count("\n") == 1
 
 
 def test_error_messages_name_the_file_and_line(files):

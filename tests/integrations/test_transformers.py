@@ -268,6 +268,17 @@ def test_all_reduce_is_a_no_op_without_torch_distributed(tokenizer):
     assert BleuComputeMetrics(tokenizer, all_reduce=True)(ep) == BleuComputeMetrics(tokenizer)(ep)
 
 
+def test_tokenizer_keyword_says_tokenize(tokenizer):
+    """tokenizer= is the Hugging Face tokenizer; BLEU's option is tokenize= (issue 20)."""
+    with pytest.raises(TypeError, match=r"BLEU's tokenizer option is tokenize= \(tokenize='intl'\)"):
+        BleuComputeMetrics(tokenizer, tokenizer="intl")
+    with pytest.raises(TypeError, match=r"got the string 'intl'.*tokenize="):
+        BleuComputeMetrics("intl")
+    with pytest.raises(TypeError, match=r"tokenise \(did you mean tokenize=\?\)"):
+        BleuComputeMetrics(tokenizer, tokenise="intl")
+    assert BleuComputeMetrics(tokenizer=tokenizer, tokenize="intl").options.tokenize == "intl"
+
+
 def test_bad_input_is_named(tokenizer):
     ep = eval_prediction(tokenizer)
     metric = BleuComputeMetrics(tokenizer)

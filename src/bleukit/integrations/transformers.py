@@ -82,7 +82,8 @@ class BleuComputeMetrics:
 
     def __init__(
         self,
-        tokenizer: Any,
+        tokenizer: Any = None,
+        /,
         *,
         postprocess: Optional[Callable[[str], str]] = None,
         skip_special_tokens: bool = True,
@@ -92,6 +93,18 @@ class BleuComputeMetrics:
         options: Optional[MetricOptions] = None,
         **keywords: Unpack[BleuOptionKeywords],
     ) -> None:
+        if "tokenizer" in keywords:
+            if tokenizer is not None:
+                raise TypeError(
+                    "tokenizer= given besides the tokenizer: the first argument is the Hugging Face tokenizer "
+                    f"that decodes ids; BLEU's tokenizer option is tokenize= (tokenize={keywords['tokenizer']!r})"
+                )
+            tokenizer = keywords.pop("tokenizer")  # type: ignore[misc]  # BleuComputeMetrics(tokenizer=tok)
+        if isinstance(tokenizer, str):
+            raise TypeError(
+                f"tokenizer must be a Hugging Face tokenizer (it decodes the ids), got the string {tokenizer!r}; "
+                f"BLEU's tokenizer option is tokenize= (tokenize={tokenizer!r})"
+            )
         if not hasattr(tokenizer, "batch_decode"):
             raise TypeError(
                 f"tokenizer must have a batch_decode method (a transformers tokenizer), "

@@ -78,8 +78,12 @@ class MetricOptions(abc.ABC):
         names = cls.option_names()
         unknown = sorted(set(keywords) - set(names))
         if unknown:
+            import difflib
+
+            close = [m for u in unknown for m in difflib.get_close_matches(u, names, 1, 0.75)]
+            hint = f" (did you mean {', '.join(f'{m}=' for m in close)}?)" if close else ""
             raise TypeError(
-                f"unknown {cls.metric.upper()} option(s): {', '.join(unknown)}; known: {', '.join(names)}"
+                f"unknown {cls.metric.upper()} option(s): {', '.join(unknown)}{hint}; known: {', '.join(names)}"
             )
         values = dict(keywords)
         if sentence:
