@@ -58,6 +58,29 @@ def test_the_target_finds_a_difference():
 
 
 @needs_kernel
+@pytest.mark.parametrize("name", ["exp", "log"])
+def test_the_target_finds_a_last_bit_off_in_libm(name, monkeypatch):
+    """The libm mode is not vacuous either: one value off by one ulp is caught."""
+    import numpy as np
+
+    from bleukit import _native as loader
+    from bleukit.metrics.bleu import libm
+
+    kernel = loader.load_kernel(libm.KERNEL)
+    real = getattr(kernel, name)
+
+    def one_ulp_off(x, out):
+        real(x, out)
+        finite = np.flatnonzero(np.isfinite(out) & (out != 0))
+        if finite.size:
+            out[finite[0]] = np.nextafter(out[finite[0]], np.inf)
+
+    monkeypatch.setattr(kernel, name, one_ulp_off)
+    with pytest.raises(AssertionError, match=f"{name}"):
+        _target().check((FUZZ / "corpus" / "libm-bleu-range").read_bytes())
+
+
+@needs_kernel
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_fuzz_kernel_briefly(tmp_path):
@@ -122,10 +145,12 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     built = list((tmp_path / "lib").rglob("_native_kernel*.so"))
     if not built:
         pytest.skip(f"the sanitizer build failed: {(build.stdout + build.stderr)[-1500:]}")
-    # The package as it is here, with the sanitizer build of the kernel in it.
+    # The package as it is here, with the sanitizer build of every kernel in it (the engine
+    # fixture runs the native engine only when all of them are there).
     package = tmp_path / "site" / "bleukit"
     shutil.copytree(REPO / "src" / "bleukit", package, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-    shutil.copy(built[0], package / built[0].name)
+    for lib in (tmp_path / "lib" / "bleukit").rglob("*.so"):
+        shutil.copy(lib, package / lib.relative_to(tmp_path / "lib" / "bleukit"))
     env = {
         **os.environ,
         "PYTHONPATH": str(tmp_path / "site"),
@@ -141,6 +166,7 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "tests/kernel/test_build.py",
         "tests/kernel/test_kernel_hardening.py",
         "tests/kernel/test_fuzz.py",
+        "tests/metrics/bleu/test_libm.py",
     ]
     proc = subprocess.run(
         [
