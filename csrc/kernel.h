@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
+
 /* Bits of the character-class table built by bleukit._native.character_table (one byte per
  * code point). The Python side reads the same values from the module's CLS_* constants. */
 #define CLS_P 1u      /* \p{P} as the regex package sees it */
@@ -57,15 +59,6 @@ typedef uint32_t cp_t;
 #define EMPTY_KEY UINT64_MAX
 #define HASH_SEED 0xcbf29ce484222325ULL
 #define HASH_PRIME 0x100000001b3ULL
-
-static inline uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
 
 static inline uint64_t finish_hash(uint64_t h, size_t len) {
     h = mix64(h ^ ((uint64_t)len << 40));

@@ -18,7 +18,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "kernel.h" /* mix64: the statistics kernel's hash finaliser */
+#include "hash.h"
 
 #include <stdint.h>
 #include <stdlib.h>
