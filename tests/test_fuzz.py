@@ -52,7 +52,7 @@ def test_the_target_finds_a_difference():
 
     _native.native_text_statistics = off_by_one
     try:
-        with pytest.raises(AssertionError, match="kernel != reference|one-pass form"):
+        with pytest.raises(AssertionError, match="kernel != reference"):
             target.check((FUZZ / "corpus" / "13a-basic").read_bytes())
     finally:
         _native.native_text_statistics = real
