@@ -86,17 +86,17 @@ ext_modules = (
         Extension(
             "bleukit._native_kernel",
             sources=["csrc/module.c", "csrc/tokenize.c", "csrc/count.c"],
-            depends=["csrc/kernel.h", "csrc/hash.h"],
+            depends=["csrc/kernel.h", "csrc/hash.h", "csrc/poll.h", "csrc/pyhelpers.h"],
             extra_compile_args=_compile_args(),
             optional=True,
         ),
         # The pairwise match loop (bleukit.pairwise) is its own module: it shares only the small
-        # headers every kernel uses (hash.h) with the statistics kernel, and either one missing only
-        # sends its own work to the Python path.
+        # headers every kernel uses (hash.h, poll.h, pyhelpers.h) with the statistics kernel, and
+        # either one missing only sends its own work to the Python path.
         Extension(
             "bleukit._pairwise_kernel",
             sources=["csrc/pairwise.c"],
-            depends=["csrc/hash.h"],
+            depends=["csrc/hash.h", "csrc/poll.h", "csrc/pyhelpers.h"],
             extra_compile_args=_compile_args() + ([] if sys.platform == "win32" else ["-pthread"]),
             extra_link_args=[] if sys.platform == "win32" else ["-pthread"],
             optional=True,
