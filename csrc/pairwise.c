@@ -444,10 +444,10 @@ done:
 static PyMethodDef methods[] = {
     {"pair_matches", py_pair_matches, METH_VARARGS,
      "pair_matches($module, hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, i0, i1, m, order,\n"
-     "             out, threads, width=order, offset=0, /)\n--\n\n"
+     "             out, threads, width=-1, offset=0, /)\n--\n\n"
      "Zero out (int64, (i1 - i0) x m x width) and write the clipped n-gram matches of hypotheses i0..i1-1\n"
      "against references 0..m-1 into its columns offset..offset+order-1, from the counted tables\n"
-     "(all int64, see csrc/pairwise.c). Releases the GIL."},
+     "(all int64, see csrc/pairwise.c). width -1 means order. Releases the GIL."},
     {"unique_rows", py_unique_rows, METH_VARARGS,
      "unique_rows($module, rows, width, first_out, inverse_out, /)\n--\n\n"
      "Distinct rows of an int64 table: first_out[:k] their first row indices, inverse_out each row's distinct\n"
