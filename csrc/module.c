@@ -25,6 +25,7 @@
 #include "kernel.h"
 #include "pyhelpers.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Code points gathered per release of the GIL: some 40 ms of work. The batch holds references,
@@ -317,7 +318,10 @@ done:
 
 /* The statistics of one flat batch: sequence j has lengths[j] ids (consecutive in tokens) and
  * belongs to row owner[j]; sequences are ordered by row, the hypothesis first. The ids of a row
- * are contiguous, so they are counted in place without a copy. */
+ * are contiguous, so they are counted in place without a copy. The layout (lengths, owner) is
+ * copied before it is checked: the work without the GIL follows the checked copy, so another
+ * thread writing to the caller's arrays meanwhile can change ids (and so the counts) but never
+ * send a read outside the buffers. */
 static PyObject *py_ids_statistics_flat(PyObject *module, PyObject *args) {
     PyObject *tok_in, *len_in, *own_in, *rows_in, *nrefs_in;
     Py_ssize_t n;
@@ -329,6 +333,7 @@ static PyObject *py_ids_statistics_flat(PyObject *module, PyObject *args) {
     PyObject *result = NULL;
     Py_buffer tok = {0}, len = {0}, own = {0};
     outputs out = {0};
+    int64_t *layout = NULL; /* private copy: lengths, then owner */
     workspace ws;
     memset(&ws, 0, sizeof(ws));
     poller poll;
@@ -340,8 +345,16 @@ static PyObject *py_ids_statistics_flat(PyObject *module, PyObject *args) {
         goto done;
     }
     const Py_ssize_t nseq = int64_items(&len), ntok = int64_items(&tok);
-    const int64_t *tokens = (const int64_t *)tok.buf, *lengths = (const int64_t *)len.buf;
-    const int64_t *owner = (const int64_t *)own.buf;
+    layout = (int64_t *)malloc(2 * (size_t)nseq * sizeof(int64_t) + 1); /* nseq <= PY_SSIZE_T_MAX / 8 */
+    if (!layout) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (nseq) {
+        memcpy(layout, len.buf, (size_t)nseq * sizeof(int64_t));
+        memcpy(layout + nseq, own.buf, (size_t)nseq * sizeof(int64_t));
+    }
+    const int64_t *tokens = (const int64_t *)tok.buf, *lengths = layout, *owner = layout + nseq;
     /* The whole layout is checked before any counting: no length is negative, every row has a
      * hypothesis and a reference, rows come in order, the lengths add up to the ids exactly
      * (summed without overflow: each is compared with what is left), and no row is longer than
@@ -415,6 +428,7 @@ static PyObject *py_ids_statistics_flat(PyObject *module, PyObject *args) {
     result = Py_None;
     Py_INCREF(result);
 done:
+    free(layout);
     workspace_free(&ws);
     buffer_release(&tok);
     buffer_release(&len);

@@ -203,6 +203,39 @@ def test_the_kernel_releases_the_gil_while_it_counts():
     assert elapsed > 0.05 and spins > 1000, (elapsed, spins)
 
 
+LAYOUT_CHANGED_MEANWHILE = """
+import threading, numpy as np
+from bleukit import _native
+n = 400_000
+tokens = np.random.default_rng(0).integers(0, 50, 20 * n)
+lengths, owner = np.full(2 * n, 10), np.repeat(np.arange(n), 2)
+expected = _native.native_flat_ids_statistics(tokens, lengths, owner, n, 4).rows
+started = threading.Event()
+def work():
+    started.set()
+    global got
+    got = _native.native_flat_ids_statistics(tokens, lengths, owner, n, 4).rows
+worker = threading.Thread(target=work)
+worker.start()
+started.wait()
+while worker.is_alive():  # runs while the kernel works without the GIL
+    lengths[-2:] = 10**7  # the last row now claims ids far past the end of tokens (within the size limits)
+    owner[-1] = 0
+worker.join()
+print("same" if (got == expected).all() else "different")
+"""
+
+
+@needs_kernel
+def test_flat_ids_layout_changed_during_the_call_cannot_send_reads_outside():
+    """The kernel follows its own checked copy of lengths and owner, so a thread that rewrites
+    them while it works cannot make it read past the ids (it read them in place before)."""
+    proc = subprocess.run([sys.executable, "-c", LAYOUT_CHANGED_MEANWHILE], capture_output=True, text=True,
+                          timeout=240, cwd=REPO)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+    assert proc.stdout.split() == ["same"]
+
+
 INTERRUPT = """
 import os, signal, threading, time, numpy as np
 import bleukit
