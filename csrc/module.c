@@ -29,7 +29,7 @@
 #include <string.h>
 
 /* Code points gathered per release of the GIL: some 40 ms of work. The batch holds references,
- * not copies (40 bytes per segment), and every return to the GIL may wait a switch interval
+ * not copies (32 bytes per segment), and every return to the GIL may wait a switch interval
  * (5 ms) for a thread running Python, so batches are large. A sentence counts as SENTENCE_CHARS
  * code points more than it has, so that a batch of empty sentences is bounded too. */
 #define BATCH_CHARS ((int64_t)1 << 22)
