@@ -2,8 +2,8 @@
 
 - every seed of tests/fuzz/corpus replays through the differential check (fast);
 - a brief coverage-guided atheris run from those seeds (slow; ``make fuzz`` runs it for longer);
-- the kernel compiled with AddressSanitizer and UndefinedBehaviorSanitizer, into a temporary
-  directory, running the kernel's own tests and the seeds in a subprocess (slow).
+- the kernels compiled with AddressSanitizer and UndefinedBehaviorSanitizer, into a temporary
+  directory, running their own tests and the seeds in a subprocess (slow).
 """
 
 from __future__ import annotations
@@ -102,10 +102,12 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     built = list((tmp_path / "lib").rglob("_native_kernel*.so"))
     if not built:
         pytest.skip(f"the sanitizer build failed: {(build.stdout + build.stderr)[-1500:]}")
-    # The package as it is here, with the sanitizer build of the kernel in it.
+    built += list((tmp_path / "lib").rglob("_pairwise_kernel*.so"))
+    # The package as it is here, with the sanitizer builds of the kernels in it.
     package = tmp_path / "site" / "bleukit"
     shutil.copytree(REPO / "src" / "bleukit", package, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-    shutil.copy(built[0], package / built[0].name)
+    for lib in built:
+        shutil.copy(lib, package / lib.name)
     env = {
         **os.environ,
         "PYTHONPATH": str(tmp_path / "site"),
@@ -116,7 +118,8 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "BLEUKIT_PROPERTY_EXAMPLES": "30",
         "BLEUKIT_ENGINE": "",
     }
-    tests = ["tests/test_native.py", "tests/test_kernel_hardening.py", "tests/test_fuzz.py"]
+    tests = ["tests/test_native.py", "tests/test_kernel_hardening.py", "tests/test_fuzz.py", "tests/test_pairwise.py",
+             "tests/test_kernel_modules.py"]
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", "-m", "not slow",
          "-k", "not real_data and not ctrl_c and not releases_the_gil and not build_without", *tests],
@@ -128,8 +131,10 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     assert proc.returncode == 0 and " passed" in out, out[-6000:]
     check = subprocess.run(
         [sys.executable, "-c",
-         "import bleukit._native_kernel as k; print(k.__file__, 'libasan' in open('/proc/self/maps').read())"],
+         "import bleukit._native_kernel as k, bleukit._pairwise_kernel as p; "
+         "print(k.__file__, p.__file__, 'libasan' in open('/proc/self/maps').read())"],
         capture_output=True, text=True, env=env, cwd=tmp_path,
     )
-    where, asan_loaded = check.stdout.split()
-    assert where.startswith(str(tmp_path)) and asan_loaded == "True", check.stdout + check.stderr
+    native, pairwise, asan_loaded = check.stdout.split()
+    assert native.startswith(str(tmp_path)) and asan_loaded == "True", check.stdout + check.stderr
+    assert len(built) == 1 or pairwise.startswith(str(tmp_path)), check.stdout
