@@ -111,8 +111,15 @@ static inline void poller_acquire(poller *p) {
     p->saved = NULL;
 }
 
+/* The poll itself is rare: kept out of line, so that the loops that report their work stay small. */
+#if defined(__GNUC__) || defined(__clang__)
+#define POLL_COLD __attribute__((noinline, cold, unused))
+#else
+#define POLL_COLD
+#endif
+
 /* Without the GIL: take it, run the signal handlers, release it. -1 when a handler raised. */
-static inline int poller_check(poller *p) {
+static POLL_COLD int poller_check(poller *p) {
     if (!p->enabled) return 0;
     PyEval_RestoreThread(p->saved);
     const int r = PyErr_CheckSignals();
@@ -121,15 +128,20 @@ static inline int poller_check(poller *p) {
     return r < 0 ? -1 : 0;
 }
 
-/* Without the GIL: account for `units` of work; poll when POLL_INTERVAL_MS have passed since the
- * last poll. -1: a signal handler raised, stop. */
+/* Without the GIL: poll when POLL_INTERVAL_MS have passed since the last poll. */
+static POLL_COLD int poller_due(poller *p) {
+    if (poll_clock_ms() - p->last_ms < POLL_INTERVAL_MS) return 0;
+    return poller_check(p);
+}
+
+/* Without the GIL: account for `units` of work; every POLL_SLICE units, poll when
+ * POLL_INTERVAL_MS have passed since the last poll. -1: a signal handler raised, stop. */
 static inline int poller_work(poller *p, size_t units) {
     if (!p->enabled) return 0;
     p->work += units;
     if (p->work < POLL_SLICE) return 0;
     p->work = 0;
-    if (poll_clock_ms() - p->last_ms < POLL_INTERVAL_MS) return 0;
-    return poller_check(p);
+    return poller_due(p);
 }
 
 /* End of the slice of a long loop over [lo, n) that starts at lo: at most POLL_SLICE items, so
