@@ -52,6 +52,7 @@ int i64_grow(workspace *ws, i64buf *b, size_t need) {
 void workspace_free(workspace *ws) {
     free(ws->a.d);
     free(ws->b.d);
+    free(ws->c.d);
     free(ws->chars.d);
     free(ws->tok_off.d);
     free(ws->tok_len.d);

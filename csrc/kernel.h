@@ -94,7 +94,7 @@ typedef struct {
     int order;
     int err; /* KERR_* of the last failure */
     /* per-segment scratch */
-    cpbuf a, b;
+    cpbuf a, b, c;
     /* per-sentence token store: code points of all tokens, token spans */
     cpbuf chars;
     i64buf tok_off, tok_len; /* token spans in chars */

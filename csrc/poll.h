@@ -113,7 +113,7 @@ static inline void poller_acquire(poller *p) {
 
 /* The poll itself is rare: kept out of line, so that the loops that report their work stay small. */
 #if defined(__GNUC__) || defined(__clang__)
-#define POLL_COLD __attribute__((noinline, cold, unused))
+#define POLL_COLD __attribute__((noinline, unused))
 #else
 #define POLL_COLD
 #endif

@@ -14,9 +14,9 @@
  * Runs without the GIL: no Python object or error state is touched; failures set ws->err. Every
  * pass over a segment reports its work (ws_work, poll.h) at least every POLL_SLICE code points,
  * so Ctrl-C stops even one enormous line within some 10 ms: loops run in slices
- * (poll_slice_end) or, where a nested loop measured slower (intl's pair rules), count their
- * steps down; the scans that jump from one trigger character to the next call ws_progress and
- * scan at most POLL_SLICE at a time.
+ * (poll_slice_end); the scans that jump from one trigger character to the next call ws_progress
+ * and scan at most POLL_SLICE at a time; intl cuts a long line into pieces that tokenize
+ * independently (intl_cut), which keeps its rules' loops free of any check.
  */
 #include "kernel.h"
 
@@ -246,22 +246,17 @@ dash_after_digit:
     return 0;
 }
 
-/* TokenizerIntl's three regex rules. */
-static int intl_rules(workspace *ws, cpbuf *in, cpbuf *tmp) {
+/* TokenizerIntl's three regex rules on src[0..n), the result in `out` (`tmp` is scratch). */
+static int intl_rules(workspace *ws, const cp_t *src, size_t n, cpbuf *out, cpbuf *tmp) {
     const uint8_t *cls = ws->cls;
 #define CL(c) ((c) < TABLE_SIZE ? cls[(c)] : 0u)
-    size_t n = in->n;
     /* (\P{N})(\p{P}) -> "\1 \2 " */
-    if (cp_reserve(ws, tmp, 2 * n + 1) < 0) return -1;
+    if (cp_reserve(ws, out, 2 * n + 1) < 0) return -1;
     {
-        const cp_t *s = in->d;
-        cp_t *o = tmp->d;
-        size_t w = 0, i = 0, left = POLL_SLICE; /* steps until the next report (ws_work) */
+        const cp_t *s = src;
+        cp_t *o = out->d;
+        size_t w = 0, i = 0;
         while (i < n) {
-            if (--left == 0) {
-                if (ws_work(ws, POLL_SLICE) < 0) return -1;
-                left = POLL_SLICE;
-            }
             cp_t c = s[i];
             if (i + 1 < n && (CL(s[i + 1]) & CLS_P) && !(CL(c) & CLS_N)) {
                 o[w++] = c;
@@ -274,20 +269,16 @@ static int intl_rules(workspace *ws, cpbuf *in, cpbuf *tmp) {
                 i++;
             }
         }
-        tmp->n = w;
+        out->n = w;
     }
     /* (\p{P})(\P{N}) -> " \1 \2" */
-    n = tmp->n;
-    if (cp_reserve(ws, in, 2 * n + 1) < 0) return -1;
+    n = out->n;
+    if (cp_reserve(ws, tmp, 2 * n + 1) < 0) return -1;
     {
-        const cp_t *s = tmp->d;
-        cp_t *o = in->d;
-        size_t w = 0, i = 0, left = POLL_SLICE; /* steps until the next report (ws_work) */
+        const cp_t *s = out->d;
+        cp_t *o = tmp->d;
+        size_t w = 0, i = 0;
         while (i < n) {
-            if (--left == 0) {
-                if (ws_work(ws, POLL_SLICE) < 0) return -1;
-                left = POLL_SLICE;
-            }
             cp_t c = s[i];
             if ((CL(c) & CLS_P) && i + 1 < n && !(CL(s[i + 1]) & CLS_N)) {
                 o[w++] = ' ';
@@ -300,38 +291,41 @@ static int intl_rules(workspace *ws, cpbuf *in, cpbuf *tmp) {
                 i++;
             }
         }
-        in->n = w;
-    }
-    /* (\p{S}) -> " \1 " */
-    n = in->n;
-    if (cp_reserve(ws, tmp, 3 * n + 1) < 0) return -1;
-    {
-        const cp_t *s = in->d;
-        cp_t *o = tmp->d;
-        size_t w = 0;
-        for (size_t lo = 0, hi; lo < n; lo = hi) {
-            hi = poll_slice_end(lo, n);
-            for (size_t i = lo; i < hi; i++) {
-                cp_t c = s[i];
-                if (CL(c) & CLS_S) {
-                    o[w++] = ' ';
-                    o[w++] = c;
-                    o[w++] = ' ';
-                } else {
-                    o[w++] = c;
-                }
-            }
-            if (ws_work(ws, hi - lo) < 0) return -1;
-        }
         tmp->n = w;
     }
-#undef CL
-    /* result back in `in` */
-    cpbuf t = *in;
-    *in = *tmp;
-    *tmp = t;
+    /* (\p{S}) -> " \1 " */
+    n = tmp->n;
+    if (cp_reserve(ws, out, 3 * n + 1) < 0) return -1;
+    {
+        const cp_t *s = tmp->d;
+        cp_t *o = out->d;
+        size_t w = 0;
+        for (size_t i = 0; i < n; i++) {
+            cp_t c = s[i];
+            if (CL(c) & CLS_S) {
+                o[w++] = ' ';
+                o[w++] = c;
+                o[w++] = ' ';
+            } else {
+                o[w++] = c;
+            }
+        }
+        out->n = w;
+    }
     return 0;
 }
+
+/* End of the piece of a line that starts at lo, for intl: at least POLL_SLICE code points on, at
+ * a space whose left neighbour is not \p{P} (or the end of the line). No rule matches across
+ * such a cut (each needs \p{P} on one side of it, and the rules before it leave both neighbours
+ * in place), and no token spans it, so the pieces can be tokenized one at a time: a long line
+ * reports its work (and may poll) between pieces, without a check in the rules' loops. */
+static size_t intl_cut(const uint8_t *cls, const cp_t *s, size_t lo, size_t n) {
+    size_t k = poll_slice_end(lo, n);
+    while (k < n && !(Py_UNICODE_ISSPACE(s[k]) && !(CL(s[k - 1]) & CLS_P))) k++;
+    return k;
+}
+#undef CL
 
 /* The tokens of s[lo..hi) into the store from token index t on (hi is the end of the text or a
  * space, so no token crosses it); returns the next token index. */
@@ -479,8 +473,11 @@ int tokenize_segment(workspace *ws, const segment_src *s) {
     case TOK_CHAR:
         return split_tokens(ws, a, 1);
     case TOK_INTL:
-        if (intl_rules(ws, a, b) < 0) return -1;
-        return split_tokens(ws, a, 0);
+        for (size_t lo = 0, hi; lo < a->n; lo = hi) {
+            hi = intl_cut(ws->cls, a->d, lo, a->n);
+            if (intl_rules(ws, a->d + lo, hi - lo, b, &ws->c) < 0 || split_tokens(ws, b, 0) < 0) return -1;
+        }
+        return 0;
     case TOK_13A: {
         int lt = 0, nl = 0, amp = 0;
         for (size_t lo = 0, hi; lo < a->n; lo = hi) {

@@ -164,6 +164,31 @@ def test_kernel_case(case, tokenize, lowercase):
     assert_three_agree(hyps, refs, tokenize, lowercase, oracle=same_count)
 
 
+def _long_line(seed: int, chars: int) -> str:
+    """A line of `chars` characters where punctuation, symbols, digits, '.', ',' and '-' meet
+    spaces and each other in every way (what the rules and the cuts between slices look at)."""
+    rng = random.Random(seed)
+    pieces = ["a", "b", "Z", "7", "0", " ", " ", "  ", "\t", ".", ",", "-", "!", "(", ")", "'", "$", "€", "½",
+              "中", "&amp;", "é", "Ω", "\u2001", "\U0001d400"]
+    out, n = [], 0
+    while n < chars:
+        piece = rng.choice(pieces)
+        out.append(piece)
+        n += len(piece)
+    return "".join(out)
+
+
+@needs_kernel
+@pytest.mark.parametrize("tokenize", NATIVE_TOKENIZERS)
+def test_lines_longer_than_a_poll_slice(tokenize):
+    """Lines of 40k-70k characters: every pass over them runs in slices of 2^14 (intl cuts the
+    line into pieces between slices), and the result is the one of the whole line at once."""
+    hyps = [_long_line(seed, 40_000 + 10_000 * seed) for seed in range(4)]
+    refs = [[_long_line(seed + 10, 50_000)] for seed in range(4)]
+    assert_three_agree(hyps, refs, tokenize)
+    assert_three_agree([h.replace(" ", "") for h in hyps], refs, tokenize)  # no cut anywhere
+
+
 @needs_kernel
 @pytest.mark.parametrize("order", [1, 2, 3, 5, 9])
 def test_kernel_any_order(order):
