@@ -113,13 +113,13 @@ static inline void poller_acquire(poller *p) {
 
 /* The poll itself is rare: kept out of line, so that the loops that report their work stay small. */
 #if defined(__GNUC__) || defined(__clang__)
-#define POLL_COLD __attribute__((noinline, unused))
+#define POLL_OUT_OF_LINE __attribute__((noinline, unused))
 #else
-#define POLL_COLD
+#define POLL_OUT_OF_LINE
 #endif
 
 /* Without the GIL: take it, run the signal handlers, release it. -1 when a handler raised. */
-static POLL_COLD int poller_check(poller *p) {
+static POLL_OUT_OF_LINE int poller_check(poller *p) {
     if (!p->enabled) return 0;
     PyEval_RestoreThread(p->saved);
     const int r = PyErr_CheckSignals();
@@ -129,7 +129,7 @@ static POLL_COLD int poller_check(poller *p) {
 }
 
 /* Without the GIL: poll when POLL_INTERVAL_MS have passed since the last poll. */
-static POLL_COLD int poller_due(poller *p) {
+static POLL_OUT_OF_LINE int poller_due(poller *p) {
     if (poll_clock_ms() - p->last_ms < POLL_INTERVAL_MS) return 0;
     return poller_check(p);
 }
