@@ -167,6 +167,16 @@ static int64_t value_id(workspace *ws, int64_t v, int insert, int64_t *next_id) 
  * sentences a slice is the whole loop. slice_end(lo, n): the end of the slice that starts at lo. */
 static inline int64_t slice_end(int64_t lo, int64_t n) { return (int64_t)poll_slice_end((size_t)lo, (size_t)n); }
 
+/* n zeros at p (millions of distinct n-grams clear tens of MB). */
+static int zero_counts(workspace *ws, int64_t *p, int64_t n) {
+    for (int64_t lo = 0, hi; lo < n; lo = hi) {
+        hi = slice_end(lo, n);
+        memset(p + lo, 0, (size_t)(hi - lo) * sizeof(int64_t));
+        if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
+    }
+    return 0;
+}
+
 /* See kernel.h. */
 int count_sentence(workspace *ws, int64_t *row, const int64_t *values) {
     const int order = ws->order; /* the largest n */
@@ -235,8 +245,7 @@ int count_sentence(workspace *ws, int64_t *row, const int64_t *values) {
             }
         }
         /* counts are indexed by id + 1: slot 0 collects the -1s, so the loops need no branch */
-        memset(hypcnt, 0, (size_t)(n_ids + 1) * sizeof(int64_t));
-        memset(refmax, 0, (size_t)(n_ids + 1) * sizeof(int64_t));
+        if (zero_counts(ws, hypcnt, n_ids + 1) < 0 || zero_counts(ws, refmax, n_ids + 1) < 0) return -1;
         for (lo = 0; lo < hyp_positions; lo = hi) {
             hi = slice_end(lo, hyp_positions);
             for (int64_t i = lo; i < hi; i++) hypcnt[ids[i] + 1]++;
@@ -251,7 +260,7 @@ int count_sentence(workspace *ws, int64_t *row, const int64_t *values) {
                 if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
             }
         } else {
-            memset(tmp, 0, (size_t)(n_ids + 1) * sizeof(int64_t));
+            if (zero_counts(ws, tmp, n_ids + 1) < 0) return -1;
             for (size_t s = 1; s < nseg; s++) {
                 const int64_t *ref = ids + seg[s], positions = seg[s + 1] - seg[s] - n + 1;
                 for (lo = 0; lo < positions; lo = hi) {

@@ -362,14 +362,14 @@ static int split_tokens(workspace *ws, const cpbuf *buf, int each_char) {
         i64_reserve(ws, &ws->tok_len, ws->tok_len.n + most) < 0 ||
         i64_reserve(ws, &ws->tok_hash, ws->tok_hash.n + most) < 0)
         return -1;
-    /* the whole segment is copied once; tokens are spans of it */
+    /* the whole segment is copied once (slice by slice); tokens are spans of it */
     const int64_t base = (int64_t)ws->chars.n;
-    if (n) memcpy(ws->chars.d + ws->chars.n, s, n * sizeof(cp_t)); /* (an empty store has no buffer) */
     ws->chars.n += n;
     size_t t = ws->tok_off.n;
     for (size_t lo = 0, hi; lo < n; lo = hi) {
         hi = poll_slice_end(lo, n);
         while (hi < n && !Py_UNICODE_ISSPACE(s[hi])) hi++; /* a slice ends at a space */
+        memcpy(ws->chars.d + base + lo, s + lo, (hi - lo) * sizeof(cp_t));
         t = split_range(ws, s, lo, hi, base, t, each_char);
         if (ws_work(ws, hi - lo) < 0) return -1;
     }
@@ -402,8 +402,7 @@ static int mteval_direct(workspace *ws, const cp_t *s, size_t n, int padded, uns
         i64_reserve(ws, &ws->tok_len, ws->tok_len.n + n + 1) < 0 ||
         i64_reserve(ws, &ws->tok_hash, ws->tok_hash.n + n + 1) < 0)
         return -1;
-    const int64_t base = (int64_t)ws->chars.n;
-    if (n) memcpy(ws->chars.d + ws->chars.n, s, n * sizeof(cp_t)); /* (an empty store has no buffer) */
+    const int64_t base = (int64_t)ws->chars.n; /* the line is copied to the store slice by slice */
     ws->chars.n += n;
     int64_t *off = ws->tok_off.d, *len = ws->tok_len.d, *hash = ws->tok_hash.d;
     size_t t = ws->tok_off.n, start = 0;
@@ -412,6 +411,7 @@ static int mteval_direct(workspace *ws, const cp_t *s, size_t n, int padded, uns
     const int edge_digit = !padded;
     for (size_t lo = 0, hi; lo < n; lo = hi) {
         hi = poll_slice_end(lo, n);
+        memcpy(ws->chars.d + base + lo, s + lo, (hi - lo) * sizeof(cp_t));
         for (size_t i = lo; i < hi; i++) {
             const cp_t c = s[i];
             int alone;
