@@ -386,7 +386,7 @@ class BleuReward(MetricReward):
         **keywords: Unpack[BleuOptionKeywords],
     ) -> None:
         super().__init__(
-            reference_column, options=BleuOptions(**keywords), ids=ids, scale=scale, power=power,
+            reference_column, options=BleuOptions.from_keywords(keywords), ids=ids, scale=scale, power=power,
             threshold=threshold, language_column=language_column, pad_id=pad_id, tokenizer=tokenizer, name=name,
         )
 
@@ -411,7 +411,7 @@ class ChrfReward(MetricReward):
         **keywords: Unpack[ChrfOptionKeywords],
     ) -> None:
         super().__init__(
-            reference_column, options=ChrfOptions(**keywords), scale=scale, power=power, threshold=threshold,
+            reference_column, options=ChrfOptions.from_keywords(keywords), scale=scale, power=power, threshold=threshold,
             language_column=language_column, name=name,
         )
 
