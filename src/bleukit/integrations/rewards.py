@@ -35,6 +35,7 @@ from bleukit.integrations._columns import _names, references_of_rows
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, Statistics
 from bleukit.metrics.bleu.cli import TARGET_TOKENIZERS
+from bleukit.metrics.bleu.formula import score_table
 from bleukit.metrics.bleu.options import BleuOptions
 from bleukit.metrics.chrf.options import ChrfOptions
 from bleukit.pipeline import corpus_statistics
@@ -344,11 +345,12 @@ class MetricReward:
                 if value is not None:
                     log_metric(f"{self.__name__}/{key}", float(value))
         log_extra = kwargs.get("log_extra")
-        if callable(log_extra):
-            precisions = [getattr(r, "precisions", None) for r in metric.sentence_results(table, self._sentence_options[None])]
-            if precisions and precisions[0] is not None:
-                for order in range(len(precisions[0])):
-                    log_extra(f"{self.__name__}/p{order + 1}", self._scatter([p[order] for p in precisions], rows, n))
+        if callable(log_extra) and isinstance(self.options, BleuOptions):
+            # BLEU's per-order precisions of every row, from one vectorised call of its formula
+            # (other metrics have no per-order figures to show).
+            precisions = score_table(table.rows, self._sentence_options[None]).precisions.tolist()
+            for order in range(len(precisions[0])):
+                log_extra(f"{self.__name__}/p{order + 1}", self._scatter([p[order] for p in precisions], rows, n))
 
     def asynchronous(self) -> AsyncReward:
         """The same reward as an async callable (TRL awaits it; the scoring runs in a thread).
