@@ -63,7 +63,8 @@ def main() -> None:
         return {"log_metric": lambda *a: None, "log_extra": lambda *a: None}
 
     # the numbers first (the core's BLEU may be an ulp off sacreBLEU's where its BP is; chrF is exact)
-    assert chrf(completions=hyps, reference=refs) == [sacre_chrf.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+    want = [sacre_chrf.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+    assert chrf(completions=hyps, reference=refs) == want
     worst = max(abs(a - sacre_bleu.sentence_score(h, [r]).score)
                 for a, h, r in zip(bleu(completions=hyps, reference=refs), hyps, refs))
     print(f"checked {n} sentences: chrF++ == sacreBLEU, BLEU max |difference| {worst:.1e}")
@@ -95,7 +96,7 @@ def main() -> None:
             ("ChrfReward", lambda i: chrf(completions=hyps[batch(i)], reference=refs[batch(i)])),
         ]),
     ]
-    print(f"\n| case | contender | µs per call | × sacreBLEU |\n|---|---|---|---|")
+    print("\n| case | contender | µs per call | × sacreBLEU |\n|---|---|---|---|")
     for case, contenders in rows:
         base = None
         for name, fn in contenders:

@@ -10,10 +10,9 @@ import pickle
 import numpy as np
 import pytest
 import sacrebleu
-
-import bleukit
 from shared_data import read_lines
 
+import bleukit
 from bleukit.integrations.rewards import (
     AsyncReward,
     BleuReward,
@@ -150,11 +149,13 @@ def test_language_column_picks_the_tokenizer_as_trg_lang(shared_data):
     zh = shared_data / "wmt22-en-zh"
     ja = shared_data / "kftt-en-ja"
     de = shared_data / "wmt22-de-en"
-    rows = (
-        [(h, r, "en-zh", "zh") for h, r in zip(read_lines(zh / "hyp.LanguageX.zh")[:20], read_lines(zh / "ref.A.zh")[:20])]
-        + [(h, r, "ja", "ja-mecab") for h, r in zip(read_lines(next(ja.glob("hyp*")))[:20], read_lines(ja / "ref.ja")[:20])]
-        + [(h, r, "de-en", "13a") for h, r in zip(read_lines(de / "hyp.LT22.en")[:20], read_lines(de / "ref.A.en")[:20])]
-    )
+    rows = []
+    for hyp, ref, lang, tok in (
+        (zh / "hyp.LanguageX.zh", zh / "ref.A.zh", "en-zh", "zh"),
+        (next(ja.glob("hyp*")), ja / "ref.ja", "ja", "ja-mecab"),
+        (de / "hyp.LT22.en", de / "ref.A.en", "de-en", "13a"),
+    ):
+        rows += [(h, r, lang, tok) for h, r in zip(read_lines(hyp)[:20], read_lines(ref)[:20])]
     rows = rows[::2] + rows[1::2]  # languages interleaved
     hyps, refs, langs, tokenizers = map(list, zip(*rows))
     reward = BleuReward(scale=1.0, language_column="lang_pair")

@@ -199,7 +199,7 @@ def test_openrlhf_reward_file(translations, tmp_path):
     labels = [{"reference": r, "lang_pair": pair} for _, r, pair, _ in translations]
     infos = openrlhf_fetch(reward_func, queries, prompts, labels)
     got = []
-    for info, (hyp, ref, _, tok) in zip(infos, translations):
+    for info in infos:
         assert set(info) == {"rewards", "scores", "extra_logs"}
         # what SingleTurnAgentExecutor and _process_response_into_experience do with it
         reward, score = info.get("rewards"), info.get("scores")

@@ -95,7 +95,9 @@ class SampleScorer:
         for reward, rows in parts:
             if not rows:
                 continue
-            scores = reward.scores([hypotheses[i] for i in rows], [references[i] for i in rows], [languages[i] for i in rows])
+            scores = reward.scores(
+                [hypotheses[i] for i in rows], [references[i] for i in rows], [languages[i] for i in rows]
+            )
             for i, score in zip(rows, scores):
                 out[i] = (reward.reward_of(score), score, reward.__name__)
         return out

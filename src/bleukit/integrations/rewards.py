@@ -111,8 +111,10 @@ def options_for_language(options: MetricOptions, language: Optional[str]) -> Met
     Japanese or Korean target picks the ``zh``/``ja-mecab``/``ko-mecab`` tokenizer when the
     options' tokenizer is the default (``13a``); other options (chrF has no tokenizer) are kept.
 
-    >>> options_for_language(BleuOptions(), "ja").tokenize, options_for_language(BleuOptions(tokenize="intl"), "ja").tokenize
-    ('ja-mecab', 'intl')
+    >>> options_for_language(BleuOptions(), "ja").tokenize
+    'ja-mecab'
+    >>> options_for_language(BleuOptions(tokenize="intl"), "ja").tokenize
+    'intl'
     """
     tokenizer = TARGET_TOKENIZERS.get(language) if language is not None else None
     if tokenizer is not None and getattr(options, "tokenize", None) == DEFAULT_TOKENIZER:
@@ -348,7 +350,9 @@ class MetricReward:
         if callable(log_extra) and isinstance(self.options, BleuOptions):
             # BLEU's per-order precisions of every row, from one vectorised call of its formula
             # (other metrics have no per-order figures to show).
-            precisions = score_table(table.rows, self._sentence_options[None]).precisions.tolist()
+            sentence = self._sentence_options[None]
+            assert isinstance(sentence, BleuOptions)
+            precisions = score_table(table.rows, sentence).precisions.tolist()
             for order in range(len(precisions[0])):
                 log_extra(f"{self.__name__}/p{order + 1}", self._scatter([p[order] for p in precisions], rows, n))
 
@@ -413,8 +417,8 @@ class ChrfReward(MetricReward):
         **keywords: Unpack[ChrfOptionKeywords],
     ) -> None:
         super().__init__(
-            reference_column, options=ChrfOptions.from_keywords(keywords), scale=scale, power=power, threshold=threshold,
-            language_column=language_column, name=name,
+            reference_column, options=ChrfOptions.from_keywords(keywords), scale=scale, power=power,
+            threshold=threshold, language_column=language_column, name=name,
         )
 
 

@@ -86,7 +86,9 @@ def compute_score(
         hypotheses, labels, infos = [solution_str], [ground_truth], [extra_info]
     for i, hypothesis in enumerate(hypotheses):
         if not isinstance(hypothesis, str):
-            raise TypeError(f"solution_str must be a str (the decoded response), got {type(hypothesis).__name__} at {i}")
+            raise TypeError(
+                f"solution_str must be a str (the decoded response), got {type(hypothesis).__name__} at {i}"
+            )
     references, languages = [], []
     for label, info in zip(labels, infos):
         refs, language = split_label(label, language_key)
