@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Callable
 
-from ...tokenizers import DEFAULT_TOKENIZER
+from ...tokenizers.languages import TARGET_TOKENIZERS, tokenizer_for_language
 from .options import DEFAULT_MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BleuOptions
 
 __all__ = ["add_arguments", "options_from_args", "SACREBLEU_TOKENIZERS", "TARGET_TOKENIZERS"]
@@ -26,9 +26,6 @@ __all__ = ["add_arguments", "options_from_args", "SACREBLEU_TOKENIZERS", "TARGET
 #: sacreBLEU 2.6's ``-tok`` choices (those bleukit lacks give a clear error, not argparse's).
 SACREBLEU_TOKENIZERS = ["none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm",
                         "flores101", "flores200", "spBLEU-1K"]
-#: The tokenizer a target language picks when ``-tok`` is not given, as sacreBLEU's ``trg_lang``.
-TARGET_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-_LANG_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,18 +58,10 @@ def options_from_args(args: argparse.Namespace, warn: Callable[[str], object]) -
     """BLEU options from parsed arguments; the target language of ``-l`` picks the tokenizer when
     ``-tok`` is not given, and a tokenizer unsuited to it gets sacreBLEU's warning (``warn``).
     Invalid values raise ``ValueError``/``TypeError`` (the command line reports them in one line)."""
-    tokenize = args.tokenize
-    if args.langpair is not None:
-        parts = args.langpair.split("-")
-        if len(parts) < 2:
-            raise ValueError(f"-l/--language-pair must look like SRC-TRG (e.g. en-de), got {args.langpair!r}")
-        trg = parts[1]
-        if tokenize is None:
-            tokenize = TARGET_TOKENIZERS.get(trg)
-        elif trg in TARGET_TOKENIZERS and tokenize != TARGET_TOKENIZERS[trg]:
-            warn(f"Consider using the '{TARGET_TOKENIZERS[trg]}' or 'spm' tokenizer for {_LANG_NAMES[trg]}.")
+    # the one table of target languages (bleukit.tokenizers.languages), shared with the Python API
+    tokenize = tokenizer_for_language(args.tokenize, language_pair=args.langpair, warn=warn)
     return BleuOptions(
-        tokenize=tokenize or DEFAULT_TOKENIZER, lowercase=args.lowercase, smooth_method=args.smooth_method,
+        tokenize=tokenize, lowercase=args.lowercase, smooth_method=args.smooth_method,
         smooth_value=args.smooth_value, max_ngram_order=args.max_ngram_order,
         weights=tuple(args.weights) if args.weights else None,
         effective_order=args.effective_order or args.sentence_level,
