@@ -65,6 +65,12 @@ class MetricOptions(abc.ABC):
 
     metric: ClassVar[str]
     SENTENCE_DEFAULTS: ClassVar[Mapping[str, Any]] = {}
+    #: sacreBLEU's short names of the signature fields (``--short``, ``Signature.format(short=True)``):
+    #: those every metric shares, in the order sacreBLEU keeps them; a metric adds its own fields'.
+    SIGNATURE_ABBREVIATIONS: ClassVar[Mapping[str, str]] = {
+        "version": "v", "nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs",
+        "test": "t", "lang": "l", "origlang": "o", "subset": "S",
+    }
 
     @classmethod
     def option_names(cls) -> Tuple[str, ...]:
@@ -99,6 +105,17 @@ class MetricOptions(abc.ABC):
     @abc.abstractmethod
     def signature(self, nrefs: NRefs, resampling: Optional[Resampling] = None) -> str:
         """sacreBLEU's signature string for these options, with this package's name and version."""
+
+    @classmethod
+    def short_signature(cls, signature: str) -> str:
+        """A signature with sacreBLEU's short field names (bleukit's own fields keep theirs).
+
+        >>> from bleukit.metrics.bleu import BleuOptions
+        >>> BleuOptions.short_signature("nrefs:1|bs:10|seed:1|case:mixed|order:3|version:bleukit-1")
+        '#:1|bs:10|rs:1|c:mixed|order:3|v:bleukit-1'
+        """
+        fields = (field.partition(":") for field in signature.split("|"))
+        return "|".join(f"{cls.SIGNATURE_ABBREVIATIONS.get(key, key)}:{value}" for key, _, value in fields)
 
 
 @dataclass(frozen=True)
