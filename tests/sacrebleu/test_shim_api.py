@@ -28,9 +28,7 @@ def _parameters(function):
     return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
 
 
-@pytest.mark.parametrize(
-    "name", ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "corpus_chrf", "sentence_chrf"]
-)
+@pytest.mark.parametrize("name", ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "corpus_chrf", "sentence_chrf"])
 def test_functions_take_sacrebleus_arguments(name):
     assert _parameters(getattr(shim, name)) == _parameters(getattr(sb, name))
     assert getattr(shim.compat, name) is getattr(shim, name)
@@ -130,6 +128,8 @@ def test_bad_options_fail_at_construction():
         shim.BLEU(tokenize="spm")
     with pytest.raises(ValueError, match="char_order must be between 1"):
         shim.CHRF(char_order=0)
+    with pytest.raises(TypeError, match="smooth_value must be a number"):
+        shim.sentence_bleu("a", ["a"], smooth_method="floor", smooth_value=[0.1])  # unhashable: not kept
     with pytest.raises(ValueError, match="n_ar_confidence .* is not supported"):
         PairedTest([("a", HYPS), ("b", HYPS)], {"BLEU": shim.BLEU()}, REFS, n_ar_confidence=0)
     with pytest.raises(ValueError, match="unknown test_type='t'"):

@@ -13,13 +13,29 @@ defaults, each a call of the metric class, as in sacreBLEU. References are *stre
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+import functools
+from typing import Any, Optional, Sequence, Tuple
 
 from .metrics import BLEU, CHRF, BLEUScore, CHRFScore
+from .metrics.base import Metric
 
 __all__ = ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "corpus_chrf", "sentence_chrf"]
 
 Streams = Sequence[Sequence[Optional[str]]]
+
+
+def _sentence_metric(cls: Any, **arguments: Any) -> Any:
+    """The metric object a per-sentence function scores with: one per distinct set of arguments,
+    kept, since building it costs a good part of scoring a sentence (no score is kept in it)."""
+    try:
+        return _kept_metric(cls, tuple(sorted(arguments.items())))
+    except TypeError:  # an unhashable argument: the constructor says what is wrong with it
+        return cls(**arguments)
+
+
+@functools.lru_cache(maxsize=64)
+def _kept_metric(cls: Any, arguments: Tuple[Tuple[str, Any], ...]) -> Metric:
+    return cls(**dict(arguments))
 
 
 def corpus_bleu(
@@ -76,7 +92,8 @@ def sentence_bleu(
     use_effective_order: bool = True,
 ) -> BLEUScore:
     """BLEU of one hypothesis against a list of its references, as ``sacrebleu.sentence_bleu``."""
-    metric = BLEU(
+    metric = _sentence_metric(
+        BLEU,
         lowercase=lowercase,
         tokenize=tokenize,
         force=False,
@@ -84,7 +101,8 @@ def sentence_bleu(
         smooth_value=smooth_value,
         effective_order=use_effective_order,
     )
-    return metric.sentence_score(hypothesis, references)
+    score: BLEUScore = metric.sentence_score(hypothesis, references)
+    return score
 
 
 def corpus_chrf(
@@ -117,11 +135,13 @@ def sentence_chrf(
     eps_smoothing: bool = False,
 ) -> CHRFScore:
     """chrF of one hypothesis against a list of its references, as ``sacrebleu.sentence_chrf``."""
-    metric = CHRF(
+    metric = _sentence_metric(
+        CHRF,
         char_order=char_order,
         word_order=word_order,
         beta=beta,
         whitespace=not remove_whitespace,
         eps_smoothing=eps_smoothing,
     )
-    return metric.sentence_score(hypothesis, references)
+    score: CHRFScore = metric.sentence_score(hypothesis, references)
+    return score
