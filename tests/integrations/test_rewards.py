@@ -174,8 +174,10 @@ def test_language_column_picks_the_tokenizer_as_trg_lang(shared_data):
     assert target_language("en-ko") == "ko" and target_language("") is None
     assert options_for_language(BleuOptions(), "ko").tokenize == "ko-mecab"
     assert options_for_language(ChrfOptions(), "zh") == ChrfOptions()
+    # read as sacreBLEU's -l reads a pair: the second field is the target (one rule, tokenizers.languages)
+    assert target_language("en-zh-Hans") == "zh"
     with pytest.raises(ValueError, match="SRC-TRG"):
-        target_language("en-zh-Hans")
+        target_language("en-")
     with pytest.raises(TypeError, match="language"):
         target_language(3)
     for tokenizer in ("zh", "ja-mecab", "13a"):

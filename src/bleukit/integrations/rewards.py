@@ -34,12 +34,11 @@ from bleukit.ids import PadIds, id_statistics
 from bleukit.integrations._columns import _names, references_of_rows
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, Statistics
-from bleukit.metrics.bleu.cli import TARGET_TOKENIZERS
 from bleukit.metrics.bleu.formula import score_table
 from bleukit.metrics.bleu.options import BleuOptions
 from bleukit.metrics.chrf.options import ChrfOptions
 from bleukit.pipeline import corpus_statistics
-from bleukit.tokenizers import DEFAULT_TOKENIZER
+from bleukit.tokenizers import DEFAULT_TOKENIZER, languages
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -99,10 +98,7 @@ def target_language(value: Any) -> Optional[str]:
     if not isinstance(value, str):
         raise TypeError(f"a language must be a str such as 'zh' or 'en-zh', got {type(value).__name__}")
     if "-" in value:
-        parts = value.split("-")
-        if len(parts) != 2 or not all(parts):
-            raise ValueError(f"a language pair must look like SRC-TRG (e.g. en-zh), got {value!r}")
-        return parts[1]
+        return languages.target_language(value)
     return value or None
 
 
@@ -116,10 +112,12 @@ def options_for_language(options: MetricOptions, language: Optional[str]) -> Met
     >>> options_for_language(BleuOptions(tokenize="intl"), "ja").tokenize
     'intl'
     """
-    tokenizer = TARGET_TOKENIZERS.get(language) if language is not None else None
-    if tokenizer is not None and getattr(options, "tokenize", None) == DEFAULT_TOKENIZER:
-        return dataclasses.replace(options, tokenize=tokenizer)  # type: ignore[type-var]
-    return options
+    if language is None or getattr(options, "tokenize", None) != DEFAULT_TOKENIZER:
+        return options
+    tokenizer = languages.tokenizer_for_language(None, trg_lang=language)
+    if tokenizer == DEFAULT_TOKENIZER:
+        return options
+    return dataclasses.replace(options, tokenize=tokenizer)  # type: ignore[type-var]
 
 
 def _number(value: Any, what: str) -> float:
