@@ -271,6 +271,11 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
     def layout(self, options: OptionsT) -> Dict[str, Any]:
         """The layout fields of the table these options produce (compared with ``Statistics.layout()``)."""
 
+    def score_name(self, options: OptionsT) -> str:
+        """The name results of these options carry (sacreBLEU's score name: ``BLEU``, ``chrF2++``),
+        known before anything is scored (the command line's log lines name the metric with it)."""
+        return self.name.upper()
+
     def empty(self, options: OptionsT) -> StatisticsT:
         """A table with no rows and the layout of these options."""
         width = len(self.columns(options))

@@ -43,6 +43,9 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
     def layout(self, options: ChrfOptions) -> Dict[str, Any]:
         return {"char_order": options.char_order, "word_order": options.word_order}
 
+    def score_name(self, options: ChrfOptions) -> str:
+        return options.name
+
     def statistics(
         self, hypotheses: List[str], references: List[List[str]], options: ChrfOptions, *, threads: int = 1
     ) -> ChrfStatistics:
@@ -71,11 +74,13 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
     def _results(self, stats: ChrfStatistics, options: ChrfOptions) -> List[ChrfResult]:
         signatures: Dict[int, str] = {}
         out = []
-        for score, nrefs in zip(np.asarray(sentence_scores(stats.rows, options)).tolist(), stats.nrefs.tolist()):
+        scores = np.asarray(sentence_scores(stats.rows, options)).tolist()
+        for score, row, nrefs in zip(scores, stats.rows.tolist(), stats.nrefs.tolist()):
             if nrefs not in signatures:
                 signatures[nrefs] = options.signature(nrefs if nrefs >= 0 else "var")
             out.append(ChrfResult(
                 score=score, char_order=options.char_order, word_order=options.word_order, beta=options.beta,
+                hyp_ngrams=row[0::3], ref_ngrams=row[1::3], matches=row[2::3],
                 signature=signatures[nrefs], options=options,
             ))
         return out
