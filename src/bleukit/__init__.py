@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from ._native import engine_name
     from .accumulator import StatisticsAccumulator
     from .bleu import corpus_bleu, sentence_bleu, sentence_scores
+    from .chrf import corpus_chrf, sentence_chrf, sentence_chrf_scores
     from .compat.variants import VariantTable, compare_variants
     from .explain import explain_sentence, explain_tokens
     from .inputs import references_from_streams
@@ -28,6 +29,9 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
     from .metrics.bleu.result import BleuResult
     from .metrics.bleu.statistics import BleuStatistics
+    from .metrics.chrf.options import ChrfOptions
+    from .metrics.chrf.result import ChrfResult
+    from .metrics.chrf.statistics import ChrfStatistics
     from .pairwise import (
         MBRSelection,
         mbr_select,
@@ -50,6 +54,9 @@ __all__ = [
     "sentence_scores",
     "BleuOptions",
     "BleuResult",
+    "corpus_chrf",
+    "sentence_chrf",
+    "sentence_chrf_scores",
     "corpus_statistics",
     "score_statistics",
     "StatisticsAccumulator",
@@ -75,6 +82,12 @@ _LAZY: Dict[str, str] = {
     "SMOOTH_DEFAULTS": "metrics.bleu.options",
     "BleuResult": "metrics.bleu.result",
     "BleuStatistics": "metrics.bleu.statistics",
+    "corpus_chrf": "chrf",
+    "sentence_chrf": "chrf",
+    "sentence_chrf_scores": "chrf",
+    "ChrfOptions": "metrics.chrf.options",
+    "ChrfResult": "metrics.chrf.result",
+    "ChrfStatistics": "metrics.chrf.statistics",
     "MetricOptions": "metrics.base",
     "MetricResult": "metrics.base",
     "Statistics": "metrics.base",
