@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
         mbr_select,
         pairwise_bleu,
         pairwise_bleu_ids,
+        pairwise_chrf,
         pairwise_scores,
         pairwise_statistics,
     )
@@ -104,6 +105,7 @@ _LAZY: Dict[str, str] = {
     "pairwise_scores": "pairwise",
     "pairwise_bleu": "pairwise",
     "pairwise_bleu_ids": "pairwise",
+    "pairwise_chrf": "pairwise",
     "pairwise_statistics": "pairwise",
     "mbr_select": "pairwise",
     "MBRSelection": "pairwise",

@@ -331,6 +331,18 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
         stats = self.statistics(hyps, refs, options, threads=threads)
         return np.asarray(self.scores(stats.rows, options), dtype=np.float64).reshape(n, m)
 
+    def pairwise_statistics(
+        self, hypotheses: List[str], references: List[str], options: OptionsT, *, threads: int = 1
+    ) -> np.ndarray:
+        """The statistics row of every hypothesis against every single reference: int64
+        ``(N, M, columns)``, ``table[i, j]`` the row of ``statistics([hypotheses[i]], [[references[j]]])``.
+        This default counts all N x M pairs; a metric overrides it where it counts each sentence once."""
+        n, m = len(hypotheses), len(references)
+        hyps = [h for h in hypotheses for _ in range(m)]
+        refs = [[r] for _ in range(n) for r in references]
+        rows: np.ndarray = self.statistics(hyps, refs, options, threads=threads).rows
+        return rows.reshape(n, m, -1)
+
     def aggregate_scores(
         self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: OptionsT
     ) -> np.ndarray:

@@ -5,6 +5,7 @@
   n-grams of the best reference;
 - :mod:`.extract`: text → table (the compiled kernel, or :mod:`.reference`, its pure-Python twin),
   and pairwise statistics and scores;
+- :mod:`.aggregate`: reference aggregation (scores against one expected reference, for MBR);
 - :mod:`.formula`: the F-score on numpy or torch arrays, vectorised over rows;
 - :mod:`.result`: :class:`ChrfResult`.
 
@@ -21,7 +22,8 @@ from typing import Any, ClassVar, Dict, List, Tuple, Type
 import numpy as np
 
 from ..base import Metric
-from .extract import chrf_statistics, pairwise_chrf
+from . import aggregate
+from .extract import chrf_statistics, pairwise_chrf, pairwise_chrf_statistics
 from .formula import sentence_scores
 from .options import ChrfOptions
 from .result import ChrfResult
@@ -62,6 +64,17 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
         # Each sentence's n-grams counted once, then the pairs (the kernel's pairwise loop).
         scores: np.ndarray = pairwise_chrf(hypotheses, references, options, threads=threads)
         return scores
+
+    def pairwise_statistics(
+        self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1
+    ) -> np.ndarray:
+        rows: np.ndarray = pairwise_chrf_statistics(hypotheses, references, options, threads=threads)
+        return rows
+
+    def aggregate_scores(
+        self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: ChrfOptions
+    ) -> np.ndarray:
+        return aggregate.aggregate_scores(hypotheses, references, ref_weights, options)
 
     def result(self, statistics: ChrfStatistics, options: ChrfOptions) -> ChrfResult:
         self.check_statistics(statistics, options)
