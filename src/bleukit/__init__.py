@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .chrf import corpus_chrf, sentence_chrf, sentence_chrf_scores
     from .compat.variants import VariantTable, compare_variants
     from .explain import explain_sentence, explain_tokens
+    from .explain_chrf import explain_chrf
     from .inputs import references_from_streams
     from .metric import metric_path
     from .metrics.base import MetricOptions, MetricResult, Statistics
@@ -111,6 +112,7 @@ _LAZY: Dict[str, str] = {
     "MBRSelection": "pairwise",
     "explain_sentence": "explain",
     "explain_tokens": "explain",
+    "explain_chrf": "explain_chrf",
     "score_report": "report",
     "CorpusReport": "report",
     "compare_variants": "compat.variants",

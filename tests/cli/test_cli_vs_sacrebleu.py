@@ -721,3 +721,22 @@ def test_real_data_chrf_five_systems_tables_and_paired_test():
     compare([ref, "-i", *hyps[:3], "-m", "chrf", "-pbs", "-pbsn", "200", "-f", "text"], messages=True)
     compare([ref, "-i", *hyps[:3], "-m", "chrf", "-cw", "2", "-par", "-parn", "500", "-f", "text"], messages=True)
     compare([ref, "-i", hyps[0], "-m", "chrf", "-ci", "--confidence-n", "200", "-f", "text"])
+
+
+def test_explain_prints_the_chrf_matches_of_one_line(files):
+    from bleukit import ChrfOptions
+    from bleukit.explain_chrf import explain_chrf
+
+    args = [*refs_args(files, 2), "-i", files["hyp.txt"], "--explain", "2", "-m", "chrf", "-cw", "2"]
+    code, out, err = run_bleukit([*args, "-f", "text"])
+    assert code == 0, err
+    ex = explain_chrf(HYPS[1], [REFS[0][1], REFS[1][1]], ChrfOptions(word_order=2))
+    lines = out.splitlines()
+    code_s, theirs, _ = run_sacrebleu([*refs_args(files, 2), "-i", files["hyp.txt"], "-m", "chrf", "-cw", "2",
+                                       "--sentence-level", "-f", "text"])
+    # the line's score and signature are sacreBLEU's sentence-level line
+    assert normalise(lines[0]) == "line 2: " + normalise(theirs.splitlines()[1])
+    for order in ex.orders:
+        assert any(line.startswith(f"{order.kind} {order.n}-grams {order.matched}/{order.hyp_total} ") for line in lines)
+    code, out, err = run_bleukit(args)
+    assert code == 0 and json.loads(out) == ex.to_dict()

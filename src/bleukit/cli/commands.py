@@ -84,16 +84,20 @@ def sentence_level(system: List[str], refs: List[List[str]], options: MetricOpti
 
 def explain(system: List[str], refs: List[List[str]], options: MetricOptions, args: argparse.Namespace,
             out: IO) -> None:
-    """Which n-grams of one line match its references, per order (BLEU)."""
+    """Which n-grams of one line match its references, per order (BLEU or chrF)."""
     from ..explain import explain_sentence
     from ..metrics.bleu import METRIC, BleuOptions
+    from ..metrics.chrf import ChrfOptions
 
-    if not isinstance(options, BleuOptions):
-        raise CliError("--explain works with BLEU (-m bleu)")
+    if not isinstance(options, (BleuOptions, ChrfOptions)):
+        raise CliError("--explain works with BLEU and chrF (-m bleu, -m chrf)")
 
     n = args.explain
     if not 1 <= n <= len(system):
         raise CliError(f"--explain {n}: there are {len(system)} lines (numbered from 1)")
+    if isinstance(options, ChrfOptions):
+        _explain_chrf(n, system[n - 1], [stream[n - 1] for stream in refs], options, args, out)
+        return
     ex = explain_sentence(system[n - 1], [stream[n - 1] for stream in refs], options)
     if args.format == "json":
         out.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=1) + "\n")
@@ -112,6 +116,31 @@ def explain(system: List[str], refs: List[List[str]], options: MetricOptions, ar
                   for m in order.ngrams if m.hyp_count > m.matched]
         lines.append(f"{order.order}-grams {order.matched}/{order.total} ({order.precision:.1f}%)"
                      f"  matched: {' | '.join(matched) or '-'}  unmatched: {' | '.join(missed) or '-'}")
+    out.write("\n".join(lines) + "\n")
+
+
+def _explain_chrf(n: int, hypothesis: str, references: List[str], options: MetricOptions,
+                  args: argparse.Namespace, out: IO) -> None:
+    from ..explain_chrf import explain_chrf
+    from ..metrics.chrf import METRIC, ChrfOptions
+
+    assert isinstance(options, ChrfOptions)
+    ex = explain_chrf(hypothesis, [r for r in references if r is not None], options)
+    if args.format == "json":
+        out.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=1) + "\n")
+        return
+    result = METRIC.result(ex.statistics(), options)
+    sig = short_signature(result.signature) if args.short else result.signature
+    lines = [f"line {n}: " + score_line(result, args.width, False, sig), f"hypothesis: {ex.hypothesis}"]
+    for k, ref in enumerate(ex.references):
+        lines.append(f"reference {k + 1}: {ref}" + ("  (its statistics count)" if k == ex.reference_index else ""))
+    for order in ex.orders:
+        matched = [m.ngram + (f" x{m.matched}" if m.matched > 1 else "") for m in order.ngrams if m.matched]
+        missed = [m.ngram + (f" x{m.hyp_count - m.matched}" if m.hyp_count - m.matched > 1 else "")
+                  for m in order.ngrams if m.hyp_count > m.matched]
+        lines.append(f"{order.kind} {order.n}-grams {order.matched}/{order.hyp_total} (P {order.precision:.1f}%, "
+                     f"R {order.recall:.1f}% of {order.ref_total})  matched: {' | '.join(matched) or '-'}  "
+                     f"unmatched: {' | '.join(missed) or '-'}")
     out.write("\n".join(lines) + "\n")
 
 
