@@ -50,6 +50,7 @@ bench: install-dev
 	$(BIN)/python benchmarks/bench_significance.py
 	$(BIN)/python benchmarks/bench_pairwise.py
 	$(BIN)/python benchmarks/bench_threads.py
+	$(BIN)/python benchmarks/bench_chrf.py
 
 # The kernels' differential fuzz targets (tests/kernel/fuzz/fuzz_kernel.py for BLEU, fuzz_chrf.py for chrF)
 # for FUZZ_SECONDS each, from their seed corpora; new inputs are kept in .fuzz-corpus/ and .fuzz-chrf/ (a
