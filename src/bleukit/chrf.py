@@ -64,7 +64,11 @@ def corpus_chrf(
     [3, 2]
     """
     options = ChrfOptions(
-        char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase, whitespace=whitespace,
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+        whitespace=whitespace,
         eps_smoothing=eps_smoothing,
     )
     stats = cast(ChrfStatistics, corpus_statistics(hypotheses, references, options, threads))
@@ -99,7 +103,11 @@ def sentence_chrf(
             "for many sentences use sentence_chrf_scores(hypotheses, references)"
         )
     options = ChrfOptions(
-        char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase, whitespace=whitespace,
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+        whitespace=whitespace,
         eps_smoothing=eps_smoothing,
     )
     refs = check_sentence_references(references)
@@ -127,7 +135,11 @@ def sentence_chrf_scores(
     [100.0, 25.0]
     """
     options = ChrfOptions(
-        char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase, whitespace=whitespace,
+        char_order=char_order,
+        word_order=word_order,
+        beta=beta,
+        lowercase=lowercase,
+        whitespace=whitespace,
         eps_smoothing=eps_smoothing,
     )
     stats = corpus_statistics(hypotheses, references, options, threads)

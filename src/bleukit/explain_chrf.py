@@ -84,8 +84,9 @@ class ChrfExplanation:
 
     def statistics(self) -> ChrfStatistics:
         """A one-row statistics table, ready for ``score_statistics`` or sentence scoring."""
-        return ChrfStatistics(np.array([self.row]), np.array([len(self.references)]), self.options.char_order,
-                              self.options.word_order)
+        return ChrfStatistics(
+            np.array([self.row]), np.array([len(self.references)]), self.options.char_order, self.options.word_order
+        )
 
     @property
     def score(self) -> float:
@@ -143,13 +144,18 @@ def explain_chrf(hypothesis: str, references: Any, options: Optional[ChrfOptions
     best = best_reference([match_statistics(hyp_counts, counts) for counts in ref_counts], options)
     kept = ref_counts[best]
     row = match_statistics(hyp_counts, kept)
-    kinds = [("char", n) for n in range(1, options.char_order + 1)] + [("word", n)
-                                                                      for n in range(1, options.word_order + 1)]
+    kinds = [("char", n) for n in range(1, options.char_order + 1)] + [
+        ("word", n) for n in range(1, options.word_order + 1)
+    ]
     orders = []
     for o, (kind, n) in enumerate(kinds):
         ngrams = tuple(
-            ChrfNgramMatch(gram if isinstance(gram, str) else " ".join(gram), count, kept[o].get(gram, 0),
-                           min(count, kept[o].get(gram, 0)))
+            ChrfNgramMatch(
+                gram if isinstance(gram, str) else " ".join(gram),
+                count,
+                kept[o].get(gram, 0),
+                min(count, kept[o].get(gram, 0)),
+            )
             for gram, count in hyp_counts[o].items()
         )
         orders.append(ChrfOrderMatches(kind, n, row[3 * o], row[3 * o + 1], row[3 * o + 2], ngrams))

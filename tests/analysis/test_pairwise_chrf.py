@@ -15,7 +15,14 @@ import bleukit
 from bleukit import ChrfOptions
 from bleukit.pairwise import pairwise_scores, pairwise_statistics
 
-CANDS = ["the cat sat on the mat", "a cat sat on the mat", "the cat is on a mat", "dogs run", "", "the cat sat on the mat"]
+CANDS = [
+    "the cat sat on the mat",
+    "a cat sat on the mat",
+    "the cat is on a mat",
+    "dogs run",
+    "",
+    "the cat sat on the mat",
+]
 REFS = ["the cat sat on a mat", "Dogs run.", "a cat, on the mat!", "the cat sat on the mat"]
 
 
@@ -24,14 +31,23 @@ def _sacre(cands, refs, **options):
     return np.array([[metric.sentence_score(c, [r]).score for r in refs] for c in cands])
 
 
-@pytest.mark.parametrize("options", [{}, {"word_order": 2}, {"word_order": 2, "lowercase": True, "beta": 1},
-                                     {"char_order": 3, "whitespace": True, "eps_smoothing": True}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"word_order": 2},
+        {"word_order": 2, "lowercase": True, "beta": 1},
+        {"char_order": 3, "whitespace": True, "eps_smoothing": True},
+    ],
+)
 def test_pairwise_chrf_is_sacrebleus_sentence_chrf(engine, options):
     matrix = bleukit.pairwise_chrf(CANDS, REFS, **options)
     assert matrix.dtype == np.float64 and matrix.shape == (len(CANDS), len(REFS))
     assert matrix.tolist() == _sacre(CANDS, REFS, **options).tolist()
     assert pairwise_scores(CANDS, REFS, ChrfOptions(**options)).tolist() == matrix.tolist()
-    assert bleukit.pairwise_chrf(CANDS, CANDS, threads=0, **options).tolist() == _sacre(CANDS, CANDS, **options).tolist()
+    assert (
+        bleukit.pairwise_chrf(CANDS, CANDS, threads=0, **options).tolist() == _sacre(CANDS, CANDS, **options).tolist()
+    )
 
 
 def test_pairwise_statistics_are_sacrebleus_rows(engine):
@@ -44,7 +60,8 @@ def test_pairwise_statistics_are_sacrebleus_rows(engine):
             assert table[i, j].tolist() == metric._extract_corpus_statistics([cand], [[ref]])[0]
     scores = bleukit.sentence_scores_from_statistics(
         bleukit.ChrfStatistics(table.reshape(-1, options.columns), np.ones(table.shape[0] * table.shape[1]), 6, 2),
-        options)
+        options,
+    )
     assert scores.reshape(table.shape[:2]).tolist() == bleukit.pairwise_chrf(CANDS, REFS, word_order=2).tolist()
 
 
@@ -112,7 +129,8 @@ def test_aggregation_is_sacrebleus_formula_on_the_mean_counts():
     for cand in CANDS:
         row = []
         hyp = extract_all_char_ngrams(cand, 6, False) + [
-            extract_word_ngrams(metric._remove_punctuation(cand), n) for n in (1, 2)]
+            extract_word_ngrams(metric._remove_punctuation(cand), n) for n in (1, 2)
+        ]
         for o in range(8):
             mean = {}
             for w, counts in zip(weights.tolist(), ref_counts):

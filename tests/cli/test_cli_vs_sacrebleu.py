@@ -550,8 +550,16 @@ CHRF_METRICS = [
 @pytest.mark.parametrize("nrefs", [1, 4])
 @pytest.mark.parametrize(
     "fmt",
-    [["-f", "json"], ["-f", "text"], ["-f", "latex"], ["-f", "text", "--short"], ["-b"], ["-f", "text", "-b", "-w", "3"],
-     ["--short"], ["-w", "0"]],
+    [
+        ["-f", "json"],
+        ["-f", "text"],
+        ["-f", "latex"],
+        ["-f", "text", "--short"],
+        ["-b"],
+        ["-f", "text", "-b", "-w", "3"],
+        ["--short"],
+        ["-w", "0"],
+    ],
 )
 @pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
 def test_chrf_single_system_formats(files, nrefs, fmt, metrics):
@@ -584,8 +592,15 @@ def test_every_chrf_option(files, options, fmt):
 
 @pytest.mark.parametrize(
     "extra",
-    [[], ["-f", "text"], ["--short", "-f", "text"], ["-b"], ["-cw", "2", "-w", "3"], ["--chrf-lowercase", "-f", "text"],
-     ["--chrf-eps-smoothing", "--chrf-whitespace"]],
+    [
+        [],
+        ["-f", "text"],
+        ["--short", "-f", "text"],
+        ["-b"],
+        ["-cw", "2", "-w", "3"],
+        ["--chrf-lowercase", "-f", "text"],
+        ["--chrf-eps-smoothing", "--chrf-whitespace"],
+    ],
 )
 @pytest.mark.parametrize("nrefs", [1, 3])
 def test_chrf_sentence_level(files, extra, nrefs):
@@ -598,8 +613,10 @@ def test_chrf_sentence_level(files, extra, nrefs):
 )
 @pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
 def test_chrf_several_systems(files, fmt, metrics):
-    compare([*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *metrics, *fmt],
-            messages=True)
+    compare(
+        [*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *metrics, *fmt],
+        messages=True,
+    )
 
 
 @pytest.mark.parametrize(
@@ -634,22 +651,31 @@ def test_chrf_paired_bootstrap_json_where_sacrebleu_crashes(files, metrics):
     from sacrebleu.metrics import BLEU, CHRF
     from sacrebleu.significance import PairedTest
 
-    args = [*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *metrics, "-pbs",
-            "-pbsn", "300"]
+    args = [
+        *refs_args(files, 2),
+        "-i",
+        files["hyp.txt"],
+        files["sys2.txt"],
+        files["sys3.txt"],
+        *metrics,
+        "-pbs",
+        "-pbsn",
+        "300",
+    ]
     code_s, out_s, _ = run_sacrebleu(args)
     assert code_s == 1 and out_s == ""
     code_b, out_b, err_b = run_bleukit(args)
     assert code_b == 0, err_b
     ours = json.loads(out_b)
     names = [files["hyp.txt"], files["sys2.txt"], files["sys3.txt"]]
-    systems = [("Baseline: " + names[0] if k == 0 else names[k], HYPS if k == 0 else read(names[k]))
-               for k in range(3)]
+    systems = [("Baseline: " + names[0] if k == 0 else names[k], HYPS if k == 0 else read(names[k])) for k in range(3)]
     word_order = 2 if "2" in metrics else 0
     streams = REFS[:2]
     wanted = {"bleu": BLEU(references=streams), "chrf": CHRF(word_order=word_order, references=streams)}
     given = [m for m in metrics[1:] if m in wanted]
-    _, scores = PairedTest(systems, {m.upper(): wanted[m] for m in given}, references=None, test_type="bs",
-                           n_samples=300)()
+    _, scores = PairedTest(
+        systems, {m.upper(): wanted[m] for m in given}, references=None, test_type="bs", n_samples=300
+    )()
     assert [row["system"] for row in ours] == scores["System"]
     for metric, records in scores.items():
         if metric == "System":
@@ -676,8 +702,15 @@ def test_chrf_confidence_interval_like_sacrebleu(files, extra, metrics):
 
 
 @pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
-@pytest.mark.parametrize("extra", [["-f", "text"], ["-f", "text", "--force"], ["-pbs", "-pbsn", "50", "-f", "text"],
-                                   ["-par", "-parn", "50", "-f", "text"]])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["-f", "text"],
+        ["-f", "text", "--force"],
+        ["-pbs", "-pbsn", "50", "-f", "text"],
+        ["-par", "-parn", "50", "-f", "text"],
+    ],
+)
 def test_tokenized_period_warning_is_bleus_alone(tmp_path, metrics, extra):
     """sacreBLEU warns about tokenized text when BLEU counts it (once per system), never for chrF."""
     hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
@@ -713,8 +746,14 @@ def test_real_data_chrf_two_references():
 
 @pytest.mark.slow
 def test_real_data_chrf_five_systems_tables_and_paired_test():
-    names = ["ref.de", "hyp.LIUM-NMT.4900.de", "hyp.online-B.0.de", "hyp.uedin-nmt.4722.de", "hyp.KIT.4950.de",
-             "hyp.online-A.0.de"]
+    names = [
+        "ref.de",
+        "hyp.LIUM-NMT.4900.de",
+        "hyp.online-B.0.de",
+        "hyp.uedin-nmt.4722.de",
+        "hyp.KIT.4950.de",
+        "hyp.online-A.0.de",
+    ]
     ref, *hyps = _data("wmt17-en-de", *names)
     compare([ref, "-i", *hyps, "-m", "chrf", "bleu", "-cw", "2", "-f", "text"], messages=True)
     compare([ref, "-i", *hyps, "-m", "bleu", "chrf", "-f", "latex"], messages=True)
@@ -732,11 +771,14 @@ def test_explain_prints_the_chrf_matches_of_one_line(files):
     assert code == 0, err
     ex = explain_chrf(HYPS[1], [REFS[0][1], REFS[1][1]], ChrfOptions(word_order=2))
     lines = out.splitlines()
-    code_s, theirs, _ = run_sacrebleu([*refs_args(files, 2), "-i", files["hyp.txt"], "-m", "chrf", "-cw", "2",
-                                       "--sentence-level", "-f", "text"])
+    code_s, theirs, _ = run_sacrebleu(
+        [*refs_args(files, 2), "-i", files["hyp.txt"], "-m", "chrf", "-cw", "2", "--sentence-level", "-f", "text"]
+    )
     # the line's score and signature are sacreBLEU's sentence-level line
     assert normalise(lines[0]) == "line 2: " + normalise(theirs.splitlines()[1])
     for order in ex.orders:
-        assert any(line.startswith(f"{order.kind} {order.n}-grams {order.matched}/{order.hyp_total} ") for line in lines)
+        assert any(
+            line.startswith(f"{order.kind} {order.n}-grams {order.matched}/{order.hyp_total} ") for line in lines
+        )
     code, out, err = run_bleukit(args)
     assert code == 0 and json.loads(out) == ex.to_dict()

@@ -93,10 +93,24 @@ def test_two_process_gloo_all_reduce_gives_the_one_pass_chrf(de_en, tmp_path):
     port = _free_port()
     procs = []
     for rank in range(2):
-        env = dict(os.environ, RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port),
-                   OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(sys.path))
-        procs.append(subprocess.Popen([sys.executable, "-c", WORKER, str(data)], env=env, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, text=True))
+        env = dict(
+            os.environ,
+            RANK=str(rank),
+            WORLD_SIZE="2",
+            MASTER_ADDR="127.0.0.1",
+            MASTER_PORT=str(port),
+            OMP_NUM_THREADS="1",
+            PYTHONPATH=os.pathsep.join(sys.path),
+        )
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-c", WORKER, str(data)],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     outs = []
     for p in procs:
         try:

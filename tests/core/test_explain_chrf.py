@@ -19,8 +19,12 @@ CASES = [
     ("東京は日本の首都です。", ["日本の首都は東京です。"]),
     ("It is raining", ["It is raining", "It is raining"]),  # a tie keeps the first
 ]
-OPTIONS = [ChrfOptions(), ChrfOptions(word_order=2), ChrfOptions(char_order=3, word_order=1, whitespace=True),
-           ChrfOptions(lowercase=True, beta=1, eps_smoothing=True, word_order=2)]
+OPTIONS = [
+    ChrfOptions(),
+    ChrfOptions(word_order=2),
+    ChrfOptions(char_order=3, word_order=1, whitespace=True),
+    ChrfOptions(lowercase=True, beta=1, eps_smoothing=True, word_order=2),
+]
 
 
 def _sacrebleu(options: ChrfOptions) -> CHRF:
@@ -66,8 +70,10 @@ def test_json_and_table():
     d = ex.to_dict()
     assert d["row"] == ex.row and d["reference_index"] == 0 and d["score"] == ex.score
     assert [(o["kind"], o["n"]) for o in d["orders"]] == [("char", 1), ("char", 2), ("word", 1)]
-    assert d["orders"][0]["ngrams"] == [{"ngram": "a", "hyp_count": 1, "ref_count": 1, "matched": 1},
-                                        {"ngram": "b", "hyp_count": 2, "ref_count": 2, "matched": 2}]
+    assert d["orders"][0]["ngrams"] == [
+        {"ngram": "a", "hyp_count": 1, "ref_count": 1, "matched": 1},
+        {"ngram": "b", "hyp_count": 2, "ref_count": 2, "matched": 2},
+    ]
     assert ex.statistics().rows.tolist() == [ex.row]
 
 

@@ -31,19 +31,22 @@ def test_datasets_statistics_columns_and_corpus_chrf(de_en):
     datasets.disable_progress_bars()
     hyps, streams, refs = de_en
     ds = datasets.Dataset.from_dict({"hyp": hyps, "ref_a": streams[0], "ref_b": streams[1]})
-    fn = hf.statistics_function("hyp", ["ref_a", "ref_b"], column="chrf_stats", nrefs_column="chrf_nrefs",
-                                options=CHRF_PP)
+    fn = hf.statistics_function(
+        "hyp", ["ref_a", "ref_b"], column="chrf_stats", nrefs_column="chrf_nrefs", options=CHRF_PP
+    )
     with_stats = ds.map(fn, batched=True, batch_size=300, num_proc=2)
     table = bleukit.corpus_statistics(hyps, refs, CHRF_PP)
     assert np.array_equal(np.array(with_stats["chrf_stats"]), table.rows)
-    summed = hf.corpus_bleu_from_statistics(with_stats, column="chrf_stats", nrefs_column="chrf_nrefs",
-                                            options=CHRF_PP, batch_size=500)
+    summed = hf.corpus_bleu_from_statistics(
+        with_stats, column="chrf_stats", nrefs_column="chrf_nrefs", options=CHRF_PP, batch_size=500
+    )
     expected = bleukit.corpus_chrf(hyps, refs, word_order=2)
     assert summed == expected and summed.score == CHRF(word_order=2).corpus_score(hyps, streams).score
     assert hf.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], num_proc=2, options=CHRF_PP) == expected
     with pytest.raises(ValueError, match="must hold 18 integers per row"):
-        hf.corpus_bleu_from_statistics(with_stats, column="chrf_stats", nrefs_column="chrf_nrefs",
-                                       options=ChrfOptions())
+        hf.corpus_bleu_from_statistics(
+            with_stats, column="chrf_stats", nrefs_column="chrf_nrefs", options=ChrfOptions()
+        )
 
 
 def test_datasets_sentence_chrf_column(de_en):
@@ -53,8 +56,7 @@ def test_datasets_sentence_chrf_column(de_en):
     datasets.disable_progress_bars()
     hyps, streams, refs = de_en
     ds = datasets.Dataset.from_dict({"hyp": hyps, "refs": refs})
-    scored = hf.add_sentence_bleu(ds, "hyp", "refs", output_column="chrf", num_proc=2, batch_size=250,
-                                  options=CHRF_PP)
+    scored = hf.add_sentence_bleu(ds, "hyp", "refs", output_column="chrf", num_proc=2, batch_size=250, options=CHRF_PP)
     got = np.array(scored["chrf"])
     assert got.tolist() == bleukit.sentence_chrf_scores(hyps, refs, word_order=2).tolist()
     metric = CHRF(word_order=2)
@@ -89,8 +91,15 @@ def test_ray_grouped_corpus_chrf_and_sentence_column(ray_local, de_en):
     hyps, streams, refs = de_en
     n = len(hyps)
     half = n // 2
-    table = pa.table({"id": list(range(n)), "part": ["a"] * half + ["b"] * (n - half), "hyp": hyps,
-                      "ref_a": streams[0], "ref_b": streams[1]})
+    table = pa.table(
+        {
+            "id": list(range(n)),
+            "part": ["a"] * half + ["b"] * (n - half),
+            "hyp": hyps,
+            "ref_a": streams[0],
+            "ref_b": streams[1],
+        }
+    )
     ds = ray_local.data.from_arrow([table.slice(k, 400) for k in range(0, n, 400)])
     by_part = bleu_ray.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], group_by="part", batch_size=300, options=CHRF_PP)
     assert list(by_part) == ["a", "b"]
@@ -99,7 +108,8 @@ def test_ray_grouped_corpus_chrf_and_sentence_column(ray_local, de_en):
         assert by_part[key] == bleukit.corpus_chrf(hyps[rows], refs[rows], word_order=2)
         assert by_part[key].score == metric.corpus_score(hyps[rows], [s[rows] for s in streams]).score
     assert bleu_ray.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], options=CHRF_PP) == bleukit.corpus_chrf(
-        hyps, refs, word_order=2)
+        hyps, refs, word_order=2
+    )
     scored = bleu_ray.add_sentence_bleu(ds, "hyp", ["ref_a", "ref_b"], output_column="chrf", options=CHRF_PP)
     got = np.zeros(n)
     rows = scored.take_all()

@@ -97,9 +97,20 @@ def test_fuzz_chrf_kernel_briefly(tmp_path):
     seconds = os.environ.get("BLEUKIT_FUZZ_SECONDS", "40")
     env = {k: v for k, v in os.environ.items() if k != "BLEUKIT_ENGINE"}
     proc = subprocess.run(
-        [sys.executable, str(FUZZ / "fuzz_chrf.py"), f"-max_total_time={seconds}", "-timeout=20", "-rss_limit_mb=4096",
-         str(tmp_path), str(FUZZ / "corpus_chrf")],
-        capture_output=True, text=True, timeout=280, cwd=tmp_path, env={**env, "PYTHONPATH": str(REPO / "src")},
+        [
+            sys.executable,
+            str(FUZZ / "fuzz_chrf.py"),
+            f"-max_total_time={seconds}",
+            "-timeout=20",
+            "-rss_limit_mb=4096",
+            str(tmp_path),
+            str(FUZZ / "corpus_chrf"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=280,
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(REPO / "src")},
     )
     tail = (proc.stdout + proc.stderr)[-4000:]
     assert proc.returncode == 0, tail

@@ -84,10 +84,23 @@ def _hub(predictions, references, **options):
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1",
-               HF_HOME=str(tmp_path_factory.mktemp("hf")), PYTHONPATH=os.pathsep.join(sys.path))
-    proc = subprocess.run([sys.executable, "-c", SCRIPT], input=json.dumps(CASES), capture_output=True, text=True,
-                          env=env, cwd=str(tmp_path_factory.mktemp("cwd")), timeout=300)
+    env = dict(
+        os.environ,
+        HF_HUB_OFFLINE="1",
+        HF_EVALUATE_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+        HF_HOME=str(tmp_path_factory.mktemp("hf")),
+        PYTHONPATH=os.pathsep.join(sys.path),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        input=json.dumps(CASES),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(tmp_path_factory.mktemp("cwd")),
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -121,7 +134,10 @@ def test_different_numbers_of_references_are_scored_as_sacrebleu_does(run):
 
 def test_bad_input_and_options_are_named(run):
     empty, mismatch, bad_order, unknown, after = run["results"][len(OPTIONS) + 3 :]
-    assert empty == {"error": "ValueError", "message": "empty corpus: hypotheses is empty, at least one sentence is needed"}
+    assert empty == {
+        "error": "ValueError",
+        "message": "empty corpus: hypotheses is empty, at least one sentence is needed",
+    }
     assert mismatch["error"] == "ValueError" and "5 hypotheses but 2 reference entries" in mismatch["message"]
     assert bad_order == {"error": "ValueError", "message": "char_order must be between 1 and 1000, got 0"}
     assert unknown["error"] == "TypeError" and "unknown CHRF option(s): order" in unknown["message"]

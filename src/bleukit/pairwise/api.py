@@ -2,7 +2,8 @@
 
 :func:`pairwise_scores` works for every metric through its ``pairwise_scores``
 (:mod:`bleukit.metrics.base`); :func:`pairwise_chrf` is chrF's (each sentence's character and
-word n-grams counted once, then the compiled pair loop of :mod:`bleukit.metrics.chrf.extract`). For BLEU, element ``(i, j)`` of :func:`pairwise_bleu` is
+word n-grams counted once, then the compiled pair loop of :mod:`bleukit.metrics.chrf.extract`).
+For BLEU, element ``(i, j)`` of :func:`pairwise_bleu` is
 ``sacrebleu.sentence_bleu(hypotheses[i], [references[j]])`` with the same options, but nothing is
 done N x M times except the clipping (:mod:`bleukit.metrics.bleu.pairs`):
 

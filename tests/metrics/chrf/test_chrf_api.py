@@ -49,7 +49,11 @@ def test_corpus_chrf_is_sacrebleus(engine, options):
     assert isinstance(ours, ChrfResult)
     assert ours.score == theirs.score
     assert (ours.name, ours.char_order, ours.word_order, ours.beta) == (
-        theirs.name, theirs.char_order, theirs.word_order, theirs.beta)
+        theirs.name,
+        theirs.char_order,
+        theirs.word_order,
+        theirs.beta,
+    )
     assert _version_free(ours.signature) == _version_free(metric.get_signature().format())
     summed = np.sum(metric._extract_corpus_statistics(HYPS, _streams(REFS)), axis=0).tolist()
     assert ours.hyp_ngrams == summed[0::3] and ours.ref_ngrams == summed[1::3] and ours.matches == summed[2::3]
@@ -83,16 +87,16 @@ def test_real_data_with_threads(word_order):
     assert corpus_chrf(hyps, per_hyp, word_order=word_order, threads=0) == one
     assert corpus_chrf(hyps, per_hyp, word_order=word_order, threads=3) == one
     scores = sentence_chrf_scores(hyps, per_hyp, word_order=word_order, threads=2)
-    assert scores.tolist() == [metric._compute_f_score(row)
-                               for row in metric._extract_corpus_statistics(hyps, streams)]
+    assert scores.tolist() == [metric._compute_f_score(row) for row in metric._extract_corpus_statistics(hyps, streams)]
 
 
 def test_bootstrap_is_sacrebleus_confidence_interval(monkeypatch):
     """The estimate of sacreBLEU's ``--confidence`` (its resamples scored in float32 there, exactly
     here), the same printed line and the same signature."""
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
-    hyps, streams, per_hyp = corpus("wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en", 300) if CASES_FOUND else (
-        HYPS, _streams(REFS), REFS)
+    hyps, streams, per_hyp = (
+        corpus("wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en", 300) if CASES_FOUND else (HYPS, _streams(REFS), REFS)
+    )
     metric = CHRF(word_order=2)
     theirs = metric.corpus_score(hyps, streams, n_bootstrap=200)
     ours = corpus_chrf(hyps, per_hyp, word_order=2, n_bootstrap=200)

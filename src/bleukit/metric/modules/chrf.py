@@ -102,5 +102,9 @@ class ChrF(base.TextMetric):
     def _compute(self, predictions: List[str], references: List[Any], **options: Any) -> Dict[str, Any]:
         # Option names, defaults and validation all come from bleukit's ChrfOptions.
         result = corpus_chrf(predictions, references, **ChrfOptions.from_keywords(options).to_dict())
-        return {"score": result.score, "char_order": result.char_order, "word_order": result.word_order,
-                "beta": result.beta}
+        return {
+            "score": result.score,
+            "char_order": result.char_order,
+            "word_order": result.word_order,
+            "beta": result.beta,
+        }

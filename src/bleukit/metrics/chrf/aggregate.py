@@ -38,8 +38,9 @@ def aggregate_scores(
     ``ref_weights`` (one non-negative weight per reference, summing to one): float64 ``(N,)``."""
     weights = np.asarray(ref_weights, dtype=np.float64)
     if weights.shape != (len(references),):
-        raise ValueError(f"ref_weights must hold one weight per reference ({len(references)}), got shape "
-                         f"{weights.shape}")
+        raise ValueError(
+            f"ref_weights must hold one weight per reference ({len(references)}), got shape {weights.shape}"
+        )
     k = options.order
     expected: List[Dict[Hashable, float]] = [{} for _ in range(k)]
     totals = [0.0] * k
