@@ -21,9 +21,9 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .accumulator import StatisticsAccumulator
     from .bleu import corpus_bleu, sentence_bleu, sentence_scores
     from .chrf import corpus_chrf, sentence_chrf, sentence_chrf_scores
+    from .chrf_explanation import explain_chrf
     from .compat.variants import VariantTable, compare_variants
     from .explain import explain_sentence, explain_tokens
-    from .explain_chrf import explain_chrf
     from .inputs import references_from_streams
     from .metric import metric_path
     from .metrics.base import MetricOptions, MetricResult, Statistics
@@ -112,7 +112,7 @@ _LAZY: Dict[str, str] = {
     "MBRSelection": "pairwise",
     "explain_sentence": "explain",
     "explain_tokens": "explain",
-    "explain_chrf": "explain_chrf",
+    "explain_chrf": "chrf_explanation",
     "score_report": "report",
     "CorpusReport": "report",
     "compare_variants": "compat.variants",

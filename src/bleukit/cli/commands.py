@@ -121,7 +121,7 @@ def explain(system: List[str], refs: List[List[str]], options: MetricOptions, ar
 
 def _explain_chrf(n: int, hypothesis: str, references: List[str], options: MetricOptions,
                   args: argparse.Namespace, out: IO) -> None:
-    from ..explain_chrf import explain_chrf
+    from ..chrf_explanation import explain_chrf
     from ..metrics.chrf import METRIC, ChrfOptions
 
     assert isinstance(options, ChrfOptions)
