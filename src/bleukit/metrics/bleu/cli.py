@@ -2,7 +2,9 @@
 
 The command line (:mod:`bleukit.cli`) asks every metric package for its ``cli`` module:
 :func:`add_arguments` adds the metric's argument group, :func:`options_from_args` turns the
-parsed arguments into the metric's options (``log`` takes sacreBLEU's warnings).
+parsed arguments into the metric's options (``log`` takes sacreBLEU's warnings), and the
+optional :func:`check_system` gives the metric's warnings about a system's text where sacreBLEU
+gives them: each time that metric counts the system (only BLEU has any).
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
@@ -16,12 +18,12 @@ parsed arguments into the metric's options (``log`` takes sacreBLEU's warnings).
 from __future__ import annotations
 
 import argparse
-from typing import Callable
+from typing import Callable, Sequence
 
 from ...tokenizers.languages import TARGET_TOKENIZERS, tokenizer_for_language
 from .options import DEFAULT_MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BleuOptions
 
-__all__ = ["add_arguments", "options_from_args", "SACREBLEU_TOKENIZERS", "TARGET_TOKENIZERS"]
+__all__ = ["add_arguments", "options_from_args", "check_system", "SACREBLEU_TOKENIZERS", "TARGET_TOKENIZERS"]
 
 #: sacreBLEU 2.6's ``-tok`` choices (those bleukit lacks give a clear error, not argparse's).
 SACREBLEU_TOKENIZERS = ["none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm",
@@ -66,3 +68,19 @@ def options_from_args(args: argparse.Namespace, warn: Callable[[str], object]) -
         weights=tuple(args.weights) if args.weights else None,
         effective_order=args.effective_order or args.sentence_level,
     )
+
+
+def check_system(system: Sequence[str], args: argparse.Namespace, warn: Callable[[str], object]) -> None:
+    """sacreBLEU's warning for text that looks tokenized (100 lines ending in \" .\"), unless --force.
+
+    >>> args = argparse.Namespace(force=False)
+    >>> check_system(["a b ."] * 100, args, print)  # doctest: +ELLIPSIS
+    That's 100 lines that end in a tokenized period ('.')
+    ...
+    """
+    # sacreBLEU's check, same threshold and words (its `force` parameter is our --force)
+    if not args.force and sum(1 for h in system if h.endswith(" .")) >= 100:
+        warn("That's 100 lines that end in a tokenized period ('.')")
+        warn("It looks like you forgot to detokenize your test data, which may hurt your score.")
+        warn("If you insist your data is detokenized, or don't care, you can suppress this message "
+             "with the `force` parameter.")
