@@ -171,12 +171,17 @@ def _estimate_ci(scores: np.ndarray, paired: bool) -> BootstrapCI:
 
     sacreBLEU takes the mean two ways: a paired test's is numpy's (pairwise summation of the
     sorted scores, then a division), a single system's (``--confidence``) is ``statistics.mean``
-    (the exact mean, rounded once). Each is taken here as it does, so the digits are the same."""
+    (the exact mean, rounded once to the scores' type). Each is taken here as it does, so the
+    digits are the same; float32 scores (chrF's) give float32 means and intervals, as there."""
     ordered = np.sort(scores)
     n = len(ordered)
     lower = n // 40
     upper = n - lower - 1
-    mean = float(ordered.mean()) if paired else float(exact_mean(ordered.tolist()))
+    if paired:
+        mean = float(ordered.mean())
+    else:
+        # statistics.mean gives the scores' own type: numpy float32 for chrF's float32 scores.
+        mean = float(exact_mean(list(ordered) if ordered.dtype == np.float32 else ordered.tolist()))
     return BootstrapCI(mean, float(0.5 * (ordered[upper] - ordered[lower])))
 
 
@@ -260,7 +265,11 @@ def _bootstrap_sums_scores(
             sums = product(counts).reshape(k * n_systems, width // n_systems)
             # Below 2**24 the float32 sums sacreBLEU makes are these exact integers.
             scores = metric.float32_scores(sums.astype(np.float32), options) if float32 else metric.scores(sums, options)
-        out.append(np.asarray(scores, dtype=np.float64).reshape(k, n_systems))
+        # float32 stays float32 (chrF's bootstrap scores are float32 in sacreBLEU, and so are
+        # their mean and interval); a chunk of float64 scores makes the whole array float64.
+        scores = np.asarray(scores)
+        out.append(scores.reshape(k, n_systems) if scores.dtype == np.float32 else
+                   scores.astype(np.float64).reshape(k, n_systems))
         if progress is not None:
             progress(k)
     return np.concatenate(out) if out else np.zeros((0, n_systems))
@@ -289,9 +298,10 @@ def _draw_indices(n_rows: int, n_samples: int, seed: Seed) -> Iterator[np.ndarra
 def bootstrap_scores(
     statistics: Statistics, options: MetricOptions, n_samples: int = DEFAULT_SAMPLES["bs"], seed: Seed = DEFAULT_SEED
 ) -> np.ndarray:
-    """The score of ``n_samples`` bootstrap resamples of a statistics table (float64 array), each
-    as sacreBLEU's bootstrap scores it: from its float32 sums (for BLEU with numpy 2, float32
-    precisions), which can differ from the exact corpus score of the resample in the last digits
+    """The score of ``n_samples`` bootstrap resamples of a statistics table, each as sacreBLEU's
+    bootstrap scores it: from its float32 sums (for BLEU with numpy 2, float32 precisions; chrF's
+    formula is float32 throughout, so its scores are a float32 array, BLEU's float64), which can
+    differ from the exact corpus score of the resample in the last digits
     (:func:`resampled_scores` gives those).
 
     Resample ``s`` draws the same sentences as sacreBLEU's with the same seed; ``seed=None``

@@ -24,7 +24,7 @@ import numpy as np
 from ..base import Metric
 from . import aggregate
 from .extract import chrf_statistics, pairwise_chrf, pairwise_chrf_statistics
-from .formula import sentence_scores
+from .formula import float32_sums_scores, sentence_scores
 from .options import ChrfOptions
 from .result import ChrfResult
 from .statistics import ChrfStatistics, column_names
@@ -57,6 +57,10 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
 
     def scores(self, rows: Any, options: ChrfOptions) -> Any:
         return sentence_scores(rows, options)
+
+    def float32_scores(self, sums: np.ndarray, options: ChrfOptions) -> Any:
+        # sacreBLEU's bootstrap goes on in float32 from its float32 sums: its scores are float32.
+        return float32_sums_scores(sums, options)
 
     def pairwise_scores(
         self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1
