@@ -658,14 +658,8 @@ def test_chrf_several_systems(files, fmt, metrics):
 def test_chrf_paired_tests_like_sacrebleu(files, test, metrics):
     """Tables, JSON and the log lines (per system and metric: its statistics, then its test)."""
     args = [*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *metrics, *test]
-    if "-f" not in test:
-        code_s, out_s, log_s = run_sacrebleu(args)
-        code_b, out_b, err_b = run_bleukit(args)
-        assert code_s == code_b == 0, err_b
-        assert [line[len("bleukit: ") :] for line in err_b.splitlines()] == log_s
-        _close(json.loads(out_b), json.loads(out_s))
-    else:
-        compare(args, messages=True)
+    # Every float at full precision in the JSON (approximate randomization's): byte for byte.
+    compare(args, messages=True)
 
 
 @pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
@@ -706,11 +700,10 @@ def test_chrf_paired_bootstrap_json_where_sacrebleu_crashes(files, metrics):
         if metric == "System":
             continue
         for row, theirs in zip(ours, records):
-            assert row[metric]["score"] == pytest.approx(theirs.score, rel=1e-12)
+            assert row[metric]["score"] == theirs.score
             assert row[metric]["p_value"] == theirs.p_value
-            # sacreBLEU's chrF resamples are scored in float32 arithmetic, bleukit's exactly
-            assert row[metric]["mean"] == pytest.approx(float(theirs.mean), rel=1e-5)
-            assert row[metric]["ci"] == pytest.approx(float(theirs.ci), rel=1e-4, abs=1e-4)
+            # sacreBLEU's chrF resamples are float32 arithmetic (its JSON cannot print them), bleukit's too
+            assert (row[metric]["mean"], row[metric]["ci"]) == (float(theirs.mean), float(theirs.ci))
 
 
 def read(path: str) -> List[str]:

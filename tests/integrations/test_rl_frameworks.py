@@ -74,12 +74,8 @@ def verl_custom_reward_fn(path, name, reward_kwargs):
 
 
 def equal_sacrebleu(got, core, want):
-    """``got`` is the core's sentence score (==), and sacreBLEU's (==) wherever the core is."""
+    """``got`` is the core's sentence score (==), and sacreBLEU's (==): the core is exact."""
     assert got == core
-    if core != want:
-        # Not the adapters' doing: the core's brevity penalty is an ulp off sacreBLEU's on a few
-        # sentences (numpy's exp instead of math.exp); the fix is on its way to main (issue 25).
-        pytest.xfail("bleukit.sentence_bleu itself differs from sacreBLEU by an ulp here (core BP)")
     assert got == want
 
 
