@@ -1,7 +1,8 @@
 """Differential run against sacreBLEU: millions of generated cases, both engines, compared with ``==``.
 
     python benchmarks/differential.py                          # 1,000,000 sentences, 20,000 corpora
-    python benchmarks/differential.py --sentences 20000 --corpora 500 --seed 7     # a quick look
+    python benchmarks/differential.py --sentences 20000 --corpora 500 --chrf-sentences 5000 \
+        --chrf-corpora 200 --bootstrap 50 --seed 7                                  # a quick look
     nice python benchmarks/differential.py > differential.log &                   # the full run
 
 Not a test (it takes a while); the counts it prints go in README's reliability table. Cases are
@@ -18,6 +19,14 @@ off, and one to four references (sometimes missing ones in corpora).
   against ``sacrebleu``'s ``BLEU(...).sentence_score`` of each case;
 - corpora: ``bleukit.corpus_bleu`` against ``BLEU(...).corpus_score``: score, counts, totals,
   lengths, brevity penalty, precisions and the signature (all but its version field).
+
+- chrF: ``bleukit.sentence_chrf_scores`` against ``CHRF(...).sentence_score`` (and
+  ``sentence_chrf`` on a sample), ``bleukit.corpus_chrf`` against ``corpus_score`` (score, the
+  statistics, the signature), with character orders 1-6, word orders 0-2, beta 0.5-3, case,
+  whitespace and eps smoothing drawn per batch;
+- bootstrap: ``corpus_bleu``/``corpus_chrf(..., n_bootstrap=N)`` against sacreBLEU's
+  ``corpus_score(..., n_bootstrap=N)``: the mean and the interval, which sacreBLEU computes from
+  float32 sums (and for chrF in float32 arithmetic throughout).
 
 Both engines (``BLEUKIT_ENGINE=native`` and ``python``) score every case; every float is compared
 with ``==``. The first differences are printed with their case; the exit status is 1 if any.
@@ -146,7 +155,8 @@ def make_case(rng: random.Random, lines: Sequence[str], n_refs: int) -> Tuple[st
     """A hypothesis and its references: mutations of one real line (so they match), or random text."""
     if rng.random() < 0.8:
         base = rng.choice(lines)
-        return mutate(rng, base), [mutate(rng, base) if rng.random() < 0.9 else rng.choice(lines) for _ in range(n_refs)]
+        hyp = mutate(rng, base)  # first: the draws stay in the order of the seeds' recorded runs
+        return hyp, [mutate(rng, base) if rng.random() < 0.9 else rng.choice(lines) for _ in range(n_refs)]
     words = random_text(rng)
     return mutate(rng, words), [mutate(rng, words) if rng.random() < 0.7 else random_text(rng) for _ in range(n_refs)]
 
@@ -198,8 +208,9 @@ class Tally:
 
 
 def run_sentences(rng, lines, tokenizers, n, batch, engines, tally) -> None:
-    import bleukit
     from sacrebleu.metrics import BLEU
+
+    import bleukit
 
     done = 0
     while done < n:
@@ -223,7 +234,8 @@ def run_sentences(rng, lines, tokenizers, n, batch, engines, tally) -> None:
             for i in rng.sample(range(k), min(3, k)):
                 a = bleukit.sentence_bleu(hyps[i], refs[i], effective_order=eff, **opts).score
                 if a != theirs[i]:
-                    tally.differ(f"sentence_bleu/{engine}", f"{opts} eff={eff}: {a!r} != {theirs[i]!r} for {cases[i]!r}")
+                    what = f"{opts} eff={eff}: {a!r} != {theirs[i]!r} for {cases[i]!r}"
+                    tally.differ(f"sentence_bleu/{engine}", what)
                 tally.add(f"sentence_bleu/{engine}", 1)
         done += k
 
@@ -233,8 +245,9 @@ def _signature(text: str) -> List[str]:
 
 
 def run_corpora(rng, lines, tokenizers, n, engines, tally) -> None:
-    import bleukit
     from sacrebleu.metrics import BLEU
+
+    import bleukit
 
     for _ in range(n):
         opts = draw_options(rng, tokenizers)
@@ -269,10 +282,115 @@ def run_corpora(rng, lines, tokenizers, n, engines, tally) -> None:
             tally.add(f"corpus/{engine}", 1)
 
 
+def draw_chrf_options(rng: random.Random) -> Dict[str, Any]:
+    return {
+        "char_order": rng.choice([6, 6, 6, 1, 2, 3, 4, 5]),
+        "word_order": rng.choice([0, 0, 2, 2, 1]),
+        "beta": rng.choice([2, 2, 2, 1, 3, 0.5]),
+        "lowercase": rng.random() < 0.3,
+        "whitespace": rng.random() < 0.2,
+        "eps_smoothing": rng.random() < 0.2,
+    }
+
+
+def run_chrf_sentences(rng, lines, n, batch, engines, tally) -> None:
+    from sacrebleu.metrics import CHRF
+
+    import bleukit
+
+    done = 0
+    while done < n:
+        k = min(batch, n - done)
+        opts = draw_chrf_options(rng)
+        n_refs = rng.choice([1, 1, 1, 2, 3, 4])
+        cases = [make_case(rng, lines, n_refs) for _ in range(k)]
+        metric = CHRF(**opts)
+        theirs = [metric.sentence_score(h, refs).score for h, refs in cases]
+        hyps = [h for h, _ in cases]
+        refs = [r for _, r in cases]
+        for engine in engines:
+            os.environ["BLEUKIT_ENGINE"] = engine
+            ours = bleukit.sentence_chrf_scores(hyps, refs, **opts).tolist()
+            for i, (a, b) in enumerate(zip(ours, theirs)):
+                if a != b:
+                    tally.differ(f"chrf-sentence/{engine}", f"{opts}: {a!r} != {b!r} for {cases[i]!r}")
+            tally.add(f"chrf-sentence/{engine}", k)
+            for i in rng.sample(range(k), min(3, k)):
+                a = bleukit.sentence_chrf(hyps[i], refs[i], **opts).score
+                if a != theirs[i]:
+                    tally.differ(f"sentence_chrf/{engine}", f"{opts}: {a!r} != {theirs[i]!r} for {cases[i]!r}")
+                tally.add(f"sentence_chrf/{engine}", 1)
+        done += k
+
+
+def _corpus_case(rng, lines, size=None):
+    n_refs = rng.choice([1, 1, 2, 3])
+    size = size or rng.choice([1, 2, 3, 5, 8, 13, 21, 40, 80])
+    cases = [make_case(rng, lines, n_refs) for _ in range(size)]
+    hyps = [h for h, _ in cases]
+    streams: List[List[Optional[str]]] = [[refs[j] for _, refs in cases] for j in range(n_refs)]
+    return hyps, streams
+
+
+def run_chrf_corpora(rng, lines, n, engines, tally) -> None:
+    from sacrebleu.metrics import CHRF
+
+    import bleukit
+
+    for _ in range(n):
+        opts = draw_chrf_options(rng)
+        hyps, streams = _corpus_case(rng, lines)
+        metric = CHRF(**opts)
+        theirs = metric.corpus_score(hyps, streams)
+        their_stats = [sum(c) for c in zip(*metric._extract_corpus_statistics(hyps, streams))]
+        their_sig = _signature(str(metric.get_signature()))
+        refs = bleukit.references_from_streams(streams)
+        for engine in engines:
+            os.environ["BLEUKIT_ENGINE"] = engine
+            ours = bleukit.corpus_chrf(hyps, refs, **opts)
+            stats = bleukit.corpus_statistics(hyps, refs, bleukit.ChrfOptions(**opts)).rows.sum(0).tolist()
+            if not (ours.score == theirs.score and stats == their_stats and _signature(ours.signature) == their_sig):
+                tally.differ(f"chrf-corpus/{engine}", f"{opts}: {ours} != {theirs} ({len(hyps)} sentences)")
+            tally.add(f"chrf-corpus/{engine}", 1)
+
+
+def run_bootstrap(rng, lines, tokenizers, n, engines, tally) -> None:
+    """Bootstrap estimates of small corpora (100 resamples), BLEU and chrF in turn."""
+    from sacrebleu.metrics import BLEU, CHRF
+
+    import bleukit
+
+    for case in range(n):
+        hyps, streams = _corpus_case(rng, lines, rng.choice([3, 8, 20, 60, 150]))
+        refs = bleukit.references_from_streams(streams)
+        if case % 2:
+            opts = draw_chrf_options(rng)
+            metric: Any = CHRF(**opts)
+            kind, ours_fn = "bootstrap-chrf", bleukit.corpus_chrf
+        else:
+            opts = draw_options(rng, tokenizers)
+            metric = BLEU(**opts)
+            kind, ours_fn = "bootstrap-bleu", bleukit.corpus_bleu
+        try:
+            theirs = metric.corpus_score(hyps, streams, n_bootstrap=100)
+        except TypeError:  # statistics.mean of float32 and Python 0.0 scores (chrF): sacreBLEU fails
+            tally.add(f"{kind} (sacreBLEU failed)", 1)
+            continue
+        for engine in engines:
+            os.environ["BLEUKIT_ENGINE"] = engine
+            ours = ours_fn(hyps, refs, n_bootstrap=100, seed=12345, **opts)
+            if (ours.mean, ours.ci) != (float(theirs._mean), float(theirs._ci)):
+                tally.differ(f"{kind}/{engine}", f"{opts}: {(ours.mean, ours.ci)} != {(theirs._mean, theirs._ci)}")
+            tally.add(f"{kind}/{engine}", 1)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sentences", type=int, default=1_000_000)
     parser.add_argument("--corpora", type=int, default=20_000)
+    parser.add_argument("--chrf-sentences", type=int, default=200_000)
+    parser.add_argument("--chrf-corpora", type=int, default=5_000)
+    parser.add_argument("--bootstrap", type=int, default=1_000, help="corpora with bootstrap estimates")
     parser.add_argument("--batch", type=int, default=500, help="sentence cases per batch (one option draw)")
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--engines", default="native,python")
@@ -311,10 +429,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         done += k
         print(f"  {done} corpora, {sum(tally.diffs.values())} differences, {time.perf_counter() - start:.0f} s",
               flush=True)
+    for what, total, run in (
+        ("chrF sentence cases", args.chrf_sentences,
+         lambda k: run_chrf_sentences(rng, lines, k, args.batch, engines, tally)),
+        ("chrF corpora", args.chrf_corpora, lambda k: run_chrf_corpora(rng, lines, k, engines, tally)),
+        ("bootstrap corpora", args.bootstrap, lambda k: run_bootstrap(rng, lines, tokenizers, k, engines, tally)),
+    ):
+        step = max(1, total // 5)
+        done = 0
+        while done < total:
+            k = min(step, total - done)
+            run(k)
+            done += k
+            print(f"  {done} {what}, {sum(tally.diffs.values())} differences, {time.perf_counter() - start:.0f} s",
+                  flush=True)
     print(f"done in {time.perf_counter() - start:.0f} s; load average {os.getloadavg()[0]:.2f}")
-    print(f"{'what':24s} {'cases':>10s} {'differences':>12s}")
+    print(f"{'what':34s} {'cases':>10s} {'differences':>12s}")
     for kind in sorted(tally.cases):
-        print(f"{kind:24s} {tally.cases[kind]:10d} {tally.diffs.get(kind, 0):12d}")
+        print(f"{kind:34s} {tally.cases[kind]:10d} {tally.diffs.get(kind, 0):12d}")
     return 1 if tally.diffs else 0
 
 

@@ -649,6 +649,7 @@ def test_chrf_several_systems(files, fmt, metrics):
     [
         ["--paired-bs", "-pbsn", "300", "-f", "text"],
         ["--paired-bs", "-pbsn", "200", "-f", "latex", "--short"],
+        ["--paired-bs", "-pbsn", "200", "-f", "text", "-w", "14"],  # float32 means and intervals
         ["--paired-ar", "-parn", "1000", "-f", "text", "-w", "3"],
         ["--paired-ar", "-parn", "500", "-f", "latex"],
         ["--paired-ar", "-parn", "500"],  # JSON
@@ -712,7 +713,16 @@ def read(path: str) -> List[str]:
 
 
 @pytest.mark.parametrize(
-    "extra", [[], ["-f", "text"], ["-f", "text", "--confidence-n", "200", "-w", "3"], ["-b", "-f", "text"], ["-b"]]
+    "extra",
+    [
+        [],
+        ["-f", "text"],
+        ["-f", "text", "--confidence-n", "200", "-w", "3"],
+        ["-b", "-f", "text"],
+        ["-b"],
+        ["-w", "14"],  # sacreBLEU's float32 mean and interval to the last digit
+        ["-f", "text", "--confidence-n", "300", "-w", "14"],
+    ],
 )
 @pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
 def test_chrf_confidence_interval_like_sacrebleu(files, extra, metrics):
