@@ -108,7 +108,9 @@ def _with_printed_values(code: str, first_line: int):
         line = first_line + stmt.lineno
         target = stmt.value
         is_print = isinstance(target, ast.Call) and getattr(target.func, "id", "") == "print" and len(target.args) == 1
-        record = lambda v: ast.Call(ast.Name("__readme_value__", ast.Load()), [v, ast.Constant(line)], [])  # noqa: E731
+        record = lambda v, line=line: ast.Call(  # noqa: E731
+            ast.Name("__readme_value__", ast.Load()), [v, ast.Constant(line)], []
+        )
         if is_print:
             target.args[0] = record(target.args[0])
         else:

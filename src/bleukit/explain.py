@@ -82,7 +82,8 @@ class OrderMatches:
         return 100.0 * self.matched / self.total if self.total else 0.0
 
     def __repr__(self) -> str:
-        return f"OrderMatches(order={self.order}, matched={self.matched}, total={self.total}, ngrams={len(self.ngrams)})"
+        return (f"OrderMatches(order={self.order}, matched={self.matched}, total={self.total}, "
+                f"ngrams={len(self.ngrams)})")
 
 
 @dataclass(frozen=True)

@@ -162,7 +162,8 @@ def warn_if_streams(refs: List[Any], n_hypotheses: int) -> None:
     >>> [w.category.__name__ for w in seen]
     ['ReferenceLayoutWarning']
     """
-    if n_hypotheses < 2 or not refs or type(refs[0]) is str or not _is_sequence(refs[0]) or len(refs[0]) != n_hypotheses:
+    first = refs[0] if refs else None
+    if n_hypotheses < 2 or first is None or type(first) is str or not _is_sequence(first) or len(first) != n_hypotheses:
         return
     if not all(_is_sequence(r) and not isinstance(r, str) and len(r) == n_hypotheses for r in refs):
         return

@@ -42,8 +42,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
-from statistics import mean as exact_mean  # module 'statistics' would be shadowed by arguments
 from dataclasses import dataclass
+from statistics import mean as exact_mean  # module 'statistics' would be shadowed by arguments
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -264,7 +264,10 @@ def _bootstrap_sums_scores(
             del flat
             sums = product(counts).reshape(k * n_systems, width // n_systems)
             # Below 2**24 the float32 sums sacreBLEU makes are these exact integers.
-            scores = metric.float32_scores(sums.astype(np.float32), options) if float32 else metric.scores(sums, options)
+            if float32:
+                scores = metric.float32_scores(sums.astype(np.float32), options)
+            else:
+                scores = metric.scores(sums, options)
         # float32 stays float32 (chrF's bootstrap scores are float32 in sacreBLEU, and so are
         # their mean and interval); a chunk of float64 scores makes the whole array float64.
         scores = np.asarray(scores)

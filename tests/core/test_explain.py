@@ -191,6 +191,7 @@ def test_explanations_print_readably():
     lines = str(ex).splitlines()
     assert lines[0].startswith("hypothesis   Da war der Handschlag") and lines[0].endswith("(140 tokens)")
     assert lines[1] == "reference 1  Es gab den Handschlag , ja .  (7 tokens)"
-    assert lines[3].split()[:3] == ["1", "4/140", "2.86%"] and lines[3].endswith("Handschlag (1 of 20) | , (1 of 20) | ja (1 of 20) | . (1 of 20)")
+    assert lines[3].split()[:3] == ["1", "4/140", "2.86%"]
+    assert lines[3].endswith("Handschlag (1 of 20) | , (1 of 20) | ja (1 of 20) | . (1 of 20)")
     assert lines[6].endswith("Handschlag , ja . (1 of 20)") and len(lines) == 3 + ex.max_ngram_order
     assert len(repr(ex.orders[0])) < 80

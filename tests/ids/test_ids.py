@@ -668,7 +668,8 @@ def test_negative_ids_in_lists_and_3d_references():
 
 def test_a_padded_batch_without_pad_id_is_warned_about(kind):
     hyps, refs = kind.arr(_rectangle(LABEL_HYPS, 0)), kind.arr(_rectangle(LABEL_REFS, 0))
-    with pytest.warns(bleukit.ids.layout.PaddingWarning, match=r"hyp_ids: 2 rows end in the id 0 \(1 in a run of it\).*pad_id=0"):
+    message = r"hyp_ids: 2 rows end in the id 0 \(1 in a run of it\).*pad_id=0"
+    with pytest.warns(bleukit.ids.layout.PaddingWarning, match=message):
         scored_as_tokens = sentence_bleu_ids(hyps, refs, backend=kind.backend)
     assert kind.out(scored_as_tokens).tolist() != sentence_bleu_ids(LABEL_HYPS, LABEL_REFS).tolist()
     with warnings.catch_warnings():

@@ -14,8 +14,8 @@ from shared_data import load_corpus
 
 import bleukit
 from bleukit.ids import corpus_bleu_ids, sentence_bleu_ids
-from bleukit.metrics.bleu.libm import COMPENSATED_SUM
 from bleukit.metrics.bleu.extract import preprocess
+from bleukit.metrics.bleu.libm import COMPENSATED_SUM
 
 _VOCAB: dict = {}
 _IDS: dict = {}

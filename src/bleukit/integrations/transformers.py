@@ -24,7 +24,7 @@ table of sample translations at each evaluation.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -93,13 +93,14 @@ class BleuComputeMetrics:
         options: Optional[MetricOptions] = None,
         **keywords: Unpack[BleuOptionKeywords],
     ) -> None:
-        if "tokenizer" in keywords:
+        given = cast(Dict[str, Any], keywords)  # may hold what is not an option: tokenizer=
+        if "tokenizer" in given:
             if tokenizer is not None:
                 raise TypeError(
                     "tokenizer= given besides the tokenizer: the first argument is the Hugging Face tokenizer "
-                    f"that decodes ids; BLEU's tokenizer option is tokenize= (tokenize={keywords['tokenizer']!r})"
+                    f"that decodes ids; BLEU's tokenizer option is tokenize= (tokenize={given['tokenizer']!r})"
                 )
-            tokenizer = keywords.pop("tokenizer")  # type: ignore[misc]  # BleuComputeMetrics(tokenizer=tok)
+            tokenizer = given.pop("tokenizer")  # BleuComputeMetrics(tokenizer=tok)
         if isinstance(tokenizer, str):
             raise TypeError(
                 f"tokenizer must be a Hugging Face tokenizer (it decodes the ids), got the string {tokenizer!r}; "

@@ -78,8 +78,8 @@ def score_rows(
         raise ValueError(f"statistics have {counts.shape[-1]} orders, options say {options.max_ngram_order}")
     if xp.__name__ == "torch" and counts.device.type == "cpu":
         # CPU tensors are numpy arrays without a copy: the exact numpy formula, torch results.
-        parts = [_host_float64(x) for x in (counts, totals, sys_len, ref_len)]
-        return _as_tensors(score_rows(*parts, options, float32=float32))
+        c, t, s, r = (_host_float64(x) for x in (counts, totals, sys_len, ref_len))
+        return _as_tensors(score_rows(c, t, s, r, options, float32=float32))
     # Order-major (N, R): numpy reduces along a leading axis fast and along a short last axis
     # row by row (ten times slower); on torch the transpose is a view.
     if xp.__name__ == "torch":
@@ -182,7 +182,8 @@ def _as_tensors(out: RowScores) -> RowScores:
     """numpy results as CPU tensors (no copy)."""
     import torch
 
-    return RowScores(**{f: torch.from_numpy(np.asarray(getattr(out, f), dtype=np.float64)) for f in out.__dataclass_fields__})
+    fields = out.__dataclass_fields__
+    return RowScores(**{f: torch.from_numpy(np.asarray(getattr(out, f), dtype=np.float64)) for f in fields})
 
 
 def _plus(x: Any, k: Any, float32: bool) -> Any:

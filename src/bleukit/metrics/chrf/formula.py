@@ -121,11 +121,15 @@ class _Mixed:
         self.value, self.is32 = value, is32
 
     def op(self, other: "Operand", f: Callable[[Any, Any], Any], reverse: bool = False) -> "_Mixed":
+        b64: Any
+        b32: Any
+        bis: Any
         if isinstance(other, _Mixed):
             b64, b32, bis = other.value, other.value.astype(np.float32), other.is32
         else:  # a Python int or float: weak, takes the other operand's type
             b64, b32, bis = other, other, False
-        a64, a32 = self.value, self.value.astype(np.float32)
+        a64: Any = self.value
+        a32: Any = self.value.astype(np.float32)
         if reverse:
             a64, a32, b64, b32 = b64, b32, a64, a32
         is32 = self.is32 | bis
