@@ -2,7 +2,8 @@
 
 Spawned workers, Ray, DDP and ``datasets.map`` copy what they are given: results, options, tables,
 accumulators, significance and MBR results, reports, explanations, tokenizers, the metric objects,
-the evaluate modules, the compatibility classes and the framework adapters. One case per object:
+the evaluate modules, the compatibility classes, the framework adapters, the rewards and the
+sacreBLEU-shaped API. One case per object:
 how to make it, and what it does (its behaviour must be the same on the copies, and the original
 must be left as it was). torchmetrics' test harness pickles every metric, which is how a closure in
 ``SacreBLEUScore`` was found (issue 20).
@@ -93,6 +94,48 @@ def _torchmetrics(cls_name: str, **kwargs: Any) -> Callable[[], Any]:
         return metric
 
     return make
+
+
+def _integration_metric(cls_name: str, **kwargs: Any) -> Callable[[], Any]:
+    def make() -> Any:
+        pytest.importorskip("torchmetrics")
+        from bleukit.integrations import torchmetrics
+
+        metric = getattr(torchmetrics, cls_name)(**kwargs)
+        metric.update(HYPS[:2], [[r] for r in REFS[:2]])
+        return metric
+
+    return make
+
+
+def _reward(cls_name: str, wrap: bool = False, **kwargs: Any) -> Callable[[], Any]:
+    def make() -> Any:
+        from bleukit.integrations import rewards
+
+        reward = getattr(rewards, cls_name)(**kwargs)
+        return rewards.AsyncReward(reward) if wrap else reward
+
+    return make
+
+
+def _reward_behaviour(reward: Any) -> Any:
+    import asyncio
+
+    out = reward(completions=HYPS, reference=REFS)
+    return asyncio.run(out) if asyncio.iscoroutine(out) else out
+
+
+def _shim(cls_name: str, **kwargs: Any) -> Callable[[], Any]:
+    def make() -> Any:
+        from bleukit.sacrebleu import metrics
+
+        return getattr(metrics, cls_name)(references=[REFS], **kwargs)  # with its cached references
+
+    return make
+
+
+def _shim_behaviour(metric: Any) -> Any:
+    return str(metric.corpus_score(HYPS, None)), metric.sentence_score(HYPS[0], [REFS[0]]).score
 
 
 def _torchmetrics_behaviour(metric: Any) -> Any:
@@ -197,6 +240,24 @@ CASES: List[Case] = [
     ),
     ("transformers BleuComputeMetrics", _compute_metrics, _compute_metrics_behaviour),
     ("transformers BleuCallback", _callback, lambda c: _compute_metrics_behaviour(c.metric)),
+    ("ChrfResult with bootstrap", lambda: bleukit.corpus_chrf(HYPS, REFS, n_bootstrap=30), _fields),
+    ("sentence ChrfResult", lambda: bleukit.sentence_chrf(HYPS[0], [REFS[0]], word_order=2), _fields),
+    ("ChrfExplanation", lambda: bleukit.explain_chrf(HYPS[0], [REFS[0]]), str),
+    (
+        "evaluate module chrf",
+        _evaluate_module("chrf"),
+        lambda m: m.compute(predictions=HYPS, references=[[r] for r in REFS]),
+    ),
+    ("integrations BLEUScore", _integration_metric("BLEUScore", tokenize="intl"), _torchmetrics_behaviour),
+    ("integrations CHRFScore", _integration_metric("CHRFScore", word_order=2), _torchmetrics_behaviour),
+    ("BleuReward", _reward("BleuReward", scale=1.0), _reward_behaviour),
+    ("BleuReward ids", _reward("BleuReward", ids=True, tokenizer=None, pad_id=0), lambda r: (r.__name__, r.ids)),
+    ("ChrfReward", _reward("ChrfReward", word_order=2), _reward_behaviour),
+    ("AsyncReward", _reward("ChrfReward", wrap=True), _reward_behaviour),
+    ("sacreBLEU-shaped BLEU", _shim("BLEU", tokenize="intl"), _shim_behaviour),
+    ("sacreBLEU-shaped CHRF", _shim("CHRF", word_order=2), _shim_behaviour),
+    ("sacreBLEU-shaped BLEUScore", lambda: _shim("BLEU")().corpus_score(HYPS, None, n_bootstrap=20), str),
+    ("sacreBLEU-shaped Signature", lambda: _shim("CHRF")().get_signature(), str),
 ]
 
 
