@@ -171,7 +171,15 @@ def test_as_many_streams_as_hypotheses_are_warned_about_with_the_fix(shared_data
         shared_data, "wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en", [3, 17]
     )
     assert len(streams) == len(hyps) == 2
-    for score in (bleukit.corpus_bleu, bleukit.sentence_scores, lambda h, r: bleukit.bootstrap_ci(h, r, n_samples=5)):
+    entry_points = (
+        bleukit.corpus_bleu,
+        bleukit.sentence_scores,
+        lambda h, r: bleukit.bootstrap_ci(h, r, n_samples=5),
+        bleukit.corpus_chrf,  # chrF takes the same check
+        bleukit.sentence_chrf_scores,
+        lambda h, r: bleukit.bootstrap_ci(h, r, n_samples=5, options=bleukit.ChrfOptions()),
+    )
+    for score in entry_points:
         with pytest.warns(ReferenceLayoutWarning, match=r"references_from_streams\(references\)"):
             score(hyps, streams)
     import warnings
@@ -183,8 +191,9 @@ def test_as_many_streams_as_hypotheses_are_warned_about_with_the_fix(shared_data
             sacrebleu.corpus_bleu(hyps, streams).score
         )
     evaluate = pytest.importorskip("evaluate")
-    with pytest.warns(ReferenceLayoutWarning):
-        evaluate.load(bleukit.metric_path()).compute(predictions=hyps, references=streams)
+    for name in ("bleukit", "chrf"):
+        with pytest.warns(ReferenceLayoutWarning):
+            evaluate.load(bleukit.metric_path(name)).compute(predictions=hyps, references=streams)
 
 
 @pytest.mark.parametrize(

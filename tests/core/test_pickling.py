@@ -3,9 +3,8 @@
 Spawned workers, Ray, DDP and ``datasets.map`` copy what they are given: results, options, tables,
 accumulators, significance and MBR results, reports, explanations, tokenizers, the metric objects,
 the evaluate modules, the compatibility classes, the framework adapters, the rewards and the
-sacreBLEU-shaped API. One case per object:
-how to make it, and what it does (its behaviour must be the same on the copies, and the original
-must be left as it was). torchmetrics' test harness pickles every metric, which is how a closure in
+sacreBLEU-shaped API. One case per object: how to make it, and what it does (its behaviour must be
+the same on the copies, and the original must be left as it was). torchmetrics' test harness pickles every metric, which is how a closure in
 ``SacreBLEUScore`` was found (issue 20).
 """
 

@@ -238,6 +238,17 @@ def test_ids_variant_scores_generated_ids_without_decoding():
     assert reward.__name__ == "bleu_ids"
 
 
+def test_ids_variant_rejects_negative_ids_unless_dropped():
+    """-100 (labels' ignore_index) is never a token: an error that names the fix, or dropped when
+    pad_id names it (issue 20's finding, inherited by the reward)."""
+    completion_ids, refs = [[5, 6, 7, -100], [5, 6]], [[5, 6, 7], [5, 6, -100]]
+    kwargs = dict(prompts=["a", "b"], completions=["x", "y"], completion_ids=completion_ids)
+    with pytest.raises(ValueError, match=r"hyp_ids row 0 holds the id -100.*ignore_index.*pad_id=-100"):
+        bleu_reward("reference_ids", ids=True, scale=1.0)(**kwargs, **trl_kwargs(reference_ids=refs))
+    out = bleu_reward("reference_ids", ids=True, pad_id=-100, scale=1.0)(**kwargs, **trl_kwargs(reference_ids=refs))
+    assert out == [sacre("5 6 7", ["5 6 7"], tokenize="none"), sacre("5 6", ["5 6"], tokenize="none")]
+
+
 def test_ids_variant_encodes_text_references_with_a_tokenizer():
     reward = bleu_reward("reference", ids=True, tokenizer=WordTokenizer(), scale=1.0)
     out = reward(
