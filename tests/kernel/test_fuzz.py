@@ -90,6 +90,29 @@ def test_the_chrf_target_finds_a_difference(seed, monkeypatch):
 
 
 @needs_chrf_kernel
+@pytest.mark.parametrize("twin", ["value", "type"])
+def test_the_chrf_target_finds_a_float32_formula_off(twin, monkeypatch):
+    """The float32 formula check is not vacuous: one ulp off, or float64 where sacreBLEU's is
+    float32, is caught."""
+    import numpy as np
+
+    from bleukit.metrics.chrf import formula
+
+    monkeypatch.delenv("BLEUKIT_ENGINE", raising=False)
+    real = formula.float32_sums_scores
+
+    def off(sums, options):
+        out = real(sums, options)
+        if twin == "type":
+            return out.astype(np.float64)
+        return np.nextafter(out, np.inf).astype(out.dtype)
+
+    monkeypatch.setattr(formula, "float32_sums_scores", off)
+    with pytest.raises(AssertionError, match="float32 formula"):
+        _target("fuzz_chrf").check((FUZZ / "corpus_chrf" / "chrf-basic").read_bytes())
+
+
+@needs_chrf_kernel
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_fuzz_chrf_kernel_briefly(tmp_path):
