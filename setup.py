@@ -100,6 +100,16 @@ ext_modules = (
             extra_link_args=[] if sys.platform == "win32" else ["-pthread"],
             optional=True,
         ),
+        # TER (bleukit.metrics.ter): tercom's tokenizer and the shift search, on `threads` threads.
+        Extension(
+            "bleukit.metrics.ter._kernel",
+            sources=["csrc/metrics/ter/ter.c", "csrc/metrics/ter/words.c", "csrc/metrics/ter/edits.c"],
+            depends=["csrc/metrics/ter/ter.h"],
+            extra_compile_args=_compile_args() + ([] if sys.platform == "win32" else ["-pthread"]),
+            extra_link_args=[] if sys.platform == "win32" else ["-pthread"],
+            libraries=[] if sys.platform == "win32" else ["m"],
+            optional=True,
+        ),
     ]
 )
 

@@ -54,7 +54,7 @@ import numpy as np
 from .options import TerOptions
 from .tokenizer import TercomTokenizer
 
-__all__ = ["COLUMNS", "edits", "ter_statistics", "check_batch",
+__all__ = ["COLUMNS", "edits", "sentence_row", "ter_statistics", "check_layout", "check_batch",
            "BEAM_WIDTH", "MAX_SHIFT_SIZE", "MAX_SHIFT_DISTANCE", "MAX_SHIFT_CANDIDATES"]
 
 #: The columns of the statistics table.
@@ -291,9 +291,26 @@ def edits(hyp_words: Sequence[str], ref_words: Sequence[str]) -> int:
         hyp = words  # type: ignore[assignment]
 
 
+_SEQUENCES = "hypotheses and references must be sequences (of str, of lists of str)"
+
+
+def check_layout(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> int:
+    """The outer layout of a batch (two sequences of the same length); returns that length.
+
+    >>> check_layout(["a", "b"], [["a"], ["b"]])
+    2
+    """
+    for obj in (hypotheses, references):
+        if isinstance(obj, (str, bytes)) or not hasattr(obj, "__len__") or not hasattr(obj, "__getitem__"):
+            raise TypeError(_SEQUENCES)
+    if len(hypotheses) != len(references):
+        raise ValueError(f"got {len(hypotheses)} hypotheses but {len(references)} reference lists")
+    return len(hypotheses)
+
+
 def check_batch(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> None:
     """The layout the table functions take: ``references[i]``, a non-empty list of the
-    reference strings of ``hypotheses[i]`` (the compiled kernel checks the same, with the same words).
+    reference strings of ``hypotheses[i]`` (the compiled kernel checks the same, in the same words).
 
     >>> check_batch(["a"], [["a", "b"]])
     >>> check_batch(["a"], [[]])
@@ -301,14 +318,11 @@ def check_batch(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) 
     ...
     ValueError: references[0] is empty: every hypothesis needs at least one reference
     """
-    if isinstance(hypotheses, (str, bytes)) or isinstance(references, (str, bytes)):
-        raise TypeError("hypotheses and references must be sequences (of str, of lists of str)")
-    if len(hypotheses) != len(references):
-        raise ValueError(f"got {len(hypotheses)} hypotheses but {len(references)} reference lists")
+    check_layout(hypotheses, references)
     for i, hyp in enumerate(hypotheses):
         if not isinstance(hyp, str):
             raise TypeError(f"hypotheses[{i}] must be a str, got {type(hyp).__name__}")
-    for i, refs in enumerate(references):
+        refs = references[i]
         if not isinstance(refs, (list, tuple)):
             raise TypeError(f"references[{i}] must be a list of str, got {type(refs).__name__}")
         if not refs:
