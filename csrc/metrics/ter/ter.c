@@ -584,6 +584,49 @@ done:
     return result;
 }
 
+/* words(text, normalized, no_punct, asian_support, case_sensitive, reference): the kernel's words
+ * of one segment as a list of str, for tests against the Python tokenizer. */
+static PyObject *py_words(PyObject *module, PyObject *args) {
+    PyObject *text, *flag_obj[5];
+    if (!PyArg_ParseTuple(args, "OOOOOO:words", &text, &flag_obj[0], &flag_obj[1], &flag_obj[2], &flag_obj[3],
+                          &flag_obj[4]))
+        return NULL;
+    static const char *flag_names[5] = {"normalized", "no_punct", "asian_support", "case_sensitive", "reference"};
+    int flag[5];
+    for (int f = 0; f < 5; f++)
+        if (bool_arg(flag_obj[f], flag_names[f], &flag[f]) < 0) return NULL;
+    if (check_segment(text, 0, -1) < 0) return NULL;
+    const module_state *st = (const module_state *)PyModule_GetState(module);
+    batch b;
+    memset(&b, 0, sizeof(b));
+    ter_work w;
+    memset(&w, 0, sizeof(w));
+    PyObject *result = NULL;
+    w.flags = (flag[3] ? 0 : TER_LOWERCASE) | (flag[0] ? TER_NORMALIZE : 0) | (flag[1] ? TER_NO_PUNCT : 0) |
+              (flag[2] ? TER_ASIAN : 0);
+    if (add_segment(&b, st, text, !flag[3]) < 0) goto done;
+    if (ter_segment_words(&w, &b.seg[0], flag[4]) < 0 || ter_reserve(&w, &w.word_start, w.word_hash.n + 1, 8) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        const size_t words = w.word_hash.n;
+        int64_t *start = (int64_t *)w.word_start.d;
+        start[words] = (int64_t)w.chars.n;
+        result = PyList_New((Py_ssize_t)words);
+        for (size_t x = 0; result && x < words; x++) {
+            PyObject *word = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, (const uint32_t *)w.chars.d + start[x],
+                                                       (Py_ssize_t)(start[x + 1] - start[x]));
+            if (!word) Py_CLEAR(result);
+            else PyList_SET_ITEM(result, (Py_ssize_t)x, word);
+        }
+    }
+done:
+    batch_free(&b);
+    ter_work_free(&w);
+    return result;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* module                                                                                      */
 
@@ -594,6 +637,9 @@ static PyMethodDef methods[] = {
      "(a non-empty list of str): fewest edits, sum of reference lengths, number of references.\n"
      "The four options are bools (bleukit.metrics.ter.TerOptions); threads >= 1.\n"
      "Releases the GIL while it works."},
+    {"words", py_words, METH_VARARGS,
+     "words(text, normalized, no_punct, asian_support, case_sensitive, reference) -> list of str\n\n"
+     "The kernel's TER words of one segment (a reference is tokenized twice, as in sacreBLEU); for tests."},
     {NULL, NULL, 0, NULL}};
 
 static int module_exec(PyObject *m) {

@@ -332,6 +332,9 @@ int ter_segment_words(ter_work *w, const ter_segment *src, int reference) {
     I64(w->seg_first)[w->seg_first.n++] = (int64_t)w->word_hash.n;
     if (load(w, src) < 0) return -1;
     size_t n = (size_t)src->len;
+    /* sacreBLEU strips the right end first; it matters to the rules ("'s" before a final U+0085
+     * is followed by the padding space only once the U+0085 is gone) */
+    while (n > 0 && Py_UNICODE_ISSPACE(CPS(w->pass_a)[n - 1])) n--;
     if (w->flags & TER_NORMALIZE) {
         if (normalize(w, &n) < 0) return -1;
         if (reference) {
