@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Dict, Tuple, Union
 
+import numpy as np
+
 from ..._version import __version__
 
 __all__ = ["TerOptions", "TER_OPTION_NAMES"]
@@ -17,9 +19,9 @@ NRefs = Union[int, str]
 
 
 def _is_bool(value: object) -> bool:
-    # numpy's bool_ is accepted as a bool (a flag read off an array); ints are not: TER(1) is
+    # numpy's bool is accepted as a bool (a flag read off an array); ints are not: TER(1) is
     # most likely a mistake, and sacreBLEU would silently treat any object as a truth value.
-    return isinstance(value, bool) or type(value).__name__ == "bool_"
+    return isinstance(value, (bool, np.bool_))
 
 
 @dataclass(frozen=True)
