@@ -72,7 +72,8 @@ int ter_reserve(ter_work *w, ter_buf *b, size_t need, size_t size) {
 void ter_work_free(ter_work *w) {
     ter_buf *all[] = {&w->pass_a, &w->pass_b, &w->chars, &w->word_start, &w->word_hash, &w->seg_first,
                       &w->ids, &w->table, &w->lo, &w->hi, &w->off, &w->fwd, &w->bwd, &w->moves, &w->align,
-                      &w->hyp_err_sum, &w->ref_err_sum, &w->hyp, &w->cand, &w->row_a, &w->row_b};
+                      &w->hyp_err_sum, &w->ref_err_sum, &w->hyp, &w->cand, &w->row_a, &w->row_b,
+                      &w->post_start, &w->post_pos};
     for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         free(all[i]->d);
         all[i]->d = NULL;

@@ -74,6 +74,7 @@ typedef struct {
     ter_buf align, hyp_err_sum, ref_err_sum; /* int32_t */
     ter_buf hyp, cand;             /* int32_t: current hypothesis, a candidate */
     ter_buf row_a, row_b;          /* int32_t: rolling candidate rows */
+    ter_buf post_start, post_pos;  /* int64_t, int32_t: the reference's positions of each word id */
 } ter_work;
 
 /* Make room for `need` items of `size` bytes; -1 (err = TER_NOMEM) when that fails. */

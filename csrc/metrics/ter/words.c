@@ -28,13 +28,18 @@ typedef uint32_t cp;
 /* ------------------------------------------------------------------------------------------ */
 /* character classes (tokenizer.py's sets, spelled out once)                                  */
 
-static int is_ascii_symbol(cp c) { /* _ASCII_SYMBOLS */
-    return c < 128 && c >= ' ' && strchr(" !\"#$%&()*+/:;<=>?@[\\]^_`{|}~", (int)c) != NULL;
-}
+/* ASCII classes as tables: 1 in ASCII_SYMBOL for _ASCII_SYMBOLS, in PUNCTUATION for _PUNCTUATION. */
+static const unsigned char ASCII_SYMBOL[128] = {
+    [' '] = 1, ['!'] = 1, ['"'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['('] = 1, [')'] = 1,
+    ['*'] = 1, ['+'] = 1, ['/'] = 1, [':'] = 1, [';'] = 1, ['<'] = 1, ['='] = 1, ['>'] = 1, ['?'] = 1,
+    ['@'] = 1, ['['] = 1, ['\\'] = 1, [']'] = 1, ['^'] = 1, ['_'] = 1, ['`'] = 1, ['{'] = 1, ['|'] = 1,
+    ['}'] = 1, ['~'] = 1};
+static const unsigned char PUNCTUATION[128] = {['.'] = 1, [','] = 1, ['?'] = 1, [':'] = 1, [';'] = 1,
+                                               ['!'] = 1, ['"'] = 1, ['('] = 1, [')'] = 1};
 
-static int is_punctuation(cp c) { /* _PUNCTUATION */
-    return c < 128 && c > 0 && strchr(".,?:;!\"()", (int)c) != NULL;
-}
+static int is_ascii_symbol(cp c) { return c < 128 && ASCII_SYMBOL[c]; }
+
+static int is_punctuation(cp c) { return c < 128 && PUNCTUATION[c]; }
 
 static int is_cjk_punctuation(cp c) { /* _CJK_PUNCTUATION + _FULL_WIDTH_PUNCTUATION */
     return c == 0x3001 || c == 0x3002 || (c >= 0x3008 && c <= 0x3011) || (c >= 0x3014 && c <= 0x301f) ||
