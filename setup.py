@@ -1,4 +1,4 @@
-"""Build of the optional native kernels (statistics, pairwise matches) (everything else is in pyproject.toml).
+"""Build of the optional native kernels (statistics, pairwise matches, TER) (everything else is in pyproject.toml).
 
 The extension is optional: when it cannot be compiled (no compiler, no Python headers), the
 install still succeeds, a one-line notice is given, and bleukit runs its pure-Python engine

@@ -12,8 +12,9 @@ bleukit is timed ``--repeats`` times in this process (warm) and the fastest run 
 TER takes some 3 ms a sentence, so it runs on the whole corpus only up to ``--sacrebleu-sample``
 pairs; on a larger corpus it runs on a random sample of that many pairs and its time is
 extrapolated linearly (time x pairs / sample), which the output marks with "~". Its score on
-what it ran must equal bleukit's on the same pairs, or the run fails. Peak memory is the growth
-of the peak RSS of a fresh process that loads the corpus and then scores it. The load average
+what it ran must equal bleukit's on the same pairs, or the run fails. Peak memory is the peak RSS
+of a fresh process that loads the corpus and then scores it single-threaded, and in parentheses
+how much scoring added to the peak of loading. The load average
 (``os.getloadavg()``) is printed with every line: other jobs on the machine slow both sides.
 """
 
@@ -82,7 +83,7 @@ def fastest(fn, repeats):
 
 
 def memory_child(size: int, options_text: str, threads: int) -> int:
-    """Print the peak RSS growth (bytes) of scoring `size` pairs in this fresh process."""
+    """Print this fresh process' peak RSS before and after scoring `size` pairs (bytes)."""
     from bleukit.metrics.ter.options import TerOptions
 
     options = parse_options(options_text)
@@ -92,14 +93,16 @@ def memory_child(size: int, options_text: str, threads: int) -> int:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     bleukit_score(hyps, refs, options, threads)
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print((after - before) * 1024)  # ru_maxrss is in KiB on Linux
+    print(before * 1024, after * 1024)  # ru_maxrss is in KiB on Linux
     return 0
 
 
 def peak_memory(size: int, options_text: str, threads: int) -> str:
+    """'peak (+growth while scoring)' in MiB, from a fresh process."""
     out = subprocess.run([sys.executable, __file__, "--memory-child", str(size), "--options", options_text,
                           "--threads", str(threads)], capture_output=True, text=True, check=True)
-    return f"{int(out.stdout.split()[-1]) / 2**20:.1f} MiB"
+    before, after = (int(x) / 2**20 for x in out.stdout.split()[-2:])
+    return f"{after:.0f} (+{after - before:.1f})"
 
 
 def parse_options(text: str):
@@ -139,7 +142,7 @@ def main(argv=None) -> int:
     print(f"# corpus TER, WMT17 en-de, options {options.to_dict()}; {os.cpu_count()} cores; {load_text()}")
     print(f"# bleukit engine: {ter_engine()}; fastest of {args.repeats}; '~' marks an extrapolated sacreBLEU time")
     header = (f"{'pairs':>7} {'sacreBLEU s':>12} {'bleukit 1t s':>13} {'ratio 1t':>9} "
-              f"{f'bleukit {args.threads}t s':>13} {f'ratio {args.threads}t':>9} {'peak RSS 1t':>12}  load")
+              f"{f'bleukit {args.threads}t s':>13} {f'ratio {args.threads}t':>9} {'peak RSS MiB 1t':>16}  load")
     print(header)
     worst = None
     for size in (int(s) for s in args.sizes.split(",")):
@@ -165,7 +168,7 @@ def main(argv=None) -> int:
         worst = ratio_one if worst is None else min(worst, ratio_one)
         memory = peak_memory(size, args.options, 1)
         print(f"{size:>7} {mark}{sacre_wall:>11.2f} {one_wall:>13.3f} {ratio_one:>8.0f}x {many_wall:>13.3f} "
-              f"{ratio_many:>8.0f}x {memory:>12}  {load_text()}", flush=True)
+              f"{ratio_many:>8.0f}x {memory:>16}  {load_text()}", flush=True)
     print(f"# scores equal sacreBLEU's on every corpus (on its sample where marked '~'); "
           f"single-threaded ratio >= {GOAL:.0f}x: {'yes' if worst >= GOAL else 'NO'} (lowest {worst:.0f}x)")
     return 0

@@ -160,21 +160,30 @@ static int check_segment(PyObject *s, Py_ssize_t i, Py_ssize_t j) {
     return 0;
 }
 
-/* The one check of sentence i; returns its code points, -1 on error. */
-static int64_t check_sentence(PyObject *hyp, PyObject *refs, Py_ssize_t i) {
+/* A snapshot of references[i] as a tuple (a new reference): another thread may change a list
+ * while this one reads it (with the GIL between two batches, or at any time without a GIL). */
+static PyObject *reference_items(PyObject *refs, Py_ssize_t i) {
+    if (PyTuple_Check(refs)) {
+        Py_INCREF(refs);
+        return refs;
+    }
+    if (PyList_Check(refs)) return PyList_AsTuple(refs);
+    PyErr_Format(PyExc_TypeError, "references[%zd] must be a list of str, got %.80s", i, Py_TYPE(refs)->tp_name);
+    return NULL;
+}
+
+/* The one check of sentence i (`items`: its references' snapshot); returns its code points, -1
+ * on error. */
+static int64_t check_sentence(PyObject *hyp, PyObject *items, Py_ssize_t i) {
     if (check_segment(hyp, i, -1) < 0) return -1;
     int64_t chars = PyUnicode_GET_LENGTH(hyp);
-    if (!PyList_Check(refs) && !PyTuple_Check(refs)) {
-        PyErr_Format(PyExc_TypeError, "references[%zd] must be a list of str, got %.80s", i, Py_TYPE(refs)->tp_name);
-        return -1;
-    }
-    const Py_ssize_t nr = PySequence_Fast_GET_SIZE(refs);
+    const Py_ssize_t nr = PyTuple_GET_SIZE(items);
     if (nr < 1) {
         PyErr_Format(PyExc_ValueError, "references[%zd] is empty: every hypothesis needs at least one reference", i);
         return -1;
     }
     for (Py_ssize_t j = 0; j < nr; j++) {
-        PyObject *r = PySequence_Fast_GET_ITEM(refs, j);
+        PyObject *r = PyTuple_GET_ITEM(items, j);
         if (check_segment(r, i, j) < 0) return -1;
         chars += PyUnicode_GET_LENGTH(r); /* each at most 2^28: no overflow before the check */
         if (chars > MAX_SENTENCE_CHARS) {
@@ -226,14 +235,18 @@ static int add_segment(batch *b, const module_state *st, PyObject *s, int lowerc
 /* Gather sentence i (checked again: another thread may have changed a reference list since). */
 static int64_t add_sentence(batch *b, const module_state *st, PyObject *hyp, PyObject *refs, Py_ssize_t i,
                             int lowercase) {
-    const int64_t chars = check_sentence(hyp, refs, i);
+    PyObject *items = reference_items(refs, i);
+    if (!items) return -1;
+    int64_t chars = check_sentence(hyp, items, i);
+    if (chars >= 0 && grow((void **)&b->first_seg, &b->cap_sent, b->n_sent + 2, sizeof(int64_t)) < 0) chars = -1;
+    if (chars >= 0) {
+        b->first_seg[b->n_sent] = (int64_t)b->n_seg;
+        if (add_segment(b, st, hyp, lowercase) < 0) chars = -1;
+        for (Py_ssize_t j = 0; chars >= 0 && j < PyTuple_GET_SIZE(items); j++)
+            if (add_segment(b, st, PyTuple_GET_ITEM(items, j), lowercase) < 0) chars = -1;
+    }
+    Py_DECREF(items); /* the batch holds its own references to the str */
     if (chars < 0) return -1;
-    if (grow((void **)&b->first_seg, &b->cap_sent, b->n_sent + 2, sizeof(int64_t)) < 0) return -1;
-    b->first_seg[b->n_sent] = (int64_t)b->n_seg;
-    if (add_segment(b, st, hyp, lowercase) < 0) return -1;
-    const Py_ssize_t nr = PySequence_Fast_GET_SIZE(refs);
-    for (Py_ssize_t j = 0; j < nr; j++)
-        if (add_segment(b, st, PySequence_Fast_GET_ITEM(refs, j), lowercase) < 0) return -1;
     b->n_sent++;
     b->first_seg[b->n_sent] = (int64_t)b->n_seg;
     return chars;
@@ -534,8 +547,12 @@ static PyObject *py_statistics(PyObject *module, PyObject *args) {
             goto done;
         }
     }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (check_sentence(PyList_GET_ITEM(hyps, i), PyList_GET_ITEM(refs, i), i) < 0) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *items = reference_items(PyList_GET_ITEM(refs, i), i);
+        const int64_t chars = items ? check_sentence(PyList_GET_ITEM(hyps, i), items, i) : -1;
+        Py_XDECREF(items);
+        if (chars < 0) goto done;
+    }
 
     works = (ter_work *)PyMem_Calloc((size_t)threads, sizeof(ter_work));
     if (!works) {

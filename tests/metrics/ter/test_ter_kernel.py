@@ -61,7 +61,7 @@ def _random_corpus(seed, n, max_words=40, vocabulary=12):
 @needs_kernel
 @pytest.mark.parametrize("seed", range(3))
 def test_random_corpora_give_the_reference_table(seed):
-    hyps, refs = _random_corpus(seed, 150)
+    hyps, refs = _random_corpus(seed, 60)
     expected = reference.ter_statistics(hyps, refs)
     np.testing.assert_array_equal(_native(hyps, refs), expected)
     np.testing.assert_array_equal(_native(hyps, refs, threads=3), expected)
@@ -237,6 +237,7 @@ def test_str_subclasses_are_read_as_their_value(engine, monkeypatch):
 
 
 @needs_kernel
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_long_and_degenerate_sentences():
     rng = random.Random(1)

@@ -3,13 +3,15 @@
 For every dataset, every system and every reference set (each reference file alone and, where
 there are two, both together) and all 16 combinations of (normalized, no_punct, asian_support,
 case_sensitive), the per-sentence statistics must equal sacreBLEU's (fewest edits as an int,
-average reference length as a float), and the corpus and sentence scores must be equal with ``==``.
+average reference length as a float), and the corpus and sentence scores must be equal with ``==``;
+the words of every line, as a hypothesis and as a reference, must be sacreBLEU's too.
 
 Cost: the same (hypothesis words, reference words) pair recurs across systems and option
 combinations (580k pairs, 193k distinct), so sacreBLEU's edit function
 ``sacrebleu.metrics.ter.translation_edit_rate`` and the Python engine's ``reference.edits`` are
 memoized for the run (both are pure functions of the two word lists); everything around them
-(tokenizers, statistics, formulas) runs as is. The compiled engine is never memoized.
+(tokenizers, statistics, formulas) runs as is. The compiled engine is never memoized. Even so
+the test runs for some 20 minutes on two cores, most of it in sacreBLEU's edit function.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from bleukit.metrics.ter import extract, reference
 from bleukit.metrics.ter.formula import corpus_ter, corpus_totals, sentence_ters
 from bleukit.metrics.ter.options import TER_OPTION_NAMES, TerOptions
 from bleukit.metrics.ter.tokenizer import TercomTokenizer
-from shared_data import SHARED_DATA, read_lines
+from shared_data import read_lines
 
 COMBOS = [dict(zip(TER_OPTION_NAMES, flags)) for flags in itertools.product([False, True], repeat=4)]
 DATASETS = ["wmt17-en-de", "wmt22-de-en", "wmt22-en-zh", "kftt-en-ja"]
@@ -71,12 +73,15 @@ def engine(request, monkeypatch):
 def test_statistics_and_scores_equal_sacrebleu(shared_data, memoized_edits, engine, dataset, combo):
     folder = shared_data / dataset
     options = TerOptions(**combo)
+    metric = TER(**combo)  # one instance: its tokenizer cache serves every system and the word checks
+    lines = set()
     for ref_names in _reference_sets(folder):
         streams = [read_lines(folder / name) for name in ref_names]
         per_hypothesis = [list(refs) for refs in zip(*streams)]
         for system in sorted(folder.glob("hyp.*")):
             hyps = read_lines(system)
-            metric = TER(**combo)
+            lines.update(hyps)
+            lines.update(line for stream in streams for line in stream)
             expected = metric._extract_corpus_statistics(hyps, streams)
             table = extract.ter_statistics(hyps, per_hypothesis, options)
             where = f"{system.name} vs {'+'.join(ref_names)}"
@@ -92,34 +97,18 @@ def test_statistics_and_scores_equal_sacrebleu(shared_data, memoized_edits, engi
                 assert sentences[i] == metric.sentence_score(hyps[i], [s[i] for s in streams]).score, (where, i)
             assert options.signature(len(ref_names)).rsplit("|version:", 1)[0] == \
                 str(metric.get_signature()).rsplit("|version:", 1)[0]
-
-
-def _all_lines():
-    lines = []
-    for dataset in DATASETS:
-        for path in sorted((SHARED_DATA / dataset).glob("*")):
-            if path.name.startswith(("hyp.", "ref")):
-                lines += read_lines(path)
-    return lines
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("combo", COMBOS, ids=_combo_id)
-def test_words_of_every_line_equal_sacrebleu(shared_data, combo):
-    """Both tokenizers (Python, and the kernel's through its words() entry point) give sacreBLEU's
-    words for every line: hypotheses once through the tokenizer, references twice."""
-    metric = TER(**combo)
-    ours = TercomTokenizer(TerOptions(**combo))
-    kernel = extract._kernel
-    flags = [combo[name] for name in TER_OPTION_NAMES]
-    for line in _all_lines():
-        hyp_words = metric._preprocess_segment(line).split()
-        ref_words = metric._preprocess_segment(metric._preprocess_segment(line)).split()
-        assert ours.hypothesis_words(line) == hyp_words, line
-        assert ours.reference_words(line) == ref_words, line
-        if kernel is not None:
-            assert kernel.words(line, *flags, False) == hyp_words, line
-            assert kernel.words(line, *flags, True) == ref_words, line
+    # The words themselves, for every line as a hypothesis (tokenized once) and as a reference
+    # (twice): the engine's tokenizer, Python's or the kernel's, gives sacreBLEU's.
+    if engine == "native":
+        flags = [combo[name] for name in TER_OPTION_NAMES]
+        hyp_words = lambda line: extract._kernel.words(line, *flags, False)  # noqa: E731
+        ref_words = lambda line: extract._kernel.words(line, *flags, True)  # noqa: E731
+    else:
+        tokenizer = TercomTokenizer(options)
+        hyp_words, ref_words = tokenizer.hypothesis_words, tokenizer.reference_words
+    for line in sorted(lines):
+        assert hyp_words(line) == metric._preprocess_segment(line).split(), line
+        assert ref_words(line) == metric._preprocess_segment(metric._preprocess_segment(line)).split(), line
 
 
 def test_missing_and_empty_references_as_sacrebleu(engine):

@@ -22,7 +22,7 @@ The number of edits is what sacreBLEU 2.6's tercom port computes, decision for d
 
 Each shift counts one edit: ``edits = shifts + distance`` of the final hypothesis.
 
-How this module computes it (the same choices in the C kernel, ``csrc/metrics/ter/ter.c``): a
+How this module computes it (the C kernel, ``csrc/metrics/ter/edits.c``, does the same): a
 cell depends only on the words above and left of it, and a shift changes the hypothesis only in
 a span ``[p, q)``. So the candidate's distance needs only its rows ``p+1 .. q``, started from the
 current hypothesis' row ``p``, and then the cheapest way on from row ``q``: the current
