@@ -21,7 +21,7 @@ install: $(VENV)/.installed
 
 # Test dependencies. torch first, pinned to the CPU wheel on disk, so nothing pulls a CUDA build.
 # setup.py and csrc/ are listed so that an edited kernel is recompiled (in place) by `make test`.
-$(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt setup.py $(wildcard csrc/*.c csrc/*.h)
+$(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt setup.py $(wildcard csrc/*.c csrc/*.h csrc/*/*/*.c csrc/*/*/*.h)
 	$(PIP) install -q torch==2.13.0
 	$(PIP) install -q -e '.[dev,hf,ja,ko,torch,app,bench]'
 	touch $@
@@ -53,4 +53,4 @@ app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so .fuzz-corpus
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus
