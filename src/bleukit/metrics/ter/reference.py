@@ -13,10 +13,11 @@ The number of edits is what sacreBLEU 2.6's tercom port computes, decision for d
 - **Greedy shifts.** While a shift lowers the distance, the best one is applied. The candidates
   are word blocks of 1 to 10 words that occur in both sentences, starting at most 50 positions
   apart, in order of hypothesis start, reference start and length, skipping blocks without an
-  error on either side and blocks already aligned onto themselves. Each block is tried in front
-  of the hypothesis word aligned to the reference word before its start and to each of its
-  words (the same position is not tried twice in a row). The best candidate has the largest
-  gain, then the longest block, then the earliest hypothesis start, then the earliest target.
+  error on either side and blocks already aligned onto themselves. Each block is moved to just
+  after the hypothesis word aligned to the reference word before the block's reference start
+  (to the very start when there is none), then just after those aligned to each of the block's
+  words, skipping a target equal to the one before. The best candidate has the largest gain,
+  then the longest block, then the earliest hypothesis start, then the earliest target.
 - **The candidate cap.** The count of tried candidates runs across the whole sentence pair; a
   search that ends with 1000 or more stops the shifting and its best shift is not applied.
 
