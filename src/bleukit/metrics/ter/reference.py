@@ -320,10 +320,9 @@ def check_batch(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) 
     ValueError: references[0] is empty: every hypothesis needs at least one reference
     """
     check_layout(hypotheses, references)
-    for i, hyp in enumerate(hypotheses):
+    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):  # read as the kernel reads them
         if not isinstance(hyp, str):
             raise TypeError(f"hypotheses[{i}] must be a str, got {type(hyp).__name__}")
-        refs = references[i]
         if not isinstance(refs, (list, tuple)):
             raise TypeError(f"references[{i}] must be a list of str, got {type(refs).__name__}")
         if not refs:
