@@ -613,6 +613,10 @@ static PyObject *py_words(PyObject *module, PyObject *args) {
     int flag[5];
     for (int f = 0; f < 5; f++)
         if (bool_arg(flag_obj[f], flag_names[f], &flag[f]) < 0) return NULL;
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "text must be a str, got %.80s", Py_TYPE(text)->tp_name);
+        return NULL;
+    }
     if (check_segment(text, 0, -1) < 0) return NULL;
     const module_state *st = (const module_state *)PyModule_GetState(module);
     batch b;

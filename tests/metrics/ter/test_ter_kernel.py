@@ -172,6 +172,10 @@ def test_kernel_rejects_bad_arguments():
     readonly.flags.writeable = False
     with pytest.raises((TypeError, ValueError, BufferError)):
         call(out=readonly)
+    with pytest.raises(TypeError, match="text must be a str, got bytes"):
+        kernel.words(b"a", False, False, False, False, False)
+    with pytest.raises(TypeError, match="reference must be a bool, got int"):
+        kernel.words("a", False, False, False, False, 1)
     # a bad item late in the corpus fails before the first sentence is worked on
     out = np.full((3000, 3), -7, np.int64)
     with pytest.raises(TypeError, match=r"references\[2999\]\[0\] must be a str"):
