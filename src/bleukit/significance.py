@@ -250,12 +250,18 @@ def _bootstrap_sums_scores(
     n_rows, width = rows.shape
     metric = metric_for(options)
     bound = n_rows * int(rows.max(initial=0))
+    # The float32 rows sacreBLEU resamples: the integer rows cast, or the metric's own (TER's
+    # float average lengths), which are summed in float32 as it sums them.
+    w = width // n_systems
+    own = [metric.float32_rows(rows[:, j * w : (j + 1) * w], options) for j in range(n_systems)] if float32 else []
+    blocks32 = None if all(b is None for b in own) else [
+        np.asarray(rows[:, j * w : (j + 1) * w], dtype=np.float32) if b is None else b for j, b in enumerate(own)]
     product = _ExactProduct(rows, bound)
     out = []
     for idx in index_chunks:
         k = idx.shape[0]
-        if float32 and bound >= _EXACT_FLOAT32:
-            sums32 = _float32_sums(rows, idx, n_systems)
+        if float32 and (blocks32 is not None or bound >= _EXACT_FLOAT32):
+            sums32 = _float32_sums(rows, idx, n_systems, blocks32)
             scores = metric.float32_scores(sums32.reshape(k * n_systems, width // n_systems), options)
         else:
             # How often each sentence is drawn in each resample: one bincount over offset indices.
@@ -278,14 +284,18 @@ def _bootstrap_sums_scores(
     return np.concatenate(out) if out else np.zeros((0, n_systems))
 
 
-def _float32_sums(rows: np.ndarray, idx: np.ndarray, n_systems: int) -> np.ndarray:
+def _float32_sums(
+    rows: np.ndarray, idx: np.ndarray, n_systems: int, blocks32: Optional[List[np.ndarray]] = None
+) -> np.ndarray:
     """sacreBLEU's float32 sums of the resamples ``idx`` (k, n_systems, columns): each system's rows
-    as a float32 array, each resample gathered and summed with the very numpy call it makes
-    (``stats[idx[s]].sum(0)``), where float32 rounds partial sums above 2**24."""
+    as a float32 array (``blocks32[j]`` where the metric gives its own), each resample gathered and
+    summed with the very numpy call it makes (``stats[idx[s]].sum(0)``), where float32 rounds
+    partial sums above 2**24 (and every sum of fractions)."""
     width = rows.shape[1] // n_systems
     out = np.empty((idx.shape[0], n_systems, width), dtype=np.float32)
     for j in range(n_systems):
-        stats = np.ascontiguousarray(rows[:, j * width : (j + 1) * width], dtype=np.float32)
+        block = rows[:, j * width : (j + 1) * width] if blocks32 is None else blocks32[j]
+        stats = np.ascontiguousarray(block, dtype=np.float32)
         for s in range(idx.shape[0]):
             out[s, j] = stats[idx[s]].sum(0)
     return out

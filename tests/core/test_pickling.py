@@ -4,8 +4,8 @@ Spawned workers, Ray, DDP and ``datasets.map`` copy what they are given: results
 accumulators, significance and MBR results, reports, explanations, tokenizers, the metric objects,
 the evaluate modules, the compatibility classes, the framework adapters, the rewards and the
 sacreBLEU-shaped API. One case per object: how to make it, and what it does (its behaviour must be
-the same on the copies, and the original must be left as it was). torchmetrics' test harness pickles every metric, which is how a closure in
-``SacreBLEUScore`` was found (issue 20).
+the same on the copies, and the original must be left as it was). torchmetrics' test harness
+pickles every metric, which is how a closure in ``SacreBLEUScore`` was found (issue 20).
 """
 
 from __future__ import annotations
@@ -257,6 +257,9 @@ CASES: List[Case] = [
     ("sacreBLEU-shaped CHRF", _shim("CHRF", word_order=2), _shim_behaviour),
     ("sacreBLEU-shaped BLEUScore", lambda: _shim("BLEU")().corpus_score(HYPS, None, n_bootstrap=20), str),
     ("sacreBLEU-shaped Signature", lambda: _shim("CHRF")().get_signature(), str),
+    ("TerOptions", lambda: bleukit.TerOptions(normalized=True), lambda o: o),
+    ("TerResult with bootstrap", lambda: bleukit.corpus_ter(HYPS, REFS, n_bootstrap=30), _fields),
+    ("TerStatistics", lambda: bleukit.corpus_statistics(HYPS, REFS, bleukit.TerOptions()), lambda s: s),
 ]
 
 

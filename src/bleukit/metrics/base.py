@@ -336,6 +336,16 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
 
         Corpus scores are the score of a summed row; this is the one place the formula lives."""
 
+    def float32_rows(self, rows: np.ndarray, options: OptionsT) -> Optional[np.ndarray]:
+        """The table as the reference implementation's bootstrap holds it (float32), where that is
+        not the integer rows cast to float32; ``None`` (this default) where it is.
+
+        sacreBLEU resamples ``np.array(stats, dtype="float32")`` of its own per-sentence statistics;
+        a metric whose table stores them in other units (TER's average reference lengths, floats
+        there, exact fractions here) gives the float32 numbers sacreBLEU's array holds, and its
+        bootstrap then sums those in float32 as sacreBLEU does."""
+        return None
+
     def float32_scores(self, sums: np.ndarray, options: OptionsT) -> Any:
         """The score of every row of float32 column sums, as the reference implementation scores them.
 

@@ -20,11 +20,13 @@ Lower is better: ``METRIC.higher_is_better`` is ``False``, which paired tests an
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, List, Tuple, Type
+from typing import Any, ClassVar, Dict, List, Optional, Tuple, Type
+
+import numpy as np
 
 from ..base import Metric
 from .extract import ter_statistics
-from .formula import average_lengths, corpus_totals, sentence_ters, ter_score
+from .formula import average_lengths, corpus_totals, float32_sums_scores, sentence_ters, ter_score
 from .options import TerOptions
 from .result import TerResult
 from .statistics import COLUMNS, TerStatistics, from_counts
@@ -53,6 +55,13 @@ class TER(Metric[TerOptions, TerStatistics, TerResult]):
 
     def scores(self, rows: Any, options: TerOptions) -> Any:
         return sentence_ters(rows)
+
+    def float32_rows(self, rows: np.ndarray, options: TerOptions) -> Optional[np.ndarray]:
+        # sacreBLEU's rows are [edits, average reference length] (a float), held in float32.
+        return np.stack([np.asarray(rows[:, 0], dtype=np.float32), average_lengths(rows).astype(np.float32)], axis=1)
+
+    def float32_scores(self, sums: np.ndarray, options: TerOptions) -> Any:
+        return float32_sums_scores(sums)
 
     def result(self, statistics: TerStatistics, options: TerOptions) -> TerResult:
         self.check_statistics(statistics, options)
