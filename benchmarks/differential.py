@@ -2,7 +2,7 @@
 
     python benchmarks/differential.py                          # 1,000,000 sentences, 20,000 corpora
     python benchmarks/differential.py --sentences 20000 --corpora 500 --chrf-sentences 5000 \
-        --chrf-corpora 200 --bootstrap 50 --seed 7                                  # a quick look
+        --chrf-corpora 200 --ter-corpora 100 --bootstrap 50 --seed 7                                 # a quick look
     nice python benchmarks/differential.py > differential.log &                   # the full run
 
 Not a test (it takes a while); the counts it prints go in README's reliability table. Cases are
@@ -24,9 +24,12 @@ off, and one to four references (sometimes missing ones in corpora).
   ``sentence_chrf`` on a sample), ``bleukit.corpus_chrf`` against ``corpus_score`` (score, the
   statistics, the signature), with character orders 1-6, word orders 0-2, beta 0.5-3, case,
   whitespace and eps smoothing drawn per batch;
-- bootstrap: ``corpus_bleu``/``corpus_chrf(..., n_bootstrap=N)`` against sacreBLEU's
-  ``corpus_score(..., n_bootstrap=N)``: the mean and the interval, which sacreBLEU computes from
-  float32 sums (and for chrF in float32 arithmetic throughout).
+- TER: ``bleukit.corpus_ter`` against ``TER(...).corpus_score`` (score, edits, reference length,
+  signature) and ``sentence_ter_scores`` against ``sentence_score`` of each of its sentences, with
+  normalization, punctuation, Asian support and case drawn per corpus;
+- bootstrap: ``corpus_bleu``/``corpus_chrf``/``corpus_ter(..., n_bootstrap=N)`` against
+  sacreBLEU's ``corpus_score(..., n_bootstrap=N)``: the mean and the interval, which sacreBLEU
+  computes from float32 sums (and for chrF and TER in float32 arithmetic throughout).
 
 Both engines (``BLEUKIT_ENGINE=native`` and ``python``) score every case; every float is compared
 with ``==``. The first differences are printed with their case; the exit status is 1 if any.
@@ -354,26 +357,65 @@ def run_chrf_corpora(rng, lines, n, engines, tally) -> None:
             tally.add(f"chrf-corpus/{engine}", 1)
 
 
-def run_bootstrap(rng, lines, tokenizers, n, engines, tally) -> None:
-    """Bootstrap estimates of small corpora (100 resamples), BLEU and chrF in turn."""
-    from sacrebleu.metrics import BLEU, CHRF
+def draw_ter_options(rng: random.Random) -> Dict[str, Any]:
+    return {k: rng.random() < 0.3 for k in ("normalized", "no_punct", "asian_support", "case_sensitive")}
+
+
+def run_ter(rng, lines, n, engines, tally) -> None:
+    """TER corpora (score, edits, reference length, signature) and their sentence scores."""
+    from sacrebleu.metrics import TER
 
     import bleukit
 
-    for case in range(n):
+    for _ in range(n):
+        opts = draw_ter_options(rng)
+        hyps, streams = _corpus_case(rng, lines, rng.choice([1, 2, 3, 5, 8, 13, 21]))
+        metric = TER(**opts)
+        theirs = metric.corpus_score(hyps, streams)
+        their_sig = _signature(str(metric.get_signature()))
+        refs = bleukit.references_from_streams(streams)
+        their_sentences = [metric.sentence_score(h, [r for r in rs if r is not None]).score
+                           for h, rs in zip(hyps, refs)]
+        for engine in engines:
+            os.environ["BLEUKIT_ENGINE"] = engine
+            ours = bleukit.corpus_ter(hyps, refs, **opts)
+            same = (ours.score == theirs.score and ours.num_edits == theirs.num_edits
+                    and ours.ref_length == theirs.ref_length and _signature(ours.signature) == their_sig)
+            if not same:
+                tally.differ(f"ter-corpus/{engine}", f"{opts}: {ours} != {theirs} ({len(hyps)} sentences)")
+            tally.add(f"ter-corpus/{engine}", 1)
+            sentences = bleukit.sentence_ter_scores(hyps, refs, **opts).tolist()
+            for a, b, h, r in zip(sentences, their_sentences, hyps, refs):
+                if a != b:
+                    tally.differ(f"ter-sentence/{engine}", f"{opts}: {a!r} != {b!r} for {(h, r)!r}")
+            tally.add(f"ter-sentence/{engine}", len(hyps))
+
+
+def run_bootstrap(rng, lines, tokenizers, n, engines, tally) -> None:
+    """Bootstrap estimates of small corpora (100 resamples), BLEU, chrF and TER in turn."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    import bleukit
+
+    for _ in range(n):
+        which = rng.randrange(3)
         hyps, streams = _corpus_case(rng, lines, rng.choice([3, 8, 20, 60, 150]))
         refs = bleukit.references_from_streams(streams)
-        if case % 2:
+        if which == 1:
             opts = draw_chrf_options(rng)
             metric: Any = CHRF(**opts)
             kind, ours_fn = "bootstrap-chrf", bleukit.corpus_chrf
+        elif which == 2:
+            opts = draw_ter_options(rng)
+            metric = TER(**opts)
+            kind, ours_fn = "bootstrap-ter", bleukit.corpus_ter
         else:
             opts = draw_options(rng, tokenizers)
             metric = BLEU(**opts)
             kind, ours_fn = "bootstrap-bleu", bleukit.corpus_bleu
         try:
             theirs = metric.corpus_score(hyps, streams, n_bootstrap=100)
-        except TypeError:  # statistics.mean of float32 and Python 0.0 scores (chrF): sacreBLEU fails
+        except TypeError:  # statistics.mean of float32 and Python 0.0 scores (chrF, TER): sacreBLEU fails
             tally.add(f"{kind} (sacreBLEU failed)", 1)
             continue
         for engine in engines:
@@ -390,6 +432,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--corpora", type=int, default=20_000)
     parser.add_argument("--chrf-sentences", type=int, default=200_000)
     parser.add_argument("--chrf-corpora", type=int, default=5_000)
+    parser.add_argument("--ter-corpora", type=int, default=2_000, help="TER corpora (and their sentences)")
     parser.add_argument("--bootstrap", type=int, default=1_000, help="corpora with bootstrap estimates")
     parser.add_argument("--batch", type=int, default=500, help="sentence cases per batch (one option draw)")
     parser.add_argument("--seed", type=int, default=20)
@@ -433,6 +476,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         ("chrF sentence cases", args.chrf_sentences,
          lambda k: run_chrf_sentences(rng, lines, k, args.batch, engines, tally)),
         ("chrF corpora", args.chrf_corpora, lambda k: run_chrf_corpora(rng, lines, k, engines, tally)),
+        ("TER corpora", args.ter_corpora, lambda k: run_ter(rng, lines, k, engines, tally)),
         ("bootstrap corpora", args.bootstrap, lambda k: run_bootstrap(rng, lines, tokenizers, k, engines, tally)),
     ):
         step = max(1, total // 5)
