@@ -135,8 +135,10 @@ def float32_sums_scores(sums: Any) -> np.ndarray:
     float32, or float64 where some row is one of those Python floats, as ``np.array`` of
     sacreBLEU's scores would be.
 
-    >>> float32_sums_scores(np.array([[1, 3.5], [0, 4]], np.float32))
-    array([28.571428,  0.      ], dtype=float32)
+    >>> float32_sums_scores(np.array([[1, 3.5], [0, 4]], np.float32)).tolist()
+    [28.571430206298828, 0.0]
+    >>> float32_sums_scores(np.array([[1, 3.5], [2, 0]], np.float32)).dtype  # sacreBLEU's 100.0 there
+    dtype('float64')
     """
     sums = np.asarray(sums, dtype=np.float32)
     if sums.ndim != 2 or sums.shape[1] != len(COLUMNS):
