@@ -57,7 +57,8 @@ def corpus_bleu(
     threads (0: all cores; only the native engine gains from it); the score is the same. With
     ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95% ``ci`` of the score
     over N resamples drawn with ``seed`` (``None``: unseeded), as sacreBLEU's ``--confidence``
-    (see ``bleukit.significance``).
+    (see ``bleukit.significance``); as in sacreBLEU, only ``N > 1`` resamples (``N=1`` is a
+    plain score).
 
     >>> r = corpus_bleu(["the cat sat on the mat"], [["the cat is on the mat", "a cat sat on a mat"]])
     >>> round(r.score, 2), r.signature.split("|")[0]

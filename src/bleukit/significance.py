@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
@@ -59,7 +58,7 @@ from typing import (
 import numpy as np
 
 from .defaults import DEFAULT_SAMPLES, DEFAULT_SEED
-from .inputs import check_hypotheses, check_references
+from .inputs import check_count, check_hypotheses, check_references, check_seed
 from .metrics import metric_for, resolve_options
 from .metrics.base import MetricOptions, MetricResult, Statistics
 from .pipeline import corpus_statistics
@@ -142,24 +141,6 @@ class PairedResult:
             "ci": self.ci,
             "signature": self.result.signature,
         }
-
-
-def _check_samples(n_samples: Any, what: str = "n_samples") -> int:
-    if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral):
-        raise TypeError(f"{what} must be an int, got {type(n_samples).__name__}")
-    if n_samples <= 0:
-        raise ValueError(f"{what} must be >= 1, got {n_samples}")
-    return int(n_samples)
-
-
-def _check_seed(seed: Any) -> Seed:
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be an int >= 0 or None, got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be an int >= 0 or None, got {seed}")
-    return int(seed)
 
 
 def _estimate_ci(scores: np.ndarray) -> BootstrapCI:
@@ -264,8 +245,8 @@ def bootstrap_scores(
     >>> bootstrap_scores(stats, BleuOptions(), n_samples=3, seed=1).round(2).tolist()
     [72.31, 50.0, 100.0]
     """
-    n_samples = _check_samples(n_samples)
-    seed = _check_seed(seed)
+    n_samples = check_count(n_samples, "n_samples")
+    seed = check_seed(seed)
     metric_for(options).check_statistics(statistics, options)
     if len(statistics) == 0:
         raise ValueError("cannot resample an empty corpus")
@@ -308,7 +289,8 @@ def bootstrap_ci(
 
 def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_samples: int, seed: Seed) -> R:
     """``result`` with the bootstrap ``mean`` and ``ci`` of ``statistics`` and ``bs:N|seed:S`` in its
-    signature (what ``corpus_bleu(..., n_bootstrap=N, seed=S)`` returns).
+    signature (what ``corpus_bleu(..., n_bootstrap=N, seed=S)`` returns). As sacreBLEU, only
+    ``n_samples > 1`` resamples: ``n_samples=1`` (sacreBLEU's default) returns ``result`` as it is.
 
     >>> from bleukit import BleuOptions, corpus_statistics, score_statistics
     >>> opts = BleuOptions()
@@ -316,9 +298,13 @@ def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_
     >>> r = with_bootstrap(score_statistics(stats, opts), stats, opts, 10, 12345)
     >>> r.signature.split("|")[:3]
     ['nrefs:1', 'bs:10', 'seed:12345']
+    >>> with_bootstrap(score_statistics(stats, opts), stats, opts, 1, 12345).mean is None
+    True
     """
-    n_samples = _check_samples(n_samples, "n_bootstrap")
-    seed = _check_seed(seed)
+    n_samples = check_count(n_samples, "n_bootstrap")
+    seed = check_seed(seed)
+    if n_samples == 1:
+        return result  # one resample estimates nothing: sacreBLEU bootstraps only when n > 1
     mean, ci = _estimate_ci(bootstrap_scores(statistics, options, n_samples, seed))
     return result.with_estimate(mean, ci, options.signature(statistics.nrefs_signature, ("bs", n_samples, seed)))
 
@@ -395,8 +381,8 @@ def paired_test(
             f"unknown method={method!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate "
             "randomization)"
         )
-    n = DEFAULT_SAMPLES[method] if n_samples is None else _check_samples(n_samples)
-    seed = _check_seed(seed)
+    n = DEFAULT_SAMPLES[method] if n_samples is None else check_count(n_samples, "n_samples")
+    seed = check_seed(seed)
     opts = resolve_options(options, keywords)
     metric = metric_for(opts)
     named = _named_systems(systems)

@@ -13,6 +13,7 @@ from strategies import corpora
 
 import bleukit
 from bleukit import significance
+from bleukit.metrics.chrf import ChrfOptions
 from bleukit.options import BleuOptions
 
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
@@ -211,6 +212,23 @@ def test_corpus_bleu_without_bootstrap_has_no_estimate():
     boot = bleukit.corpus_bleu(["a b c d", "a b c"], ["a b c d", "a b c d"], n_bootstrap=10)
     assert boot.to_dict()["mean"] == boot.mean and boot.to_dict()["ci"] == boot.ci
     assert boot.score == bleukit.corpus_bleu(["a b c d", "a b c"], ["a b c d", "a b c d"]).score
+
+
+def test_one_resample_is_a_plain_score_as_in_sacrebleu(wmt17):
+    # sacreBLEU bootstraps only when n_bootstrap > 1; one resample used to print "(μ = … ± 0.00)".
+    systems, refs, _ = wmt17
+    hyps, refs = next(iter(systems.values()))[:50], refs[:50]
+    metric = BLEU()
+    theirs = metric.corpus_score(hyps, [refs], n_bootstrap=1)
+    ours = bleukit.corpus_bleu(hyps, refs, n_bootstrap=1)
+    assert ours.mean is None and ours.ci is None and "bs:" not in ours.signature
+    assert ours.format(signature=False) == theirs.format()
+    assert ours.signature.rsplit("|", 1)[0] == metric.get_signature().format().rsplit("|", 1)[0]
+    # ... for every metric: the shared helper returns the result as it is
+    for options in (BleuOptions(), ChrfOptions()):
+        stats = bleukit.corpus_statistics(hyps, refs, options)
+        plain = bleukit.score_statistics(stats, options)
+        assert significance.with_bootstrap(plain, stats, options, 1, 12345) is plain
 
 
 @pytest.mark.parametrize("n_rows", [1, 7, 33, 3004])
