@@ -9,15 +9,20 @@ References are laid out per hypothesis: ``references[i]`` is a string or a list 
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any, List, Optional, Sequence, Union
 
 __all__ = [
+    "check_sequence",
     "check_texts",
     "check_hypotheses",
     "check_references",
     "check_sentence_references",
+    "check_utf8",
+    "check_seed",
+    "check_count",
     "references_from_streams",
 ]
 
@@ -62,6 +67,40 @@ def _as_list(obj: Any, what: str) -> List[Any]:
         return list(obj)
     except TypeError:
         raise TypeError(f"{what} must be a list of strings, got {type(obj).__name__}") from None
+
+
+def check_sequence(items: Any, what: str, of: str = "strings") -> List[Any]:
+    """An ordered collection of ``of`` as a new list (a generator is read once), whatever its
+    items are, or a ``TypeError`` naming ``what``: a single string, ``None``, a mapping, a set (no
+    order) and a DataFrame (iterating it gives its column names) are refused wherever a list
+    belongs. (:func:`check_texts` and :func:`check_references` apply the same rules to text.)
+
+    >>> check_sequence((s for s in ["a", ["b"]]), "candidates")
+    ['a', ['b']]
+    >>> check_sequence({0.5, 0.25}, "weights", of="numbers")
+    Traceback (most recent call last):
+    ...
+    TypeError: weights must be an ordered sequence of numbers, got a set (a set has no order); pass a list
+    """
+    if items is None or isinstance(items, (str, bytes)):
+        kind = "None" if items is None else f"a single {type(items).__name__}"
+        raise TypeError(f"{what} must be a list of {of}, got {kind}")
+    if isinstance(items, Mapping):
+        raise TypeError(f"{what} must be a list of {of}, got a {type(items).__name__} (a mapping)")
+    if isinstance(items, AbstractSet):
+        raise TypeError(
+            f"{what} must be an ordered sequence of {of}, got a {type(items).__name__} (a set has no order); "
+            "pass a list"
+        )
+    if hasattr(items, "columns") and hasattr(items, "iloc"):
+        raise TypeError(
+            f"{what} must be a list of {of}, got a {type(items).__name__}; pass one column, e.g. "
+            'df["column"].tolist()'
+        )
+    try:
+        return list(items)
+    except TypeError:
+        raise TypeError(f"{what} must be a list of {of}, got {type(items).__name__}") from None
 
 
 def check_texts(texts: Any, what: str) -> List[str]:
@@ -140,6 +179,64 @@ def check_sentence_references(references: Any) -> List[str]:
     ['the cat']
     """
     return _refs_of_one(references, "references")
+
+
+def check_utf8(texts: Sequence[str], what: str) -> None:
+    """A ``ValueError`` naming the first item of ``texts`` that UTF-8 cannot encode (a lone
+    surrogate such as ``"\\ud800"``, from text decoded with ``errors="surrogateescape"``).
+
+    Python strings may hold them and the scores treat them as characters, but Arrow (evaluate,
+    datasets) and JSON writers cannot store them: the entry points that hand text over check here
+    first, so the error says which item it is.
+
+    >>> check_utf8(["fine", "bad \\ud800"], "predictions")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: predictions[1] is not valid Unicode text: it holds a lone surrogate ('\\ud800' at character 4), ...
+    """
+    try:
+        "".join(texts).encode("utf-8")  # one pass in C for the common, valid case
+        return
+    except UnicodeEncodeError:
+        pass
+    for i, text in enumerate(texts):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise ValueError(
+                f"{what}[{i}] is not valid Unicode text: it holds a lone surrogate "
+                f"({text[err.start]!r} at character {err.start}), which UTF-8 cannot encode; decode the "
+                'input with errors="replace" or fix the source'
+            ) from None
+
+
+def check_seed(seed: Any, what: str = "seed") -> Optional[int]:
+    """A random seed: an int >= 0 (any size, as numpy takes it) or ``None`` (fresh entropy). A
+    float, even a whole one, is a ``TypeError``: above 2**53 it is not the number that was meant.
+
+    >>> check_seed(2**64 + 1), check_seed(None)
+    (18446744073709551617, None)
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"{what} must be an int >= 0 or None, got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"{what} must be an int >= 0 or None, got {seed}")
+    return int(seed)
+
+
+def check_count(count: Any, what: str) -> int:
+    """A number of things to do (samples, resamples, n-best): an int >= 1, not a bool or a float.
+
+    >>> check_count(1000, "n_samples")
+    1000
+    """
+    if isinstance(count, bool) or not isinstance(count, numbers.Integral):
+        raise TypeError(f"{what} must be an int, got {type(count).__name__}")
+    if count <= 0:
+        raise ValueError(f"{what} must be >= 1, got {count}")
+    return int(count)
 
 
 def references_from_streams(streams: Sequence[Sequence[Optional[str]]]) -> List[List[Optional[str]]]:
