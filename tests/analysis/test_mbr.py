@@ -135,7 +135,8 @@ def test_generators_are_read_once_on_every_path():
     assert got.indices == one.indices and got.selected == one.selected
     np.testing.assert_array_equal(got.utilities, one.utilities)
     batch = bleukit.mbr_select(iter([iter(CANDS), (c for c in CANDS[:3])]), iter([None, iter(CANDS[:2])]))
-    assert [p.selected for p in batch] == [bleukit.mbr_select(CANDS).selected, bleukit.mbr_select(CANDS[:3], CANDS[:2]).selected]
+    one_by_one = [bleukit.mbr_select(CANDS), bleukit.mbr_select(CANDS[:3], CANDS[:2])]
+    assert [p.selected for p in batch] == [p.selected for p in one_by_one]
     # threads=0 means every core, as everywhere
     np.testing.assert_array_equal(bleukit.mbr_select(CANDS, threads=0).utilities, bleukit.mbr_select(CANDS).utilities)
 
