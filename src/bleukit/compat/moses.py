@@ -33,6 +33,7 @@ import os
 import re
 from typing import Any, List, Sequence, Union
 
+from ..inputs import check_sequence
 from ..tokenizers.mteval import mteval_rules, mteval_unescape
 from ._common import token_statistics
 
@@ -63,10 +64,7 @@ def _lines(source: Lines, as_bytes: bool, what: str) -> list:
             source = source.decode("utf-8", "replace")
         lines = _chopped_lines(source)
     else:
-        try:
-            lines = list(source)
-        except TypeError:
-            raise TypeError(f"{what} must be file contents (str/bytes) or a list of lines") from None
+        lines = check_sequence(source, what, of="lines (or file contents as str/bytes)")
     out = []
     for line in lines:
         if isinstance(line, str):
@@ -132,9 +130,7 @@ def _plain_tokens(line: str, lowercase: bool = False) -> list:
 
 
 def _check_refs(references: Sequence[Lines]) -> list:
-    if isinstance(references, (str, bytes)):
-        raise TypeError("references must be a list of reference files (contents or lists of lines)")
-    refs = list(references)
+    refs = check_sequence(references, "references", of="reference files (contents or lists of lines)")
     if not refs:
         raise ValueError("no reference file given")
     return refs
