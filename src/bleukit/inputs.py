@@ -12,6 +12,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
+from itertools import chain
 from typing import Any, List, Optional, Sequence, Union
 
 __all__ = [
@@ -181,33 +182,37 @@ def check_sentence_references(references: Any) -> List[str]:
     return _refs_of_one(references, "references")
 
 
-def check_utf8(texts: Sequence[str], what: str) -> None:
-    """A ``ValueError`` naming the first item of ``texts`` that UTF-8 cannot encode (a lone
-    surrogate such as ``"\\ud800"``, from text decoded with ``errors="surrogateescape"``).
+def check_utf8(texts: Sequence[Union[str, Sequence[str]]], what: str) -> None:
+    """A ``ValueError`` naming the first text of ``texts`` (strings, or lists of strings such as
+    checked references) that UTF-8 cannot encode: a lone surrogate such as ``"\\ud800"``, from
+    text decoded with ``errors="surrogateescape"``.
 
     Python strings may hold them and the scores treat them as characters, but Arrow (evaluate,
     datasets) and JSON writers cannot store them: the entry points that hand text over check here
-    first, so the error says which item it is.
+    first, so that the error says which item it is.
 
-    >>> check_utf8(["fine", "bad \\ud800"], "predictions")  # doctest: +ELLIPSIS
+    >>> check_utf8(["fine", ["ok", "bad \\ud800"]], "references")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: predictions[1] is not valid Unicode text: it holds a lone surrogate ('\\ud800' at character 4), ...
+    ValueError: references[1][1] is not valid Unicode text: it holds a lone surrogate ('\\ud800' at character 4), ...
     """
+    flat = chain.from_iterable([t] if isinstance(t, str) else t for t in texts)
     try:
-        "".join(texts).encode("utf-8")  # one pass in C for the common, valid case
+        "".join(flat).encode("utf-8")  # one pass in C for the common, valid case
         return
     except UnicodeEncodeError:
         pass
-    for i, text in enumerate(texts):
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as err:
-            raise ValueError(
-                f"{what}[{i}] is not valid Unicode text: it holds a lone surrogate "
-                f"({text[err.start]!r} at character {err.start}), which UTF-8 cannot encode; decode the "
-                'input with errors="replace" or fix the source'
-            ) from None
+    for i, item in enumerate(texts):
+        for k, text in enumerate([item] if isinstance(item, str) else item):
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as err:
+                where = f"{what}[{i}]" if isinstance(item, str) else f"{what}[{i}][{k}]"
+                raise ValueError(
+                    f"{where} is not valid Unicode text: it holds a lone surrogate ({text[err.start]!r} at "
+                    f"character {err.start}), which UTF-8 cannot encode; decode the input with "
+                    'errors="replace" or fix the source'
+                ) from None
 
 
 def check_seed(seed: Any, what: str = "seed") -> Optional[int]:
