@@ -179,6 +179,10 @@ def check_sentence_references(references: Any) -> List[str]:
     >>> check_sentence_references("the cat")
     ['the cat']
     """
+    if not isinstance(references, str) and references is not None:
+        # A set, a mapping or a DataFrame (which would give its column names) is named here;
+        # a generator is read once.
+        references = check_sequence(references, "references", of="strings (or one string)")
     return _refs_of_one(references, "references")
 
 

@@ -58,7 +58,7 @@ from typing import (
 import numpy as np
 
 from .defaults import DEFAULT_SAMPLES, DEFAULT_SEED
-from .inputs import check_count, check_hypotheses, check_references, check_seed
+from .inputs import check_count, check_hypotheses, check_references, check_seed, check_sequence
 from .metrics import metric_for, resolve_options
 from .metrics.base import MetricOptions, MetricResult, Statistics
 from .pipeline import corpus_statistics
@@ -312,14 +312,11 @@ def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_
 def _named_systems(systems: Any) -> List[Tuple[str, Sequence[str]]]:
     if isinstance(systems, Mapping):
         pairs = list(systems.items())
-    elif isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__"):
-        raise TypeError(
-            f"systems must be a mapping name -> hypotheses or a list of (name, hypotheses), "
-            f"got {type(systems).__name__}"
-        )
     else:
+        # (a set of pairs would change which system is the baseline from run to run)
+        items = check_sequence(systems, "systems", of="(name, hypotheses) pairs, or a mapping name -> hypotheses")
         pairs = []
-        for k, item in enumerate(systems):
+        for k, item in enumerate(items):
             if isinstance(item, (str, bytes)) or not hasattr(item, "__len__") or len(item) != 2:
                 raise TypeError(f"systems[{k}] must be a (name, hypotheses) pair")
             pairs.append((item[0], item[1]))

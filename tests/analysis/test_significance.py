@@ -321,7 +321,7 @@ def test_resampled_scores_equal_scoring_the_resampled_corpus(data, draws, tokeni
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], method="t"), ValueError, "unknown method"),
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], seed=-1), ValueError, "seed must be"),
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], seed="1"), TypeError, "seed must be"),
-        (lambda: bleukit.paired_test("ab", ["x"]), TypeError, "systems must be a mapping"),
+        (lambda: bleukit.paired_test("ab", ["x"]), TypeError, r"systems must be a list of \(name, hypotheses\) pairs"),
         (lambda: bleukit.paired_test([("a", ["x"]), "b"], ["x"]), TypeError, r"systems\[1\] must be"),
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], tokenize="nope"), ValueError, "unknown tokenize"),
         (lambda: bleukit.corpus_bleu(["x"], ["x"], n_bootstrap=0), ValueError, "n_bootstrap must be >= 1"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Hashable, List, Sequence, Tuple
 
-from ..inputs import check_sequence
+from ..inputs import check_sequence, check_texts
 from ..metrics.bleu.statistics import BleuStatistics
 from ..tokenizers import get_tokenizer
 
@@ -25,11 +25,12 @@ def per_hypothesis_references(references: Sequence[Any], n_predictions: int, who
     out = []
     for i, r in enumerate(refs):
         if isinstance(r, str) or not hasattr(r, "__iter__"):
-            raise TypeError(
-                f"{who}: references[{i}] must be a list of strings like references[0], got "
-                f"{type(r).__name__}"
-            )
+            layout = "a str or a list of strings" if i == 0 else "a list of strings like references[0]"
+            raise TypeError(f"{who}: references[{i}] must be {layout}, got {type(r).__name__}")
         r = check_sequence(r, f"{who}: references[{i}]")
+        for k, ref in enumerate(r):
+            if not isinstance(ref, str):
+                raise TypeError(f"{who}: references[{i}][{k}] must be a str, got {type(ref).__name__}")
         if not r:
             raise ValueError(f"{who}: references[{i}] is empty; every prediction needs a reference")
         out.append(r)
@@ -40,7 +41,7 @@ def predictions_list(predictions: Any, who: str) -> List[Any]:
     preds = check_sequence(predictions, f"{who}: predictions")
     if not preds:
         raise ValueError(f"{who}: empty input (no predictions); the original divides by zero here")
-    return preds
+    return check_texts(preds, f"{who}: predictions")
 
 
 def token_function(tokenizer: Any) -> Callable[[str], List[str]]:
@@ -71,12 +72,13 @@ def check_token_lists(
     hyps = [check_sequence(h, f"{who}: hypotheses[{i}]", of="tokens") for i, h in enumerate(hyps)]
     refs = []
     for i, entry in enumerate(check_sequence(list_of_references, f"{who}: list_of_references", of="reference lists")):
-        if isinstance(entry, str) or (not isinstance(entry, bytes) and any(isinstance(r, str) for r in entry)):
+        where = f"{who}: list_of_references[{i}]"
+        if not isinstance(entry, str):
+            entry = check_sequence(entry, where, of="token lists")
+        if isinstance(entry, str) or any(isinstance(r, str) for r in entry):
             raise TypeError(f"{who} takes a list of token lists per hypothesis, got a str reference; "
                             "e.g. [reference.split()]")
-        where = f"{who}: list_of_references[{i}]"
-        refs.append([check_sequence(r, f"{where}[{k}]", of="tokens")
-                     for k, r in enumerate(check_sequence(entry, where, of="token lists"))])
+        refs.append([check_sequence(r, f"{where}[{k}]", of="tokens") for k, r in enumerate(entry)])
     return refs, hyps
 
 

@@ -75,6 +75,12 @@ def _inputs(preds: Any, target: Any, wrap: bool) -> tuple:
             target_.append([t] if wrap else _characters(t, f"target[{i}]"))
         else:
             target_.append(check_sequence(t, f"target[{i}]"))
+    # torchmetrics fails on a non-string deep inside its tokenizer (AttributeError); name it here.
+    # (An empty corpus stays valid: torchmetrics scores it 0.)
+    for where, texts in [("preds", preds_)] + [(f"target[{i}]", refs) for i, refs in enumerate(target_)]:
+        for k, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"{where}[{k}] must be a str, got {type(text).__name__}")
     if len(preds_) != len(target_):
         raise ValueError(f"Corpus has different size {len(preds_)} != {len(target_)}")
     for i, refs in enumerate(target_):

@@ -16,6 +16,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from bleukit.inputs import check_sequence
 from bleukit.metrics import metric_for
 from bleukit.metrics.base import MetricOptions, Statistics
 from bleukit.pipeline import corpus_statistics
@@ -26,10 +27,9 @@ Columns = Union[str, Sequence[str]]
 
 
 def _names(value: Any, what: str, allow_empty: bool = False) -> Tuple[str, ...]:
-    names = (value,) if isinstance(value, str) else value
-    if isinstance(names, (bytes, dict)) or not hasattr(names, "__iter__"):
+    if isinstance(value, bytes) or not (isinstance(value, str) or hasattr(value, "__iter__")):
         raise TypeError(f"{what} must be a column name or a list of column names, got {type(value).__name__}")
-    names = tuple(names)
+    names = (value,) if isinstance(value, str) else tuple(check_sequence(value, what, of="column names"))
     if not names and not allow_empty:
         raise ValueError(f"{what} is empty: give at least one column name")
     for name in names:

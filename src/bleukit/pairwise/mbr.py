@@ -101,6 +101,8 @@ def _normalised_weights(weights: Any, log_weights: bool, m: int, where: str) -> 
         )
     if not w.max(initial=0.0) > 0:
         raise ValueError(f"{where} sum to zero: no pseudo-reference has any weight")
+    if (w == w[0]).all():
+        return np.full(m, 1.0 / m)  # equal weights are the plain mean, to the bit
     # A power of two changes no bit of the normalised weights, and keeps a sum of huge weights
     # ([1e308] * 3) finite.
     w = np.asarray(binary_scaled(w.tolist()), dtype=np.float64)
