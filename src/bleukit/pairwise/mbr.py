@@ -10,12 +10,14 @@ with ``w_j`` uniform, given probabilities or given log-probabilities. The N x M 
 the metric's ``pairwise_scores`` (:func:`bleukit.pairwise.pairwise_scores`; for BLEU every sentence
 is counted once and a compiled loop clips the pairs).
 
-Each utility is the correctly rounded value of the exact sum of the exact products (error-free
-products, summed by ``math.fsum``), not a BLAS dot product whose summation order depends on the
-position of a pseudo-reference: utilities that are mathematically equal (candidates scoring the
-same against the pseudo-references in another order, say) are bit-equal, so the tie rule (the
-lowest index first) decides between them, never the rounding. (Exact as long as no product falls
-below 2**-969, some 1e-292, where its rounding error would underflow.)
+A BLAS dot product rounds in an order that depends on the position of a pseudo-reference, so
+utilities that are mathematically equal (candidates scoring the same against the
+pseudo-references in another order, say) could differ in the last bit and the rounding would
+break the tie. Every utility within the product's rounding bound of another is therefore
+recomputed as the correctly rounded value of the exact sum of the exact products (error-free
+products, summed by ``math.fsum``): mathematically equal utilities are bit-equal, and the tie rule
+(the lowest index first) decides between them. (Exact as long as no product falls below 2**-969,
+some 1e-292, where its rounding error would underflow.)
 
 ``aggregate=True`` uses reference aggregation instead (DeNero et al. 2009; Vamvas & Sennrich
 2024): one expected reference whose n-gram counts and length are the weighted means of the
@@ -31,7 +33,6 @@ counts, so its utilities differ from the exact expectation and may rank candidat
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -40,7 +41,7 @@ import numpy as np
 from .._torch import is_torch_tensor
 from ..defaults import DEFAULT_THREADS
 from ..engine import thread_count
-from ..inputs import check_sequence, check_texts
+from ..inputs import check_count, check_sequence, check_texts
 from ..metrics import metric_for, resolve_options
 from ..metrics.base import MetricOptions
 from ..metrics.bleu.formula import binary_scaled
@@ -244,12 +245,10 @@ def mbr_select(
     """
     opts = resolve_options(options, keywords, sentence=True)
     threads = thread_count(threads)
-    if isinstance(nbest, bool) or not isinstance(nbest, numbers.Integral) or nbest < 1:
-        raise ValueError(f"nbest must be an int >= 1, got {nbest!r}")
+    nbest = check_count(nbest, "nbest")
     for flag, name in ((log_weights, "log_weights"), (aggregate, "aggregate")):
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
-    nbest = int(nbest)
     items = check_sequence(candidates, "candidates", of="strings (or a batch of lists of strings)")
     if not _is_batch(items):
         return _select_one(items, pseudo_references, weights, nbest, log_weights, aggregate, opts, threads,
