@@ -118,16 +118,17 @@ ext_modules = (
         Extension(
             "bleukit._native_kernel",
             sources=["csrc/module.c", "csrc/tokenize.c", "csrc/count.c"],
-            depends=["csrc/kernel.h"],
+            depends=["csrc/kernel.h", "csrc/hash.h", "csrc/poll.h", "csrc/pyhelpers.h"],
             extra_compile_args=_compile_args(),
             optional=True,
         ),
-        # The pairwise match loop (bleukit.metrics.bleu.pairs) is its own module, so either one
-        # missing only sends its own work to the Python path.
+        # The pairwise match loop (bleukit.metrics.bleu.pairs) is its own module: it shares only the small
+        # headers every kernel uses (hash.h, poll.h, pyhelpers.h) with the statistics kernel, and
+        # either one missing only sends its own work to the Python path.
         Extension(
             "bleukit._pairwise_kernel",
             sources=["csrc/pairwise.c"],
-            depends=["csrc/kernel.h"],
+            depends=["csrc/hash.h", "csrc/poll.h", "csrc/pyhelpers.h"],
             extra_compile_args=_compile_args() + _pthread(),
             extra_link_args=_pthread(),
             optional=True,

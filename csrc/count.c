@@ -1,9 +1,10 @@
 /*
  * Counting: one sentence's tokens -> one statistics row (clipped n-gram matches and totals per
  * order, hypothesis length, closest reference length), for text tokens of the store that
- * tokenize.c fills or for integer token ids. Also the growable buffers both use.
+ * tokenize.c fills or for integer token ids. Also grow_array, which every growable array of the
+ * kernel goes through.
  *
- * Runs without the GIL: no Python object or error state is touched; failures set k->err.
+ * Runs without the GIL: no Python object or error state is touched; failures set ws->err.
  * Work buffers grow to the longest sentence and are reused; nothing is kept per corpus.
  */
 #include "kernel.h"
@@ -11,55 +12,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Grow a buffer of `elem`-byte items to hold `need` of them (capacity doubles from 256). */
-static int reserve(kernel *k, void **d, size_t *cap, size_t need, size_t elem) {
+/* See kernel.h. */
+int grow_array(void **data, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return 0;
-    if (need > MAX_BUFFER_BYTES / elem) {
-        k->err = KERR_TOO_LONG;
-        return -1;
-    }
-    size_t c = *cap ? *cap : 256;
+    if (need > MAX_BUFFER_BYTES / elem) return KERR_TOO_LONG;
+    size_t c = *cap ? *cap : 64;
     while (c < need) c *= 2; /* c < 2 * need <= 2 * MAX_BUFFER_BYTES / elem: no overflow */
-    void *p = realloc(*d, c * elem);
-    if (!p) {
-        k->err = KERR_NOMEM;
-        return -1;
-    }
-    *d = p;
+    void *p = realloc(*data, c * elem);
+    if (!p) return KERR_NOMEM;
+    *data = p;
     *cap = c;
     return 0;
 }
 
-int cp_grow(kernel *k, cpbuf *b, size_t need) {
+/* grow_array for the workspace: a failure is recorded in ws->err. */
+static int reserve(workspace *ws, void **d, size_t *cap, size_t need, size_t elem) {
+    const int err = grow_array(d, cap, need, elem);
+    if (err) {
+        ws->err = err;
+        return -1;
+    }
+    return 0;
+}
+
+int cp_grow(workspace *ws, cpbuf *b, size_t need) {
     void *d = b->d;
-    const int r = reserve(k, &d, &b->cap, need, sizeof(cp_t));
+    const int r = reserve(ws, &d, &b->cap, need, sizeof(cp_t));
     b->d = (cp_t *)d;
     return r;
 }
 
-int i64_grow(kernel *k, i64buf *b, size_t need) {
+int i64_grow(workspace *ws, i64buf *b, size_t need) {
     void *d = b->d;
-    const int r = reserve(k, &d, &b->cap, need, sizeof(int64_t));
+    const int r = reserve(ws, &d, &b->cap, need, sizeof(int64_t));
     b->d = (int64_t *)d;
     return r;
 }
 
-void kernel_free(kernel *k) {
-    free(k->a.d);
-    free(k->b.d);
-    free(k->chars.d);
-    free(k->tok_off.d);
-    free(k->tok_len.d);
-    free(k->tok_hash.d);
-    free(k->seg_start.d);
-    free(k->ids.d);
-    free(k->tok_ids.d);
-    free(k->hypcnt.d);
-    free(k->refmax.d);
-    free(k->tmp.d);
-    free(k->hkeys);
-    free(k->hvals);
-    memset(k, 0, sizeof(*k));
+void workspace_free(workspace *ws) {
+    free(ws->a.d);
+    free(ws->b.d);
+    free(ws->c.d);
+    free(ws->chars.d);
+    free(ws->tok_off.d);
+    free(ws->tok_len.d);
+    free(ws->tok_hash.d);
+    free(ws->seg_start.d);
+    free(ws->ids.d);
+    free(ws->tok_ids.d);
+    free(ws->hypcnt.d);
+    free(ws->refmax.d);
+    free(ws->tmp.d);
+    free(ws->hkeys);
+    free(ws->hvals);
+    memset(ws, 0, sizeof(*ws));
 }
 
 /* Fibonacci hashing: the multiply spreads integer keys over the top bits */
@@ -67,192 +73,232 @@ void kernel_free(kernel *k) {
 
 /* Open addressing table for at least `entries` keys, cleared. Only the slots in use are
  * cleared, so one very long sentence does not slow down the short ones after it. */
-static int table_reset(kernel *k, size_t entries) {
+static int table_reset(workspace *ws, size_t entries) {
     size_t cap = 16;
     while (cap < 2 * entries + 2) cap *= 2; /* entries <= MAX_HYP_TOKENS: no overflow */
-    if (cap > k->hcap) {
+    if (cap > ws->hcap) {
         /* both arrays are exactly `cap` long (hcap is the capacity of each) */
-        size_t kc = k->hcap, vc = k->hcap;
-        void *keys = k->hkeys, *vals = k->hvals;
-        const int r1 = reserve(k, &keys, &kc, cap, sizeof(uint64_t));
-        k->hkeys = (uint64_t *)keys;
+        size_t kc = ws->hcap, vc = ws->hcap;
+        void *keys = ws->hkeys, *vals = ws->hvals;
+        const int r1 = reserve(ws, &keys, &kc, cap, sizeof(uint64_t));
+        ws->hkeys = (uint64_t *)keys;
         if (r1 < 0) return -1;
-        const int r2 = reserve(k, &vals, &vc, cap, sizeof(int64_t));
-        k->hvals = (int64_t *)vals;
+        const int r2 = reserve(ws, &vals, &vc, cap, sizeof(int64_t));
+        ws->hvals = (int64_t *)vals;
         if (r2 < 0) return -1;
         if (kc != vc) { /* cannot happen: same start, same doubling */
-            k->err = KERR_NOMEM;
+            ws->err = KERR_NOMEM;
             return -1;
         }
-        k->hcap = kc;
+        ws->hcap = kc;
     }
-    memset(k->hkeys, 0xff, cap * sizeof(uint64_t));
-    k->hmask = cap - 1;
+    for (size_t lo = 0, hi; lo < cap; lo = hi) {
+        hi = poll_slice_end(lo, cap);
+        memset(ws->hkeys + lo, 0xff, (hi - lo) * sizeof(uint64_t));
+        if (ws_work(ws, hi - lo) < 0) return -1;
+    }
+    ws->hmask = cap - 1;
     int bits = 0;
     while (((size_t)1 << bits) < cap) bits++;
-    k->hshift = 64 - bits;
+    ws->hshift = 64 - bits;
     return 0;
 }
 
-static inline int same_token(const kernel *k, int64_t a, int64_t b) {
-    const int64_t la = k->tok_len.d[a];
-    if (la != k->tok_len.d[b]) return 0;
-    const cp_t *x = k->chars.d + k->tok_off.d[a], *y = k->chars.d + k->tok_off.d[b];
+static inline int same_token(const workspace *ws, int64_t a, int64_t b) {
+    const int64_t la = ws->tok_len.d[a];
+    if (la != ws->tok_len.d[b]) return 0;
+    const cp_t *x = ws->chars.d + ws->tok_off.d[a], *y = ws->chars.d + ws->tok_off.d[b];
     for (int64_t i = 0; i < la; i++)
         if (x[i] != y[i]) return 0;
     return 1;
 }
 
-/* Id of token t: hypothesis tokens get dense ids 0..V-1 (insert); reference tokens only look up,
- * -1 when the hypothesis does not have them (they can never match). */
-static int64_t token_id(kernel *k, int64_t t, int insert, int64_t *next_id) {
-    const uint64_t h = (uint64_t)k->tok_hash.d[t];
-    size_t slot = (size_t)h & k->hmask;
+/* Id of token t: hypothesis tokens get dense ids 0, 1, ... (insert); reference tokens only look
+ * up, -1 when the hypothesis does not have them (they can never match). */
+static int64_t token_id(workspace *ws, int64_t t, int insert, int64_t *next_id) {
+    const uint64_t h = (uint64_t)ws->tok_hash.d[t];
+    size_t slot = (size_t)h & ws->hmask;
     for (;;) {
-        uint64_t key = k->hkeys[slot];
+        uint64_t key = ws->hkeys[slot];
         if (key == EMPTY_KEY) break;
-        if (key == h && same_token(k, t, k->hvals[slot])) return k->tok_ids.d[k->hvals[slot]];
-        slot = (slot + 1) & k->hmask;
+        if (key == h && same_token(ws, t, ws->hvals[slot])) return ws->tok_ids.d[ws->hvals[slot]];
+        slot = (slot + 1) & ws->hmask;
     }
     if (!insert) return -1;
-    k->hkeys[slot] = h;
-    k->hvals[slot] = t;
+    ws->hkeys[slot] = h;
+    ws->hvals[slot] = t;
     return (*next_id)++;
 }
 
-/* Id of the n-gram (prefix (n-1)-gram id, last token id), dense per order; -1 as above. */
-static inline int64_t pair_id(kernel *k, int64_t prev, int64_t tok, int insert, int64_t *next_id) {
-    if (prev < 0 || tok < 0) return -1;
-    uint64_t key = ((uint64_t)prev << 32) | (uint64_t)tok;
-    /* Fibonacci hashing: the multiply spreads (prefix, token) pairs over the top bits */
-    size_t slot = (size_t)((key * FIB_MULT) >> k->hshift);
+/* Dense id of an integer key (never EMPTY_KEY): the next id when inserted, -1 when absent and
+ * not inserted. Fibonacci hashing: the multiply spreads keys over the top bits. */
+static inline int64_t key_id(workspace *ws, uint64_t key, int insert, int64_t *next_id) {
+    size_t slot = (size_t)((key * FIB_MULT) >> ws->hshift);
     for (;;) {
-        uint64_t kk = k->hkeys[slot];
+        const uint64_t kk = ws->hkeys[slot];
         if (kk == EMPTY_KEY) break;
-        if (kk == key) return k->hvals[slot];
-        slot = (slot + 1) & k->hmask;
+        if (kk == key) return ws->hvals[slot];
+        slot = (slot + 1) & ws->hmask;
     }
     if (!insert) return -1;
-    k->hkeys[slot] = key;
-    k->hvals[slot] = *next_id;
+    ws->hkeys[slot] = key;
+    ws->hvals[slot] = *next_id;
     return (*next_id)++;
+}
+
+/* Id of the n-gram (prefix (n-1)-gram id, last token id), dense per order; -1 as above. Ids are
+ * below MAX_HYP_TOKENS, so the key (both ids in 64 bits) is never EMPTY_KEY. */
+static inline int64_t pair_id(workspace *ws, int64_t prev, int64_t tok, int insert, int64_t *next_id) {
+    if (prev < 0 || tok < 0) return -1;
+    return key_id(ws, ((uint64_t)prev << 32) | (uint64_t)tok, insert, next_id);
 }
 
 /* Id of an integer token (the token-id path), dense for the hypothesis, -1 as for text. */
-static int64_t value_id(kernel *k, int64_t v, int insert, int64_t *next_id) {
-    const uint64_t key = (uint64_t)v;
-    if (key == EMPTY_KEY) { /* the value -1 is the table's empty marker: kept aside */
-        if (k->minus1_id >= 0 || !insert) return k->minus1_id;
-        return k->minus1_id = (*next_id)++;
+static int64_t value_id(workspace *ws, int64_t v, int insert, int64_t *next_id) {
+    if ((uint64_t)v == EMPTY_KEY) { /* the value -1 is the table's empty marker: kept aside */
+        if (ws->minus1_id >= 0 || !insert) return ws->minus1_id;
+        return ws->minus1_id = (*next_id)++;
     }
-    size_t slot = (size_t)((key * FIB_MULT) >> k->hshift);
-    for (;;) {
-        const uint64_t kk = k->hkeys[slot];
-        if (kk == EMPTY_KEY) break;
-        if (kk == key) return k->hvals[slot];
-        slot = (slot + 1) & k->hmask;
+    return key_id(ws, (uint64_t)v, insert, next_id);
+}
+
+/* Long loops below run in slices of at most POLL_SLICE items and report their work between
+ * slices (poll.h), so Ctrl-C stops even one enormous sentence within some 10 ms; for short
+ * sentences a slice is the whole loop. slice_end(lo, n): the end of the slice that starts at lo. */
+static inline int64_t slice_end(int64_t lo, int64_t n) { return (int64_t)poll_slice_end((size_t)lo, (size_t)n); }
+
+/* n zeros at p (millions of distinct n-grams clear tens of MB). */
+static int zero_counts(workspace *ws, int64_t *p, int64_t n) {
+    for (int64_t lo = 0, hi; lo < n; lo = hi) {
+        hi = slice_end(lo, n);
+        memset(p + lo, 0, (size_t)(hi - lo) * sizeof(int64_t));
+        if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
     }
-    if (!insert) return -1;
-    k->hkeys[slot] = key;
-    k->hvals[slot] = *next_id;
-    return (*next_id)++;
+    return 0;
 }
 
 /* See kernel.h. */
-int count_sentence(kernel *k, int64_t *row, const int64_t *values) {
-    const int N = k->order;
-    const int64_t *seg = k->seg_start.d;
-    const size_t nseg = k->seg_start.n - 1; /* seg_start has a closing entry */
-    const int64_t T = seg[nseg];
-    const int64_t L0 = seg[1] - seg[0];
-    if (L0 > MAX_HYP_TOKENS || T > MAX_SENTENCE_CHARS) { /* module.c's checks make this unreachable */
-        k->err = KERR_TOO_LONG;
+int count_sentence(workspace *ws, int64_t *row, const int64_t *values) {
+    const int order = ws->order; /* the largest n */
+    const int64_t *seg = ws->seg_start.d;
+    const size_t nseg = ws->seg_start.n - 1; /* seg_start has a closing entry */
+    const int64_t n_tok = seg[nseg];         /* tokens of all segments: token positions 0..n_tok-1 */
+    const int64_t hyp_len = seg[1] - seg[0]; /* hypothesis tokens: positions 0..hyp_len-1 */
+    if (hyp_len > MAX_HYP_TOKENS || n_tok > MAX_SENTENCE_CHARS) { /* module.c's checks make this unreachable */
+        ws->err = KERR_TOO_LONG;
         return -1;
     }
-    if (i64_reserve(k, &k->tok_ids, (size_t)T + 1) < 0 || i64_reserve(k, &k->ids, (size_t)T + 1) < 0 ||
-        i64_reserve(k, &k->hypcnt, (size_t)L0 + 2) < 0 || i64_reserve(k, &k->refmax, (size_t)L0 + 2) < 0 ||
-        i64_reserve(k, &k->tmp, (size_t)L0 + 2) < 0)
+    if (i64_reserve(ws, &ws->tok_ids, (size_t)n_tok + 1) < 0 || i64_reserve(ws, &ws->ids, (size_t)n_tok + 1) < 0 ||
+        i64_reserve(ws, &ws->hypcnt, (size_t)hyp_len + 2) < 0 || i64_reserve(ws, &ws->refmax, (size_t)hyp_len + 2) < 0 ||
+        i64_reserve(ws, &ws->tmp, (size_t)hyp_len + 2) < 0)
         return -1;
-    int64_t *tok_ids = k->tok_ids.d, *ids = k->ids.d;
-    int64_t *hypcnt = k->hypcnt.d, *refmax = k->refmax.d, *tmp = k->tmp.d;
+    int64_t *tok_ids = ws->tok_ids.d, *ids = ws->ids.d;
+    int64_t *hypcnt = ws->hypcnt.d, *refmax = ws->refmax.d, *tmp = ws->tmp.d;
+    int64_t lo, hi; /* the slice of a long loop */
 
     /* closest reference length, ties to the shorter one */
     int64_t best = -1;
     for (size_t r = 1; r < nseg; r++) {
         int64_t len = seg[r + 1] - seg[r];
-        int64_t d = len > L0 ? len - L0 : L0 - len;
-        int64_t db = best > L0 ? best - L0 : L0 - best;
+        int64_t d = len > hyp_len ? len - hyp_len : hyp_len - len;
+        int64_t db = best > hyp_len ? best - hyp_len : hyp_len - best;
         if (best < 0 || d < db || (d == db && len < best)) best = len;
     }
-    row[0] = L0;
+    row[0] = hyp_len;
     row[1] = best;
-    for (int n = 0; n < N; n++) row[2 + n] = row[2 + N + n] = 0;
-    if (L0 == 0) return 0;
+    for (int n = 0; n < order; n++) row[2 + n] = row[2 + order + n] = 0;
+    if (hyp_len == 0) return 0;
 
-    int64_t V = 0;
-    if (table_reset(k, (size_t)L0) < 0) return -1;
-    if (values) {
-        k->minus1_id = -1;
-        for (int64_t t = 0; t < T; t++) tok_ids[t] = ids[t] = value_id(k, values[t], t < L0, &V);
-    } else {
-        for (int64_t t = 0; t < T; t++) tok_ids[t] = ids[t] = token_id(k, t, t < L0, &V);
+    /* token ids: the hypothesis's distinct tokens are 0..n_types-1 */
+    int64_t n_types = 0;
+    if (table_reset(ws, (size_t)hyp_len) < 0) return -1;
+    ws->minus1_id = -1;
+    for (lo = 0; lo < n_tok; lo = hi) {
+        hi = slice_end(lo, n_tok);
+        if (values)
+            for (int64_t t = lo; t < hi; t++) tok_ids[t] = ids[t] = value_id(ws, values[t], t < hyp_len, &n_types);
+        else
+            for (int64_t t = lo; t < hi; t++) tok_ids[t] = ids[t] = token_id(ws, t, t < hyp_len, &n_types);
+        if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
     }
 
     /* ids[] holds, per position, the id of the n-gram starting there, or -1 when it cannot
      * match. An n-gram can only match if both of its (n-1)-grams occur in some reference, so
      * hypothesis positions whose shorter n-gram found no reference copy drop out early. */
-    for (int n = 1; n <= N; n++) {
-        const int64_t hyp_positions = L0 - n + 1;
+    for (int n = 1; n <= order; n++) {
+        const int64_t hyp_positions = hyp_len - n + 1;
         if (hyp_positions <= 0) break;
-        int64_t K = V;
+        int64_t n_ids = n_types; /* the hypothesis's distinct n-grams: ids 0..n_ids-1 */
         if (n > 1) {
-            K = 0;
-            if (table_reset(k, (size_t)hyp_positions) < 0) return -1;
+            n_ids = 0;
+            if (table_reset(ws, (size_t)hyp_positions) < 0) return -1;
             for (size_t s = 0; s < nseg; s++) {
                 const int64_t start = seg[s], positions = seg[s + 1] - seg[s] - n + 1;
                 int64_t *p = ids + start;
                 const int64_t *last = tok_ids + start + n - 1;
-                for (int64_t i = 0; i < positions; i++)
-                    p[i] = (p[i] >= 0 && p[i + 1] >= 0) ? pair_id(k, p[i], last[i], s == 0, &K) : -1;
+                for (lo = 0; lo < positions; lo = hi) {
+                    hi = slice_end(lo, positions);
+                    for (int64_t i = lo; i < hi; i++)
+                        p[i] = (p[i] >= 0 && p[i + 1] >= 0) ? pair_id(ws, p[i], last[i], s == 0, &n_ids) : -1;
+                    if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
+                }
             }
         }
         /* counts are indexed by id + 1: slot 0 collects the -1s, so the loops need no branch */
-        memset(hypcnt, 0, (size_t)(K + 1) * sizeof(int64_t));
-        memset(refmax, 0, (size_t)(K + 1) * sizeof(int64_t));
-        for (int64_t i = 0; i < hyp_positions; i++) hypcnt[ids[i] + 1]++;
+        if (zero_counts(ws, hypcnt, n_ids + 1) < 0 || zero_counts(ws, refmax, n_ids + 1) < 0) return -1;
+        for (lo = 0; lo < hyp_positions; lo = hi) {
+            hi = slice_end(lo, hyp_positions);
+            for (int64_t i = lo; i < hi; i++) hypcnt[ids[i] + 1]++;
+            if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
+        }
         if (nseg == 2) {
             /* one reference: its counts are the maxima */
-            const int64_t start = seg[1], positions = seg[2] - seg[1] - n + 1;
-            for (int64_t i = 0; i < positions; i++) refmax[ids[start + i] + 1]++;
+            const int64_t *ref = ids + seg[1], positions = seg[2] - seg[1] - n + 1;
+            for (lo = 0; lo < positions; lo = hi) {
+                hi = slice_end(lo, positions);
+                for (int64_t i = lo; i < hi; i++) refmax[ref[i] + 1]++;
+                if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
+            }
         } else {
-            memset(tmp, 0, (size_t)(K + 1) * sizeof(int64_t));
+            if (zero_counts(ws, tmp, n_ids + 1) < 0) return -1;
             for (size_t s = 1; s < nseg; s++) {
-                const int64_t start = seg[s], positions = seg[s + 1] - seg[s] - n + 1;
-                for (int64_t i = 0; i < positions; i++) tmp[ids[start + i] + 1]++;
-                for (int64_t i = 0; i < positions; i++) {
-                    const int64_t x = ids[start + i] + 1;
-                    refmax[x] = tmp[x] > refmax[x] ? tmp[x] : refmax[x];
-                    tmp[x] = 0;
+                const int64_t *ref = ids + seg[s], positions = seg[s + 1] - seg[s] - n + 1;
+                for (lo = 0; lo < positions; lo = hi) {
+                    hi = slice_end(lo, positions);
+                    for (int64_t i = lo; i < hi; i++) tmp[ref[i] + 1]++;
+                    if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
+                }
+                for (lo = 0; lo < positions; lo = hi) {
+                    hi = slice_end(lo, positions);
+                    for (int64_t i = lo; i < hi; i++) {
+                        const int64_t x = ref[i] + 1;
+                        refmax[x] = tmp[x] > refmax[x] ? tmp[x] : refmax[x];
+                        tmp[x] = 0;
+                    }
+                    if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
                 }
             }
         }
         int64_t correct = 0;
-        for (int64_t i = 0; i < hyp_positions; i++) {
-            const int64_t x = ids[i] + 1;
-            if (x == 0) continue;
-            const int64_t c = hypcnt[x], r = refmax[x];
-            correct += c < r ? c : r;
-            hypcnt[x] = 0; /* counted once per distinct n-gram */
-            if (!r) ids[i] = -1; /* in no reference: no longer n-gram from here matches */
+        for (lo = 0; lo < hyp_positions; lo = hi) {
+            hi = slice_end(lo, hyp_positions);
+            for (int64_t i = lo; i < hi; i++) {
+                const int64_t x = ids[i] + 1;
+                if (x == 0) continue;
+                const int64_t c = hypcnt[x], r = refmax[x];
+                correct += c < r ? c : r;
+                hypcnt[x] = 0;       /* counted once per distinct n-gram */
+                if (!r) ids[i] = -1; /* in no reference: no longer n-gram from here matches */
+            }
+            if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
         }
         row[2 + n - 1] = correct;
-        row[2 + N + n - 1] = hyp_positions;
+        row[2 + order + n - 1] = hyp_positions;
         if (correct == 0) {
             /* no n-gram matched, so no longer one can: only the totals are left */
-            for (int m = n + 1; m <= N && L0 - m + 1 > 0; m++) row[2 + N + m - 1] = L0 - m + 1;
+            for (int m = n + 1; m <= order && hyp_len - m + 1 > 0; m++) row[2 + order + m - 1] = hyp_len - m + 1;
             break;
         }
-        if (kernel_work(k, (size_t)T) < 0) return -1;
     }
     return 0;
 }

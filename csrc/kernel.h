@@ -1,16 +1,20 @@
 /*
- * bleukit native statistics kernel: what the three source files share.
+ * bleukit native statistics kernel (bleukit._native_kernel): what its source files share.
  *
  *   tokenize.c  one segment's code points -> tokens (bleukit.engine.preprocess: rstrip, the
  *               tokenizer's rules, split), appended to the sentence's token store
  *   count.c     a sentence's tokens (or integer ids) -> one statistics row (clipped n-gram
- *               matches and totals in sacreBLEU's column order); growable buffers
+ *               matches and totals in sacreBLEU's column order); growable arrays
  *   module.c    the Python entry points: the one argument check, gathering text under the GIL,
- *               the work itself without it, signal checks, the module's constants
+ *               the work itself without it, the module's state and constants
+ *
+ * The headers every bleukit kernel shares: hash.h (mix64), poll.h (Ctrl-C without the GIL) and
+ * pyhelpers.h (argument checks, module.c only).
  *
  * Nothing in tokenize.c or count.c touches a Python object or the Python error state: they run
- * with the GIL released and report failures through kernel.err, which module.c turns into an
- * exception once it holds the GIL again.
+ * with the GIL released and report failures through workspace.err, which module.c turns into an
+ * exception once it holds the GIL again. Their one way to Python is the poll (ws_work), which
+ * takes the GIL before it runs the signal handlers.
  */
 #ifndef BLEUKIT_KERNEL_H
 #define BLEUKIT_KERNEL_H
@@ -20,6 +24,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "hash.h"
+#include "poll.h"
 
 /* Bits of the character-class table built by bleukit._native.character_table (one byte per
  * code point). The Python side reads the same values from the module's CLS_* constants. */
@@ -31,15 +38,12 @@
 #define CLS_DIGIT 32u /* [0-9] of the MtevalRule patterns */
 #define TABLE_SIZE 0x110000
 
-/* Tokenizer codes: bleukit._native.NATIVE_TOKENIZERS holds the same numbers. */
+/* Tokenizer codes, exported as the module's TOK_* constants (bleukit._native.NATIVE_TOKENIZERS
+ * names them; tests/test_native.py checks that the two agree). */
 enum { TOK_13A = 0, TOK_INTL = 1, TOK_ZH = 2, TOK_CHAR = 3, TOK_NONE = 4 };
 
 /* Why a step without the GIL failed (module.c raises the matching exception). */
 enum { KERR_NONE = 0, KERR_NOMEM, KERR_TOO_LONG, KERR_INTERRUPTED };
-
-/* Work units (code points read, tokens counted per order) between two calls of kernel.poll:
- * some 10 ms of work, so a signal is seen well within 50 ms. */
-#define POLL_WORK ((size_t)1 << 20)
 
 typedef uint32_t cp_t;
 
@@ -57,15 +61,6 @@ typedef uint32_t cp_t;
 #define EMPTY_KEY UINT64_MAX
 #define HASH_SEED 0xcbf29ce484222325ULL
 #define HASH_PRIME 0x100000001b3ULL
-
-static inline uint64_t mix64(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
 
 static inline uint64_t finish_hash(uint64_t h, size_t len) {
     h = mix64(h ^ ((uint64_t)len << 40));
@@ -90,14 +85,16 @@ typedef struct {
     int ascii_lower; /* map A-Z to a-z while reading (str.lower() of an ASCII str) */
 } segment_src;
 
+/* The statistics kernel's working memory for one call: settings, per-segment scratch, the
+ * sentence's token store and the counting tables. Buffers grow to the longest sentence and are
+ * reused for the next; workspace_free releases them at the end of the call. */
 typedef struct {
     const uint8_t *cls; /* character-class table */
     int tokenizer;
     int order;
-    int direct; /* use mteval_direct where it applies (off only to test it against the rules) */
-    int err;    /* KERR_* of the last failure */
+    int err; /* KERR_* of the last failure */
     /* per-segment scratch */
-    cpbuf a, b;
+    cpbuf a, b, c;
     /* per-sentence token store: code points of all tokens, token spans */
     cpbuf chars;
     i64buf tok_off, tok_len; /* token spans in chars */
@@ -114,41 +111,49 @@ typedef struct {
     size_t hmask;      /* slots in use - 1 (a power of two minus one) */
     int hshift;        /* 64 - log2(slots in use) */
     int64_t minus1_id; /* id of the integer token -1 in the current sentence (token-id path) */
-    /* Long work calls poll (module.c: take the GIL, check for signals, release it) every
-     * POLL_WORK units; a negative return stops the work with KERR_INTERRUPTED. */
-    int (*poll)(void *state);
-    void *poll_state;
-    size_t work;
-} kernel;
+    poller *poll;      /* the calling thread's (poll.h) */
+} workspace;
 
-/* Account for `units` of work; -1 when poll says stop. */
-static inline int kernel_work(kernel *k, size_t units) {
-    k->work += units;
-    if (k->work < POLL_WORK || !k->poll) return 0;
-    k->work = 0;
-    if (k->poll(k->poll_state) < 0) {
-        k->err = KERR_INTERRUPTED;
+/* Account for `units` of work (poll.h); -1 with KERR_INTERRUPTED when a signal handler raised. */
+static inline int ws_work(workspace *ws, size_t units) {
+    if (poller_work(ws->poll, units) < 0) {
+        ws->err = KERR_INTERRUPTED;
         return -1;
     }
     return 0;
 }
 
+/* ws_work for a loop that advances unevenly (a scan that jumps from one trigger to the next):
+ * called at the loop's head with the position reached, it accounts for the positions passed
+ * since *mark once they are POLL_SLICE or more. */
+static inline int ws_progress(workspace *ws, size_t *mark, size_t pos) {
+    if (pos - *mark < POLL_SLICE) return 0;
+    const size_t units = pos - *mark;
+    *mark = pos;
+    return ws_work(ws, units);
+}
+
 /* count.c */
-int cp_grow(kernel *k, cpbuf *b, size_t need);
-int i64_grow(kernel *k, i64buf *b, size_t need);
+/* Grow an array of `elem`-byte items to hold at least `need` (the capacity doubles from 64,
+ * never past MAX_BUFFER_BYTES). 0, or KERR_NOMEM / KERR_TOO_LONG with the array unchanged. Plain
+ * realloc, no Python error state: the workspace's buffers grow without the GIL, and module.c's
+ * batch arrays (which grow under it) use the same function and raise the error themselves. */
+int grow_array(void **data, size_t *cap, size_t need, size_t elem);
+int cp_grow(workspace *ws, cpbuf *b, size_t need);
+int i64_grow(workspace *ws, i64buf *b, size_t need);
 /* Room for `need` items; the common case (there is room) stays inline in the hot loops. */
-static inline int cp_reserve(kernel *k, cpbuf *b, size_t need) {
-    return need <= b->cap ? 0 : cp_grow(k, b, need);
+static inline int cp_reserve(workspace *ws, cpbuf *b, size_t need) {
+    return need <= b->cap ? 0 : cp_grow(ws, b, need);
 }
-static inline int i64_reserve(kernel *k, i64buf *b, size_t need) {
-    return need <= b->cap ? 0 : i64_grow(k, b, need);
+static inline int i64_reserve(workspace *ws, i64buf *b, size_t need) {
+    return need <= b->cap ? 0 : i64_grow(ws, b, need);
 }
-void kernel_free(kernel *k);
+void workspace_free(workspace *ws);
 /* Row of the sentence whose segments seg_start delimits (segment 0 the hypothesis, then the
  * references): text tokens of the store, or with `values` the integers values[seg_start[0]..]. */
-int count_sentence(kernel *k, int64_t *row, const int64_t *values);
+int count_sentence(workspace *ws, int64_t *row, const int64_t *values);
 
 /* tokenize.c: preprocess(line, tokenizer, lowercase) of one segment, tokens appended. */
-int tokenize_segment(kernel *k, const segment_src *src);
+int tokenize_segment(workspace *ws, const segment_src *src);
 
 #endif

@@ -12,13 +12,21 @@
  * Lengths, totals and the BLEU formula stay in Python (bleukit.scoring). A second entry point,
  * unique_rows, finds the distinct statistics rows so that only those are scored.
  *
- * All arrays are checked (sizes, monotone pointers, ids in range) before the GIL is released;
- * the loop then runs on `threads` threads over disjoint hypothesis ranges (disjoint output rows).
+ * All arrays are checked (int64 buffers, sizes, monotone pointers, ids in range) before the GIL
+ * is released; the loop then runs on `threads` threads over disjoint hypothesis ranges (disjoint
+ * output rows). In the main thread the calling thread polls for signals every 10 ms (poll.h)
+ * while it works and while it waits for the others, so Ctrl-C stops even one long call; the
+ * other threads then stop at their next report.
+ *
+ * Multi-phase init (PEP 489) with module state (threading.main_thread, for poll.h), no global
+ * state, and the GIL not needed (Py_mod_gil): every call works on its own buffers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "kernel.h" /* mix64: the statistics kernel's hash finaliser */
+#include "hash.h"
+#include "poll.h"
+#include "pyhelpers.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,10 +34,18 @@
 
 #ifndef _WIN32
 #include <pthread.h>
+#include <time.h>
 #define PAIRWISE_THREADS 1
 #else
 #define PAIRWISE_THREADS 0
 #endif
+#define MAX_THREADS 64
+
+typedef struct {
+    PyObject *main_thread; /* threading.main_thread (poll.h) */
+} module_state;
+
+static module_state *state_of(PyObject *module) { return (module_state *)PyModule_GetState(module); }
 
 typedef struct {
     const int64_t *hyp_ptr, *hyp_gid, *hyp_ord, *hyp_cnt;
@@ -38,43 +54,190 @@ typedef struct {
     int64_t i0, i1, m, width, offset;
 } job;
 
-static void run_rows(const job *jb, int64_t lo, int64_t hi) {
+/* ------------------------------------------------------------------------------------------ */
+/* progress: the calling thread polls, worker threads ask whether it was interrupted           */
+
+#if PAIRWISE_THREADS
+/* What the calling thread and its workers share. */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t finished; /* signalled when a worker ends */
+    int running;             /* workers not finished */
+    int stop;                /* the caller was interrupted: workers stop at their next report */
+} crew;
+
+static int crew_stopped(crew *c) {
+    pthread_mutex_lock(&c->lock);
+    const int stop = c->stop;
+    pthread_mutex_unlock(&c->lock);
+    return stop;
+}
+
+static void crew_set_stop(crew *c) {
+    pthread_mutex_lock(&c->lock);
+    c->stop = 1;
+    pthread_mutex_unlock(&c->lock);
+}
+#else
+typedef int crew; /* no worker threads */
+#endif
+
+/* How a range of rows reports its work: with `poll` (the calling thread) it polls for signals,
+ * without (a worker) it asks the crew whether to stop. */
+typedef struct {
+    poller *poll;
+    crew *crew; /* NULL without workers */
+} reporter;
+
+/* -1: stop (a signal handler raised in the calling thread, or the caller says so). */
+static int report(const reporter *r, size_t units) {
+    if (r->poll) {
+        if (poller_work(r->poll, units) == 0) return 0;
+#if PAIRWISE_THREADS
+        if (r->crew) crew_set_stop(r->crew);
+#endif
+        return -1;
+    }
+#if PAIRWISE_THREADS
+    return crew_stopped(r->crew) ? -1 : 0;
+#else
+    return 0;
+#endif
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the match loop                                                                              */
+
+/* Rows lo..hi-1; a unit of work is one posting added (or one n-gram entry). -1: stopped. */
+static int run_rows(const job *jb, int64_t lo, int64_t hi, const reporter *r) {
     const int64_t stride = jb->width, per_hyp = jb->m * stride;
+    size_t units = 0;
     for (int64_t i = lo; i < hi; i++) {
         int64_t *row = jb->out + (i - jb->i0) * per_hyp + jb->offset;
         for (int64_t e = jb->hyp_ptr[i]; e < jb->hyp_ptr[i + 1]; e++) {
             const int64_t g = jb->hyp_gid[e], h = jb->hyp_cnt[e];
             int64_t *col = row + jb->hyp_ord[e];
-            const int64_t end = jb->post_ptr[g + 1];
-            for (int64_t p = jb->post_ptr[g]; p < end; p++) {
-                const int64_t r = jb->post_cnt[p];
-                col[jb->post_ref[p] * stride] += r < h ? r : h;
+            const int64_t start = jb->post_ptr[g], end = jb->post_ptr[g + 1];
+            for (int64_t p = start; p < end; p++) {
+                const int64_t c = jb->post_cnt[p];
+                col[jb->post_ref[p] * stride] += c < h ? c : h;
+            }
+            units += (size_t)(end - start) + 1;
+            if (units >= POLL_SLICE) {
+                if (report(r, units) < 0) return -1;
+                units = 0;
             }
         }
     }
+    return report(r, units);
 }
 
 #if PAIRWISE_THREADS
 typedef struct {
     const job *jb;
     int64_t lo, hi;
+    crew *crew;
 } slice;
 
 static void *run_slice(void *arg) {
     const slice *s = (const slice *)arg;
-    run_rows(s->jb, s->lo, s->hi);
+    const reporter r = {NULL, s->crew};
+    run_rows(s->jb, s->lo, s->hi, &r);
+    pthread_mutex_lock(&s->crew->lock);
+    s->crew->running--;
+    pthread_cond_signal(&s->crew->finished);
+    pthread_mutex_unlock(&s->crew->lock);
     return NULL;
+}
+
+/* The calling thread, its own slice done (rc < 0: interrupted already): wait for the workers,
+ * polling every POLL_INTERVAL_MS where signal handlers run. An interrupted wait tells the workers
+ * to stop and still waits for them: they use the caller's buffers. -1 when interrupted. */
+static int crew_wait(crew *c, poller *p, int rc) {
+    pthread_mutex_lock(&c->lock);
+    while (c->running > 0) {
+        if (!p->enabled || rc < 0) {
+            pthread_cond_wait(&c->finished, &c->lock);
+            continue;
+        }
+        struct timespec deadline;
+        clock_gettime(CLOCK_REALTIME, &deadline);
+        deadline.tv_nsec += POLL_INTERVAL_MS * 1000000L;
+        if (deadline.tv_nsec >= 1000000000L) {
+            deadline.tv_sec += 1;
+            deadline.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&c->finished, &c->lock, &deadline);
+        if (c->running == 0) break;
+        pthread_mutex_unlock(&c->lock); /* never hold the lock while waiting for the GIL */
+        rc = poller_check(p);
+        pthread_mutex_lock(&c->lock);
+        if (rc < 0) c->stop = 1;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+/* Rows i0..i1-1 on `threads` threads: the last slice on this one, a slice whose thread cannot
+ * start here too. Equal numbers of hypothesis entries per thread rather than equal rows: entries
+ * are the work. -1 when interrupted. */
+static int run_threads(const job *jb, int threads, poller *p) {
+    pthread_t tid[MAX_THREADS];
+    slice parts[MAX_THREADS];
+    int created[MAX_THREADS];
+    crew c;
+    c.running = 0;
+    c.stop = 0;
+    if (pthread_mutex_init(&c.lock, NULL) != 0) threads = 1;
+    else if (pthread_cond_init(&c.finished, NULL) != 0) {
+        pthread_mutex_destroy(&c.lock);
+        threads = 1;
+    }
+    if (threads == 1) {
+        const reporter r = {p, NULL};
+        return run_rows(jb, jb->i0, jb->i1, &r);
+    }
+    const reporter mine = {p, &c};
+    const int64_t first = jb->hyp_ptr[jb->i0], span = jb->hyp_ptr[jb->i1] - first;
+    int64_t lo = jb->i0;
+    int rc = 0;
+    for (int t = 0; t < threads; t++) {
+        int64_t hi = jb->i1;
+        if (t + 1 < threads) {
+            const int64_t goal = first + span / threads * (t + 1) + span % threads * (t + 1) / threads;
+            hi = lo;
+            while (hi < jb->i1 && jb->hyp_ptr[hi] < goal) hi++;
+        }
+        parts[t].jb = jb;
+        parts[t].lo = lo;
+        parts[t].hi = hi;
+        parts[t].crew = &c;
+        lo = hi;
+        created[t] = 0;
+        if (t + 1 < threads && rc == 0) {
+            pthread_mutex_lock(&c.lock);
+            c.running++;
+            pthread_mutex_unlock(&c.lock);
+            created[t] = pthread_create(&tid[t], NULL, run_slice, &parts[t]) == 0;
+            if (!created[t]) {
+                pthread_mutex_lock(&c.lock);
+                c.running--;
+                pthread_mutex_unlock(&c.lock);
+            }
+        }
+        if (!created[t] && rc == 0) rc = run_rows(jb, parts[t].lo, parts[t].hi, &mine);
+    }
+    rc = crew_wait(&c, p, rc);
+    for (int t = 0; t < threads; t++)
+        if (created[t]) pthread_join(tid[t], NULL);
+    pthread_cond_destroy(&c.finished);
+    pthread_mutex_destroy(&c.lock);
+    return rc;
 }
 #endif
 
-/* Number of int64 items in a buffer, or -1 (with an exception) when it is not a whole number. */
-static Py_ssize_t items(const Py_buffer *b, const char *name) {
-    if (b->len % (Py_ssize_t)sizeof(int64_t) != 0) {
-        PyErr_Format(PyExc_ValueError, "pairwise: %s is not an int64 buffer", name);
-        return -1;
-    }
-    return b->len / (Py_ssize_t)sizeof(int64_t);
-}
+/* ------------------------------------------------------------------------------------------ */
+/* argument checks                                                                             */
 
 /* ptr has n + 1 entries, starts at 0, never decreases and ends at `total`. */
 static int check_ptr(const int64_t *ptr, Py_ssize_t n, Py_ssize_t total, const char *name) {
@@ -102,20 +265,31 @@ static int check_range(const int64_t *x, Py_ssize_t n, int64_t lo, int64_t hi, c
     return 0;
 }
 
-static PyObject *py_pair_matches(PyObject *self, PyObject *args) {
-    Py_buffer hp = {0}, hg = {0}, ho = {0}, hc = {0}, pp = {0}, pr = {0}, pc = {0}, out = {0};
+/* ------------------------------------------------------------------------------------------ */
+/* entry points                                                                                */
+
+enum { HYP_PTR, HYP_GID, HYP_ORD, HYP_CNT, POST_PTR, POST_REF, POST_CNT, OUT, N_ARRAYS };
+
+static PyObject *py_pair_matches(PyObject *module, PyObject *args) {
+    static const char *const names[N_ARRAYS] = {"pairwise: hyp_ptr",  "pairwise: hyp_gid",  "pairwise: hyp_ord",
+                                                "pairwise: hyp_cnt",  "pairwise: post_ptr", "pairwise: post_ref",
+                                                "pairwise: post_cnt", "pairwise: out"};
+    PyObject *in[N_ARRAYS];
+    Py_buffer view[N_ARRAYS];
     Py_ssize_t i0, i1, m, width = -1, offset = 0;
     int order, threads;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*nnniw*i|nn", &hp, &hg, &ho, &hc, &pp, &pr, &pc, &i0, &i1, &m,
-                          &order, &out, &threads, &width, &offset))
+    if (!PyArg_ParseTuple(args, "OOOOOOOnnniOi|nn:pair_matches", &in[HYP_PTR], &in[HYP_GID], &in[HYP_ORD],
+                          &in[HYP_CNT], &in[POST_PTR], &in[POST_REF], &in[POST_CNT], &i0, &i1, &m, &order, &in[OUT],
+                          &threads, &width, &offset))
         return NULL;
+    const module_state *st = state_of(module);
     PyObject *result = NULL;
-    Py_ssize_t n_hyp_ptr, n_ent, n_post_ptr, n_post, n_out;
-    if ((n_hyp_ptr = items(&hp, "hyp_ptr")) < 0 || (n_ent = items(&hg, "hyp_gid")) < 0 ||
-        (n_post_ptr = items(&pp, "post_ptr")) < 0 || (n_post = items(&pr, "post_ref")) < 0 ||
-        (n_out = items(&out, "out")) < 0)
-        goto done;
+    memset(view, 0, sizeof(view));
+    for (int a = 0; a < N_ARRAYS; a++)
+        if (int64_buffer(in[a], &view[a], a == OUT, names[a]) < 0) goto done;
+    const Py_ssize_t n_hyp_ptr = int64_items(&view[HYP_PTR]), n_ent = int64_items(&view[HYP_GID]);
+    const Py_ssize_t n_post_ptr = int64_items(&view[POST_PTR]), n_post = int64_items(&view[POST_REF]);
+    const Py_ssize_t n_out = int64_items(&view[OUT]);
     if (order < 1 || m < 0 || n_hyp_ptr < 1 || n_post_ptr < 1) {
         PyErr_SetString(PyExc_ValueError, "pairwise: order must be >= 1, m >= 0 and pointers non-empty");
         goto done;
@@ -125,7 +299,8 @@ static PyObject *py_pair_matches(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "pairwise: the matches columns (offset .. offset + order) must lie within width");
         goto done;
     }
-    if (ho.len != hg.len || hc.len != hg.len || pc.len != pr.len) {
+    if (int64_items(&view[HYP_ORD]) != n_ent || int64_items(&view[HYP_CNT]) != n_ent ||
+        int64_items(&view[POST_CNT]) != n_post) {
         PyErr_SetString(PyExc_ValueError, "pairwise: entry arrays have different lengths");
         goto done;
     }
@@ -148,64 +323,41 @@ static PyObject *py_pair_matches(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    const int64_t *hyp_ptr = (const int64_t *)hp.buf, *hyp_gid = (const int64_t *)hg.buf;
-    const int64_t *hyp_ord = (const int64_t *)ho.buf, *hyp_cnt = (const int64_t *)hc.buf;
-    const int64_t *post_ptr = (const int64_t *)pp.buf, *post_ref = (const int64_t *)pr.buf;
-    const int64_t *post_cnt = (const int64_t *)pc.buf;
+    const int64_t *hyp_ptr = (const int64_t *)view[HYP_PTR].buf, *hyp_gid = (const int64_t *)view[HYP_GID].buf;
+    const int64_t *hyp_ord = (const int64_t *)view[HYP_ORD].buf, *hyp_cnt = (const int64_t *)view[HYP_CNT].buf;
+    const int64_t *post_ptr = (const int64_t *)view[POST_PTR].buf, *post_ref = (const int64_t *)view[POST_REF].buf;
+    const int64_t *post_cnt = (const int64_t *)view[POST_CNT].buf;
     if (check_ptr(hyp_ptr, n_hyp, n_ent, "hyp_ptr") < 0 || check_ptr(post_ptr, n_gid, n_post, "post_ptr") < 0 ||
         check_range(hyp_gid, n_ent, 0, n_gid, "hyp_gid") < 0 || check_range(hyp_ord, n_ent, 0, order, "hyp_ord") < 0 ||
         check_range(hyp_cnt, n_ent, 0, INT64_MAX, "hyp_cnt") < 0 || check_range(post_ref, n_post, 0, m, "post_ref") < 0 ||
         check_range(post_cnt, n_post, 0, INT64_MAX, "post_cnt") < 0)
         goto done;
 
-    job jb = {hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, (int64_t *)out.buf, i0, i1, m, width, offset};
-    memset(out.buf, 0, (size_t)out.len);
-    if (threads < 1) threads = 1;
-    if (threads > 64) threads = 64;
-    if ((Py_ssize_t)threads > i1 - i0) threads = (int)(i1 - i0 > 0 ? i1 - i0 : 1);
-    Py_BEGIN_ALLOW_THREADS
+    job jb = {hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, (int64_t *)view[OUT].buf,
+              i0, i1, m, width, offset};
+    threads = thread_count(threads, i1 - i0, MAX_THREADS);
+    poller poll;
+    if (poller_start(&poll, st->main_thread) < 0) goto done;
+    int rc;
+    poller_release(&poll);
+    memset(view[OUT].buf, 0, (size_t)view[OUT].len);
 #if PAIRWISE_THREADS
-    if (threads > 1) {
-        pthread_t tid[64];
-        slice parts[64];
-        int created[64];
-        /* Equal numbers of hypothesis entries per thread rather than equal rows: entries are the work. */
-        const int64_t first = hyp_ptr[i0], span = hyp_ptr[i1] - first;
-        int64_t lo = i0;
-        for (int t = 0; t < threads; t++) {
-            int64_t hi = i1;
-            if (t + 1 < threads) {
-                const int64_t goal = first + span / threads * (t + 1) + span % threads * (t + 1) / threads;
-                hi = lo;
-                while (hi < i1 && hyp_ptr[hi] < goal) hi++;
-            }
-            parts[t].jb = &jb;
-            parts[t].lo = lo;
-            parts[t].hi = hi;
-            lo = hi;
-            /* the last slice runs on this thread; a thread that cannot start is run here too */
-            created[t] = t + 1 < threads && pthread_create(&tid[t], NULL, run_slice, &parts[t]) == 0;
-            if (!created[t]) run_rows(&jb, parts[t].lo, parts[t].hi);
-        }
-        for (int t = 0; t < threads; t++)
-            if (created[t]) pthread_join(tid[t], NULL);
-    } else
-#endif
+    rc = run_threads(&jb, threads, &poll);
+#else
     {
-        run_rows(&jb, i0, i1);
+        const reporter r = {&poll, NULL};
+        rc = run_rows(&jb, i0, i1, &r);
     }
-    Py_END_ALLOW_THREADS
-    result = Py_None;
-    Py_INCREF(result);
+#endif
+    poller_acquire(&poll);
+    if (rc == 0) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_KeyboardInterrupt, "");
+    }
 done:
-    PyBuffer_Release(&hp);
-    PyBuffer_Release(&hg);
-    PyBuffer_Release(&ho);
-    PyBuffer_Release(&hc);
-    PyBuffer_Release(&pp);
-    PyBuffer_Release(&pr);
-    PyBuffer_Release(&pc);
-    if (out.obj) PyBuffer_Release(&out);
+    for (int a = 0; a < N_ARRAYS; a++) buffer_release(&view[a]);
     return result;
 }
 
@@ -214,22 +366,24 @@ done:
  * statistics repeat a lot (at N = 1024 real sentences, 1M pairs have some 37k distinct rows), so
  * bleukit.pairwise scores the distinct rows only. */
 
-static PyObject *py_unique_rows(PyObject *self, PyObject *args) {
+static PyObject *py_unique_rows(PyObject *module, PyObject *args) {
+    PyObject *rows_in, *first_in, *inverse_in;
     Py_buffer rb = {0}, fb = {0}, ib = {0};
     Py_ssize_t width;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*nw*w*", &rb, &width, &fb, &ib)) return NULL;
+    if (!PyArg_ParseTuple(args, "OnOO:unique_rows", &rows_in, &width, &first_in, &inverse_in)) return NULL;
+    const module_state *st = state_of(module);
     PyObject *result = NULL;
-    Py_ssize_t n_items, n_first, n_inv;
-    if ((n_items = items(&rb, "rows")) < 0 || (n_first = items(&fb, "first_out")) < 0 ||
-        (n_inv = items(&ib, "inverse_out")) < 0)
+    if (int64_buffer(rows_in, &rb, 0, "unique_rows: rows") < 0 ||
+        int64_buffer(first_in, &fb, 1, "unique_rows: first_out") < 0 ||
+        int64_buffer(inverse_in, &ib, 1, "unique_rows: inverse_out") < 0)
         goto done;
+    const Py_ssize_t n_items = int64_items(&rb);
     if (width < 1 || n_items % width != 0) {
         PyErr_SetString(PyExc_ValueError, "unique_rows: rows must hold whole rows of width >= 1");
         goto done;
     }
     const Py_ssize_t n = n_items / width;
-    if (n_first != n || n_inv != n) {
+    if (int64_items(&fb) != n || int64_items(&ib) != n) {
         PyErr_SetString(PyExc_ValueError, "unique_rows: first_out and inverse_out need one entry per row");
         goto done;
     }
@@ -240,13 +394,19 @@ static PyObject *py_unique_rows(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
+    poller poll;
+    if (poller_start(&poll, st->main_thread) < 0) {
+        free(table);
+        goto done;
+    }
     const int64_t *rows = (const int64_t *)rb.buf;
     int64_t *first = (int64_t *)fb.buf, *inverse = (int64_t *)ib.buf;
     int64_t k = 0;
-    Py_BEGIN_ALLOW_THREADS
+    int rc = 0;
+    poller_release(&poll);
     memset(table, 0xff, cap * sizeof(int64_t)); /* -1: empty slot */
     const size_t mask = cap - 1;
-    for (Py_ssize_t r = 0; r < n; r++) {
+    for (Py_ssize_t r = 0; r < n && rc == 0; r++) {
         const int64_t *row = rows + r * width;
         uint64_t h = 0x9e3779b97f4a7c15ULL;
         for (Py_ssize_t c = 0; c < width; c++) h = mix64(h ^ (uint64_t)row[c]);
@@ -265,31 +425,73 @@ static PyObject *py_unique_rows(PyObject *self, PyObject *args) {
             }
             slot = (slot + 1) & mask;
         }
+        rc = poller_work(&poll, (size_t)width);
     }
-    Py_END_ALLOW_THREADS
+    poller_acquire(&poll);
     free(table);
-    result = PyLong_FromLongLong((long long)k);
+    if (rc == 0) result = PyLong_FromLongLong((long long)k);
+    else if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyboardInterrupt, "");
 done:
-    PyBuffer_Release(&rb);
-    if (fb.obj) PyBuffer_Release(&fb);
-    if (ib.obj) PyBuffer_Release(&ib);
+    buffer_release(&rb);
+    buffer_release(&fb);
+    buffer_release(&ib);
     return result;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* module                                                                                      */
+
 static PyMethodDef methods[] = {
     {"pair_matches", py_pair_matches, METH_VARARGS,
-     "pair_matches(hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, i0, i1, m, order, out, threads,\n"
-     "             width=order, offset=0)\n\n"
+     "pair_matches($module, hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, i0, i1, m, order,\n"
+     "             out, threads, width=-1, offset=0, /)\n--\n\n"
      "Zero out (int64, (i1 - i0) x m x width) and write the clipped n-gram matches of hypotheses i0..i1-1\n"
      "against references 0..m-1 into its columns offset..offset+order-1, from the counted tables\n"
-     "(all int64, see csrc/pairwise.c)."},
+     "(all int64, see csrc/pairwise.c). width -1 means order. Releases the GIL."},
     {"unique_rows", py_unique_rows, METH_VARARGS,
-     "unique_rows(rows, width, first_out, inverse_out) -> k\n\n"
-     "Distinct rows of an int64 table: first_out[:k] their first row indices, inverse_out each row's distinct row."},
+     "unique_rows($module, rows, width, first_out, inverse_out, /)\n--\n\n"
+     "Distinct rows of an int64 table: first_out[:k] their first row indices, inverse_out each row's distinct\n"
+     "row; returns k. Releases the GIL."},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_pairwise_kernel",
-                                       "bleukit's compiled pairwise match loop (see bleukit.pairwise).",
-                                       -1, methods, NULL, NULL, NULL, NULL};
+static int module_exec(PyObject *m) {
+    module_state *st = state_of(m);
+    st->main_thread = poll_main_thread();
+    return st->main_thread ? 0 : -1;
+}
 
-PyMODINIT_FUNC PyInit__pairwise_kernel(void) { return PyModule_Create(&moduledef); }
+static int module_traverse(PyObject *m, visitproc visit, void *arg) {
+    Py_VISIT(state_of(m)->main_thread);
+    return 0;
+}
+
+static int module_clear(PyObject *m) {
+    Py_CLEAR(state_of(m)->main_thread);
+    return 0;
+}
+
+static void module_free(void *m) { module_clear((PyObject *)m); }
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, (void *)module_exec},
+#ifdef Py_mod_multiple_interpreters /* 3.12+: no global state, so each interpreter may have its own GIL */
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#ifdef Py_mod_gil /* 3.13+: safe without the GIL (see the top of this file) */
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
+    {0, NULL}};
+
+static struct PyModuleDef moduledef = {
+    .m_base = PyModuleDef_HEAD_INIT,
+    .m_name = "_pairwise_kernel",
+    .m_doc = "bleukit's compiled pairwise match loop (see bleukit.pairwise).",
+    .m_size = sizeof(module_state),
+    .m_methods = methods,
+    .m_slots = slots,
+    .m_traverse = module_traverse,
+    .m_clear = module_clear,
+    .m_free = module_free,
+};
+
+PyMODINIT_FUNC PyInit__pairwise_kernel(void) { return PyModuleDef_Init(&moduledef); }

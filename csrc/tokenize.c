@@ -11,60 +11,79 @@
  * The mteval rules are named as in bleukit.tokenizers.MtevalRule (PUNCTUATION, DOT_AFTER_NON_DIGIT,
  * DOT_BEFORE_NON_DIGIT, DASH_AFTER_DIGIT: the four patterns of _MTEVAL_RULES, in order).
  *
- * Runs without the GIL: no Python object or error state is touched; failures set k->err.
+ * Runs without the GIL: no Python object or error state is touched; failures set ws->err. Every
+ * pass over a segment reports its work (ws_work, poll.h) at least every POLL_SLICE code points,
+ * so Ctrl-C stops even one enormous line within some 10 ms: loops run in slices
+ * (poll_slice_end); the scans that jump from one trigger character to the next call ws_progress
+ * and scan at most POLL_SLICE at a time; intl cuts a long line into pieces that tokenize
+ * independently (intl_cut), which keeps its rules' loops free of any check.
  */
 #include "kernel.h"
 
 #include <string.h>
 
-/* Read a segment into k->a as code points, then rstrip() it. */
-static int load_segment(kernel *k, const segment_src *src) {
-    const size_t n0 = src->len;
-    if (cp_reserve(k, &k->a, n0 + 2) < 0) return -1;
-    cp_t *out = k->a.d;
+/* Code points lo..hi-1 of a segment into out. */
+static void read_code_points(cp_t *out, const segment_src *src, size_t lo, size_t hi) {
     if (src->kind == PyUnicode_1BYTE_KIND) {
         const Py_UCS1 *p = (const Py_UCS1 *)src->data;
         if (src->ascii_lower) {
-            for (size_t i = 0; i < n0; i++) {
+            for (size_t i = lo; i < hi; i++) {
                 const cp_t c = p[i];
                 out[i] = (c >= 'A' && c <= 'Z') ? c + 32 : c;
             }
         } else {
-            for (size_t i = 0; i < n0; i++) out[i] = p[i];
+            for (size_t i = lo; i < hi; i++) out[i] = p[i];
         }
     } else if (src->kind == PyUnicode_2BYTE_KIND) {
         const Py_UCS2 *p = (const Py_UCS2 *)src->data;
-        for (size_t i = 0; i < n0; i++) out[i] = p[i];
+        for (size_t i = lo; i < hi; i++) out[i] = p[i];
     } else {
         const Py_UCS4 *p = (const Py_UCS4 *)src->data;
-        for (size_t i = 0; i < n0; i++) out[i] = p[i];
+        for (size_t i = lo; i < hi; i++) out[i] = p[i];
+    }
+}
+
+/* Read a segment into ws->a as code points, then rstrip() it. */
+static int load_segment(workspace *ws, const segment_src *src) {
+    const size_t n0 = src->len;
+    if (cp_reserve(ws, &ws->a, n0 + 2) < 0) return -1;
+    cp_t *out = ws->a.d;
+    for (size_t lo = 0, hi; lo < n0; lo = hi) {
+        hi = poll_slice_end(lo, n0);
+        read_code_points(out, src, lo, hi);
+        if (ws_work(ws, hi - lo) < 0) return -1;
     }
     size_t n = n0;
     /* rstrip(): the same whitespace predicate as str.rstrip() */
     while (n > 0 && Py_UNICODE_ISSPACE(out[n - 1])) n--;
-    k->a.n = n;
+    ws->a.n = n;
     return 0;
 }
 
 /* In place: remove/replace every non-overlapping occurrence, scanning left to right like
  * str.replace. The replacement is never longer than the pattern. */
-static void replace_all(cpbuf *b, const char *pat, const char *rep) {
+static int replace_all(workspace *ws, cpbuf *b, const char *pat, const char *rep) {
     size_t pl = strlen(pat), rl = strlen(rep);
     cp_t *d = b->d;
     size_t n = b->n, r = 0, w = 0;
     while (r < n) {
-        if (d[r] == (cp_t)(unsigned char)pat[0] && r + pl <= n) {
-            size_t j = 1;
-            while (j < pl && d[r + j] == (cp_t)(unsigned char)pat[j]) j++;
-            if (j == pl) {
-                for (size_t t = 0; t < rl; t++) d[w++] = (cp_t)(unsigned char)rep[t];
-                r += pl;
-                continue;
+        const size_t lo = r, hi = poll_slice_end(lo, n); /* a match may end beyond hi */
+        while (r < hi) {
+            if (d[r] == (cp_t)(unsigned char)pat[0] && r + pl <= n) {
+                size_t j = 1;
+                while (j < pl && d[r + j] == (cp_t)(unsigned char)pat[j]) j++;
+                if (j == pl) {
+                    for (size_t t = 0; t < rl; t++) d[w++] = (cp_t)(unsigned char)rep[t];
+                    r += pl;
+                    continue;
+                }
             }
+            d[w++] = d[r++];
         }
-        d[w++] = d[r++];
+        if (ws_work(ws, r - lo) < 0) return -1;
     }
     b->n = w;
+    return 0;
 }
 
 #define IS_DOT(c) ((c) == '.' || (c) == ',')
@@ -81,8 +100,8 @@ static inline void copy_run(cp_t *o, size_t *w, const cp_t *s, size_t from, size
  * the result is in `in` again (it swaps through `tmp`). Each rule is a regex substitution of a
  * two-character pattern, i.e. a left-to-right scan where a match consumes both characters; all
  * but PUNCTUATION jump from one trigger character ('.', ',' or '-') to the next and copy the runs between. */
-static int mteval_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
-    const uint8_t *cls = k->cls;
+static int mteval_rules(workspace *ws, cpbuf *in, cpbuf *tmp) {
+    const uint8_t *cls = ws->cls;
     size_t n = in->n;
     int has_dot = 0, has_dash = 0;
     /* PUNCTUATION: ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> " \1 "
@@ -90,45 +109,55 @@ static int mteval_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
      * treat every whitespace character alike (not a digit, '.', ',' or '-'), a run of them only ever
      * separates the same two neighbours, and the final split drops them all. The later passes
      * then have less to read. */
-    if (cp_reserve(k, tmp, 3 * n + 1) < 0) return -1;
+    if (cp_reserve(ws, tmp, 3 * n + 1) < 0) return -1;
     {
         const cp_t *s = in->d;
         cp_t *o = tmp->d;
         size_t w = 0;
         size_t space = 0; /* the last character written is a space */
-        for (size_t i = 0; i < n; i++) {
-            const cp_t c = s[i];
-            const size_t ws = Py_UNICODE_ISSPACE(c) ? 1 : 0;
-            const size_t cl = (!ws && c < TABLE_SIZE && (cls[c] & CLS_13A)) ? 1 : 0;
-            /* branch-free: every slot is written, only the kept ones are advanced over */
-            o[w] = ' ';
-            w += (ws | cl) & (space ^ 1);
-            o[w] = c;
-            w += ws ^ 1;
-            o[w] = ' ';
-            w += cl;
-            space = ws | cl;
-            has_dot |= IS_DOT(c);
-            has_dash |= c == '-';
+        for (size_t lo = 0, hi; lo < n; lo = hi) {
+            hi = poll_slice_end(lo, n);
+            for (size_t i = lo; i < hi; i++) {
+                const cp_t c = s[i];
+                const size_t sp = Py_UNICODE_ISSPACE(c) ? 1 : 0;
+                const size_t cl = (!sp && c < TABLE_SIZE && (cls[c] & CLS_13A)) ? 1 : 0;
+                /* branch-free: every slot is written, only the kept ones are advanced over */
+                o[w] = ' ';
+                w += (sp | cl) & (space ^ 1);
+                o[w] = c;
+                w += sp ^ 1;
+                o[w] = ' ';
+                w += cl;
+                space = sp | cl;
+                has_dot |= IS_DOT(c);
+                has_dash |= c == '-';
+            }
+            if (ws_work(ws, hi - lo) < 0) return -1;
         }
         tmp->n = w;
     }
     if (!has_dot) goto dash_after_digit; /* the text stays in tmp, where DASH_AFTER_DIGIT reads it */
     /* DOT_AFTER_NON_DIGIT: ([^0-9])([\.,]) -> "\1 \2 " */
     n = tmp->n;
-    if (cp_reserve(k, in, 2 * n + 1) < 0) return -1;
+    if (cp_reserve(ws, in, 2 * n + 1) < 0) return -1;
     {
         const cp_t *s = tmp->d;
         cp_t *o = in->d;
-        size_t w = 0, i = 0;
+        size_t w = 0, i = 0, mark = 0;
         while (i < n) {
+            if (ws_progress(ws, &mark, i) < 0) return -1;
+            const size_t stop = poll_slice_end(i + 1, n); /* scan at most POLL_SLICE */
             size_t j = i + 1;
-            while (j < n && !IS_DOT(s[j])) j++;
+            while (j < stop && !IS_DOT(s[j])) j++;
             if (j >= n) {
                 copy_run(o, &w, s, i, n);
                 break;
             }
             copy_run(o, &w, s, i, j - 1); /* none of these is followed by '.' or ',' */
+            if (j == stop) { /* no '.' or ',' yet: s[j - 1] is the next scan's left neighbour */
+                i = j - 1;
+                continue;
+            }
             const cp_t x = s[j - 1];
             o[w++] = x;
             if (!IS_DIGIT(x)) {
@@ -144,16 +173,22 @@ static int mteval_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
     }
     /* DOT_BEFORE_NON_DIGIT: ([\.,])([^0-9]) -> " \1 \2" */
     n = in->n;
-    if (cp_reserve(k, tmp, 2 * n + 1) < 0) return -1;
+    if (cp_reserve(ws, tmp, 2 * n + 1) < 0) return -1;
     {
         const cp_t *s = in->d;
         cp_t *o = tmp->d;
-        size_t w = 0, i = 0;
+        size_t w = 0, i = 0, mark = 0;
         while (i < n) {
+            if (ws_progress(ws, &mark, i) < 0) return -1;
+            const size_t stop = poll_slice_end(i, n); /* scan at most POLL_SLICE */
             size_t j = i;
-            while (j < n && !IS_DOT(s[j])) j++;
+            while (j < stop && !IS_DOT(s[j])) j++;
             copy_run(o, &w, s, i, j);
             if (j >= n) break;
+            if (j == stop) { /* no '.' or ',' yet */
+                i = j;
+                continue;
+            }
             if (j + 1 < n && !IS_DIGIT(s[j + 1])) {
                 o[w++] = ' ';
                 o[w++] = s[j];
@@ -176,19 +211,25 @@ dash_after_digit:
         return 0;
     }
     n = tmp->n;
-    if (cp_reserve(k, in, 2 * n + 1) < 0) return -1;
+    if (cp_reserve(ws, in, 2 * n + 1) < 0) return -1;
     {
         const cp_t *s = tmp->d;
         cp_t *o = in->d;
-        size_t w = 0, i = 0;
+        size_t w = 0, i = 0, mark = 0;
         while (i < n) {
+            if (ws_progress(ws, &mark, i) < 0) return -1;
+            const size_t stop = poll_slice_end(i + 1, n); /* scan at most POLL_SLICE */
             size_t j = i + 1;
-            while (j < n && s[j] != '-') j++;
+            while (j < stop && s[j] != '-') j++;
             if (j >= n) {
                 copy_run(o, &w, s, i, n);
                 break;
             }
             copy_run(o, &w, s, i, j - 1);
+            if (j == stop) { /* no '-' yet: s[j - 1] is the next scan's left neighbour */
+                i = j - 1;
+                continue;
+            }
             const cp_t x = s[j - 1];
             o[w++] = x;
             if (IS_DIGIT(x)) {
@@ -205,16 +246,15 @@ dash_after_digit:
     return 0;
 }
 
-/* TokenizerIntl's three regex rules. */
-static int intl_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
-    const uint8_t *cls = k->cls;
+/* TokenizerIntl's three regex rules on src[0..n), the result in `out` (`tmp` is scratch). */
+static int intl_rules(workspace *ws, const cp_t *src, size_t n, cpbuf *out, cpbuf *tmp) {
+    const uint8_t *cls = ws->cls;
 #define CL(c) ((c) < TABLE_SIZE ? cls[(c)] : 0u)
-    size_t n = in->n;
     /* (\P{N})(\p{P}) -> "\1 \2 " */
-    if (cp_reserve(k, tmp, 2 * n + 1) < 0) return -1;
+    if (cp_reserve(ws, out, 2 * n + 1) < 0) return -1;
     {
-        const cp_t *s = in->d;
-        cp_t *o = tmp->d;
+        const cp_t *s = src;
+        cp_t *o = out->d;
         size_t w = 0, i = 0;
         while (i < n) {
             cp_t c = s[i];
@@ -229,14 +269,14 @@ static int intl_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
                 i++;
             }
         }
-        tmp->n = w;
+        out->n = w;
     }
     /* (\p{P})(\P{N}) -> " \1 \2" */
-    n = tmp->n;
-    if (cp_reserve(k, in, 2 * n + 1) < 0) return -1;
+    n = out->n;
+    if (cp_reserve(ws, tmp, 2 * n + 1) < 0) return -1;
     {
-        const cp_t *s = tmp->d;
-        cp_t *o = in->d;
+        const cp_t *s = out->d;
+        cp_t *o = tmp->d;
         size_t w = 0, i = 0;
         while (i < n) {
             cp_t c = s[i];
@@ -251,14 +291,14 @@ static int intl_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
                 i++;
             }
         }
-        in->n = w;
+        tmp->n = w;
     }
     /* (\p{S}) -> " \1 " */
-    n = in->n;
-    if (cp_reserve(k, tmp, 3 * n + 1) < 0) return -1;
+    n = tmp->n;
+    if (cp_reserve(ws, out, 3 * n + 1) < 0) return -1;
     {
-        const cp_t *s = in->d;
-        cp_t *o = tmp->d;
+        const cp_t *s = tmp->d;
+        cp_t *o = out->d;
         size_t w = 0;
         for (size_t i = 0; i < n; i++) {
             cp_t c = s[i];
@@ -270,49 +310,70 @@ static int intl_rules(kernel *k, cpbuf *in, cpbuf *tmp) {
                 o[w++] = c;
             }
         }
-        tmp->n = w;
+        out->n = w;
     }
-#undef CL
-    /* result back in `in` */
-    cpbuf t = *in;
-    *in = *tmp;
-    *tmp = t;
     return 0;
 }
 
-/* Append the whitespace-separated tokens of buf (str.split()) to the sentence token store.
- * With each_char, every non-space character is a token (" ".join(line).split()). */
-static int split_tokens(kernel *k, const cpbuf *buf, int each_char) {
-    const cp_t *s = buf->d;
-    size_t n = buf->n, i = 0;
-    if (cp_reserve(k, &k->chars, k->chars.n + n) < 0) return -1;
-    /* tokens are separated by whitespace unless each character is one */
-    const size_t most = each_char ? n : n / 2 + 1;
-    if (i64_reserve(k, &k->tok_off, k->tok_off.n + most) < 0 ||
-        i64_reserve(k, &k->tok_len, k->tok_len.n + most) < 0 ||
-        i64_reserve(k, &k->tok_hash, k->tok_hash.n + most) < 0)
-        return -1;
-    /* the whole segment is copied once; tokens are spans of it */
-    const int64_t base = (int64_t)k->chars.n;
-    if (n) memcpy(k->chars.d + k->chars.n, s, n * sizeof(cp_t)); /* (an empty store has no buffer) */
-    k->chars.n += n;
-    size_t t = k->tok_off.n;
-    while (i < n) {
-        while (i < n && Py_UNICODE_ISSPACE(s[i])) i++;
-        if (i >= n) break;
+/* End of the piece of a line that starts at lo, for intl: at least POLL_SLICE code points on, at
+ * a space whose left neighbour is not \p{P} (or the end of the line). No rule matches across
+ * such a cut (each needs \p{P} on one side of it, and the rules before it leave both neighbours
+ * in place), and no token spans it, so the pieces can be tokenized one at a time: a long line
+ * reports its work (and may poll) between pieces, without a check in the rules' loops. */
+static size_t intl_cut(const uint8_t *cls, const cp_t *s, size_t lo, size_t n) {
+    size_t k = poll_slice_end(lo, n);
+    while (k < n && !(Py_UNICODE_ISSPACE(s[k]) && !(CL(s[k - 1]) & CLS_P))) k++;
+    return k;
+}
+#undef CL
+
+/* The tokens of s[lo..hi) into the store from token index t on (hi is the end of the text or a
+ * space, so no token crosses it); returns the next token index. */
+static size_t split_range(workspace *ws, const cp_t *s, size_t lo, size_t hi, int64_t base, size_t t,
+                          int each_char) {
+    size_t i = lo;
+    while (i < hi) {
+        while (i < hi && Py_UNICODE_ISSPACE(s[i])) i++;
+        if (i >= hi) break;
         uint64_t h = HASH_SEED;
         size_t j = i;
         do {
             h = (h ^ s[j]) * HASH_PRIME;
             j++;
-        } while (!each_char && j < n && !Py_UNICODE_ISSPACE(s[j]));
-        k->tok_off.d[t] = base + (int64_t)i;
-        k->tok_len.d[t] = (int64_t)(j - i);
-        k->tok_hash.d[t] = (int64_t)finish_hash(h, j - i);
+        } while (!each_char && j < hi && !Py_UNICODE_ISSPACE(s[j]));
+        ws->tok_off.d[t] = base + (int64_t)i;
+        ws->tok_len.d[t] = (int64_t)(j - i);
+        ws->tok_hash.d[t] = (int64_t)finish_hash(h, j - i);
         t++;
         i = j;
     }
-    k->tok_off.n = k->tok_len.n = k->tok_hash.n = t;
+    return t;
+}
+
+/* Append the whitespace-separated tokens of buf (str.split()) to the sentence token store.
+ * With each_char, every non-space character is a token (" ".join(line).split()). */
+static int split_tokens(workspace *ws, const cpbuf *buf, int each_char) {
+    const cp_t *s = buf->d;
+    const size_t n = buf->n;
+    if (cp_reserve(ws, &ws->chars, ws->chars.n + n) < 0) return -1;
+    /* tokens are separated by whitespace unless each character is one */
+    const size_t most = each_char ? n : n / 2 + 1;
+    if (i64_reserve(ws, &ws->tok_off, ws->tok_off.n + most) < 0 ||
+        i64_reserve(ws, &ws->tok_len, ws->tok_len.n + most) < 0 ||
+        i64_reserve(ws, &ws->tok_hash, ws->tok_hash.n + most) < 0)
+        return -1;
+    /* the whole segment is copied once (slice by slice); tokens are spans of it */
+    const int64_t base = (int64_t)ws->chars.n;
+    ws->chars.n += n;
+    size_t t = ws->tok_off.n;
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        hi = poll_slice_end(lo, n);
+        while (hi < n && !Py_UNICODE_ISSPACE(s[hi])) hi++; /* a slice ends at a space */
+        memcpy(ws->chars.d + base + lo, s + lo, (hi - lo) * sizeof(cp_t));
+        t = split_range(ws, s, lo, hi, base, t, each_char);
+        if (ws_work(ws, hi - lo) < 0) return -1;
+    }
+    ws->tok_off.n = ws->tok_len.n = ws->tok_hash.n = t;
     return 0;
 }
 
@@ -326,141 +387,150 @@ static int split_tokens(kernel *k, const cpbuf *buf, int each_char) {
  * of its own unless both neighbours are digits (DOT_AFTER_NON_DIGIT, DOT_BEFORE_NON_DIGIT); '-' is a token of its own when
  * the character before it is a digit (DASH_AFTER_DIGIT); everything else sticks to its neighbours. With
  * `padded` (13a's f" {line} ") a missing neighbour is a space, otherwise (zh) no rule can match
- * across the line's ends. Tokens are spans of the unchanged line. tests/test_native.py checks
- * this against the rules themselves. */
-static int mteval_direct(kernel *k, const cp_t *s, size_t n, int padded, unsigned isolate) {
-    const uint8_t *cls = k->cls;
-    for (size_t i = 1; i < n; i++)
-        if (IS_DOT(s[i]) && IS_DOT(s[i - 1])) return 0;
-    if (cp_reserve(k, &k->chars, k->chars.n + n) < 0 || i64_reserve(k, &k->tok_off, k->tok_off.n + n + 1) < 0 ||
-        i64_reserve(k, &k->tok_len, k->tok_len.n + n + 1) < 0 ||
-        i64_reserve(k, &k->tok_hash, k->tok_hash.n + n + 1) < 0)
+ * across the line's ends. Tokens are spans of the unchanged line. tests/test_native.py and the
+ * fuzz target check the kernel against the Python engine, which applies the rules one by one,
+ * on lines of both kinds. */
+static int mteval_direct(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate) {
+    const uint8_t *cls = ws->cls;
+    for (size_t lo = 1, hi; lo < n; lo = hi) {
+        hi = poll_slice_end(lo, n);
+        for (size_t i = lo; i < hi; i++)
+            if (IS_DOT(s[i]) && IS_DOT(s[i - 1])) return 0;
+        if (ws_work(ws, hi - lo) < 0) return -1;
+    }
+    if (cp_reserve(ws, &ws->chars, ws->chars.n + n) < 0 || i64_reserve(ws, &ws->tok_off, ws->tok_off.n + n + 1) < 0 ||
+        i64_reserve(ws, &ws->tok_len, ws->tok_len.n + n + 1) < 0 ||
+        i64_reserve(ws, &ws->tok_hash, ws->tok_hash.n + n + 1) < 0)
         return -1;
-    const int64_t base = (int64_t)k->chars.n;
-    if (n) memcpy(k->chars.d + k->chars.n, s, n * sizeof(cp_t)); /* (an empty store has no buffer) */
-    k->chars.n += n;
-    int64_t *off = k->tok_off.d, *len = k->tok_len.d, *hash = k->tok_hash.d;
-    size_t t = k->tok_off.n, start = 0;
+    const int64_t base = (int64_t)ws->chars.n; /* the line is copied to the store slice by slice */
+    ws->chars.n += n;
+    int64_t *off = ws->tok_off.d, *len = ws->tok_len.d, *hash = ws->tok_hash.d;
+    size_t t = ws->tok_off.n, start = 0;
     int open = 0;
     uint64_t h = HASH_SEED;
     const int edge_digit = !padded;
-    for (size_t i = 0; i < n; i++) {
-        const cp_t c = s[i];
-        int alone;
-        if (Py_UNICODE_ISSPACE(c)) {
-            if (open) {
-                off[t] = base + (int64_t)start, len[t] = (int64_t)(i - start);
-                hash[t++] = (int64_t)finish_hash(h, i - start);
-                open = 0;
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        hi = poll_slice_end(lo, n);
+        memcpy(ws->chars.d + base + lo, s + lo, (hi - lo) * sizeof(cp_t));
+        for (size_t i = lo; i < hi; i++) {
+            const cp_t c = s[i];
+            int alone;
+            if (Py_UNICODE_ISSPACE(c)) {
+                if (open) {
+                    off[t] = base + (int64_t)start, len[t] = (int64_t)(i - start);
+                    hash[t++] = (int64_t)finish_hash(h, i - start);
+                    open = 0;
+                }
+                continue;
             }
-            continue;
-        }
-        if (c < TABLE_SIZE && (cls[c] & isolate)) {
-            alone = 1;
-        } else if (IS_DOT(c)) {
-            const int prev_digit = i > 0 ? IS_DIGIT(s[i - 1]) != 0 : edge_digit;
-            const int next_digit = i + 1 < n ? IS_DIGIT(s[i + 1]) != 0 : edge_digit;
-            alone = !(prev_digit && next_digit);
-        } else if (c == '-') {
-            alone = i > 0 && IS_DIGIT(s[i - 1]);
-        } else {
-            alone = 0;
-        }
-        if (alone) {
-            if (open) {
-                off[t] = base + (int64_t)start, len[t] = (int64_t)(i - start);
-                hash[t++] = (int64_t)finish_hash(h, i - start);
-                open = 0;
+            if (c < TABLE_SIZE && (cls[c] & isolate)) {
+                alone = 1;
+            } else if (IS_DOT(c)) {
+                const int prev_digit = i > 0 ? IS_DIGIT(s[i - 1]) != 0 : edge_digit;
+                const int next_digit = i + 1 < n ? IS_DIGIT(s[i + 1]) != 0 : edge_digit;
+                alone = !(prev_digit && next_digit);
+            } else if (c == '-') {
+                alone = i > 0 && IS_DIGIT(s[i - 1]);
+            } else {
+                alone = 0;
             }
-            off[t] = base + (int64_t)i, len[t] = 1;
-            hash[t++] = (int64_t)finish_hash((HASH_SEED ^ c) * HASH_PRIME, 1);
-        } else {
-            if (!open) {
-                open = 1;
-                start = i;
-                h = HASH_SEED;
+            if (alone) {
+                if (open) {
+                    off[t] = base + (int64_t)start, len[t] = (int64_t)(i - start);
+                    hash[t++] = (int64_t)finish_hash(h, i - start);
+                    open = 0;
+                }
+                off[t] = base + (int64_t)i, len[t] = 1;
+                hash[t++] = (int64_t)finish_hash((HASH_SEED ^ c) * HASH_PRIME, 1);
+            } else {
+                if (!open) {
+                    open = 1;
+                    start = i;
+                    h = HASH_SEED;
+                }
+                h = (h ^ c) * HASH_PRIME;
             }
-            h = (h ^ c) * HASH_PRIME;
         }
+        if (ws_work(ws, hi - lo) < 0) return -1;
     }
     if (open) {
         off[t] = base + (int64_t)start, len[t] = (int64_t)(n - start);
         hash[t++] = (int64_t)finish_hash(h, n - start);
     }
-    k->tok_off.n = k->tok_len.n = k->tok_hash.n = t;
+    ws->tok_off.n = ws->tok_len.n = ws->tok_hash.n = t;
     return 1;
 }
 
 /* preprocess(line, tokenizer, lowercase) of one segment, tokens appended to the store. */
-int tokenize_segment(kernel *k, const segment_src *s) {
-    if (kernel_work(k, s->len) < 0) return -1;
-    if (i64_reserve(k, &k->seg_start, k->seg_start.n + 2) < 0) return -1;
-    k->seg_start.d[k->seg_start.n++] = (int64_t)k->tok_off.n;
-    if (load_segment(k, s) < 0) return -1;
-    cpbuf *a = &k->a, *b = &k->b;
-    switch (k->tokenizer) {
+int tokenize_segment(workspace *ws, const segment_src *s) {
+    if (i64_reserve(ws, &ws->seg_start, ws->seg_start.n + 2) < 0) return -1;
+    ws->seg_start.d[ws->seg_start.n++] = (int64_t)ws->tok_off.n;
+    if (load_segment(ws, s) < 0) return -1;
+    cpbuf *a = &ws->a, *b = &ws->b;
+    switch (ws->tokenizer) {
     case TOK_NONE:
-        return split_tokens(k, a, 0);
+        return split_tokens(ws, a, 0);
     case TOK_CHAR:
-        return split_tokens(k, a, 1);
+        return split_tokens(ws, a, 1);
     case TOK_INTL:
-        if (intl_rules(k, a, b) < 0) return -1;
-        return split_tokens(k, a, 0);
+        for (size_t lo = 0, hi; lo < a->n; lo = hi) {
+            hi = intl_cut(ws->cls, a->d, lo, a->n);
+            if (intl_rules(ws, a->d + lo, hi - lo, b, &ws->c) < 0 || split_tokens(ws, b, 0) < 0) return -1;
+        }
+        return 0;
     case TOK_13A: {
         int lt = 0, nl = 0, amp = 0;
-        for (size_t i = 0; i < a->n; i++) {
-            const cp_t c = a->d[i];
-            lt |= c == '<';
-            nl |= c == '\n';
-            amp |= c == '&';
+        for (size_t lo = 0, hi; lo < a->n; lo = hi) {
+            hi = poll_slice_end(lo, a->n);
+            for (size_t i = lo; i < hi; i++) {
+                const cp_t c = a->d[i];
+                lt |= c == '<';
+                nl |= c == '\n';
+                amp |= c == '&';
+            }
+            if (ws_work(ws, hi - lo) < 0) return -1;
         }
-        if (lt) replace_all(a, "<skipped>", "");
-        if (nl) {
-            replace_all(a, "-\n", "");
-            replace_all(a, "\n", " ");
-        }
-        if (amp) {
-            replace_all(a, "&quot;", "\"");
-            replace_all(a, "&amp;", "&");
-            replace_all(a, "&lt;", "<");
-            replace_all(a, "&gt;", ">");
-        }
-        if (k->direct) {
-            const int done = mteval_direct(k, a->d, a->n, 1, CLS_13A);
-            if (done) return done < 0 ? -1 : 0;
-        }
+        if (lt && replace_all(ws, a, "<skipped>", "") < 0) return -1;
+        if (nl && (replace_all(ws, a, "-\n", "") < 0 || replace_all(ws, a, "\n", " ") < 0)) return -1;
+        if (amp && (replace_all(ws, a, "&quot;", "\"") < 0 || replace_all(ws, a, "&amp;", "&") < 0 ||
+                    replace_all(ws, a, "&lt;", "<") < 0 || replace_all(ws, a, "&gt;", ">") < 0))
+            return -1;
+        const int done = mteval_direct(ws, a->d, a->n, 1, CLS_13A);
+        if (done) return done < 0 ? -1 : 0;
         /* f" {line} " */
-        if (cp_reserve(k, b, a->n + 2) < 0) return -1;
+        if (cp_reserve(ws, b, a->n + 2) < 0) return -1;
         b->d[0] = ' ';
         memcpy(b->d + 1, a->d, a->n * sizeof(cp_t));
         b->d[a->n + 1] = ' ';
         b->n = a->n + 2;
-        if (mteval_rules(k, b, a) < 0) return -1;
-        return split_tokens(k, b, 0);
+        if (mteval_rules(ws, b, a) < 0) return -1;
+        return split_tokens(ws, b, 0);
     }
     case TOK_ZH: {
         /* line.strip() (the right end is already stripped), then pad Chinese characters */
         size_t lo = 0;
         while (lo < a->n && Py_UNICODE_ISSPACE(a->d[lo])) lo++;
-        if (k->direct) {
-            const int done = mteval_direct(k, a->d + lo, a->n - lo, 0, CLS_13A | CLS_ZH);
-            if (done) return done < 0 ? -1 : 0;
-        }
-        if (cp_reserve(k, b, 3 * (a->n - lo) + 1) < 0) return -1;
+        const int done = mteval_direct(ws, a->d + lo, a->n - lo, 0, CLS_13A | CLS_ZH);
+        if (done) return done < 0 ? -1 : 0;
+        if (cp_reserve(ws, b, 3 * (a->n - lo) + 1) < 0) return -1;
         size_t w = 0;
-        for (size_t i = lo; i < a->n; i++) {
-            cp_t c = a->d[i];
-            if (c < TABLE_SIZE && (k->cls[c] & CLS_ZH)) {
-                b->d[w++] = ' ';
-                b->d[w++] = c;
-                b->d[w++] = ' ';
-            } else {
-                b->d[w++] = c;
+        for (size_t from = lo, to; from < a->n; from = to) {
+            to = poll_slice_end(from, a->n);
+            for (size_t i = from; i < to; i++) {
+                cp_t c = a->d[i];
+                if (c < TABLE_SIZE && (ws->cls[c] & CLS_ZH)) {
+                    b->d[w++] = ' ';
+                    b->d[w++] = c;
+                    b->d[w++] = ' ';
+                } else {
+                    b->d[w++] = c;
+                }
             }
+            if (ws_work(ws, to - from) < 0) return -1;
         }
         b->n = w;
-        if (mteval_rules(k, b, a) < 0) return -1;
-        return split_tokens(k, b, 0);
+        if (mteval_rules(ws, b, a) < 0) return -1;
+        return split_tokens(ws, b, 0);
     }
     }
     return -1; /* unknown tokenizer code: module.c checks it before any work */

@@ -1,6 +1,9 @@
 """Pairwise sentence BLEU (bleukit.pairwise): every (i, j) equals sacreBLEU's sentence_bleu of the pair."""
 
 import importlib
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -8,7 +11,7 @@ import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
-from shared_data import read_lines
+from shared_data import REPO, read_lines
 from strategies import sentences
 
 import bleukit
@@ -309,6 +312,15 @@ def test_kernel_checks_its_arrays():
     bad_ptr[0] = tables.hyp_ptr[::-1].copy()
     with pytest.raises(ValueError, match="hyp_ptr"):
         kernel.pair_matches(*bad_ptr, 0, 2, 2, 2, out, 1)
+    # every array is an int64 buffer: other dtypes are not reinterpreted
+    as_float = args.copy()
+    as_float[3] = tables.hyp_cnt.astype(np.float64)
+    with pytest.raises(TypeError, match="hyp_cnt must be a C-contiguous, aligned int64 array"):
+        kernel.pair_matches(*as_float, 0, 2, 2, 2, out, 1)
+    with pytest.raises(TypeError, match="out must be a C-contiguous, aligned int64 array"):
+        kernel.pair_matches(*args, 0, 2, 2, 2, out.astype(np.int32), 1)
+    with pytest.raises(TypeError, match="first_out must be"):
+        kernel.unique_rows(np.zeros((2, 2), np.int64), 2, np.zeros(2, np.float64), np.zeros(2, np.int64))
 
 
 def test_native_request_without_kernel_is_an_error(monkeypatch):
@@ -337,3 +349,48 @@ def test_kernel_unique_rows():
         kernel.unique_rows(rows, 3, first, inverse)
     with pytest.raises(ValueError, match="one entry per row"):
         kernel.unique_rows(rows, 4, first[:10], inverse)
+
+
+LONG_PAIR_MATCHES = """
+import importlib, os, signal, sys, threading, time
+import numpy as np
+kernel = importlib.import_module("bleukit._pairwise_kernel")
+# 2000 hypotheses of 2000 n-gram entries, each posted in all 500 references: 2e9 additions
+n_hyp, n_ent, m, n_gid, order = 2000, 2000, 500, 64, 4
+hyp_ptr = np.arange(n_hyp + 1, dtype=np.int64) * n_ent
+hyp_gid = np.tile(np.arange(n_ent, dtype=np.int64) % n_gid, n_hyp)
+hyp_ord = np.tile(np.arange(n_ent, dtype=np.int64) % order, n_hyp)
+hyp_cnt = np.ones(n_hyp * n_ent, dtype=np.int64)
+post_ptr = np.arange(n_gid + 1, dtype=np.int64) * m
+post_ref = np.tile(np.arange(m, dtype=np.int64), n_gid)
+post_cnt = np.ones(n_gid * m, dtype=np.int64)
+out = np.empty((n_hyp, m, order), dtype=np.int64)
+fired = []
+def fire():
+    fired.append(time.perf_counter())
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Timer(0.3, fire).start()
+start = time.perf_counter()
+try:
+    kernel.pair_matches(hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, 0, n_hyp, m, order, out,
+                        int(sys.argv[1]))
+    print("finished %.2f" % (time.perf_counter() - start))
+except KeyboardInterrupt:
+    print("interrupted %.1f" % ((time.perf_counter() - fired[0]) * 1e3))
+"""
+
+
+@pytest.mark.skipif(not NATIVE, reason="the pairwise kernel is not built")
+@pytest.mark.slow
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_long_pair_loop(threads):
+    """One pair_matches call of seconds stops within tens of ms of SIGINT, with workers too
+    (the loop used to run to its end: 1.9 s here)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", LONG_PAIR_MATCHES, str(threads)], capture_output=True, text=True, timeout=240, cwd=REPO
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    what, value = proc.stdout.split()
+    assert what == "interrupted", proc.stdout
+    print(f"pair_matches, threads={threads}: SIGINT -> KeyboardInterrupt {value} ms (load {os.getloadavg()[0]:.2f})")
+    assert float(value) < 1000, proc.stdout

@@ -117,7 +117,8 @@ def test_pip_install_without_a_compiler_falls_back(tmp_path):
     )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "bleukit: native kernel not built" in proc.stdout + proc.stderr
-    assert not list(target.rglob("_native_kernel*")) and not list(target.rglob("_kernel*.so"))
+    # (the stubs ship anyway)
+    assert not [p for p in target.rglob("*kernel*") if p.suffix not in (".pyi", ".py", ".pyc")]
     # The editable install of this checkout is a meta-path finder that would win over PYTHONPATH.
     check = _run(
         """

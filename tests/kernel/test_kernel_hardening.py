@@ -3,6 +3,7 @@ near 2^63, the GIL released while it counts, Ctrl-C during a long call, and ``th
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -216,6 +217,40 @@ def test_the_kernel_releases_the_gil_while_it_counts():
     assert elapsed > 0.05 and spins > 1000, (elapsed, spins)
 
 
+LAYOUT_CHANGED_MEANWHILE = """
+import threading, numpy as np
+from bleukit.metrics.bleu import kernel as _native
+n = 400_000
+tokens = np.random.default_rng(0).integers(0, 50, 20 * n)
+lengths, owner = np.full(2 * n, 10), np.repeat(np.arange(n), 2)
+expected = _native.native_flat_ids_statistics(tokens, lengths, owner, n, 4).rows
+started = threading.Event()
+def work():
+    started.set()
+    global got
+    got = _native.native_flat_ids_statistics(tokens, lengths, owner, n, 4).rows
+worker = threading.Thread(target=work)
+worker.start()
+started.wait()
+while worker.is_alive():  # runs while the kernel works without the GIL
+    lengths[-2:] = 10**7  # the last row now claims ids far past the end of tokens (within the size limits)
+    owner[-1] = 0
+worker.join()
+print("same" if (got == expected).all() else "different")
+"""
+
+
+@needs_kernel
+def test_flat_ids_layout_changed_during_the_call_cannot_send_reads_outside():
+    """The kernel follows its own checked copy of lengths and owner, so a thread that rewrites
+    them while it works cannot make it read past the ids (it read them in place before)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", LAYOUT_CHANGED_MEANWHILE], capture_output=True, text=True, timeout=240, cwd=REPO
+    )
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+    assert proc.stdout.split() == ["same"]
+
+
 INTERRUPT = """
 import os, signal, threading, time, numpy as np
 import bleukit
@@ -268,6 +303,97 @@ def test_ctrl_c_stops_a_long_call_promptly(kind):
     # ~10 ms of work between checks; the whole call would run for tens of seconds, and the margin
     # is for a 2-core machine busy with other work (there 0.9 s was seen).
     assert float(seconds) < 2.0, proc.stdout
+
+
+ONE_LONG_LINE = """
+import os, signal, sys, threading, time
+import numpy as np
+from bleukit import BleuOptions
+from bleukit.metrics.bleu import kernel as _native
+kind = sys.argv[1]
+word = "The quick brown fox , 1,000.5 jumps over the lazy dog - again and again ; ok ? "
+line = word * (30_000_000 // len(word))  # one line of 30M characters
+ref = line.replace("quick", "slow")
+if kind == "ids":  # one row of 10M ids against 10M ids, most of them distinct
+    tokens = np.random.default_rng(0).integers(0, 1 << 40, 20_000_000)
+    call = lambda: _native.native_flat_ids_statistics(tokens, np.array([10_000_000] * 2), np.array([0, 0]), 1, 4)
+else:
+    options = BleuOptions(tokenize=kind)
+    _native.native_text_statistics(["a"], [["a"]], options)  # the character table, built outside
+    call = lambda: _native.native_text_statistics([line], [[ref]], options)
+times = {}
+def handler(signum, frame):
+    times["handler"] = time.perf_counter()
+    raise KeyboardInterrupt
+signal.signal(signal.SIGINT, handler)
+def fire():
+    times["fired"] = time.perf_counter()
+    os.kill(os.getpid(), signal.SIGINT)
+def interrupted_call():
+    threading.Timer(0.3, fire).start()
+    start = time.perf_counter()
+    try:
+        call()
+    except KeyboardInterrupt:
+        end = time.perf_counter()
+        return "interrupted %.1f %.1f" % ((times["handler"] - times["fired"]) * 1e3, (end - times["fired"]) * 1e3)
+    return "finished %.2f" % (time.perf_counter() - start)
+if sys.argv[2] == "main":
+    print(interrupted_call())
+else:  # fork from a thread that is not the main one: in the child it is
+    r, w = os.pipe()
+    def fork_and_call():
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.write(w, interrupted_call().encode())
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+    worker = threading.Thread(target=fork_and_call)
+    worker.start()
+    worker.join()
+    os.close(w)
+    print(os.read(r, 200).decode())
+"""
+
+
+def _interrupt_one_long_line(kind: str, where: str):
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", ONE_LONG_LINE, kind, where],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    words = proc.stdout.split()
+    assert words[0] == "interrupted", proc.stdout  # "finished <s>": the call ran to its end
+    handler_ms, total_ms = float(words[1]), float(words[2])
+    # The handler runs at the kernel's next poll (every 10 ms of work); the call then returns after
+    # freeing up to a GB of work buffers (tens to hundreds of ms). Before the kernel polled inside
+    # one sentence, the handler waited for a whole tokenizer pass or counting order (0.1-3 s).
+    print(
+        f"{kind} ({where}): SIGINT -> handler {handler_ms:.1f} ms, -> KeyboardInterrupt {total_ms:.1f} ms "
+        f"(load {os.getloadavg()[0]:.2f})"
+    )
+    assert handler_ms < 250 and total_ms < 1000, proc.stdout
+
+
+@needs_kernel
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["13a", "intl", "none", "ids"])
+def test_ctrl_c_stops_one_enormous_line_promptly(kind):
+    _interrupt_one_long_line(kind, "main")
+
+
+@needs_kernel
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+def test_ctrl_c_in_a_child_forked_from_another_thread():
+    """The child's main thread is the one that forked: the kernel must poll there (it used to
+    compare with the main thread read once at import, and never polled in such a child)."""
+    _interrupt_one_long_line("13a", "forked child")
 
 
 # --------------------------------------------------------------------------------------------

@@ -63,15 +63,16 @@ def python_rows(hyps, refs, options) -> np.ndarray:
 
 
 def assert_three_agree(hyps, refs, tokenize, lowercase=False, order=4, oracle=True):
-    """Kernel rows == Python reference rows (== sacreBLEU rows when every hyp has len(refs[0]))."""
+    """Kernel rows == Python reference rows (== sacreBLEU rows when every hyp has len(refs[0])).
+
+    For 13a and zh the kernel tokenizes in one pass where no two of '.' and ',' are adjacent, and
+    applies the mteval rules one by one elsewhere; the Python reference always applies the rules
+    one by one, so this compares the one-pass form with the rules wherever it applies."""
     options = BleuOptions(tokenize=tokenize, lowercase=lowercase, max_ngram_order=order)
     native = _native.native_text_statistics(hyps, refs, options)
     reference = python_rows(hyps, refs, options)
-    # the kernel's one-pass mteval form (13a, zh) against its rule-by-rule form
-    rules = _native.native_text_statistics(hyps, refs, options, _direct=False)
     for i in range(len(hyps)):
         assert native.rows[i].tolist() == reference[i].tolist(), (tokenize, lowercase, hyps[i], refs[i])
-        assert rules.rows[i].tolist() == reference[i].tolist(), (tokenize, lowercase, hyps[i], refs[i])
     assert native.nrefs.tolist() == [len(r) for r in refs]
     if oracle:
         theirs = sacrebleu_rows(hyps, refs, tokenize, lowercase, order)
@@ -148,6 +149,56 @@ def test_kernel_case(case, tokenize, lowercase):
     hyps, refs = KERNEL_CASES[case]
     same_count = len({len(r) for r in refs}) == 1
     assert_three_agree(hyps, refs, tokenize, lowercase, oracle=same_count)
+
+
+def _long_line(seed: int, chars: int) -> str:
+    """A line of `chars` characters where punctuation, symbols, digits, '.', ',' and '-' meet
+    spaces and each other in every way (what the rules and the cuts between slices look at)."""
+    rng = random.Random(seed)
+    pieces = [
+        "a",
+        "b",
+        "Z",
+        "7",
+        "0",
+        " ",
+        " ",
+        "  ",
+        "\t",
+        ".",
+        ",",
+        "-",
+        "!",
+        "(",
+        ")",
+        "'",
+        "$",
+        "€",
+        "½",
+        "中",
+        "&amp;",
+        "é",
+        "Ω",
+        "\u2001",
+        "\U0001d400",
+    ]
+    out, n = [], 0
+    while n < chars:
+        piece = rng.choice(pieces)
+        out.append(piece)
+        n += len(piece)
+    return "".join(out)
+
+
+@needs_kernel
+@pytest.mark.parametrize("tokenize", NATIVE_TOKENIZERS)
+def test_lines_longer_than_a_poll_slice(tokenize):
+    """Lines of 40k-70k characters: every pass over them runs in slices of 2^14 (intl cuts the
+    line into pieces between slices), and the result is the one of the whole line at once."""
+    hyps = [_long_line(seed, 40_000 + 10_000 * seed) for seed in range(4)]
+    refs = [[_long_line(seed + 10, 50_000)] for seed in range(4)]
+    assert_three_agree(hyps, refs, tokenize)
+    assert_three_agree([h.replace(" ", "") for h in hyps], refs, tokenize)  # no cut anywhere
 
 
 @needs_kernel
@@ -281,28 +332,48 @@ def test_mecab_tokenizers_stay_python():
     assert not _native.uses_native(BleuOptions(tokenize="ko-mecab"))
 
 
+@needs_kernel
 def test_character_table_matches_the_python_tokenizers():
     """Spot checks that the table is the regex package's view (a different Unicode version of
     unicodedata would disagree on some of these, regex is what sacreBLEU uses)."""
     import regex
 
+    k = _native._kernel
+    bits = [k.CLS_P, k.CLS_S, k.CLS_N, k.CLS_ZH, k.CLS_13A, k.CLS_DIGIT]
+    assert sorted(bits) == [1 << i for i in range(6)]  # one bit each
     table = _native.character_table()
     rng = random.Random(3)
     for cp in rng.sample(range(0x110000), 3000) + [ord(c) for c in "中,.-0a€’²½٣$\u2001\u2a6d"]:
         c = chr(cp)
-        assert bool(table[cp] & 1) == bool(regex.fullmatch(r"\p{P}", c)), hex(cp)
-        assert bool(table[cp] & 2) == bool(regex.fullmatch(r"\p{S}", c)), hex(cp)
-        assert bool(table[cp] & 4) == bool(regex.fullmatch(r"\p{N}", c)), hex(cp)
-        assert bool(table[cp] & 8) == bleukit.tokenizers.is_chinese_char(c), hex(cp)
+        assert bool(table[cp] & k.CLS_P) == bool(regex.fullmatch(r"\p{P}", c)), hex(cp)
+        assert bool(table[cp] & k.CLS_S) == bool(regex.fullmatch(r"\p{S}", c)), hex(cp)
+        assert bool(table[cp] & k.CLS_N) == bool(regex.fullmatch(r"\p{N}", c)), hex(cp)
+        assert bool(table[cp] & k.CLS_ZH) == bleukit.tokenizers.is_chinese_char(c), hex(cp)
     # The mteval classes are read off ASCII only; no other code point may match them.
     from bleukit.tokenizers.mteval import MTEVAL_RULES as _MTEVAL_RULES
 
     every = "".join(map(chr, range(0x110000)))
     punct = {m.start() for m in _MTEVAL_RULES[0][0].finditer(every)}
     digits = {m.start() // 2 for m in _MTEVAL_RULES[3][0].finditer("-".join(every) + "-")}
-    assert punct == {cp for cp in range(128) if table[cp] & 16}
-    assert digits == {cp for cp in range(128) if table[cp] & 32} == set(range(48, 58))
-    assert not any(b & 48 for b in table[128:])
+    assert punct == {cp for cp in range(128) if table[cp] & k.CLS_13A}
+    assert digits == {cp for cp in range(128) if table[cp] & k.CLS_DIGIT} == set(range(48, 58))
+    assert not any(b & (k.CLS_13A | k.CLS_DIGIT) for b in table[128:])
+
+
+@needs_kernel
+def test_tokenizer_codes_are_the_kernels():
+    assert _native.NATIVE_TOKENIZERS == {
+        name: getattr(_native._kernel, f"TOK_{name.upper()}") for name in _native.NATIVE_TOKENIZERS
+    }
+
+
+def test_character_table_needs_the_kernel(monkeypatch):
+    monkeypatch.setattr(_native, "_kernel", None)
+    monkeypatch.setattr(_native, "unavailable_reason", "the native kernel is not built (test)")
+    monkeypatch.setattr(_native, "_table", None)
+    monkeypatch.setattr(_native, "_full_table", None)
+    with pytest.raises(RuntimeError, match="the native kernel is not built"):
+        _native.character_table()
 
 
 # --------------------------------------------------------------------------------------------

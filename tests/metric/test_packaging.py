@@ -48,6 +48,12 @@ def test_wheel_ships_the_metric(wheel):
 
 
 @pytest.mark.slow
+def test_wheel_ships_the_kernel_stubs(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"bleukit/_native_kernel.pyi", "bleukit/_pairwise_kernel.pyi"} <= names
+
+
+@pytest.mark.slow
 def test_metric_loads_from_the_unpacked_wheel_alone(wheel, tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)  # what pip install puts in site-packages

@@ -28,7 +28,8 @@
  * threads; the calling thread, when it is the main thread, polls for signals every POLL_WORK
  * units of work, so Ctrl-C raises KeyboardInterrupt within some 10 ms and stops the other threads.
  */
-#include "kernel.h" /* mix64, finish_hash, EMPTY_KEY, POLL_WORK, cp_t, size limits */
+#include "kernel.h" /* mix64, finish_hash, EMPTY_KEY, cp_t, size limits */
+#include "poll.h"   /* poll_clock_ms, POLL_INTERVAL_MS, POLL_SLICE, poll_main_thread, poll_here */
 
 #include <math.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@
 
 typedef struct {
     PyObject *str_lower;             /* str.lower, unbound: a str subclass cannot override it */
-    unsigned long main_thread_ident; /* where Python runs signal handlers */
+    PyObject *main_thread;           /* threading.main_thread: asked at each call (it changes after a fork) */
 } module_state;
 
 static module_state *get_state(PyObject *module) { return (module_state *)PyModule_GetState(module); }
@@ -145,6 +146,7 @@ typedef struct {
     shared *sh;
     int polls;
     size_t work;
+    int64_t last_ms; /* when this worker last polled */
     int err;
 } worker;
 
@@ -203,16 +205,22 @@ static int poll_signals(PyThreadState **saved) {
     return r;
 }
 
-/* Account for work; -1 when this call must stop (Ctrl-C seen here, or another thread failed). */
+/* Account for work; -1 when this call must stop (Ctrl-C seen here, or another thread failed). The
+ * clock is read every POLL_SLICE units and signals are polled every POLL_INTERVAL_MS (a unit costs
+ * from ~1 ns in a pass over characters to ~100 ns in a large hash table, so time, not a count). */
 static int work_done(worker *w, size_t units) {
     w->work += units;
-    if (w->work < POLL_WORK) return 0;
+    if (w->work < POLL_SLICE) return 0;
     w->work = 0;
     if (w->sh->stop) {
         if (!w->err) w->err = ERR_INTERRUPTED;
         return -1;
     }
-    if (w->polls && poll_signals(w->sh->saved) < 0) {
+    if (!w->polls) return 0;
+    const int64_t now = poll_clock_ms();
+    if (now - w->last_ms < POLL_INTERVAL_MS) return 0;
+    w->last_ms = now;
+    if (poll_signals(w->sh->saved) < 0) {
         w->err = ERR_INTERRUPTED;
         w->sh->stop = 1;
         return -1;
@@ -912,7 +920,9 @@ static PyObject *py_statistics(PyObject *module, PyObject *args) {
         ws[t].o = &o;
         ws[t].sh = &sh;
     }
-    ws[n_workers - 1].polls = PyThread_get_thread_ident() == st->main_thread_ident;
+    ws[n_workers - 1].polls = poll_here(st->main_thread);
+    if (ws[n_workers - 1].polls < 0) goto done;
+    ws[n_workers - 1].last_ms = poll_clock_ms();
     int64_t *rows = (int64_t *)out.buf;
     const int64_t batch_chars = BATCH_CHARS * threads;
     for (Py_ssize_t i = 0; i < n;) {
@@ -1307,7 +1317,9 @@ static PyObject *py_pairwise(PyObject *module, PyObject *args) {
         ws[t].sh = &sh;
     }
     worker *self = &ws[n_workers - 1];
-    self->polls = PyThread_get_thread_ident() == st->main_thread_ident;
+    self->polls = poll_here(st->main_thread);
+    if (self->polls < 0) goto done;
+    self->last_ms = poll_clock_ms();
     job.o = &o;
     job.n_hyp = N;
     job.n_ref = M;
@@ -1368,15 +1380,8 @@ static PyMethodDef methods[] = {
 
 static int module_exec(PyObject *m) {
     module_state *st = get_state(m);
-    PyObject *threading = PyImport_ImportModule("threading");
-    PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
-    PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
-    Py_XDECREF(threading);
-    Py_XDECREF(main);
-    if (!ident) return -1;
-    st->main_thread_ident = PyLong_AsUnsignedLong(ident);
-    Py_DECREF(ident);
-    if (PyErr_Occurred()) return -1;
+    st->main_thread = poll_main_thread();
+    if (!st->main_thread) return -1;
     st->str_lower = PyObject_GetAttrString((PyObject *)&PyUnicode_Type, "lower");
     if (!st->str_lower) return -1;
     return PyModule_AddIntConstant(m, "MAX_ORDER", MAX_ORDER) < 0 ||
@@ -1387,13 +1392,19 @@ static int module_exec(PyObject *m) {
 
 static int module_traverse(PyObject *m, visitproc visit, void *arg) {
     module_state *st = get_state(m);
-    if (st) Py_VISIT(st->str_lower);
+    if (st) {
+        Py_VISIT(st->str_lower);
+        Py_VISIT(st->main_thread);
+    }
     return 0;
 }
 
 static int module_clear(PyObject *m) {
     module_state *st = get_state(m);
-    if (st) Py_CLEAR(st->str_lower);
+    if (st) {
+        Py_CLEAR(st->str_lower);
+        Py_CLEAR(st->main_thread);
+    }
     return 0;
 }
 

@@ -84,11 +84,9 @@ def check(data: bytes) -> None:
         hyps = [wrap(h) for h, _ in sentences]
         refs = [[wrap(r) for r in rs] for _, rs in sentences]
         native = _native.native_text_statistics(hyps, refs, options)
+        # the Python engine applies the mteval rules one by one: this also checks the kernel's
+        # one-pass form (13a, zh) against them
         expected = _python_statistics(hyps, refs, options)
-        # the kernel's one-pass mteval form against its rule-by-rule form
-        rules = _native.native_text_statistics(hyps, refs, options, _direct=False)
-        if rules.rows.tolist() != native.rows.tolist():
-            raise AssertionError(f"one-pass form != rules for {sentences!r} ({options})")
     if native.rows.tolist() != expected.rows.tolist() or native.nrefs.tolist() != expected.nrefs.tolist():
         raise AssertionError(
             f"kernel != reference for {sentences!r} (code {code}, lowercase {lowercase}, order {order}):\n"

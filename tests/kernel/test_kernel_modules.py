@@ -1,0 +1,162 @@
+"""The compiled kernels as Python modules: their .pyi stubs describe every entry point and constant,
+and they use multi-phase init (PEP 489) with module state, per-interpreter GIL support (3.12+)
+and Py_mod_gil = Py_MOD_GIL_NOT_USED (3.13+), so a free-threaded build keeps the GIL off."""
+
+from __future__ import annotations
+
+import ast
+import ctypes
+import importlib
+import importlib.util
+import inspect
+import os
+import platform
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from bleukit import _native as loader
+from bleukit.metrics.bleu import kernel as _native
+from bleukit.metrics.bleu.pairs import PAIR_KERNEL
+
+REPO = Path(__file__).resolve().parents[2]
+KERNELS = ["_native_kernel", "_pairwise_kernel"]
+BUILT = {"_native_kernel": _native.available(), "_pairwise_kernel": loader.load_kernel(PAIR_KERNEL) is not None}
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
+def _kernel(name: str):
+    if not BUILT[name]:
+        pytest.skip(f"bleukit.{name} is not built")
+    return importlib.import_module(f"bleukit.{name}")
+
+
+def _stub(name: str):
+    """(functions by name, constants by name) of src/bleukit/<name>.pyi."""
+    tree = ast.parse((REPO / "src" / "bleukit" / f"{name}.pyi").read_text())
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    constants = {
+        node.target.id: node
+        for node in tree.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    return functions, constants
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_stub_describes_every_entry_point_and_constant(name):
+    module = _kernel(name)
+    functions, constants = _stub(name)
+    public = {attr for attr in dir(module) if not attr.startswith("_")}
+    assert public == set(functions) | set(constants)
+    for const, node in constants.items():
+        assert isinstance(getattr(module, const), int)
+        assert ast.unparse(node.annotation) == "Final[int]", const
+    for func, node in functions.items():
+        runtime = inspect.signature(getattr(module, func))  # from the C docstring's signature line
+        args = node.args
+        assert not args.args and not args.kwonlyargs and args.vararg is None, f"{func}: positional-only"
+        assert [a.arg for a in args.posonlyargs] == list(runtime.parameters), func
+        assert all(p.kind is p.POSITIONAL_ONLY for p in runtime.parameters.values())
+        defaults = [p.default for p in runtime.parameters.values() if p.default is not p.empty]
+        assert [ast.literal_eval(d) for d in args.defaults] == defaults, func
+        assert all(a.annotation is not None for a in args.posonlyargs) and node.returns is not None, func
+
+
+class _Slot(ctypes.Structure):
+    _fields_ = [("slot", ctypes.c_int), ("value", ctypes.c_void_p)]
+
+
+class _ModuleDef(ctypes.Structure):
+    # PyModuleDef of a build with the GIL: PyModuleDef_Base (the object header, m_init, m_index,
+    # m_copy), then m_name, m_doc, m_size, m_methods, m_slots
+    _fields_ = [
+        ("ob_refcnt", ctypes.c_ssize_t),
+        ("ob_type", ctypes.c_void_p),
+        ("m_init", ctypes.c_void_p),
+        ("m_index", ctypes.c_ssize_t),
+        ("m_copy", ctypes.c_void_p),
+        ("m_name", ctypes.c_char_p),
+        ("m_doc", ctypes.c_char_p),
+        ("m_size", ctypes.c_ssize_t),
+        ("m_methods", ctypes.c_void_p),
+        ("m_slots", ctypes.POINTER(_Slot)),
+    ]
+
+
+PY_MOD_EXEC, PY_MOD_MULTIPLE_INTERPRETERS, PY_MOD_GIL = 2, 3, 4
+PER_INTERPRETER_GIL_SUPPORTED, GIL_NOT_USED = 2, 1
+
+
+@pytest.mark.skipif(
+    platform.python_implementation() != "CPython" or FREE_THREADED,
+    reason="reads CPython's PyModuleDef of a build with the GIL",
+)
+@pytest.mark.parametrize("name", KERNELS)
+def test_multi_phase_init_declares_its_slots(name):
+    module = _kernel(name)
+    get_def = ctypes.pythonapi.PyModule_GetDef
+    get_def.restype, get_def.argtypes = ctypes.POINTER(_ModuleDef), [ctypes.py_object]
+    definition = get_def(module).contents
+    assert definition.m_name == name.encode()  # the layout is read right
+    assert definition.m_size > 0  # module state, not static globals
+    slots = {}
+    i = 0
+    while definition.m_slots and definition.m_slots[i].slot:
+        slots[definition.m_slots[i].slot] = definition.m_slots[i].value or 0
+        i += 1
+    assert PY_MOD_EXEC in slots  # multi-phase init (a single-phase module has no slots)
+    expected = {PY_MOD_EXEC}
+    if sys.version_info >= (3, 12):
+        assert slots[PY_MOD_MULTIPLE_INTERPRETERS] == PER_INTERPRETER_GIL_SUPPORTED
+        expected.add(PY_MOD_MULTIPLE_INTERPRETERS)
+    if sys.version_info >= (3, 13):
+        assert slots[PY_MOD_GIL] == GIL_NOT_USED
+        expected.add(PY_MOD_GIL)
+    assert set(slots) == expected
+
+
+@pytest.mark.skipif(not FREE_THREADED, reason="needs a free-threaded build (3.13t)")
+def test_importing_the_kernels_keeps_the_gil_off():
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "dev",
+            "-W",
+            "error",
+            "-c",
+            "import sys, bleukit, bleukit._native_kernel, bleukit._pairwise_kernel; print(sys._is_gil_enabled())",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and proc.stdout.split() == ["False"], proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_two_imports_have_their_own_state(name):
+    """Module state, not globals: a second module object from the same extension works alone."""
+    module = _kernel(name)
+    spec = importlib.util.spec_from_file_location(f"bleukit.{name}", module.__file__)
+    again = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(again)
+    assert again is not module
+    if name == "_native_kernel":
+        import numpy as np
+
+        rows, nrefs = np.empty((1, 6), np.int64), np.empty(1, np.int64)
+        again.text_statistics(["A b"], [["a b"]], again.TOK_13A, 1, 2, _native.character_table(False), rows, nrefs)
+        assert rows.tolist() == [[2, 2, 2, 1, 2, 1]]
+    else:
+        import numpy as np
+
+        first, inverse = np.empty(3, np.int64), np.empty(3, np.int64)
+        assert again.unique_rows(np.array([[1, 2], [3, 4], [1, 2]], np.int64), 2, first, inverse) == 2
+        assert inverse.tolist() == [0, 1, 0]
