@@ -9,6 +9,7 @@ References are laid out per hypothesis: ``references[i]`` is a string or a list 
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
@@ -24,6 +25,7 @@ __all__ = [
     "check_utf8",
     "check_seed",
     "check_count",
+    "check_number",
     "references_from_streams",
 ]
 
@@ -235,17 +237,44 @@ def check_seed(seed: Any, what: str = "seed") -> Optional[int]:
     return int(seed)
 
 
-def check_count(count: Any, what: str) -> int:
-    """A number of things to do (samples, resamples, n-best): an int >= 1, not a bool or a float.
+def check_count(count: Any, what: str, minimum: int = 1) -> int:
+    """A number of things to do (samples, resamples, n-best): an int >= ``minimum``, not a bool or
+    a float (``minimum=0`` where sacreBLEU takes 0 to mean none, as its ``n_bootstrap``).
 
     >>> check_count(1000, "n_samples")
     1000
     """
     if isinstance(count, bool) or not isinstance(count, numbers.Integral):
         raise TypeError(f"{what} must be an int, got {type(count).__name__}")
-    if count <= 0:
-        raise ValueError(f"{what} must be >= 1, got {count}")
+    if count < minimum:
+        raise ValueError(f"{what} must be >= {minimum}, got {count}")
     return int(count)
+
+
+def check_number(value: Any, what: str, minimum: Optional[float] = None, strict: bool = False) -> float:
+    """A real number option (a smoothing value, a weight, a reward's scale) as the float the
+    formulas use: finite, and ``>= minimum`` (``> minimum`` when ``strict``) when given. A bool or
+    a string is a ``TypeError``; NaN, an infinity or a number out of range a ``ValueError``.
+
+    >>> check_number(1, "scale", minimum=0, strict=True)
+    1.0
+    >>> check_number(float("nan"), "scale")
+    Traceback (most recent call last):
+    ...
+    ValueError: scale must be a finite number, got nan
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a number, got {type(value).__name__}")
+    bound = "" if minimum is None else f" {'>' if strict else '>='} {minimum:g}"
+    try:
+        number = float(value)
+    except OverflowError:  # an int or Fraction beyond float's range
+        number = math.inf
+    if not math.isfinite(number) or (
+        minimum is not None and (number <= minimum if strict else number < minimum)
+    ):
+        raise ValueError(f"{what} must be a finite number{bound}, got {value!r}")
+    return number
 
 
 def references_from_streams(
@@ -272,13 +301,10 @@ def references_from_streams(
     streams = _as_list(streams, "streams")
     if not streams:
         raise ValueError("no reference streams given")
-    lengths = []
-    for k, stream in enumerate(streams):
-        if isinstance(stream, str) or not _is_sequence(stream):
-            raise TypeError(
-                f"streams[{k}] must be a list of reference strings, got {type(stream).__name__}"
-            )
-        lengths.append(len(stream))
+    # Each stream as a list: a generator is read once; a set, a mapping, a DataFrame or a
+    # single string is named.
+    streams = [check_sequence(stream, f"streams[{k}]", of="reference strings") for k, stream in enumerate(streams)]
+    lengths = [len(stream) for stream in streams]
     if n_hypotheses is not None:
         for k, n in enumerate(lengths):
             if n != n_hypotheses:
