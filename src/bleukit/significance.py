@@ -77,6 +77,7 @@ __all__ = [
     "PairedResult",
     "bootstrap_ci",
     "bootstrap_scores",
+    "check_systems",
     "paired_test",
     "resampled_scores",
     "with_bootstrap",
@@ -309,7 +310,15 @@ def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_
     return result.with_estimate(mean, ci, options.signature(statistics.nrefs_signature, ("bs", n_samples, seed)))
 
 
-def _named_systems(systems: Any) -> List[Tuple[str, Sequence[str]]]:
+def check_systems(systems: Any) -> List[Tuple[str, List[str]]]:
+    """The systems of a paired test as ``(name, hypotheses)`` pairs, hypotheses as new lists of
+    equal length, from a mapping name -> hypotheses or a sequence of pairs (the first is the
+    baseline); a ``TypeError``/``ValueError`` names what is wrong (a set of pairs, one string,
+    a duplicate name, systems of different lengths, ...). Generators are read once.
+
+    >>> check_systems({"base": ("a b",), "new": (h for h in ["a c"])})
+    [('base', ['a b']), ('new', ['a c'])]
+    """
     if isinstance(systems, Mapping):
         pairs = list(systems.items())
     else:
@@ -329,7 +338,16 @@ def _named_systems(systems: Any) -> List[Tuple[str, Sequence[str]]]:
         if name in seen:
             raise ValueError(f"duplicate system name {name!r}: every system needs its own name")
         seen.add(name)
-    return pairs
+    checked: List[Tuple[str, List[str]]] = []
+    for name, hyps in pairs:
+        hyps = check_hypotheses(hyps)
+        if checked and len(hyps) != len(checked[0][1]):
+            raise ValueError(
+                f"system {name!r} has {len(hyps)} hypotheses but {checked[0][0]!r} has {len(checked[0][1])}: "
+                "every system must translate the same sentences"
+            )
+        checked.append((name, hyps))
+    return checked
 
 
 def paired_test(
@@ -382,16 +400,8 @@ def paired_test(
     seed = check_seed(seed)
     opts = resolve_options(options, keywords)
     metric = metric_for(opts)
-    named = _named_systems(systems)
-    checked: List[List[str]] = []
-    for name, hyps in named:
-        hyps = check_hypotheses(hyps)
-        if checked and len(hyps) != len(checked[0]):
-            raise ValueError(
-                f"system {name!r} has {len(hyps)} hypotheses but {named[0][0]!r} has {len(checked[0])}: "
-                "every system must translate the same sentences"
-            )
-        checked.append(hyps)
+    named = check_systems(systems)
+    checked = [hyps for _, hyps in named]
     refs = check_references(references, len(checked[0]))
     stats = [metric.statistics(hyps, refs, opts) for hyps in checked]
     results = [metric.result(s, opts) for s in stats]
