@@ -80,7 +80,11 @@ class TextMetric(evaluate.Metric):
         if predictions is None and references is None:
             return None, None
         if predictions is None or references is None:
-            raise ValueError("give both predictions and references")
+            missing = "predictions" if predictions is None else "references"
+            raise ValueError(
+                f"{missing} is None: give both predictions and references (or neither, to score the "
+                "batches added with add_batch)"
+            )
         hyps = check_hypotheses(predictions)
         refs = check_references(references, len(hyps))
         # Arrow stores UTF-8: a lone surrogate would fail there without saying which item holds it.
