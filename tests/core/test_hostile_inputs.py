@@ -13,8 +13,8 @@ hostile input with one line in its kind, and then runs against everything that t
 The app's endpoints are called as plain functions (their ``gr.Error`` carries the core's message)
 and the command line through ``main()`` (a failing run is one line on stderr with exit 1, or
 argparse's usage and error with exit 2, as sacreBLEU's; never a traceback).
-Adapters run where their extras are installed; ``bleukit.integrations.rewards`` is left out while
-it is rewritten (``bleu_reward(scale=nan)`` is still accepted there).
+Adapters run where their extras are installed. ``bleukit.sacrebleu`` takes sacreBLEU's reference
+streams (``streams[k][i]``), its own kind here.
 """
 
 from __future__ import annotations
@@ -36,10 +36,12 @@ import pytest
 from shared_data import REPO
 
 import bleukit
+import bleukit.sacrebleu
 from bleukit import BleuOptions, StatisticsAccumulator
 from bleukit.compat import gleu, hf_evaluate, moses, nltk, presets, torchmetrics
 from bleukit.explain import explain_sentence
 from bleukit.ids import corpus_bleu_ids, id_statistics, sentence_bleu_ids
+from bleukit.integrations.rewards import BleuReward, ChrfReward, bleu_reward
 from bleukit.metrics.chrf import ChrfOptions
 from bleukit.significance import bootstrap_ci, paired_test, resampled_scores
 
@@ -104,7 +106,7 @@ def _mbr_uniform(result, rerun, value):
 
 def _one_resample_is_a_plain_score(result, rerun, value):
     # sacreBLEU bootstraps only when n_bootstrap > 1: one resample is the plain score.
-    assert result == rerun(None) and result["mean"] is None and "bs:" not in result["signature"]
+    assert result == rerun(None) and result.get("mean") is None and "bs:" not in result["signature"]
 
 
 def _numpy_draws(seed, n_rows, n_samples):
@@ -112,15 +114,17 @@ def _numpy_draws(seed, n_rows, n_samples):
     return np.random.default_rng(seed).integers(0, n_rows, size=(n_samples, n_rows), dtype=np.int64)
 
 
-def _numpy_mean(seed, n_samples):
-    stats = bleukit.corpus_statistics(HYPS, REFS, BleuOptions())
-    return float(np.sort(resampled_scores(stats, _numpy_draws(seed, len(HYPS), n_samples), BleuOptions())).mean())
+def _numpy_mean(seed, n_samples, options=None):
+    options = options or BleuOptions()
+    stats = bleukit.corpus_statistics(HYPS, REFS, options)
+    return float(np.sort(resampled_scores(stats, _numpy_draws(seed, len(HYPS), n_samples), options)).mean())
 
 
 def _bootstrap_seed_is_exact(result, rerun, value):
     # The seed reaches numpy as given: the resamples are default_rng(seed)'s, never a rounded
     # neighbour's (2**64 + 1 through a float is 2**64).
-    assert result["mean"] == _numpy_mean(value, N_SAMPLES)
+    options = ChrfOptions() if result.get("name", "").startswith("chrF") else None
+    assert result["mean"] == _numpy_mean(value, N_SAMPLES, options)
     assert f"seed:{value}|" in result.get("signature", f"seed:{value}|")
 
 
@@ -197,6 +201,15 @@ _COUNT: List[Hostile] = [
     ("NaN", lambda g: NAN, Refused(r"\bfloat\b|nan")),
     ("a str", lambda g: "10", Refused(r"\bstr\b|'10'")),
 ]
+# A count of sacreBLEU's API: an int >= 0 (sacreBLEU compares it with 1 or 0; bleukit names the rest).
+_SHIM_COUNT: List[Hostile] = [
+    ("a bool", lambda g: True, Refused(r"\bbool\b")),
+    ("a whole float", lambda g: 2.0, Refused(r"\bfloat\b")),
+    ("NaN", lambda g: NAN, Refused(r"\bfloat\b")),
+    ("a str", lambda g: "10", Refused(r"\bstr\b")),
+    ("negative", lambda g: -1, Refused(r">= 0")),
+]
+
 
 HOSTILE: Dict[str, List[Hostile]] = {
     # A list of sentences.
@@ -337,6 +350,35 @@ HOSTILE: Dict[str, List[Hostile]] = {
         ("a generator of pairs", lambda g: ((k, v) for k, v in g.items()), SAME),
         ("a set of hypotheses", lambda g: {**g, "b": set(g["b"])}, Refused(r"\bset\b")),
         ("a generator of hypotheses", lambda g: {**g, "b": (h for h in g["b"])}, SAME),
+    ],
+    # sacreBLEU's reference streams: streams[k][i] is the k-th reference of sentence i.
+    "streams": [h for h in _CONTAINERS if h[0] != "None"]
+    + [
+        ("a generator", lambda g: (x for x in g), SAME),
+        ("one string", _one_string, Refused(r"single str")),
+        ("a generator stream", lambda g: [(x for x in g[0]), *g[1:]], SAME),
+        ("a set stream", lambda g: [set(g[0]), *g[1:]], Refused(r"streams\[0\].*\bset\b")),
+        ("a str stream", lambda g: [g[0][0], *g[1:]], Refused(r"streams\[0\].*\bstr\b")),
+        ("a bool reference", lambda g: [[True, *g[0][1:]], *g[1:]], Refused(r"\[0\]\[0\].*\bbool\b")),
+        ("a short stream", lambda g: [g[0][:-1], *g[1:]], Refused(r"stream 0 is too short")),
+    ],
+    # The shim's n_bootstrap: sacreBLEU's default 1 and anything below 2 is a plain score.
+    "shim n_bootstrap": _SHIM_COUNT
+    + [
+        ("zero (sacreBLEU: no resampling)", lambda g: 0, Check(_one_resample_is_a_plain_score, "a plain score")),
+        ("one resample", lambda g: 1, Check(_one_resample_is_a_plain_score, "a plain score, as sacreBLEU")),
+    ],
+    # The shim's other counts (PairedTest's n_samples; 0 is the test's default there).
+    "shim count": _SHIM_COUNT,
+    # A reward's scale or power: a finite number > 0.
+    "positive real": [
+        ("NaN", lambda g: NAN, Refused("finite")),
+        ("inf", lambda g: INF, Refused("finite")),
+        ("zero", lambda g: 0.0, Refused("> 0")),
+        ("negative", lambda g: -1.0, Refused("> 0")),
+        ("a bool", lambda g: True, Refused(r"\bbool\b")),
+        ("a str", lambda g: "0.5", Refused(r"\bstr\b")),
+        ("a numpy float", lambda g: np.float32(g), SAME),
     ],
     # An argument of the app's API that is a list of texts.
     "app texts": [
@@ -589,6 +631,73 @@ def _tm_module(preds, target):
     return metric.compute()
 
 
+STREAMS = [REFS, HYPS_B]  # sacreBLEU's layout: streams[k][i]
+
+
+def _shim_score(score, metric=None):
+    """A sacreBLEU-shaped score as a plain dict (``_mean`` is -1.0 without a bootstrap estimate)."""
+    return {
+        "score": score.score,
+        "mean": None if score._mean == -1.0 else score._mean,
+        "signature": str(metric.get_signature()) if metric is not None else "",
+    }
+
+
+def _shim_corpus(metric_class, hypotheses=HYPS, references=STREAMS, n_bootstrap=None, **options):
+    """``metric_class(**options).corpus_score``; ``n_bootstrap=None`` leaves it out (sacreBLEU's 1)."""
+    metric = metric_class(**options)
+    keywords = {} if n_bootstrap is None else {"n_bootstrap": n_bootstrap}
+    return _shim_score(metric.corpus_score(hypotheses, references, **keywords), metric)
+
+
+def _shim_paired(systems, n_samples):
+    from bleukit.sacrebleu.significance import PairedTest
+
+    test = PairedTest(systems, {"BLEU": bleukit.sacrebleu.BLEU()}, STREAMS, test_type="ar", n_samples=n_samples)
+    _, scores = test()
+    return {"p_values": [r.p_value for r in scores["BLEU"][1:]], "scores": [r.score for r in scores["BLEU"]]}
+
+
+def _shim_cached(metric_class, references):
+    metric = metric_class(references=references)
+    return _shim_score(metric.corpus_score(HYPS, None), metric)
+
+
+def _reward(reward_class, completions=HYPS, reference=REFS, **options):
+    return reward_class("reference", **options)(prompts=["p"] * 3, completions=completions, reference=reference)
+
+
+def _torchmetrics_metric(name, preds, target):
+    from bleukit.integrations import torchmetrics as adapter
+
+    metric = getattr(adapter, name)()
+    metric.update(preds, target)
+    return metric.result().to_dict()
+
+
+def _verl(solution_strs, ground_truths, scale):
+    from bleukit.integrations.verl import compute_score
+
+    return compute_score(solution_strs=solution_strs, ground_truths=ground_truths, scale=scale)
+
+
+def _openrlhf(queries, labels, scale):
+    from bleukit.integrations.openrlhf import RewardFunction
+
+    return RewardFunction(scale=scale)(queries, ["Q: "] * 3, labels)["extra_logs"]
+
+
+_EVALUATE_CHRF = []
+
+
+def _evaluate_chrf(predictions, references, char_order=6):
+    if not _EVALUATE_CHRF:
+        import evaluate
+
+        _EVALUATE_CHRF.append(evaluate.load(bleukit.metric_path("chrf")))
+    return _EVALUATE_CHRF[0].compute(predictions=predictions, references=references, char_order=char_order)
+
+
 ENTRIES: List[Entry] = [
     # text API, BLEU
     Entry(
@@ -660,6 +769,44 @@ ENTRIES: List[Entry] = [
             "lowercase": Slot("flag", False),
         },
     ),
+    Entry(
+        "corpus_chrf",
+        lambda hypotheses, references, beta, threads: bleukit.corpus_chrf(
+            hypotheses, references, beta=beta, threads=threads
+        ).to_dict(),
+        {
+            "hypotheses": Slot("texts", HYPS),
+            "references": Slot("references", REFS),
+            "beta": Slot("real option", 2.0),
+            "threads": Slot("threads", 1),
+        },
+    ),
+    Entry(
+        "corpus_chrf(n_bootstrap, seed)",
+        lambda seed, n_bootstrap: bleukit.corpus_chrf(HYPS, REFS, n_bootstrap=n_bootstrap, seed=seed).to_dict(),
+        {"seed": Slot("seed", 12345), "n_bootstrap": Slot("n_bootstrap", N_SAMPLES)},
+    ),
+    Entry(
+        "sentence_chrf",
+        lambda hypothesis, references, char_order: bleukit.sentence_chrf(
+            hypothesis, references, char_order=char_order
+        ).to_dict(),
+        {
+            "hypothesis": Slot("text", HYPS[0]),
+            "references": Slot("sentence references", SENTENCE_REFS),
+            "char_order": Slot("int option", 6),
+        },
+    ),
+    Entry(
+        "sentence_chrf_scores",
+        lambda hypotheses, references, threads: bleukit.sentence_chrf_scores(hypotheses, references, threads=threads),
+        {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS), "threads": Slot("threads", 1)},
+    ),
+    Entry(
+        "explain_chrf",
+        lambda hypothesis, references: bleukit.explain_chrf(hypothesis, references).to_dict(),
+        {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
+    ),
     # accumulator, report, explain
     Entry(
         "StatisticsAccumulator.add_text",
@@ -710,6 +857,18 @@ ENTRIES: List[Entry] = [
             hypotheses, references, ChrfOptions(), threads=threads
         ),
         {"hypotheses": Slot("texts", HYPS), "references": Slot("texts", REFS), "threads": Slot("threads", 1)},
+    ),
+    Entry(
+        "pairwise_chrf",
+        lambda hypotheses, references, threads, word_order: bleukit.pairwise_chrf(
+            hypotheses, references, threads=threads, word_order=word_order
+        ),
+        {
+            "hypotheses": Slot("texts", HYPS),
+            "references": Slot("texts", REFS),
+            "threads": Slot("threads", 1),
+            "word_order": Slot("int option", 2),
+        },
     ),
     Entry(
         "pairwise_statistics",
@@ -831,7 +990,140 @@ ENTRIES: List[Entry] = [
         _quiet(lambda hypotheses, references: bleukit.compare_variants(hypotheses, references).to_dict()),
         {"hypotheses": Slot("texts", HYPS), "references": Slot("references", [[r] for r in REFS])},
     ),
+    # the sacreBLEU-shaped API (reference streams, sacreBLEU's names and defaults)
+    Entry(
+        "sacrebleu.corpus_bleu",
+        lambda hypotheses, references: _shim_score(bleukit.sacrebleu.corpus_bleu(hypotheses, references)),
+        {"hypotheses": Slot("texts", HYPS), "references": Slot("streams", STREAMS)},
+    ),
+    Entry(
+        "sacrebleu.corpus_chrf",
+        lambda hypotheses, references: _shim_score(bleukit.sacrebleu.corpus_chrf(hypotheses, references)),
+        {"hypotheses": Slot("texts", HYPS), "references": Slot("streams", STREAMS)},
+    ),
+    Entry(
+        "sacrebleu.sentence_bleu",
+        lambda hypothesis, references: _shim_score(bleukit.sacrebleu.sentence_bleu(hypothesis, references)),
+        {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
+    ),
+    Entry(
+        "sacrebleu.sentence_chrf",
+        lambda hypothesis, references: _shim_score(bleukit.sacrebleu.sentence_chrf(hypothesis, references)),
+        {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
+    ),
+    Entry(
+        "sacrebleu.BLEU.corpus_score",
+        lambda hypotheses, references, n_bootstrap, lowercase: _shim_corpus(
+            bleukit.sacrebleu.BLEU, hypotheses, references, n_bootstrap, lowercase=lowercase
+        ),
+        {
+            "hypotheses": Slot("texts", HYPS),
+            "references": Slot("streams", STREAMS),
+            "n_bootstrap": Slot("shim n_bootstrap", N_SAMPLES),
+            "lowercase": Slot("flag", False),
+        },
+    ),
+    Entry(
+        "sacrebleu.CHRF.corpus_score",
+        lambda hypotheses, references, n_bootstrap, beta, char_order: _shim_corpus(
+            bleukit.sacrebleu.CHRF, hypotheses, references, n_bootstrap, beta=beta, char_order=char_order
+        ),
+        {
+            "hypotheses": Slot("texts", HYPS),
+            "references": Slot("streams", STREAMS),
+            "n_bootstrap": Slot("shim n_bootstrap", N_SAMPLES),
+            "beta": Slot("real option", 2),
+            "char_order": Slot("int option", 6),
+        },
+    ),
+    *[
+        Entry(
+            f"sacrebleu.{cls.__name__}(references=...)",
+            lambda references, cls=cls: _shim_cached(cls, references),
+            {"references": Slot("streams", STREAMS)},
+            # no hypotheses yet: streams of different lengths are named as such
+            differs={("references", "a short stream"): Refused(r"stream 0 is shorter than stream 1")},
+        )
+        for cls in (bleukit.sacrebleu.BLEU, bleukit.sacrebleu.CHRF)
+    ],
+    Entry(
+        "sacrebleu.significance.PairedTest",
+        lambda systems, n_samples: _shim_paired(systems, n_samples),
+        {"systems": Slot("systems", {"a": HYPS, "b": HYPS_B}), "n_samples": Slot("shim count", N_SAMPLES)},
+    ),
+    Entry(
+        "sacrebleu.CHRF.sentence_score",
+        lambda hypothesis, references: _shim_score(bleukit.sacrebleu.CHRF().sentence_score(hypothesis, references)),
+        {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
+    ),
     # adapters
+    *[
+        Entry(
+            f"integrations.rewards.{cls.__name__}",
+            lambda completions, reference, scale, power, cls=cls: _reward(
+                cls, completions, reference, scale=scale, power=power
+            ),
+            {
+                "completions": Slot("texts", HYPS),
+                "reference": Slot("references", REFS),
+                "scale": Slot("positive real", 1.0),
+                "power": Slot("positive real", 1.0),
+            },
+        )
+        for cls in (BleuReward, ChrfReward, bleu_reward)
+    ],
+    *[
+        Entry(
+            f"integrations.torchmetrics.{name}",
+            lambda preds, target, name=name: _torchmetrics_metric(name, preds, target),
+            {"preds": Slot("texts", HYPS), "target": Slot("references", REFS)},
+            needs=("torchmetrics",),
+            # update() takes one string as one hypothesis (documented): three references are too many
+            differs={("preds", "one string"): Refused(r"got 1 hypotheses but 3 reference entries")},
+        )
+        for name in ("BLEUScore", "CHRFScore")
+    ],
+    Entry(
+        "integrations.verl.compute_score (batch)",
+        lambda solution_strs, ground_truths, scale: _verl(solution_strs, ground_truths, scale),
+        {
+            "solution_strs": Slot("texts", HYPS),
+            "ground_truths": Slot("references", REFS),
+            "scale": Slot("positive real", 1.0),
+        },
+        # a label is a reference, a list of them or a mapping ("references", language): a dict
+        # item is a label without references
+        differs={
+            ("ground_truths", "a dict item"): Refused(r"sample 0 has no reference"),
+            # solution_strs=None is verl's single form, which then lacks its solution_str
+            ("solution_strs", "None"): Refused(r"needs solution_str \(single form\) or solution_strs"),
+        },
+    ),
+    Entry(
+        "integrations.openrlhf.RewardFunction",
+        lambda queries, labels, scale: _openrlhf(queries, labels, scale),
+        {
+            "queries": Slot("texts", ["Q: " + h for h in HYPS]),
+            "labels": Slot("references", REFS),
+            "scale": Slot("positive real", 1.0),
+        },
+        needs=("torch",),
+        differs={
+            ("labels", "a dict item"): Refused(r"sample 0 has no reference"),
+            # each query must start with its prompt
+            ("queries", "a generator"): SAME,
+        },
+    ),
+    Entry(
+        "evaluate chrf module",
+        _evaluate_chrf,
+        {
+            "predictions": Slot("texts", HYPS),
+            "references": Slot("references", [[r] for r in REFS]),
+            "char_order": Slot("int option", 6),
+        },
+        needs=("evaluate",),
+    ),
     Entry(
         "integrations.transformers",
         lambda predictions: _transformers_metric(predictions),
