@@ -380,6 +380,13 @@ HOSTILE: Dict[str, List[Hostile]] = {
         ("a str", lambda g: "0.5", Refused(r"\bstr\b")),
         ("a numpy float", lambda g: np.float32(g), SAME),
     ],
+    # A metric's options object (the metric-generic entry points).
+    "options": [
+        ("a metric name", lambda g: "chrf", Refused(r"metric's options.*got str")),
+        ("a dict of keywords", lambda g: {"beta": 2}, Refused(r"metric's options.*got dict")),
+        ("the options class", lambda g: type(g), Refused(r"metric's options")),
+        ("a bool", lambda g: True, Refused(r"metric's options.*got bool")),
+    ],
     # An argument of the app's API that is a list of texts.
     "app texts": [
         ("one string", lambda g: "ab", Refused(r"single string")),
@@ -845,6 +852,22 @@ ENTRIES: List[Entry] = [
             "seed": Slot("paired seed", 12345),
         },
     ),
+    # the metric-generic entry points, given chrF's options
+    *[
+        Entry(f"{name}(options)", call, {"options": Slot("options", ChrfOptions(word_order=2))})
+        for name, call in (
+            ("corpus_statistics", lambda options: bleukit.corpus_statistics(HYPS, REFS, options)),
+            ("score_report", lambda options: bleukit.score_report(HYPS, REFS, options).to_dict()),
+            ("bootstrap_ci", lambda options: bootstrap_ci(HYPS, REFS, n_samples=N_SAMPLES, options=options)),
+            ("paired_test", lambda options: [
+                (r.score, r.p_value) for r in paired_test({"a": HYPS, "b": HYPS_B}, REFS, n_samples=N_SAMPLES,
+                                                          options=options)
+            ]),
+            ("pairwise_scores", lambda options: bleukit.pairwise_scores(HYPS, REFS, options)),
+            ("mbr_select", lambda options: bleukit.mbr_select(CANDS, options=options)),
+            ("StatisticsAccumulator", lambda options: bleukit.StatisticsAccumulator(options).add_text(HYPS, REFS)),
+        )
+    ],
     # pairwise and MBR
     Entry(
         "pairwise_bleu",
