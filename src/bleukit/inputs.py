@@ -301,9 +301,13 @@ def references_from_streams(
     streams = _as_list(streams, "streams")
     if not streams:
         raise ValueError("no reference streams given")
-    # Each stream as a list: a generator is read once; a set, a mapping, a DataFrame or a
-    # single string is named.
-    streams = [check_sequence(stream, f"streams[{k}]", of="reference strings") for k, stream in enumerate(streams)]
+    # Each stream as a sequence: a generator is read once; a set, a mapping, a DataFrame or a
+    # single string is named. Lists and tuples are taken as they are (copying 4 x 100k lines
+    # would add half again to this step).
+    streams = [
+        stream if type(stream) in (list, tuple) else check_sequence(stream, f"streams[{k}]", of="reference strings")
+        for k, stream in enumerate(streams)
+    ]
     lengths = [len(stream) for stream in streams]
     if n_hypotheses is not None:
         for k, n in enumerate(lengths):
