@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Hashable, Sequence
 
+from .inputs import check_sequence
 from .metrics.bleu.formula import score_table
 from .metrics.bleu.options import BleuOptions
 from .metrics.bleu.statistics import count_statistics
@@ -20,9 +21,9 @@ __all__ = ["bleu_score", "bleu_unigram"]
 def _check_tokens(tokens: object, what: str) -> list:
     if isinstance(tokens, str):
         raise TypeError(f"{what} must be a list of tokens, got a str; split it first: {what}.split()")
-    if tokens is None or not hasattr(tokens, "__iter__"):
-        raise TypeError(f"{what} must be a list of tokens, got {type(tokens).__name__}")
-    return list(tokens)
+    # a set (no order: its n-grams would change from run to run), a mapping or a DataFrame is
+    # named; a generator is read once
+    return check_sequence(tokens, what, of="tokens")
 
 
 def bleu_score(candidate: Sequence[Hashable], references: Sequence[Sequence[Hashable]], max_n: int = 4) -> float:

@@ -380,6 +380,19 @@ HOSTILE: Dict[str, List[Hostile]] = {
         ("a str", lambda g: "0.5", Refused(r"\bstr\b")),
         ("a numpy float", lambda g: np.float32(g), SAME),
     ],
+    # A list of tokens (the textbook functions).
+    "tokens": _CONTAINERS
+    + [
+        ("a generator", lambda g: (x for x in g), SAME),
+        ("one string", lambda g: " ".join(g), Refused(r"got a str; split it first")),
+    ],
+    # A list of token lists.
+    "token references": _CONTAINERS
+    + [
+        ("a generator", lambda g: (x for x in g), SAME),
+        ("a set item", lambda g: [set(g[0]), *g[1:]], Refused(r"references\[0\].*\bset\b")),
+        ("a string item", lambda g: [" ".join(g[0]), *g[1:]], Refused(r"references\[0\].*\bstr\b")),
+    ],
     # A metric's options object (the metric-generic entry points).
     "options": [
         ("a metric name", lambda g: "chrf", Refused(r"metric's options.*got str")),
@@ -813,6 +826,21 @@ ENTRIES: List[Entry] = [
         "explain_chrf",
         lambda hypothesis, references: bleukit.explain_chrf(hypothesis, references).to_dict(),
         {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
+    ),
+    # textbook BLEU on token lists
+    Entry(
+        "bleu_score",
+        lambda candidate, references, max_n: bleukit.bleu_score(candidate, references, max_n=max_n),
+        {
+            "candidate": Slot("tokens", HYPS[0].split()),
+            "references": Slot("token references", [r.split() for r in SENTENCE_REFS]),
+            "max_n": Slot("int option", 4),
+        },
+    ),
+    Entry(
+        "bleu_unigram",
+        lambda candidate, reference: bleukit.bleu_unigram(candidate, reference),
+        {"candidate": Slot("tokens", HYPS[0].split()), "reference": Slot("tokens", SENTENCE_REFS[1].split())},
     ),
     # accumulator, report, explain
     Entry(
