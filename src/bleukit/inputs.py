@@ -18,6 +18,7 @@ from typing import Any, List, Optional, Sequence, Union
 
 __all__ = [
     "check_sequence",
+    "check_tokens",
     "check_texts",
     "check_hypotheses",
     "check_references",
@@ -104,6 +105,23 @@ def check_sequence(items: Any, what: str, of: str = "strings") -> List[Any]:
         return list(items)
     except TypeError:
         raise TypeError(f"{what} must be a list of {of}, got {type(items).__name__}") from None
+
+
+def check_tokens(tokens: Any, what: str) -> List[Any]:
+    """A list of tokens (any hashable items) as a new list, for the entry points that take
+    tokenized input: a string (split it first), a set (its n-grams would change from run to run),
+    a mapping or a DataFrame is a ``TypeError`` naming ``what``; a generator is read once.
+
+    >>> check_tokens(iter(["the", "cat"]), "candidate")
+    ['the', 'cat']
+    >>> check_tokens("the cat", "candidate")
+    Traceback (most recent call last):
+    ...
+    TypeError: candidate must be a list of tokens, got a str; split it first: candidate.split()
+    """
+    if isinstance(tokens, str):
+        raise TypeError(f"{what} must be a list of tokens, got a str; split it first: {what}.split()")
+    return check_sequence(tokens, what, of="tokens")
 
 
 def check_texts(texts: Any, what: str) -> List[str]:

@@ -390,8 +390,8 @@ HOSTILE: Dict[str, List[Hostile]] = {
     "token references": _CONTAINERS
     + [
         ("a generator", lambda g: (x for x in g), SAME),
-        ("a set item", lambda g: [set(g[0]), *g[1:]], Refused(r"references\[0\].*\bset\b")),
-        ("a string item", lambda g: [" ".join(g[0]), *g[1:]], Refused(r"references\[0\].*\bstr\b")),
+        ("a set item", lambda g: [set(g[0]), *g[1:]], Refused(r"\[0\].*\bset\b")),
+        ("a string item", lambda g: [" ".join(g[0]), *g[1:]], Refused(r"\[0\].*\bstr\b")),
     ],
     # A metric's options object (the metric-generic entry points).
     "options": [
@@ -841,6 +841,14 @@ ENTRIES: List[Entry] = [
         "bleu_unigram",
         lambda candidate, reference: bleukit.bleu_unigram(candidate, reference),
         {"candidate": Slot("tokens", HYPS[0].split()), "reference": Slot("tokens", SENTENCE_REFS[1].split())},
+    ),
+    Entry(
+        "explain_tokens",
+        lambda hyp_tokens, refs_tokens: bleukit.explain.explain_tokens(hyp_tokens, refs_tokens, 4).to_dict(),
+        {
+            "hyp_tokens": Slot("tokens", HYPS[0].split()),
+            "refs_tokens": Slot("token references", [r.split() for r in SENTENCE_REFS]),
+        },
     ),
     # accumulator, report, explain
     Entry(
