@@ -563,13 +563,13 @@ def _transformers_metric(predictions):
     return BleuComputeMetrics(Tokenizer())(EvalPrediction(predictions=predictions, label_ids=np.array(REF_IDS)))
 
 
-def _datasets_bleu(hypothesis_column="hyp", reference_columns=("ref",)):
+def _datasets_bleu(hypothesis_column="hyp", reference_columns=("ref",), batch_size=1000, num_proc=None):
     from datasets import Dataset
 
     from bleukit.integrations import datasets as adapter
 
     table = Dataset.from_dict({"hyp": HYPS, "ref": REFS, "ref2": HYPS_B})
-    return adapter.corpus_bleu(table, hypothesis_column, reference_columns)
+    return adapter.corpus_bleu(table, hypothesis_column, reference_columns, batch_size=batch_size, num_proc=num_proc)
 
 
 _APP = None
@@ -1191,8 +1191,15 @@ ENTRIES: List[Entry] = [
     ),
     Entry(
         "integrations.datasets",
-        lambda hypothesis_column, reference_columns: _datasets_bleu(hypothesis_column, reference_columns).to_dict(),
-        {"hypothesis_column": Slot("text", "hyp"), "reference_columns": Slot("texts", ["ref", "ref2"])},
+        lambda hypothesis_column, reference_columns, batch_size, num_proc: _datasets_bleu(
+            hypothesis_column, reference_columns, batch_size, num_proc
+        ).to_dict(),
+        {
+            "hypothesis_column": Slot("text", "hyp"),
+            "reference_columns": Slot("texts", ["ref", "ref2"]),
+            "batch_size": Slot("count", 2),
+            "num_proc": Slot("count", 1),
+        },
         needs=("datasets",),
         differs={
             ("hypothesis_column", "a list"): Refused(r"column name \(str\)"),
