@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 import numpy as np
 
 from bleukit.accumulator import StatisticsAccumulator
+from bleukit.inputs import check_count
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult
 from bleukit.pipeline import sentence_scores_from_statistics
@@ -144,7 +145,7 @@ def corpus_bleu_from_statistics(
     73.0297
     """
     opts = resolve_options(options, keywords)
-    batch_size, _ = check_batching(batch_size)
+    batch_size = check_count(batch_size, "batch_size")
     require_columns(dataset.column_names, (column, nrefs_column))
     acc = StatisticsAccumulator(opts)
     empty = metric_for(opts).empty(opts)
@@ -168,7 +169,7 @@ def corpus_bleu(
     reference_columns: Columns,
     *,
     num_proc: Optional[int] = None,
-    batch_size: int = 1000,
+    batch_size: Optional[int] = 1000,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> MetricResult:
@@ -198,7 +199,7 @@ def add_sentence_bleu(
     output_column: str = "bleu",
     *,
     num_proc: Optional[int] = None,
-    batch_size: int = 1000,
+    batch_size: Optional[int] = 1000,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> Any:
