@@ -43,6 +43,7 @@ from bleukit.explain import explain_sentence
 from bleukit.ids import corpus_bleu_ids, id_statistics, sentence_bleu_ids
 from bleukit.integrations.rewards import BleuReward, ChrfReward, bleu_reward
 from bleukit.metrics.chrf import ChrfOptions
+from bleukit.metrics.ter import TerOptions
 from bleukit.significance import bootstrap_ci, paired_test, resampled_scores
 
 NAN, INF = float("nan"), float("inf")
@@ -123,7 +124,8 @@ def _numpy_mean(seed, n_samples, options=None):
 def _bootstrap_seed_is_exact(result, rerun, value):
     # The seed reaches numpy as given: the resamples are default_rng(seed)'s, never a rounded
     # neighbour's (2**64 + 1 through a float is 2**64).
-    options = ChrfOptions() if result.get("name", "").startswith("chrF") else None
+    name = result.get("name", "")
+    options = ChrfOptions() if name.startswith("chrF") else TerOptions() if name == "TER" else None
     assert result["mean"] == _numpy_mean(value, N_SAMPLES, options)
     assert f"seed:{value}|" in result.get("signature", f"seed:{value}|")
 
@@ -827,6 +829,40 @@ ENTRIES: List[Entry] = [
         lambda hypothesis, references: bleukit.explain_chrf(hypothesis, references).to_dict(),
         {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
     ),
+    # text API, TER
+    Entry(
+        "corpus_ter",
+        lambda hypotheses, references, threads, normalized: bleukit.corpus_ter(
+            hypotheses, references, threads=threads, normalized=normalized
+        ).to_dict(),
+        {
+            "hypotheses": Slot("texts", HYPS),
+            "references": Slot("references", REFS),
+            "threads": Slot("threads", 1),
+            "normalized": Slot("flag", False),
+        },
+    ),
+    Entry(
+        "corpus_ter(n_bootstrap, seed)",
+        lambda seed, n_bootstrap: bleukit.corpus_ter(HYPS, REFS, n_bootstrap=n_bootstrap, seed=seed).to_dict(),
+        {"seed": Slot("seed", 12345), "n_bootstrap": Slot("n_bootstrap", N_SAMPLES)},
+    ),
+    Entry(
+        "sentence_ter",
+        lambda hypothesis, references, case_sensitive: bleukit.sentence_ter(
+            hypothesis, references, case_sensitive=case_sensitive
+        ).to_dict(),
+        {
+            "hypothesis": Slot("text", HYPS[0]),
+            "references": Slot("sentence references", SENTENCE_REFS),
+            "case_sensitive": Slot("flag", False),
+        },
+    ),
+    Entry(
+        "sentence_ter_scores",
+        lambda hypotheses, references, threads: bleukit.sentence_ter_scores(hypotheses, references, threads=threads),
+        {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS), "threads": Slot("threads", 1)},
+    ),
     # textbook BLEU on token lists
     Entry(
         "bleu_score",
@@ -1140,7 +1176,7 @@ ENTRIES: List[Entry] = [
             # update() takes one string as one hypothesis (documented): three references are too many
             differs={("preds", "one string"): Refused(r"got 1 hypotheses but 3 reference entries")},
         )
-        for name in ("BLEUScore", "CHRFScore")
+        for name in ("BLEUScore", "CHRFScore", "TERScore")
     ],
     Entry(
         "integrations.verl.compute_score (batch)",
