@@ -25,6 +25,7 @@ NEEDS = {
     "src/bleukit/integrations/openrlhf.py": ("torch", ("torch",)),
     "src/bleukit/integrations/torchmetrics.py": ("torchmetrics", ("torch", "torchmetrics")),
     "src/bleukit/integrations/ray.py": ("ray", ("ray", "pyarrow")),
+    "src/bleukit/integrations/lm_eval.py": ("lm-eval", ("lm_eval",)),
     "src/bleukit/integrations/transformers.py": ("hf", ("transformers",)),
     "src/bleukit/metric/bleu_metric.py": ("hf", ("datasets", "evaluate")),
     "src/bleukit/metric/hub.py": ("hf", ("datasets", "evaluate")),
