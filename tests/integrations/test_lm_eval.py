@@ -22,6 +22,7 @@ from sacrebleu.significance import PairedTest  # noqa: E402
 from shared_data import REPO, read_lines  # noqa: E402
 
 from bleukit.integrations import lm_eval as plugin  # noqa: E402
+from bleukit.integrations._harness import harness_indices  # noqa: E402
 
 TASK_DIR = REPO / "integrations" / "lm_eval_task"
 LINES = 60
@@ -111,7 +112,7 @@ def test_resamples_are_lm_evals():
     for chunk in (0, 1, 2, 99):
         draws = random.Random(chunk)
         expected = [draws.choices(range(17), k=17) for _ in range(40)]
-        assert plugin._lm_eval_indices(17, chunk, 40).tolist() == expected
+        assert harness_indices(17, chunk, 40).tolist() == expected
 
 
 def test_registered_in_lm_eval():

@@ -37,19 +37,18 @@ from __future__ import annotations
 import json
 import math
 import os
-import random
 from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import lm_eval.api.registry as lm_registry
 import lm_eval.evaluator_utils as lm_evaluator_utils
-import numpy as np
 
 from bleukit.inputs import check_hypotheses
+from bleukit.integrations._harness import harness_bootstrap_scores
 from bleukit.integrations.rewards import options_for_language, target_language
 from bleukit.metrics import available_metrics, get_metric
 from bleukit.metrics.base import MetricOptions
 from bleukit.pipeline import corpus_statistics, score_statistics
-from bleukit.significance import DEFAULT_SEED, PairedResult, paired_test, resampled_scores
+from bleukit.significance import DEFAULT_SEED, PairedResult, paired_test
 
 __all__ = [
     "METRIC_FUNCTIONS",
@@ -71,9 +70,6 @@ _SPECS: Dict[str, Tuple[str, Dict[str, Any]]] = {
 }
 # Keywords of a metric_list entry that choose the target language rather than an option.
 _LANGUAGE_KEYS = ("target_lang", "language_pair")
-# lm-eval's resampling scheme (lm_eval.api.metrics.bootstrap_stderr): chunks of at most this many
-# resamples, chunk i drawn by random.Random(i), iters // chunk chunks in all.
-_LM_EVAL_CHUNK = 1000
 
 
 class Item(NamedTuple):
@@ -169,23 +165,6 @@ def corpus_score(items: Sequence[Any]) -> float:
     return float(score_statistics(corpus_statistics(hyps, refs, options), options).score)
 
 
-def _lm_eval_indices(n_rows: int, chunk: int, resamples: int) -> np.ndarray:
-    """lm-eval's resamples of chunk ``chunk``: ``random.Random(chunk).choices(range(n_rows), k=n_rows)``
-    ``resamples`` times, drawn at once: numpy's legacy generator is the same Mersenne Twister and
-    its doubles are CPython's ``random()`` (53 bits from two words), so starting it from the state
-    ``random.Random(chunk)`` has gives the same numbers; ``choices`` takes ``floor(random() * n)``.
-
-    >>> rows = _lm_eval_indices(5, 3, 2)
-    >>> draws = random.Random(3)
-    >>> rows.tolist() == [draws.choices(range(5), k=5) for _ in range(2)]
-    True
-    """
-    state = random.Random(chunk).getstate()[1]
-    generator = np.random.RandomState()
-    generator.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), state[-1], 0, 0.0))
-    return np.floor(generator.random_sample((resamples, n_rows)) * float(n_rows)).astype(np.int64)
-
-
 def bootstrap_stderr(items: Sequence[Any], iters: int) -> float:
     """lm-eval's bootstrap standard error of :func:`corpus_score` with ``iters`` resamples: its
     resampling scheme (chunks of ``min(1000, iters)`` resamples, chunk ``i`` drawn by
@@ -199,15 +178,8 @@ def bootstrap_stderr(items: Sequence[Any], iters: int) -> float:
     >>> round(bootstrap_stderr(items, 1000), 4)
     14.9062
     """
-    if isinstance(iters, bool) or not isinstance(iters, int) or iters < 1:
-        raise ValueError(f"iters must be an int >= 1, got {iters!r}")
     hyps, refs, options = _items(items)
-    statistics = corpus_statistics(hyps, refs, options)
-    n_rows = len(statistics)
-    chunk = min(_LM_EVAL_CHUNK, iters)
-    scores: List[float] = []
-    for i in range(iters // chunk):
-        scores.extend(resampled_scores(statistics, _lm_eval_indices(n_rows, i, chunk), options).tolist())
+    scores = harness_bootstrap_scores(corpus_statistics(hyps, refs, options), options, iters)
     # lm-eval's sample_stddev, in its floating-point order
     mu = sum(scores) / len(scores)
     return math.sqrt(sum([(x - mu) ** 2 for x in scores]) / (len(scores) - 1))
