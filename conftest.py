@@ -26,6 +26,8 @@ NEEDS = {
     "src/bleukit/integrations/torchmetrics.py": ("torchmetrics", ("torch", "torchmetrics")),
     "src/bleukit/integrations/ray.py": ("ray", ("ray", "pyarrow")),
     "src/bleukit/integrations/lm_eval.py": ("lm-eval", ("lm_eval",)),
+    "src/bleukit/integrations/hub.py": ("hub", ("huggingface_hub", "yaml")),
+    "src/bleukit/integrations/lighteval.py": ("lighteval", ("lighteval",)),
     "src/bleukit/integrations/transformers.py": ("hf", ("transformers",)),
     "src/bleukit/metric/bleu_metric.py": ("hf", ("datasets", "evaluate")),
     "src/bleukit/metric/hub.py": ("hf", ("datasets", "evaluate")),
