@@ -75,7 +75,8 @@ def write_eval_results(
 
     >>> import tempfile, yaml
     >>> from huggingface_hub import EvalResultEntry, parse_eval_result_entries
-    >>> path = write_eval_results([EvalResultEntry(dataset_id="d/x", task_id="t", value=41.5)], tempfile.mkdtemp(), "mt")
+    >>> entries = [EvalResultEntry(dataset_id="d/x", task_id="t", value=41.5)]
+    >>> path = write_eval_results(entries, tempfile.mkdtemp(), "mt")
     >>> parse_eval_result_entries(yaml.safe_load(path.read_text()))[0].value
     41.5
     """
