@@ -58,6 +58,12 @@ def samples(hyps, streams):
         ),
         (plugin.chrf, None, lambda h, s: sacrebleu.corpus_chrf(h, s)),
         (plugin.chrf_plus, None, lambda h, s: sacrebleu.corpus_chrf(h, s, word_order=2)),
+        (plugin.ter, None, lambda h, s: sacrebleu.corpus_ter(h, s)),
+        (
+            plugin.corpus_metric("ter", asian_support=True, normalized=True),
+            None,
+            lambda h, s: sacrebleu.corpus_ter(h, s, asian_support=True, normalized=True),
+        ),
     ],
 )
 def test_every_reference_of_every_sample(wmt22_zh, metric, language, reference):

@@ -62,6 +62,12 @@ def items_of(name, hyps, refs, **keywords):
             {"char_order": 4, "beta": 1},
             lambda h, r: sacrebleu.corpus_chrf(h, [r], char_order=4, beta=1),
         ),
+        ("bleukit_ter", {}, lambda h, r: sacrebleu.corpus_ter(h, [r])),
+        (
+            "bleukit_ter",
+            {"normalized": True, "case_sensitive": True},
+            lambda h, r: sacrebleu.corpus_ter(h, [r], normalized=True, case_sensitive=True),
+        ),
     ],
 )
 def test_corpus_score_is_sacrebleu(wmt17, name, keywords, reference):
@@ -93,6 +99,7 @@ SLOW = pytest.mark.slow  # lm-eval rescores every resample with sacreBLEU: ~25 s
         ("bleukit_bleu", lm_metrics.bleu, 100),
         ("bleukit_chrf", lm_metrics.chrf, 100),
         ("bleukit_chrf++", lm_metrics.chrfpp, 100),
+        ("bleukit_ter", lm_metrics.ter, 100),
         pytest.param("bleukit_bleu", lm_metrics.bleu, 1000, marks=SLOW),
         pytest.param("bleukit_chrf", lm_metrics.chrf, 1000, marks=SLOW),
         pytest.param("bleukit_chrf++", lm_metrics.chrfpp, 1500, marks=SLOW),  # lm-eval draws 1000 of them
@@ -124,6 +131,8 @@ def test_registered_in_lm_eval():
         assert registry.get_metric(name) is plugin.METRIC_FUNCTIONS[name]
         assert registry.get_metric_aggregation(name) is plugin.corpus_score
     assert registry.is_higher_better("bleukit_bleu") is True
+    assert registry.is_higher_better("bleukit_ter") is False
+    assert "bleukit_ter" in names  # TER needed no change here: the metric package is enough
 
 
 def test_bad_items_are_named():
