@@ -47,6 +47,15 @@ def test_entries_round_trip_through_huggingface_hub(wmt22_zh, tmp_path):
     assert parsed[1].source_name == "run logs"
 
 
+def test_a_lower_is_better_metric_too(wmt22_zh, tmp_path):
+    hyps, streams = wmt22_zh
+    ter = bleukit.corpus_ter(hyps, [list(r) for r in zip(*streams)], asian_support=True)
+    path = write_eval_results([eval_result_entry(ter, dataset_id="wmt/wmt22", task_id="en-zh")], tmp_path)
+    (entry,) = parse_eval_result_entries(yaml.safe_load(path.read_text(encoding="utf-8")))
+    assert entry.value == sacrebleu.corpus_ter(hyps, streams, asian_support=True).score
+    assert entry.notes == f"TER|{ter.signature}" and "asian:yes" in entry.notes
+
+
 def test_bad_input_is_named(tmp_path):
     result = bleukit.corpus_bleu(["a"], [["a"]])
     with pytest.raises(TypeError, match="bleukit result"):
