@@ -93,6 +93,18 @@ def test_target_language_picks_the_tokenizer_as_sacrebleu(wmt22_zh):
 SLOW = pytest.mark.slow  # lm-eval rescores every resample with sacreBLEU: ~25 s for 1000 chrF ones
 
 
+def test_several_references_in_one_target(wmt22_zh, shared_data):
+    refs_a, hyps = wmt22_zh
+    refs_b = read_lines(shared_data / "wmt22-en-zh" / "ref.B.zh")[:LINES]
+    f = plugin.METRIC_FUNCTIONS["bleukit_chrf"]
+    items = [
+        f(references=[f"{a}\t{b}"], predictions=[h], reference_separator="\t") for h, a, b in zip(hyps, refs_a, refs_b)
+    ]
+    assert plugin.corpus_score(items) == sacrebleu.corpus_chrf(hyps, [refs_a, refs_b]).score
+    with pytest.raises(TypeError, match="reference_separator"):
+        f(references=["a"], predictions=["a"], reference_separator="")
+
+
 @pytest.mark.parametrize(
     "name, aggregation, iters",
     [

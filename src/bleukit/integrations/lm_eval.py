@@ -11,7 +11,9 @@ bleukit has the TER metric), for any metric of :mod:`bleukit.metrics` through it
   keywords, JSON-ready, so ``--log_samples`` files hold what was scored); the option keywords of
   the task's ``metric_list`` entry (``tokenize: intl``, ``lowercase: true``, ``word_order: 2``, ...)
   and ``target_lang: zh`` or ``language_pair: en-zh`` (picks ``zh``/``ja-mecab``/``ko-mecab`` as
-  sacreBLEU's ``-l``) set the options;
+  sacreBLEU's ``-l``) set the options; lm-eval hands a metric one target string per document, so
+  several references come as one string cut by ``reference_separator: "\t"`` (``doc_to_target:
+  "{{refs | join('\t')}}"``);
 - the aggregation :func:`corpus_score` scores all items as one corpus (one statistics row each);
 - the standard error is lm-eval's own bootstrap at the requested ``bootstrap_iters``, uncapped:
   the same resamples (``random.Random(chunk).choices``), each scored from the summed statistics
@@ -104,6 +106,13 @@ def _metric_function(lm_name: str, metric: str, implied: Dict[str, Any]) -> Call
         if len(preds) != 1 or len(references) != 1:
             raise ValueError(f"{lm_name} scores one document at a time, got {len(preds)} predictions")
         gold = references[0]
+        separator = keywords.pop("reference_separator", None)
+        if separator is not None and (not isinstance(separator, str) or not separator):
+            raise TypeError(f"{lm_name}: reference_separator must be a non-empty str, got {separator!r}")
+        if separator is not None and isinstance(gold, str):
+            # lm-eval turns a list target into its str() (unless multiple_target, which scores each
+            # reference alone), so several references travel as one string cut here.
+            gold = gold.split(separator)
         refs = [gold] if isinstance(gold, str) else list(gold)
         if not refs or not all(isinstance(r, str) for r in refs):
             raise TypeError(f"{lm_name}: a document's target must be a str or a list of str, got {gold!r}")
