@@ -163,6 +163,24 @@ def test_local_task_through_lightevals_logger():
     assert got["bleu_stderr"] == plugin.bleu.corpus_level_fn.stderr(items, 1000) > 0
 
 
+def test_lightevals_own_translation_task_with_bleukit_metrics(wmt22_zh):
+    from lighteval.tasks.tasks.sacrebleu import wmt19_en_zh
+
+    task = plugin.with_bleukit_metrics(wmt19_en_zh)
+    assert [m.metric_name for m in task.metrics] == [m.metric_name for m in wmt19_en_zh.metrics]
+    bleu_metric = next(m for m in task.metrics if m.metric_name == "bleu")
+    hyps, streams = wmt22_zh
+    items = samples(hyps, streams)
+    expected = sacrebleu.corpus_bleu(hyps, streams, tokenize="zh").score
+    assert bleu_metric.corpus_level_fn.compute_corpus(items) == expected
+    # lighteval's own task scores Chinese with 13a and the first reference only
+    first = sacrebleu.corpus_bleu(hyps, streams[:1]).score
+    theirs = next(m for m in wmt19_en_zh.metrics if m.metric_name == "bleu").corpus_level_fn
+    assert theirs.lang == "" and first != expected
+    ter_metric = next(m for m in task.metrics if m.metric_name == "ter")
+    assert ter_metric.corpus_level_fn.compute_corpus(items) == sacrebleu.corpus_ter(hyps, streams).score
+
+
 def test_bad_input_is_named():
     with pytest.raises(TypeError, match="GenerativeCorpusMetricInput"):
         plugin.bleu.corpus_level_fn.compute_corpus([("a", "a")])

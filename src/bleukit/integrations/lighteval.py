@@ -30,7 +30,9 @@ lighteval ask :class:`CorpusMetric` for it (other metrics are untouched).
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional, Sequence
+import dataclasses
+import re
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import lighteval.logging.info_loggers as lighteval_loggers
 import numpy as np
@@ -44,7 +46,12 @@ from bleukit.metrics import available_metrics, get_metric, metric_for
 from bleukit.metrics.base import MetricOptions, Statistics
 from bleukit.pipeline import corpus_statistics, score_statistics
 
-__all__ = ["CorpusMetric", "corpus_metric", "bleu", "chrf", "chrf_plus", "ter"]
+__all__ = ["CorpusMetric", "corpus_metric", "with_bleukit_metrics", "bleu", "chrf", "chrf_plus", "ter"]
+
+# A task name ending in a language pair, as lighteval's translation tasks are named ("wmt19:en-zh").
+_PAIR = re.compile(r"(?:^|[:_|])([a-z]{2,3})-([a-z]{2,3})$")
+# lighteval's corpus translation metrics (by metric_name) -> bleukit's metric and option keywords.
+_REPLACES: Dict[str, Tuple[str, Dict[str, Any]]] = {"bleu": ("bleu", {}), "chrf": ("chrf", {}), "chrf++": ("chrf", {"word_order": 2}), "ter": ("ter", {})}
 
 
 class CorpusMetric(CorpusLevelComputation):
@@ -141,6 +148,40 @@ def corpus_metric(
         corpus_level_fn=CorpusMetric(options),
         higher_is_better=spec.higher_is_better,
     )
+
+
+def with_bleukit_metrics(config: Any, language: Optional[str] = None) -> Any:
+    """A copy of a lighteval ``LightevalTaskConfig`` whose corpus ``bleu``, ``chrf``, ``chrf++`` and
+    ``ter`` metrics are bleukit's, for the target ``language`` (default: the pair that ends the
+    task's name, ``"wmt19:en-zh"`` -> ``zh``, as lighteval names its translation tasks); its other
+    metrics are kept.
+
+    >>> from lighteval.tasks.lighteval_task import LightevalTaskConfig
+    >>> from lighteval.metrics.metrics import Metrics
+    >>> task = LightevalTaskConfig(name="wmt19:en-zh", prompt_function=print, hf_repo="x", hf_subset="en-zh",
+    ...                            metrics=[Metrics.bleu, Metrics.chrf, Metrics.exact_match])
+    >>> [(m.metric_name, isinstance(m.corpus_level_fn, CorpusMetric)) for m in with_bleukit_metrics(task).metrics]
+    [('bleu', True), ('chrf', True), ('em', False)]
+    >>> with_bleukit_metrics(task).metrics[0].corpus_level_fn.options.tokenize
+    'zh'
+    """
+    if isinstance(config, type) or not dataclasses.is_dataclass(config) or not hasattr(config, "metrics"):
+        raise TypeError(f"config must be a lighteval LightevalTaskConfig, got {type(config).__name__}")
+    if language is None:
+        match = _PAIR.search(str(getattr(config, "name", "")))
+        language = match.group(2) if match else None
+    metrics = []
+    for metric in config.metrics:
+        name = getattr(metric, "metric_name", None)
+        level = getattr(metric, "corpus_level_fn", None)
+        if isinstance(name, str) and name in _REPLACES and not isinstance(level, CorpusMetric) and callable(
+            getattr(level, "compute_corpus", None)
+        ):
+            bleukit_name, keywords = _REPLACES[name]
+            if bleukit_name in available_metrics():
+                metric = corpus_metric(bleukit_name, language=language, metric_name=name, **keywords)
+        metrics.append(metric)
+    return dataclasses.replace(config, metrics=metrics)  # type: ignore[type-var]
 
 
 def _get_stderr_function(original: Callable[..., Any]) -> Callable[..., Any]:
