@@ -51,7 +51,12 @@ __all__ = ["CorpusMetric", "corpus_metric", "with_bleukit_metrics", "bleu", "chr
 # A task name ending in a language pair, as lighteval's translation tasks are named ("wmt19:en-zh").
 _PAIR = re.compile(r"(?:^|[:_|])([a-z]{2,3})-([a-z]{2,3})$")
 # lighteval's corpus translation metrics (by metric_name) -> bleukit's metric and option keywords.
-_REPLACES: Dict[str, Tuple[str, Dict[str, Any]]] = {"bleu": ("bleu", {}), "chrf": ("chrf", {}), "chrf++": ("chrf", {"word_order": 2}), "ter": ("ter", {})}
+_REPLACES: Dict[str, Tuple[str, Dict[str, Any]]] = {
+    "bleu": ("bleu", {}),
+    "chrf": ("chrf", {}),
+    "chrf++": ("chrf", {"word_order": 2}),
+    "ter": ("ter", {}),
+}
 
 
 class CorpusMetric(CorpusLevelComputation):
