@@ -15,8 +15,8 @@ import lm_eval  # noqa: E402
 import lm_eval.api.metrics as lm_metrics  # noqa: E402
 import sacrebleu  # noqa: E402
 from lm_eval.api.model import LM  # noqa: E402
+from lm_eval.loggers import EvaluationTracker  # noqa: E402
 from lm_eval.tasks import TaskManager  # noqa: E402
-from lm_eval.utils import handle_non_serializable  # noqa: E402
 from sacrebleu.metrics import BLEU  # noqa: E402
 from sacrebleu.significance import PairedTest  # noqa: E402
 from shared_data import REPO, read_lines  # noqa: E402
@@ -210,17 +210,20 @@ def _run(system, monkeypatch, tmp_path, iters):
     monkeypatch.chdir(REPO)
     docs = _docs()
     model = LocalTranslator({d["source"]: h for d, h in zip(docs, SYSTEMS[system])})
+    # the --log_samples file is written by lm-eval's own tracker, as its command line does
+    tracker = EvaluationTracker(output_path=str(tmp_path / system))
     results = lm_eval.simple_evaluate(
         model=model,
+        evaluation_tracker=tracker,
         tasks=["wmt_local_en_de"],
         task_manager=TaskManager(include_path=str(TASK_DIR), include_defaults=False),
         bootstrap_iters=iters,
         log_samples=True,
     )
-    path = tmp_path / f"samples_{system}.jsonl"
-    with open(path, "w", encoding="utf-8") as f:
-        for sample in results["samples"]["wmt_local_en_de"]:
-            f.write(json.dumps(sample, default=handle_non_serializable, ensure_ascii=False) + "\n")
+    samples = results.pop("samples")
+    tracker.save_results_aggregated(results=results, samples=samples)
+    tracker.save_results_samples("wmt_local_en_de", samples["wmt_local_en_de"])
+    (path,) = (tmp_path / system).rglob("samples_wmt_local_en_de_*.jsonl")
     return results["results"]["wmt_local_en_de"], path
 
 
