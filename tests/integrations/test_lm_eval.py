@@ -17,7 +17,7 @@ import sacrebleu  # noqa: E402
 from lm_eval.api.model import LM  # noqa: E402
 from lm_eval.loggers import EvaluationTracker  # noqa: E402
 from lm_eval.tasks import TaskManager  # noqa: E402
-from sacrebleu.metrics import BLEU  # noqa: E402
+from sacrebleu.metrics import BLEU, CHRF  # noqa: E402
 from sacrebleu.significance import PairedTest  # noqa: E402
 from shared_data import REPO, read_lines  # noqa: E402
 
@@ -252,6 +252,30 @@ def test_task_yaml_end_to_end(monkeypatch, tmp_path):
         _, sb_scores = PairedTest(named, {"BLEU": BLEU(references=[refs])}, None, test_type=method, n_samples=n)()
         assert [r.score for r in ours] == [s.score for s in sb_scores["BLEU"]]
         assert [r.p_value for r in ours] == [s.p_value for s in sb_scores["BLEU"]]
+
+
+def test_command_line_paired_test_of_logged_samples(wmt17, tmp_path, capsys, monkeypatch):
+    refs, systems = wmt17
+    paths = []
+    for name, hyps in systems.items():
+        path = tmp_path / f"samples_{name}.jsonl"
+        lines = [
+            {"doc_id": i, "bleukit_chrf": list(item)} for i, item in enumerate(items_of("bleukit_chrf", hyps, refs))
+        ]
+        path.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines), encoding="utf-8")
+        paths.append(str(path))
+    argv = [*paths, "--metric", "bleukit_chrf", "--method", "ar", "--n-samples", "300", "--seed", "7", "--json"]
+    assert plugin.main(argv) == 0
+    ours = json.loads(capsys.readouterr().out)
+    monkeypatch.setenv("SACREBLEU_SEED", "7")
+    _, theirs = PairedTest(
+        list(systems.items()), {"chrF": CHRF(references=[refs])}, None, test_type="ar", n_samples=300
+    )()
+    assert [r["score"] for r in ours] == [s.score for s in theirs["chrF2"]]
+    assert [r["p_value"] for r in ours] == [s.p_value for s in theirs["chrF2"]]
+    assert plugin.main(paths[:2] + ["--metric", "bleukit_chrf", "--n-samples", "100"]) == 0
+    text = capsys.readouterr().out
+    assert "baseline" in text and "p = " in text and "μ = " in text
 
 
 def test_paired_test_refuses_runs_of_other_documents(tmp_path):

@@ -306,4 +306,48 @@ def paired_test_samples(
     return paired_test(systems, references, method=method, n_samples=n_samples, seed=seed, options=options)
 
 
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m bleukit.integrations.lm_eval BASELINE.jsonl SYSTEM.jsonl [...]``: the paired test
+    of :func:`paired_test_samples` on ``--log_samples`` files, one line per run (name, score,
+    p-value, and the bootstrap mean and interval with ``--method bs``), as JSON with ``--json``.
+
+    >>> main(["--help"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    SystemExit: 0
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bleukit.integrations.lm_eval",
+        description="Paired significance test of lm-eval runs from their --log_samples files (the first is the "
+        "baseline), on corpus scores as sacreBLEU's --paired-bs/--paired-ar.",
+    )
+    parser.add_argument("samples", nargs="+", help="samples_<task>_<date>.jsonl files of runs of the same task")
+    parser.add_argument("--metric", default="bleukit_bleu", help="the logged bleukit metric (default: %(default)s)")
+    parser.add_argument("--method", choices=("bs", "ar"), default="bs", help="paired bootstrap or approximate "
+                        "randomization (default: %(default)s)")
+    parser.add_argument("--n-samples", type=int, default=None, help="resamples or trials (1000 / 10000)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--json", action="store_true", help="print one JSON list")
+    args = parser.parse_args(argv)
+    if len(args.samples) < 2:
+        parser.error("give at least two --log_samples files: a baseline and a run to compare")
+    runs = {f"{k}:{path}": path for k, path in enumerate(args.samples)}
+    results = paired_test_samples(runs, args.metric, method=args.method, n_samples=args.n_samples, seed=args.seed)
+    if args.json:
+        print(json.dumps([r.to_dict() for r in results], ensure_ascii=False))
+        return 0
+    for r in results:
+        line = f"{r.name}  {r.result.name} = {r.score:.2f}"
+        if r.mean is not None and r.ci is not None:
+            line += f" (μ = {r.mean:.2f} ± {r.ci:.2f})"
+        line += "  baseline" if r.p_value is None else f"  p = {r.p_value:.4f}"
+        print(line)
+    print(results[-1].result.signature)
+    return 0
+
+
 register()
+
+if __name__ == "__main__":
+    raise SystemExit(main())
