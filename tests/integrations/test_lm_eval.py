@@ -158,6 +158,11 @@ def test_bad_items_are_named():
         plugin.METRIC_FUNCTIONS["bleukit_bleu"](references=["a"], predictions=["a"], tokenizer="zh")
     with pytest.raises(ValueError, match="no items"):
         plugin.corpus_score([])
+    items = items_of("bleukit_bleu", ["a b", "c"], ["a b", "d"])
+    with pytest.raises(TypeError, match="bootstrap_iters"):
+        plugin.bootstrap_stderr(items, 10.0)
+    with pytest.raises(ValueError, match="bootstrap_iters"):
+        plugin.bootstrap_stderr(items, 0)
 
 
 class LocalTranslator(LM):

@@ -20,6 +20,7 @@ from typing import List
 
 import numpy as np
 
+from bleukit.inputs import check_count
 from bleukit.metrics.base import MetricOptions, Statistics
 from bleukit.significance import resampled_scores
 
@@ -49,8 +50,7 @@ def harness_indices(n_rows: int, chunk: int, resamples: int) -> np.ndarray:
 def harness_bootstrap_scores(statistics: Statistics, options: MetricOptions, iters: int) -> List[float]:
     """The corpus score of each of the harnesses' resamples for ``iters`` (in their order; fewer
     than ``iters`` when it is not a multiple of 1000 above 1000, as theirs)."""
-    if isinstance(iters, bool) or not isinstance(iters, int) or iters < 1:
-        raise ValueError(f"the number of bootstrap resamples must be an int >= 1, got {iters!r}")
+    iters = check_count(iters, "the number of bootstrap resamples (bootstrap_iters)")
     chunk = min(CHUNK, iters)
     scores: List[float] = []
     for i in range(iters // chunk):
