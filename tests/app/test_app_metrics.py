@@ -68,8 +68,10 @@ def _form(app, systems, refs, method, n, seed, metric):
     ]
 
 
-@pytest.mark.parametrize("metric, method, n", [("TER", "paired bootstrap", 200), ("TER", "approximate randomization", 300),
-                                               ("chrF++", "paired bootstrap", 200)])
+@pytest.mark.parametrize(
+    "metric, method, n",
+    [("TER", "paired bootstrap", 200), ("TER", "approximate randomization", 300), ("chrF++", "paired bootstrap", 200)],
+)
 def test_compare_tab_with_another_metric_equals_sacrebleu(app, wmt17, monkeypatch, metric, method, n):
     systems, refs, _ = wmt17
     seed = 7

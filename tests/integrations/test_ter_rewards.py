@@ -123,8 +123,8 @@ def test_verl_single_and_batch_forms(wmt):
     # chrF++ for some targets, TER for the rest: both rewards higher-is-better on the same 0-1 scale
     mixed = verl_custom_reward_fn("pkg://bleukit.integrations.verl", "compute_score",
                                   {"metric": "ter", "chrf_targets": ["fi"], "normalized": True})
-    out = mixed(data_sources=["a", "b"], solution_strs=["Kissa istui.", hyps[1]], ground_truths=["Kissa istuu.", refs[1]],
-                extra_infos=[{"lang_pair": "en-fi"}, {"lang_pair": "de-en"}])
+    out = mixed(data_sources=["a", "b"], solution_strs=["Kissa istui.", hyps[1]],
+                ground_truths=["Kissa istuu.", refs[1]], extra_infos=[{"lang_pair": "en-fi"}, {"lang_pair": "de-en"}])
     chrf = sacrebleu.metrics.CHRF(word_order=2).sentence_score("Kissa istui.", ["Kissa istuu."]).score
     assert out[0] == {"score": chrf * 0.01, "sentence_score": chrf}
     assert out[1]["sentence_score"] == sacre_ter(hyps[1], refs[1], normalized=True)

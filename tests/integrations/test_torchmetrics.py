@@ -222,5 +222,6 @@ def test_ter_against_torchmetrics_translation_edit_rate(corpus):
     assert corpus_rate.dtype == torch.float32
     assert corpus_rate.item() == float32_rate(result.num_edits, result.ref_length)
     # float32 is not sacreBLEU's number: bleukit's is (==), torchmetrics' only to ~7 digits
-    assert result.score == sacrebleu.corpus_ter([hyps[i] for i in same], [[refs[i][k] for i in same] for k in (0, 1)]).score
+    streams = [[refs[i][k] for i in same] for k in (0, 1)]
+    assert result.score == sacrebleu.corpus_ter([hyps[i] for i in same], streams).score
     assert 100 * corpus_rate.item() == pytest.approx(result.score, rel=1e-6)

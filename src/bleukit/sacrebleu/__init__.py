@@ -69,8 +69,8 @@ _MODULES = (
 def install() -> None:
     """Make ``import sacrebleu`` (and ``sacrebleu.metrics``, ``sacrebleu.compat``,
     ``sacrebleu.significance``, ``sacrebleu.tokenizers.tokenizer_ter``) give this module from now on
-    in this process, for code you cannot edit (an evaluation harness). Call it before that code imports sacreBLEU; modules that already
-    imported the real one keep it.
+    in this process, for code you cannot edit (an evaluation harness). Call it before that code
+    imports sacreBLEU; modules that already imported the real one keep it.
 
     >>> import sys
     >>> saved = {k: v for k, v in sys.modules.items() if k == "sacrebleu" or k.startswith("sacrebleu.")}
