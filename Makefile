@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast lint bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-lighteval lint bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,19 @@ demo: install
 test: install-dev
 	$(BIN)/python -m pytest -q
 
+# lighteval 0.13 pins nltk 3.9.1 (the dev venv tests the NLTK reproductions against 3.10.4), so its
+# plug-in is tested in a venv of its own, with the package installed from this checkout.
+LT_VENV := .venv-lighteval
+$(LT_VENV)/.installed: pyproject.toml setup.py
+	$(PYTHON) -m venv $(LT_VENV)
+	$(LT_VENV)/bin/python -m pip install -q --upgrade pip
+	$(LT_VENV)/bin/python -m pip install -q torch==2.13.0
+	$(LT_VENV)/bin/python -m pip install -q -e '.[lighteval]' pytest pytest-timeout sacrebleu==2.6.0
+	touch $@
+
+test-lighteval: $(LT_VENV)/.installed
+	$(LT_VENV)/bin/python -m pytest -q tests/integrations/test_lighteval.py src/bleukit/integrations/lighteval.py
+
 # Everything but the end-to-end tests marked slow (training runs, browser, builds); `make test` runs all.
 test-fast: install-dev
 	$(BIN)/python -m pytest -q -m "not slow"
@@ -52,17 +65,18 @@ bench: install-dev
 	$(BIN)/python benchmarks/bench_threads.py
 	$(BIN)/python benchmarks/bench_chrf.py
 
-# The kernels' differential fuzz targets (tests/kernel/fuzz/fuzz_kernel.py for BLEU, fuzz_chrf.py for chrF)
-# for FUZZ_SECONDS each, from their seed corpora; new inputs are kept in .fuzz-corpus/ and .fuzz-chrf/ (a
+# The kernels' differential fuzz targets (fuzz_kernel.py: BLEU, fuzz_chrf.py: chrF, fuzz_ter.py: TER)
+# for FUZZ_SECONDS each, from their seed corpora; new inputs are kept in .fuzz-corpus/, .fuzz-chrf/, .fuzz-ter/ (a
 # finding is written as crash-* in the current directory).
 FUZZ_SECONDS ?= 600
 fuzz: install-dev
-	mkdir -p .fuzz-corpus .fuzz-chrf
+	mkdir -p .fuzz-corpus .fuzz-chrf .fuzz-ter
 	$(BIN)/python tests/kernel/fuzz/fuzz_kernel.py -max_total_time=$(FUZZ_SECONDS) .fuzz-corpus tests/kernel/fuzz/corpus
 	$(BIN)/python tests/kernel/fuzz/fuzz_chrf.py -max_total_time=$(FUZZ_SECONDS) .fuzz-chrf tests/kernel/fuzz/corpus_chrf
+	$(BIN)/python tests/kernel/fuzz/fuzz_ter.py -max_total_time=$(FUZZ_SECONDS) .fuzz-ter tests/kernel/fuzz/corpus_ter
 
 app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf
+	rm -rf $(VENV) $(LT_VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf .fuzz-ter
