@@ -29,7 +29,8 @@ def _parameters(function):
 
 
 @pytest.mark.parametrize(
-    "name", ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "corpus_chrf", "sentence_chrf", "corpus_ter", "sentence_ter"]
+    "name",
+    ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "corpus_chrf", "sentence_chrf", "corpus_ter", "sentence_ter"],
 )
 def test_functions_take_sacrebleus_arguments(name):
     assert _parameters(getattr(shim, name)) == _parameters(getattr(sb, name))
