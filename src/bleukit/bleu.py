@@ -11,19 +11,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
-from .inputs import check_sentence_references
 from .metrics.bleu import METRIC
 from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
 from .metrics.bleu.result import BleuResult
 from .metrics.bleu.statistics import BleuStatistics
-from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
-from .significance import with_bootstrap
+from .pipeline import corpus_result, corpus_statistics, score_statistics, sentence_scores_from_statistics
 from .tokenizers import DEFAULT_TOKENIZER
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "corpus_bleu",
@@ -63,20 +62,14 @@ def corpus_bleu(
     >>> round(r.score, 2), r.signature.split("|")[0]
     (53.73, 'nrefs:2')
     """
-    options = BleuOptions(
-        tokenize=tokenize,
-        lowercase=lowercase,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=max_ngram_order,
-        weights=weights,
-        effective_order=effective_order,
-    )
+    options = _options(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, weights, effective_order)
+    if n_bootstrap is None:
+        # the column sums alone: no table, constant memory
+        return cast(BleuResult, corpus_result(hypotheses, references, options, threads))
+    from .significance import with_bootstrap
+
     stats = cast(BleuStatistics, corpus_statistics(hypotheses, references, options, threads))
-    result = METRIC.result(stats, options)
-    if n_bootstrap is not None:
-        result = with_bootstrap(result, stats, options, n_bootstrap, seed)
-    return result
+    return with_bootstrap(METRIC.result(stats, options), stats, options, n_bootstrap, seed)
 
 
 def sentence_bleu(
@@ -101,17 +94,10 @@ def sentence_bleu(
             f"hypothesis must be a str, got {type(hypothesis).__name__}; "
             "for many sentences use sentence_scores(hypotheses, references)"
         )
-    options = BleuOptions(
-        tokenize=tokenize,
-        lowercase=lowercase,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=max_ngram_order,
-        weights=weights,
-        effective_order=effective_order,
-    )
-    refs = check_sentence_references(references)
-    return METRIC.result(METRIC.statistics([hypothesis], [refs], options), options)
+    options = _options(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, weights, effective_order)
+    # one kernel call for the row, the formula on plain floats: no table, no batch
+    row, nrefs = METRIC.sentence_row(hypothesis, references, options)
+    return METRIC.row_result(row, nrefs, options)
 
 
 def sentence_scores(
@@ -126,7 +112,7 @@ def sentence_scores(
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = True,
     threads: int = DEFAULT_THREADS,
-) -> np.ndarray:
+) -> "np.ndarray":
     """Sentence BLEU of every hypothesis (float64 array), from one pass over the corpus.
 
     Element ``i`` equals ``sentence_bleu(hypotheses[i], references[i]).score``. ``threads`` as
@@ -135,14 +121,28 @@ def sentence_scores(
     >>> sentence_scores(["a b c d", "x y"], ["a b c d", "x z"]).round(4).tolist()
     [100.0, 50.0]
     """
-    options = BleuOptions(
-        tokenize=tokenize,
-        lowercase=lowercase,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=max_ngram_order,
-        weights=weights,
-        effective_order=effective_order,
-    )
+    import numpy as np
+
+    options = _options(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, weights, effective_order)
     stats = corpus_statistics(hypotheses, references, options, threads)
     return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)
+
+
+# The options of the keyword values most calls use, built and validated once: a sentence_bleu
+# in a loop (an RL reward) then spends no time on them. Keys hold the values' types too, so
+# that True and 1 (a TypeError for lowercase or a number for smooth_value) never share an entry.
+_OPTIONS: Dict[Tuple[Any, ...], BleuOptions] = {}
+
+
+def _options(*values: Any) -> BleuOptions:
+    if values[5] is not None:  # weights: a sequence whose items' types the key would not hold
+        return BleuOptions(*values)
+    key = (*values, *map(type, values))
+    try:
+        return _OPTIONS[key]
+    except KeyError:
+        pass
+    options = BleuOptions(*values)
+    if len(_OPTIONS) < 64:
+        _OPTIONS[key] = options
+    return options

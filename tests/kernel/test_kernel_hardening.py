@@ -103,15 +103,19 @@ def test_text_entry_point_rejects_bad_arguments():
         _text_call(["a"], [["a"]], rows=readonly)
     with pytest.raises(TypeError, match=r"hypotheses\[1\] must be a str, got bytes"):
         _text_call(["a", b"b"], [["a"], ["b"]])
-    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a str, got NoneType"):
-        _text_call(["a"], [["a", None]])
-    with pytest.raises(TypeError, match=r"references\[0\] must be a list of str, got str"):
-        _text_call(["a"], ["abc"])
+    # reference entries as bleukit.inputs.check_reference_entry checks them, with its messages
+    assert _text_call(["a"], [["a", None]]).tolist() == _text_call(["a"], ["a"]).tolist()
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a str or None, got int"):
+        _text_call(["a"], [["a", 3]])
+    with pytest.raises(TypeError, match=r"references\[0\] must be a str or a list of str \(None for a missing"):
+        _text_call(["a"], [b"abc"])
     with pytest.raises(TypeError, match="must be sequences"):
         _text_call("a", [["a"]])
-    with pytest.raises(ValueError, match=r"references\[0\] is empty"):
+    with pytest.raises(ValueError, match=r"references\[0\] holds no reference \(empty or all None\)"):
         _text_call(["a"], [[]])
-    with pytest.raises(ValueError, match="1 hypotheses but 2 reference lists"):
+    with pytest.raises(ValueError, match=r"references\[0\] is None: every hypothesis needs"):
+        _text_call(["a"], [None])
+    with pytest.raises(ValueError, match="1 hypotheses but 2 reference entries"):
         _text_call(["a"], [["a"], ["b"]], rows=np.empty((1, 10), np.int64))
 
 
