@@ -77,11 +77,13 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
 
     def row_result(self, row: Sequence[int], nrefs: int, options: BleuOptions) -> BleuResult:
         score, precisions, bp, counts, totals = score_row(row, options)
-        return BleuResult(
-            score=score, counts=[_number(c) for c in counts], totals=[_number(t) for t in totals],
-            precisions=precisions, bp=bp, sys_len=int(row[0]), ref_len=int(row[1]),
-            signature=_signature(options, int(nrefs)), options=options,
-        )
+        if options.smooth_method == "add-k":  # k added: the counts may be fractions
+            counts, totals = [_number(c) for c in counts], [_number(t) for t in totals]
+        else:
+            n = options.max_ngram_order
+            counts, totals = [int(c) for c in row[2 : 2 + n]], [int(t) for t in row[2 + n :]]
+        return BleuResult(score, counts, totals, precisions, bp, int(row[0]), int(row[1]),
+                          _signature(options, int(nrefs)), options)
 
     def scores(self, rows: Any, options: BleuOptions) -> Any:
         return score_table(rows, options).score

@@ -178,9 +178,10 @@ def score_table(rows: Any, options: BleuOptions) -> RowScores:
 def score_row(row: Sequence[int], options: BleuOptions) -> Tuple[float, List[float], float, List[float], List[float]]:
     """BLEU of one statistics row in plain Python floats: ``(score, precisions, bp, counts, totals)``.
 
-    The same floating-point operations in the same order as :func:`score_rows` (``math.exp`` and
-    ``math.log``, sacreBLEU's own), without arrays: a sentence, or a corpus's summed row, is
-    scored in microseconds. Tests check it against :func:`score_table` and sacreBLEU with ``==``.
+    The same floating-point operations in the same order as :func:`score_rows` (``math.exp``,
+    ``math.log`` and ``sum``: sacreBLEU's own), without arrays: a sentence, or a corpus's summed
+    row, is scored in microseconds. Tests check it against :func:`score_table` and sacreBLEU
+    with ``==``.
 
     >>> score_row([4, 4, 3, 1, 4, 3], BleuOptions(max_ngram_order=2))[0]
     50.0
@@ -189,55 +190,53 @@ def score_row(row: Sequence[int], options: BleuOptions) -> Tuple[float, List[flo
     if len(row) != 2 + 2 * n:
         raise ValueError(f"statistics rows have {len(row)} columns, max_ngram_order={n} needs {2 + 2 * n}")
     sys_len, ref_len = float(row[0]), float(row[1])
-    counts = [float(c) for c in row[2 : 2 + n]]
-    totals = [float(t) for t in row[2 + n :]]
+    counts = [float(x) for x in row[2 : 2 + n]]
+    totals = [float(x) for x in row[2 + n :]]
     method = options.smooth_method
-    k = options.resolved_smooth_value
-
-    any_match = any(c > 0 for c in counts)
+    any_match = any(x > 0 for x in counts)
     # sys_len == 0 < ref_len: the vectorised formula's exp(-inf)
     bp = (math.exp(1.0 - ref_len / sys_len) if sys_len > 0 else 0.0) if sys_len < ref_len else 1.0
     c, t = counts, totals
     if method == "add-k" and n > 1:
+        k = options.resolved_smooth_value
         c = counts[:1] + [x + k for x in counts[1:]]
         t = totals[:1] + [x + k for x in totals[1:]]
-    out_counts, out_totals = (c, t) if any_match else (counts, totals)
+        if any_match:
+            counts, totals = c, t  # sacreBLEU reports the added k only where something matched
 
-    precisions: List[float] = []
-    log_p: List[float] = []
-    in_use: List[bool] = []
-    open_ = True  # every order so far has n-grams
-    mteval = 1.0
-    first_open = t[0] != 0
-    for cn, tn in zip(c, t):
-        open_ = open_ and tn != 0
-        p = 0.0
-        if open_ and any_match:
-            if cn == 0:
-                if method == "exp":
-                    mteval *= 2.0
-                    p = (100.0 / mteval) / tn
-                elif method == "floor":
-                    p = 100.0 * float(k or 0.0) / tn
-            else:
-                p = 100.0 * cn / tn
-        precisions.append(p)
-        log_p.append(math.log(p) if p > 0 else LOG_ZERO)
-        in_use.append(open_ or not first_open)
-    if not options.effective_order:
-        in_use = [True] * n
-    # Sums run from the first term on, one order after another, as the vectorised running sums.
+    precisions = [0.0] * n
+    used = n  # orders in the mean: all, or with effective order the open ones (all if none is);
+    # without a match the score is 0 whatever the mean
+    if any_match:
+        mteval = 1.0
+        floor = 100.0 * float(options.resolved_smooth_value or 0.0) if method == "floor" else 0.0
+        for i in range(n):
+            tn = t[i]
+            if tn == 0:  # this order and the later ones are closed
+                if options.effective_order and i > 0:
+                    used = i
+                break
+            cn = c[i]
+            if cn != 0:
+                precisions[i] = 100.0 * cn / tn
+            elif method == "exp":
+                mteval *= 2.0
+                precisions[i] = (100.0 / mteval) / tn
+            elif method == "floor":
+                precisions[i] = floor / tn
+    log_p = [math.log(p) if p > 0 else LOG_ZERO for p in precisions]
     if options.weights is None:
-        terms = [term if used else 0.0 for term, used in zip(log_p, in_use)]
-        mean_log = _sum(terms) / (sum(in_use) if options.effective_order else n)
+        # sacreBLEU's sum of the logs of the orders in use: Python's sum (compensated from 3.12 on)
+        mean_log = sum(log_p[:used]) / used
     else:
-        used_w = [w if used else 0.0 for w, used in zip(options.weights, in_use)]
+        used_w = [w if i < used else 0.0 for i, w in enumerate(options.weights)]
+        # the vectorised formula's running sums: one order after another
         log_sum = _sum([w * term for w, term in zip(used_w, log_p)])
         weight_sum = _sum(used_w)
         zero_factor = any(w > 0 and p <= 0 for w, p in zip(used_w, precisions))
         mean_log = log_sum / weight_sum if weight_sum > 0 and not zero_factor else LOG_ZERO
     score = bp * math.exp(mean_log) if any_match else 0.0
-    return score, precisions, bp, out_counts, out_totals
+    return score, precisions, bp, counts, totals
 
 
 def _sum(values: List[float]) -> float:
