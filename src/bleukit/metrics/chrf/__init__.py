@@ -16,16 +16,19 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, List, Tuple, Type
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Tuple, Type
 
 from ..base import Metric
-from .extract import chrf_statistics, pairwise_chrf
 from .formula import sentence_scores
 from .options import ChrfOptions
 from .result import ChrfResult
 from .statistics import ChrfStatistics, column_names
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# The extractor (and numpy) are imported when text is counted, not with the package: the command
+# line imports every metric's package to build its parser.
 
 __all__ = ["CHRF", "METRIC", "ChrfOptions", "ChrfStatistics", "ChrfResult"]
 
@@ -46,6 +49,10 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
     def statistics(
         self, hypotheses: List[str], references: List[List[str]], options: ChrfOptions, *, threads: int = 1
     ) -> ChrfStatistics:
+        import numpy as np
+
+        from .extract import chrf_statistics
+
         rows = chrf_statistics(hypotheses, references, options, threads=threads)
         nrefs = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
         return ChrfStatistics(rows, nrefs, options.char_order, options.word_order)
@@ -55,7 +62,9 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
 
     def pairwise_scores(
         self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1
-    ) -> np.ndarray:
+    ) -> "np.ndarray":
+        from .extract import pairwise_chrf
+
         # Each sentence's n-grams counted once, then the pairs (the kernel's pairwise loop).
         scores: np.ndarray = pairwise_chrf(hypotheses, references, options, threads=threads)
         return scores
@@ -71,6 +80,8 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
     def _results(self, stats: ChrfStatistics, options: ChrfOptions) -> List[ChrfResult]:
         signatures: Dict[int, str] = {}
         out = []
+        import numpy as np
+
         for score, nrefs in zip(np.asarray(sentence_scores(stats.rows, options)).tolist(), stats.nrefs.tolist()):
             if nrefs not in signatures:
                 signatures[nrefs] = options.signature(nrefs if nrefs >= 0 else "var")
