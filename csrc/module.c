@@ -37,6 +37,8 @@
 #endif
 /* The most threads one call counts on (threads= above this is an error). */
 #define MAX_THREADS 64
+/* The most systems one systems_statistics call counts against the same references. */
+#define MAX_SYSTEMS 1024
 
 /* Code points gathered per release of the GIL: some 40 ms of work. The batch holds references,
  * not copies (32 bytes per segment), and every return to the GIL may wait a switch interval
@@ -195,24 +197,6 @@ static int check_entry(PyObject *refs, Py_ssize_t i, PyObject *normalize) {
     return 0;
 }
 
-/* Every hypothesis a str, then every reference entry checked: the order in which the Python
- * checks report the first problem, and all of it before any work. */
-static int check_corpus(PyObject *hyps, PyObject *refs, PyObject *normalize) {
-    const Py_ssize_t n = PyList_GET_SIZE(hyps);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *h = PyList_GET_ITEM(hyps, i);
-        if (!PyUnicode_Check(h)) {
-            PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(h), "__name__");
-            if (name) PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a str, got %U", i, name);
-            Py_XDECREF(name);
-            return -1;
-        }
-    }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (check_entry(refs, i, normalize) < 0) return -1;
-    return 0;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* text                                                                                        */
 
@@ -318,15 +302,21 @@ static int sentence_room(int64_t chars, Py_ssize_t len, Py_ssize_t i) {
     return -1;
 }
 
-/* Gather sentence i: its hypothesis (a str) and the references of its checked entry (i < 0: the
- * one sentence of sentence_row). The entry's list may have changed since it was checked (the GIL
- * is released between batches), so its items are checked again as they are read. */
-static int add_sentence(batch *b, PyObject *str_lower, PyObject *hyp, PyObject *entry, int lowercase, Py_ssize_t i) {
+/* Gather sentence i: its hypothesis (one per system: paired tests count every system against the
+ * references tokenized once) and the references of its checked entry (i < 0: the one sentence of
+ * sentence_row). The entry's list may have changed since it was checked (the GIL is released
+ * between batches), so its items are checked again as they are read. */
+static int add_sentence(batch *b, PyObject *str_lower, PyObject *const *hyps, int systems, PyObject *entry,
+                        int lowercase, Py_ssize_t i) {
     if (batch_reserve_sentence(b) < 0) return -1;
     const size_t first = b->n_seg;
-    Py_ssize_t len = add_segment(b, str_lower, hyp, lowercase);
-    if (len < 0 || sentence_room(0, len, i) < 0) return -1;
-    int64_t chars = len;
+    int64_t chars = 0;
+    Py_ssize_t len = 0;
+    for (int j = 0; j < systems; j++) {
+        len = add_segment(b, str_lower, hyps[j], lowercase);
+        if (len < 0 || sentence_room(chars, len, i) < 0) return -1;
+        chars += len;
+    }
     if (PyUnicode_Check(entry)) {
         len = add_segment(b, str_lower, entry, lowercase);
         if (len < 0 || sentence_room(chars, len, i) < 0) return -1;
@@ -380,26 +370,75 @@ static int sums_add(sums *acc, int64_t nrefs, Py_ssize_t width) {
     return 0;
 }
 
-/* Tokenize and count sentences lo..hi-1 of the batch (no GIL needed): into rows (which start at
- * the batch's first sentence) and nrefs, or with `acc` into its sums. */
-static int count_range(workspace *ws, const batch *b, size_t lo, size_t hi, int64_t *rows, int64_t *nrefs, sums *acc,
-                       Py_ssize_t width) {
+/* Where counted rows go: sentence s (of the batch) of system j at rows + j * stride + s * width,
+ * its number of references at nrefs[j * nrefs_stride + s]; or, with sums, into them. */
+typedef struct {
+    int64_t *rows, *nrefs;
+    Py_ssize_t width, stride, nrefs_stride;
+    int systems;
+} outrows;
+
+/* Append the tokens of refs' store (its segments) to ws' store: a paired test's references,
+ * tokenized once per sentence, after each system's hypothesis. */
+static int append_tokens(workspace *ws, const workspace *refs) {
+    const size_t base = ws->chars.n, t0 = ws->tok_off.n, nt = refs->tok_off.n, ns = refs->seg_start.n;
+    if (cp_reserve(ws, &ws->chars, base + refs->chars.n) < 0 || i64_reserve(ws, &ws->tok_off, t0 + nt) < 0 ||
+        i64_reserve(ws, &ws->tok_len, t0 + nt) < 0 || i64_reserve(ws, &ws->tok_hash, t0 + nt) < 0 ||
+        i64_reserve(ws, &ws->seg_start, ws->seg_start.n + ns + 1) < 0)
+        return -1;
+    if (refs->chars.n) memcpy(ws->chars.d + base, refs->chars.d, refs->chars.n * sizeof(cp_t));
+    for (size_t t = 0; t < nt; t++) ws->tok_off.d[t0 + t] = refs->tok_off.d[t] + (int64_t)base;
+    if (nt) {
+        memcpy(ws->tok_len.d + t0, refs->tok_len.d, nt * sizeof(int64_t));
+        memcpy(ws->tok_hash.d + t0, refs->tok_hash.d, nt * sizeof(int64_t));
+    }
+    for (size_t e = 0; e < ns; e++) ws->seg_start.d[ws->seg_start.n++] = refs->seg_start.d[e] + (int64_t)t0;
+    ws->chars.n += refs->chars.n;
+    ws->tok_off.n = ws->tok_len.n = ws->tok_hash.n = t0 + nt;
+    return ws_work(ws, refs->chars.n + nt);
+}
+
+static void store_clear(workspace *ws) {
+    ws->chars.n = ws->tok_off.n = ws->tok_len.n = ws->tok_hash.n = ws->seg_start.n = 0;
+}
+
+/* Tokenize and count sentences lo..hi-1 of the batch (no GIL needed) into `o`, or with `acc` into
+ * its sums. With several systems, the references are tokenized once into `refs` (a second
+ * workspace) and copied after each system's hypothesis. */
+static int count_range(workspace *ws, workspace *refs, const batch *b, size_t lo, size_t hi, const outrows *o,
+                       sums *acc) {
+    const int systems = o->systems;
     for (size_t s = lo; s < hi; s++) {
-        ws->chars.n = ws->tok_off.n = ws->tok_len.n = ws->tok_hash.n = ws->seg_start.n = 0;
-        for (size_t g = b->first[s]; g < b->first[s + 1]; g++)
-            if (tokenize_segment(ws, &b->seg[g].src) < 0) return -1; /* opens its segment in seg_start */
-        ws->seg_start.d[ws->seg_start.n++] = (int64_t)ws->tok_off.n; /* room left by tokenize_segment */
-        const int64_t nr = (int64_t)(b->first[s + 1] - b->first[s]) - 1;
-        if (acc) {
-            if (count_sentence(ws, acc->row, NULL) < 0) return -1;
-            if (sums_add(acc, nr, width) < 0) {
-                ws->err = KERR_SUM_OVERFLOW;
+        const size_t g0 = b->first[s], g1 = b->first[s + 1];
+        const int64_t nr = (int64_t)(g1 - g0) - systems;
+        if (systems > 1) {
+            store_clear(refs);
+            for (size_t g = g0 + (size_t)systems; g < g1; g++)
+                if (tokenize_segment(refs, &b->seg[g].src) < 0) {
+                    ws->err = refs->err;
+                    return -1;
+                }
+        }
+        for (int j = 0; j < systems; j++) {
+            store_clear(ws);
+            if (systems > 1) {
+                if (tokenize_segment(ws, &b->seg[g0 + (size_t)j].src) < 0 || append_tokens(ws, refs) < 0) return -1;
+            } else {
+                for (size_t g = g0; g < g1; g++)
+                    if (tokenize_segment(ws, &b->seg[g].src) < 0) return -1; /* opens its segment in seg_start */
+            }
+            ws->seg_start.d[ws->seg_start.n++] = (int64_t)ws->tok_off.n; /* room left by tokenize_segment */
+            if (acc) {
+                if (count_sentence(ws, acc->row, NULL) < 0) return -1;
+                if (sums_add(acc, nr, o->width) < 0) {
+                    ws->err = KERR_SUM_OVERFLOW;
+                    return -1;
+                }
+            } else if (count_sentence(ws, o->rows + j * o->stride + (Py_ssize_t)s * o->width, NULL) < 0) {
                 return -1;
             }
-        } else {
-            if (count_sentence(ws, rows + (Py_ssize_t)s * width, NULL) < 0) return -1;
-            nrefs[s] = nr;
         }
+        for (int j = 0; j < systems && !acc; j++) o->nrefs[j * o->nrefs_stride + (Py_ssize_t)s] = nr;
         if (ws_work(ws, SENTENCE_CHARS) < 0) return -1;
     }
     return 0;
@@ -409,8 +448,9 @@ static int count_range(workspace *ws, const batch *b, size_t lo, size_t hi, int6
  * MAX_THREADS - 1 workers started per batch, each with its own workspace and sums. */
 typedef struct {
     workspace *ws;
-    sums *acc;    /* NULL: rows are written out */
-    poller idle;  /* the workers' (never polls) */
+    workspace *refs; /* with several systems: each thread's references, tokenized once */
+    sums *acc;       /* NULL: rows are written out */
+    poller idle;     /* the workers' (never polls) */
     volatile int stop;
     int threads;
 } counters;
@@ -425,16 +465,15 @@ typedef struct {
 typedef struct {
     const batch *b;
     size_t lo, hi;
-    int64_t *rows, *nrefs;
-    workspace *ws;
+    const outrows *o;
+    workspace *ws, *refs;
     sums *acc;
-    Py_ssize_t width;
     crew *crew;
 } part;
 
 static void *run_part(void *arg) {
     part *p = (part *)arg;
-    if (count_range(p->ws, p->b, p->lo, p->hi, p->rows, p->nrefs, p->acc, p->width) < 0 && p->ws->stop)
+    if (count_range(p->ws, p->refs, p->b, p->lo, p->hi, p->o, p->acc) < 0 && p->ws->stop)
         *p->ws->stop = 1; /* the others stop at their next report */
     pthread_mutex_lock(&p->crew->lock);
     p->crew->running--;
@@ -476,12 +515,12 @@ static void crew_wait(crew *c, workspace *self) {
 
 /* Count the batch (without the GIL) on up to k->threads threads, in parts of about equal code
  * points; the last part on the calling thread. -1 when any thread failed or was stopped. */
-static int count_batch(counters *k, const batch *b, int64_t *rows, int64_t *nrefs, Py_ssize_t width) {
+static int count_batch(counters *k, const batch *b, const outrows *o) {
     int parts = k->threads;
     if ((size_t)parts > b->n_sent) parts = b->n_sent > 0 ? (int)b->n_sent : 1;
-    workspace *self = &k->ws[0];
+    workspace *self = &k->ws[0], *self_refs = k->refs ? &k->refs[0] : NULL;
     sums *own = k->acc ? &k->acc[0] : NULL;
-    if (parts == 1) return count_range(self, b, 0, b->n_sent, rows, nrefs, own, width);
+    if (parts == 1) return count_range(self, self_refs, b, 0, b->n_sent, o, own);
 #if TEXT_THREADS
     size_t bounds[MAX_THREADS + 1];
     bounds[0] = 0;
@@ -506,7 +545,8 @@ static int count_batch(counters *k, const batch *b, int64_t *rows, int64_t *nref
     int rc = 0;
     /* workers take parts 1.., the calling thread part 0 (after starting them) */
     for (int t = 1; t < parts; t++) {
-        jobs[t] = (part){b, bounds[t], bounds[t + 1], rows, nrefs, &k->ws[t], k->acc ? &k->acc[t] : NULL, width, &c};
+        jobs[t] = (part){b, bounds[t], bounds[t + 1], o, &k->ws[t], k->refs ? &k->refs[t] : NULL,
+                         k->acc ? &k->acc[t] : NULL, &c};
         created[t] = 0;
         if (crew_ok) {
             pthread_mutex_lock(&c.lock);
@@ -520,11 +560,11 @@ static int count_batch(counters *k, const batch *b, int64_t *rows, int64_t *nref
             }
         }
     }
-    rc = count_range(self, b, bounds[0], bounds[1], rows, nrefs, own, width);
+    rc = count_range(self, self_refs, b, bounds[0], bounds[1], o, own);
     if (rc < 0) *self->stop = 1;
     for (int t = 1; t < parts; t++) /* a part whose thread could not start runs here */
         if (!created[t] && rc == 0) {
-            rc = count_range(self, b, jobs[t].lo, jobs[t].hi, rows, nrefs, own, width);
+            rc = count_range(self, self_refs, b, jobs[t].lo, jobs[t].hi, o, own);
             if (rc < 0) *self->stop = 1;
         }
     if (crew_ok) {
@@ -538,7 +578,7 @@ static int count_batch(counters *k, const batch *b, int64_t *rows, int64_t *nref
         if (k->ws[t].err) rc = -1;
     return rc < 0 || self->err ? -1 : 0;
 #else
-    return count_range(self, b, 0, b->n_sent, rows, nrefs, own, width);
+    return count_range(self, self_refs, b, 0, b->n_sent, o, own);
 #endif
 }
 
@@ -551,19 +591,45 @@ static int counters_error(const counters *k) {
     return err;
 }
 
-static PyObject *py_text_statistics(PyObject *module, PyObject *args) {
-    PyObject *hyps_in, *refs_in, *table_in, *rows_in, *nrefs_in, *normalize = Py_None;
-    int tokenizer, lowercase, order, threads = 1, summed = 0;
-    if (!PyArg_ParseTuple(args, "OOiiiOOO|iiO:text_statistics", &hyps_in, &refs_in, &tokenizer, &lowercase, &order,
-                          &table_in, &rows_in, &nrefs_in, &threads, &summed, &normalize))
+/* The private copy of the hypotheses of one system: a list of n items (checked: str). */
+static PyObject *hypotheses_copy(PyObject *in, Py_ssize_t n, int check) {
+    if (PyUnicode_Check(in) || PyBytes_Check(in)) {
+        PyErr_SetString(PyExc_TypeError, "hypotheses and references must be sequences (of str, of reference entries)");
         return NULL;
+    }
+    PyObject *list = PySequence_List(in);
+    if (!list) return NULL;
+    if (n >= 0 && PyList_GET_SIZE(list) != n) {
+        PyErr_Format(PyExc_ValueError, "every system needs %zd hypotheses, one has %zd", n, PyList_GET_SIZE(list));
+        Py_DECREF(list);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; check && i < PyList_GET_SIZE(list); i++) {
+        PyObject *h = PyList_GET_ITEM(list, i);
+        if (!PyUnicode_Check(h)) {
+            PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(h), "__name__");
+            if (name) PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a str, got %U", i, name);
+            Py_XDECREF(name);
+            Py_DECREF(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+/* What text_statistics and systems_statistics share once their arguments are parsed: `hyps` holds
+ * one private list of hypotheses per system (checked), `refs` the private list of entries. */
+static PyObject *count_text(PyObject *module, PyObject *const *hyps, int systems, PyObject *refs, int tokenizer,
+                            int lowercase, int order, PyObject *table_in, PyObject *rows_in, PyObject *nrefs_in,
+                            int threads, int summed, PyObject *normalize) {
     const module_state *st = state_of(module);
-    PyObject *hyps = NULL, *refs = NULL, *result = NULL;
+    PyObject *result = NULL;
     Py_buffer table = {0};
     outputs out = {0};
     batch b = {0};
     counters k = {0};
     poller poll;
+    PyObject *hyp_i[MAX_SYSTEMS];
     if (tokenizer < TOK_13A || tokenizer > TOK_NONE) {
         PyErr_Format(PyExc_ValueError, "unknown tokenizer code %d", tokenizer);
         goto done;
@@ -581,27 +647,24 @@ static PyObject *py_text_statistics(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "character table must have 0x110000 entries");
         goto done;
     }
-    if (PyUnicode_Check(hyps_in) || PyBytes_Check(hyps_in) || PyUnicode_Check(refs_in) || PyBytes_Check(refs_in)) {
-        PyErr_SetString(PyExc_TypeError, "hypotheses and references must be sequences (of str, of reference entries)");
-        goto done;
-    }
-    /* private copies of the outer sequences: nothing another thread does to the caller's lists
-     * while the GIL is released can move an item under us */
-    hyps = PySequence_List(hyps_in);
-    if (!hyps) goto done;
-    refs = PySequence_List(refs_in);
-    if (!refs) goto done;
-    const Py_ssize_t n = PyList_GET_SIZE(hyps);
+    const Py_ssize_t n = PyList_GET_SIZE(hyps[0]);
     if (PyList_GET_SIZE(refs) != n) {
         PyErr_Format(PyExc_ValueError, "got %zd hypotheses but %zd reference entries", n, PyList_GET_SIZE(refs));
         goto done;
     }
-    if (check_outputs(order, summed ? 1 : n, rows_in, nrefs_in, &out) < 0) goto done;
-    if (check_corpus(hyps, refs, normalize) < 0) goto done;
+    /* rows: n per system, or one row of sums */
+    if (n > PY_SSIZE_T_MAX / systems) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (check_outputs(order, summed ? 1 : n * systems, rows_in, nrefs_in, &out) < 0) goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (check_entry(refs, i, normalize) < 0) goto done;
     if (threads > 1 && n < 2 * (Py_ssize_t)threads) threads = n > 1 ? (int)(n / 2) : 1;
     k.threads = threads;
     k.ws = (workspace *)PyMem_Calloc((size_t)threads, sizeof(workspace));
-    if (!k.ws) {
+    k.refs = systems > 1 ? (workspace *)PyMem_Calloc((size_t)threads, sizeof(workspace)) : NULL;
+    if (!k.ws || (systems > 1 && !k.refs)) {
         PyErr_NoMemory();
         goto done;
     }
@@ -625,24 +688,28 @@ static PyObject *py_text_statistics(PyObject *module, PyObject *args) {
     k.idle = poll;
     k.idle.enabled = 0;
     for (int t = 0; t < threads; t++) {
-        k.ws[t].cls = (const uint8_t *)table.buf;
-        k.ws[t].tokenizer = tokenizer;
-        k.ws[t].order = order;
-        k.ws[t].poll = t == 0 ? &poll : &k.idle;
-        k.ws[t].stop = threads > 1 ? &k.stop : NULL;
+        workspace *w[2] = {&k.ws[t], k.refs ? &k.refs[t] : NULL};
+        for (int r = 0; r < 2 && w[r]; r++) {
+            w[r]->cls = (const uint8_t *)table.buf;
+            w[r]->tokenizer = tokenizer;
+            w[r]->order = order;
+            w[r]->poll = t == 0 ? &poll : &k.idle;
+            w[r]->stop = threads > 1 ? &k.stop : NULL;
+        }
     }
     int64_t *rows = (int64_t *)out.rows.buf, *nrefs = (int64_t *)out.nrefs.buf;
     const int64_t batch_chars = BATCH_CHARS * threads;
     for (Py_ssize_t i = 0; i < n;) {
         const Py_ssize_t first = i;
         while (i < n && (i == first || b.chars < batch_chars)) {
-            if (add_sentence(&b, st->str_lower, PyList_GET_ITEM(hyps, i), PyList_GET_ITEM(refs, i), lowercase, i) < 0)
-                goto done;
+            for (int j = 0; j < systems; j++) hyp_i[j] = PyList_GET_ITEM(hyps[j], i);
+            if (add_sentence(&b, st->str_lower, hyp_i, systems, PyList_GET_ITEM(refs, i), lowercase, i) < 0) goto done;
             i++;
         }
+        const outrows o = {summed ? NULL : rows + first * out.width, summed ? NULL : nrefs + first, out.width,
+                           n * out.width, n, systems};
         poller_release(&poll);
-        const int rc = summed ? count_batch(&k, &b, NULL, NULL, out.width)
-                              : count_batch(&k, &b, rows + first * out.width, nrefs + first, out.width);
+        const int rc = count_batch(&k, &b, &o);
         poller_acquire(&poll);
         batch_clear(&b);
         if (rc < 0) {
@@ -672,15 +739,72 @@ static PyObject *py_text_statistics(PyObject *module, PyObject *args) {
     Py_INCREF(result);
 done:
     batch_free(&b);
-    if (k.ws)
-        for (int t = 0; t < k.threads; t++) workspace_free(&k.ws[t]);
+    for (int t = 0; t < k.threads; t++) {
+        if (k.ws) workspace_free(&k.ws[t]);
+        if (k.refs) workspace_free(&k.refs[t]);
+    }
     PyMem_Free(k.ws);
+    PyMem_Free(k.refs);
     if (k.acc) PyMem_Free(k.acc[0].row);
     PyMem_Free(k.acc);
-    Py_XDECREF(hyps);
-    Py_XDECREF(refs);
     buffer_release(&table);
     outputs_release(&out);
+    return result;
+}
+
+static PyObject *py_text_statistics(PyObject *module, PyObject *args) {
+    PyObject *hyps_in, *refs_in, *table_in, *rows_in, *nrefs_in, *normalize = Py_None;
+    int tokenizer, lowercase, order, threads = 1, summed = 0;
+    if (!PyArg_ParseTuple(args, "OOiiiOOO|iiO:text_statistics", &hyps_in, &refs_in, &tokenizer, &lowercase, &order,
+                          &table_in, &rows_in, &nrefs_in, &threads, &summed, &normalize))
+        return NULL;
+    if (PyUnicode_Check(refs_in) || PyBytes_Check(refs_in)) {
+        PyErr_SetString(PyExc_TypeError, "hypotheses and references must be sequences (of str, of reference entries)");
+        return NULL;
+    }
+    /* private copies of the outer sequences: nothing another thread does to the caller's lists
+     * while the GIL is released can move an item under us */
+    PyObject *hyps = hypotheses_copy(hyps_in, -1, 1), *refs = NULL, *result = NULL;
+    if (hyps && (refs = PySequence_List(refs_in)) != NULL)
+        result = count_text(module, &hyps, 1, refs, tokenizer, lowercase, order, table_in, rows_in, nrefs_in, threads,
+                            summed != 0, normalize);
+    Py_XDECREF(hyps);
+    Py_XDECREF(refs);
+    return result;
+}
+
+static PyObject *py_systems_statistics(PyObject *module, PyObject *args) {
+    PyObject *systems_in, *refs_in, *table_in, *rows_in, *nrefs_in, *normalize = Py_None;
+    int tokenizer, lowercase, order, threads = 1;
+    if (!PyArg_ParseTuple(args, "OOiiiOOO|iO:systems_statistics", &systems_in, &refs_in, &tokenizer, &lowercase,
+                          &order, &table_in, &rows_in, &nrefs_in, &threads, &normalize))
+        return NULL;
+    if (PyUnicode_Check(refs_in) || PyBytes_Check(refs_in) || PyUnicode_Check(systems_in) ||
+        PyBytes_Check(systems_in)) {
+        PyErr_SetString(PyExc_TypeError, "systems and references must be sequences");
+        return NULL;
+    }
+    PyObject *systems = PySequence_List(systems_in), *refs = NULL, *result = NULL;
+    PyObject *hyps[MAX_SYSTEMS];
+    Py_ssize_t made = 0, count = 0;
+    if (!systems) return NULL;
+    count = PyList_GET_SIZE(systems);
+    if (count < 1 || count > MAX_SYSTEMS) {
+        PyErr_Format(PyExc_ValueError, "systems_statistics takes 1 to %d systems, got %zd", MAX_SYSTEMS, count);
+        goto done;
+    }
+    for (; made < count; made++) {
+        hyps[made] = hypotheses_copy(PyList_GET_ITEM(systems, made), made ? PyList_GET_SIZE(hyps[0]) : -1, 1);
+        if (!hyps[made]) goto done;
+    }
+    refs = PySequence_List(refs_in);
+    if (refs)
+        result = count_text(module, hyps, (int)count, refs, tokenizer, lowercase, order, table_in, rows_in, nrefs_in,
+                            threads, 0, normalize);
+done:
+    for (Py_ssize_t j = 0; j < made; j++) Py_DECREF(hyps[j]);
+    Py_DECREF(systems);
+    Py_XDECREF(refs);
     return result;
 }
 
@@ -764,7 +888,7 @@ static PyObject *py_sentence_row(PyObject *module, PyObject *const *args, Py_ssi
         entry = fixed;
     }
 #endif
-    if (add_sentence(&b, st->str_lower, hyp, entry, lowercase, -1) < 0) goto done;
+    if (add_sentence(&b, st->str_lower, &hyp, 1, entry, lowercase, -1) < 0) goto done;
     const Py_ssize_t width = 2 + 2 * (Py_ssize_t)order;
     if (order > 8) {
         row = (int64_t *)PyMem_Malloc((size_t)width * sizeof(int64_t));
@@ -794,15 +918,16 @@ static PyObject *py_sentence_row(PyObject *module, PyObject *const *args, Py_ssi
     ws->stop = NULL;
     ws->err = KERR_NONE;
     int64_t nrefs = 0;
+    const outrows o = {row, &nrefs, width, 0, 0, 1};
     int rc;
     if (short_one) {
         poll.enabled = 0; /* the GIL is not released: nothing to poll */
         poll.work = 0;
-        rc = count_range(ws, &b, 0, 1, row, &nrefs, NULL, width);
+        rc = count_range(ws, NULL, &b, 0, 1, &o, NULL);
     } else {
         if (poller_start(&poll, st->main_thread) < 0) goto done;
         poller_release(&poll);
-        rc = count_range(ws, &b, 0, 1, row, &nrefs, NULL, width);
+        rc = count_range(ws, NULL, &b, 0, 1, &o, NULL);
         poller_acquire(&poll);
     }
     if (rc < 0) {
@@ -977,6 +1102,12 @@ static PyMethodDef methods[] = {
      "summed, rows_out is 1 x (2 + 2 order): the column sums, and nrefs_out[0] the common number\n"
      "of references (-1 when they differ). tokenizer is one of the TOK_* constants; table is\n"
      "bleukit._native.character_table(). Counts on `threads` threads, without the GIL."},
+    {"systems_statistics", py_systems_statistics, METH_VARARGS,
+     "systems_statistics($module, systems, refs, tokenizer, lowercase, order, table, rows_out, nrefs_out,\n"
+     "                   threads=1, normalize=None, /)\n--\n\n"
+     "text_statistics for several systems translating the same sentences: rows_out is S x n x\n"
+     "(2 + 2 order) and nrefs_out S x n (int64), system j's rows at [j]. Each sentence's references\n"
+     "are tokenized once for all systems."},
     {"sentence_row", (PyCFunction)(void (*)(void))py_sentence_row, METH_FASTCALL,
      "sentence_row($module, hyp, refs, tokenizer, lowercase, order, table, normalize, /)\n--\n\n"
      "The statistics row of one hypothesis against its references (an entry as in\n"
@@ -1002,7 +1133,8 @@ static int module_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "TOK_ZH", TOK_ZH) < 0 || PyModule_AddIntConstant(m, "TOK_CHAR", TOK_CHAR) < 0 ||
         PyModule_AddIntConstant(m, "TOK_NONE", TOK_NONE) < 0 ||
         PyModule_AddIntConstant(m, "MAX_ORDER", MAX_ORDER) < 0 ||
-        PyModule_AddIntConstant(m, "MAX_THREADS", MAX_THREADS) < 0)
+        PyModule_AddIntConstant(m, "MAX_THREADS", MAX_THREADS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_SYSTEMS", MAX_SYSTEMS) < 0)
         return -1;
     return 0;
 }

@@ -33,6 +33,8 @@ TOK_NONE: Final[int]
 MAX_ORDER: Final[int]
 #: The most threads one call counts on.
 MAX_THREADS: Final[int]
+#: The most systems one systems_statistics call counts.
+MAX_SYSTEMS: Final[int]
 
 Normalize = Optional[Callable[[Any, int], List[str]]]
 
@@ -54,6 +56,23 @@ def text_statistics(
     against the reference entry refs[i], counted on ``threads`` threads. With ``summed``,
     rows_out is 1 x (2 + 2 order): the column sums, and nrefs_out[0] the common number of
     references (-1 when it varies)."""
+
+def systems_statistics(
+    systems: Sequence[Sequence[str]],
+    refs: Sequence[Any],
+    tokenizer: int,
+    lowercase: int,
+    order: int,
+    table: Buffer,
+    rows_out: Buffer,
+    nrefs_out: Buffer,
+    threads: int = 1,
+    normalize: Normalize = None,
+    /,
+) -> None:
+    """text_statistics of S systems translating the same n sentences: rows_out is (S * n) x
+    (2 + 2 order) and nrefs_out S * n, system j's at [j * n, (j + 1) * n); each sentence's
+    references are tokenized once for all systems."""
 
 def sentence_row(
     hyp: str,

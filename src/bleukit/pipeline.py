@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "checked_input",
+    "checked_references",
     "corpus_statistics",
     "corpus_result",
     "sentence_result",
@@ -46,10 +47,19 @@ def checked_input(hypotheses: Any, references: Any, options: MetricOptions) -> T
     (['a b'], [['a b c']])
     """
     hyps = check_hypotheses(hypotheses)
-    return hyps, _references(references, len(hyps), options)
+    return hyps, checked_references(references, len(hyps), options)
 
 
-def _references(references: Any, n: int, options: MetricOptions) -> List[Any]:
+def checked_references(references: Any, n_hypotheses: int, options: MetricOptions) -> List[Any]:
+    """The references of ``n_hypotheses`` checked hypotheses as the options' metric reads them:
+    the caller's entries (checked as a whole) for a metric that reads entries in place, else
+    :func:`bleukit.inputs.check_references`' lists.
+
+    >>> from bleukit.metrics.bleu import BleuOptions
+    >>> checked_references(["a", ["b", None]], 2, BleuOptions(tokenize="ko-mecab"))
+    [['a'], ['b']]
+    """
+    n = n_hypotheses
     if metric_for(options).reads_reference_entries(options):
         return reference_entries(references, n)
     return check_references(references, n)
@@ -74,7 +84,7 @@ def corpus_statistics(
     if n_threads > 1 and len(hyps) >= 2 * MIN_CHUNK and metric.chunks_in_threads(options):
         table: Statistics = in_threads(lambda h, r: metric.statistics(h, r, options), hyps, references, n_threads)
     else:
-        table = metric.statistics(hyps, _references(references, len(hyps), options), options, threads=n_threads)
+        table = metric.statistics(hyps, checked_references(references, len(hyps), options), options, threads=n_threads)
     return table
 
 

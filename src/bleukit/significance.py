@@ -59,10 +59,10 @@ from typing import (
 import numpy as np
 
 from .defaults import DEFAULT_SAMPLES, DEFAULT_SEED
-from .inputs import check_hypotheses, check_references
+from .inputs import check_hypotheses
 from .metrics import metric_for, resolve_options
 from .metrics.base import MetricOptions, MetricResult, Statistics
-from .pipeline import corpus_statistics
+from .pipeline import checked_references, corpus_statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -409,8 +409,8 @@ def paired_test(
                 "every system must translate the same sentences"
             )
         checked.append(hyps)
-    refs = check_references(references, len(checked[0]))
-    stats = [metric.statistics(hyps, refs, opts) for hyps in checked]
+    refs = checked_references(references, len(checked[0]), opts)
+    stats = metric.systems_statistics(checked, refs, opts)  # the references counted once for all
     results = [metric.result(s, opts) for s in stats]
     names = [name for name, _ in named]
     if method == "bs":

@@ -343,6 +343,15 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
         entry when the metric :meth:`reads_reference_entries`. ``threads`` as
         :func:`bleukit.engine.thread_count`; the table is the same whatever it is."""
 
+    def systems_statistics(
+        self, systems: List[List[str]], references: Sequence[Any], options: OptionsT, *, threads: int = 1
+    ) -> List[StatisticsT]:
+        """The table of each system (``systems[j]``: checked hypotheses of the same sentences)
+        against the same references, as :meth:`statistics` counts them: a paired test's input. A
+        metric that can count the reference side once for every system overrides it (BLEU's
+        kernel tokenizes each sentence's references once); this default counts system by system."""
+        return [self.statistics(hyps, references, options, threads=threads) for hyps in systems]
+
     def summed_row(
         self, hypotheses: List[str], references: Sequence[Any], options: OptionsT, *, threads: int = 1
     ) -> Tuple[List[int], int]:

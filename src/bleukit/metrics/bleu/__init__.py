@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Sequence, Tuple, Ty
 from ..base import Metric
 from .extract import one_sentence_row, summed_row, text_statistics
 from .formula import score_row, score_table
-from .kernel import uses_native
+from .kernel import native_systems_statistics, uses_native
 from .options import BleuOptions
 from .result import BleuResult
 from .statistics import BleuStatistics, column_names
@@ -66,6 +66,14 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
     ) -> BleuStatistics:
         # The kernel counts on its own threads; the Python engine counts in one.
         return text_statistics(hypotheses, references, options, threads=threads)
+
+    def systems_statistics(
+        self, systems: List[List[str]], references: Sequence[Any], options: BleuOptions, *, threads: int = 1
+    ) -> List[BleuStatistics]:
+        # the kernel tokenizes each sentence's references once for every system
+        if uses_native(options):
+            return native_systems_statistics(systems, references, options, threads)
+        return super().systems_statistics(systems, references, options, threads=threads)
 
     def summed_row(
         self, hypotheses: List[str], references: Sequence[Any], options: BleuOptions, *, threads: int = 1

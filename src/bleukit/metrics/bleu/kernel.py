@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["NATIVE_TOKENIZERS", "KERNEL", "available", "unavailable_reason", "uses_native", "ids_kernel_in_use",
-           "character_table", "native_text_statistics", "native_summed_row", "native_sentence_row",
+           "character_table", "native_text_statistics", "native_systems_statistics", "native_summed_row", "native_sentence_row",
            "native_flat_ids_statistics"]
 
 #: The module name of BLEU's kernel.
@@ -171,6 +171,37 @@ def native_text_statistics(
         min(threads, kernel.MAX_THREADS), 0, check_reference_entry,
     )
     return BleuStatistics(rows, nrefs, options.max_ngram_order)
+
+
+def native_systems_statistics(
+    systems: Sequence[Sequence[str]], references: Sequence[Any], options: BleuOptions, threads: int = 1
+) -> List[BleuStatistics]:
+    """:func:`native_text_statistics` of several systems translating the same sentences, each
+    sentence's references tokenized once for all of them (a paired test's tables).
+
+    >>> if available():
+    ...     [t.rows.tolist() for t in native_systems_statistics([["a b"], ["a"]], ["a b"], BleuOptions(max_ngram_order=1))]
+    ... else:
+    ...     [[[2, 2, 2, 2]], [[1, 2, 1, 1]]]
+    [[[2, 2, 2, 2]], [[1, 2, 1, 1]]]
+    """
+    import numpy as np
+
+    kernel, code = _kernel_arguments(options)
+    if len(systems) > kernel.MAX_SYSTEMS:
+        step = kernel.MAX_SYSTEMS
+        return [table for j in range(0, len(systems), step)
+                for table in native_systems_statistics(systems[j : j + step], references, options, threads)]
+    count, n = len(systems), len(references)
+    rows = np.empty((count * n, stats_columns(options.max_ngram_order)), dtype=np.int64)
+    nrefs = np.empty(count * n, dtype=np.int64)
+    kernel.systems_statistics(
+        systems, references, code, int(options.lowercase), options.max_ngram_order,
+        character_table(unicode_properties=options.tokenize == "intl"), rows, nrefs,
+        min(threads, kernel.MAX_THREADS), check_reference_entry,
+    )
+    return [BleuStatistics(rows[j * n : (j + 1) * n], nrefs[j * n : (j + 1) * n], options.max_ngram_order)
+            for j in range(count)]
 
 
 def native_summed_row(
