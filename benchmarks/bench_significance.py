@@ -30,7 +30,7 @@ from typing import List, Optional
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from run import SHARED, _reset_peak, _status_kb  # noqa: E402  (the same memory probe as run.py)
+from _common import SHARED, reset_peak, status_kb  # noqa: E402
 
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
 SEED = 12345
@@ -101,12 +101,12 @@ def worker(tool: str, workload: str) -> dict:
                 return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in scores["BLEU"]]
 
     gc.collect()
-    peak_ok = _reset_peak()
-    base = _status_kb("VmRSS")
+    peak_ok = reset_peak()
+    base = status_kb("VmRSS")
     start, cpu_start = time.perf_counter(), time.process_time()
     results = call()
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    peak_kb = _status_kb("VmHWM") - base if peak_ok else None
+    peak_kb = status_kb("VmHWM") - base if peak_ok else None
     clean = [{k: (None if v is None else float(v)) for k, v in r.items()} for r in results]
     return {"seconds": seconds, "cpu": cpu, "peak_mb": None if peak_kb is None else peak_kb / 1024, "results": clean}
 

@@ -22,6 +22,7 @@
  * Text items are read as their str value: a str subclass's overridden methods (lower() among
  * them) are never called, in this engine as in the Python one (bleukit.engine.preprocess).
  */
+#include "entries.h"
 #include "kernel.h"
 #include "pyhelpers.h"
 
@@ -111,89 +112,26 @@ static void raise_kernel_error(int err) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* the caller's references, checked as bleukit.inputs checks them                             */
+/* the caller's references (entries.h checks them as bleukit.inputs does)                      */
 
-/* A reference entry (references[i] of a corpus, or the references of one sentence) is a str,
- * or a list or tuple of str and None (None marks a missing reference) holding at least one str.
- * The kernel reads that layout as it is, so a corpus needs no per-sentence list; the errors are
- * bleukit.inputs.check_reference_entry's, word for word (tests/core/test_inputs.py pins them).
- * An entry of any other type (a numpy array, a user's sequence class) goes through `normalize`,
- * which is that Python check itself: it returns a list of str or raises. */
-
-enum { ENTRY_NONE, ENTRY_EMPTY, ENTRY_ITEM, ENTRY_TYPE };
-
-/* Raise the check's error for entry i (i < 0: the references of one sentence). */
-static void entry_error(int what, Py_ssize_t i, Py_ssize_t k, PyObject *bad) {
-    PyObject *where = i >= 0 ? PyUnicode_FromFormat("references[%zd]", i) : PyUnicode_FromString("references");
-    PyObject *name = bad ? PyObject_GetAttrString((PyObject *)Py_TYPE(bad), "__name__") : NULL;
-    if (where && (name || !bad)) {
-        if (what == ENTRY_NONE)
-            PyErr_Format(PyExc_ValueError, "%U is None: every hypothesis needs at least one reference", where);
-        else if (what == ENTRY_EMPTY)
-            PyErr_Format(PyExc_ValueError,
-                         "%U holds no reference (empty or all None): every hypothesis needs at least one", where);
-        else if (what == ENTRY_ITEM)
-            PyErr_Format(PyExc_TypeError, "%U[%zd] must be a str or None, got %U", where, k, name);
-        else
-            PyErr_Format(PyExc_TypeError, "%U must be a str or a list of str (None for a missing reference), got %U",
-                         where, name);
-    }
-    Py_XDECREF(where);
-    Py_XDECREF(name);
-}
-
-/* The number of references of an entry (>= 1); 0 when it is of a type read through `normalize`;
- * -1 with the error. */
-static Py_ssize_t count_entry(PyObject *e, Py_ssize_t i) {
-    if (PyUnicode_Check(e)) return 1;
-    if (e == Py_None) {
-        entry_error(ENTRY_NONE, i, 0, NULL);
-        return -1;
-    }
-    if (!PyList_CheckExact(e) && !PyTuple_CheckExact(e)) return 0;
-    const Py_ssize_t n = PySequence_Fast_GET_SIZE(e);
-    PyObject **items = PySequence_Fast_ITEMS(e);
-    Py_ssize_t found = 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        if (items[k] == Py_None) continue;
-        if (!PyUnicode_Check(items[k])) {
-            entry_error(ENTRY_ITEM, i, k, items[k]);
-            return -1;
-        }
-        found++;
-    }
-    if (!found) entry_error(ENTRY_EMPTY, i, 0, NULL);
-    return found ? found : -1;
-}
-
-/* Entry i of the private list `refs` checked; an entry of another type is replaced there by
- * normalize(entry, i). 0, or -1 with the error. */
+/* Entry i of the private list `refs` checked; an entry of another type is replaced there by the
+ * Python check's list. 0, or -1 with the error. */
 static int check_entry(PyObject *refs, Py_ssize_t i, PyObject *normalize) {
     PyObject *e = PyList_GET_ITEM(refs, i);
-    const Py_ssize_t found = count_entry(e, i);
-    if (found < 0) return -1;
-    if (found == 0) {
-        if (normalize == Py_None) {
-            entry_error(ENTRY_TYPE, i, 0, e);
-            return -1;
-        }
-        PyObject *fixed = PyObject_CallFunction(normalize, "On", e, i);
-        if (!fixed) return -1;
-        if (!PyList_CheckExact(fixed) || count_entry(fixed, i) < 1) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "normalize must return a list of str");
-            Py_DECREF(fixed);
-            return -1;
-        }
-        PyList_SetItem(refs, i, fixed); /* steals `fixed`, releases the entry */
-    }
+    PyObject *readable = readable_entry(e, i, normalize);
+    if (!readable) return -1;
 #ifdef Py_GIL_DISABLED
     /* without a GIL another thread could change the caller's list while it is read: read a copy */
-    else if (PyList_CheckExact(e)) {
-        PyObject *copy = PyList_AsTuple(e);
-        if (!copy) return -1;
-        PyList_SetItem(refs, i, copy);
+    if (readable == e && PyList_CheckExact(e)) {
+        Py_DECREF(readable);
+        readable = PyList_AsTuple(e);
+        if (!readable) return -1;
     }
 #endif
+    if (readable == e)
+        Py_DECREF(readable);
+    else
+        PyList_SetItem(refs, i, readable); /* steals it, releases the entry */
     return 0;
 }
 
@@ -866,28 +804,17 @@ static PyObject *py_sentence_row(PyObject *module, PyObject *const *args, Py_ssi
         PyErr_SetString(PyExc_ValueError, "character table must have 0x110000 entries");
         goto done;
     }
-    const Py_ssize_t found = count_entry(entry, -1);
-    if (found < 0) goto done;
-    if (found == 0) { /* another type of sequence: the Python check reads it */
-        if (normalize == Py_None || !PyCallable_Check(normalize)) {
-            entry_error(ENTRY_TYPE, -1, 0, entry);
-            goto done;
-        }
-        fixed = PyObject_CallFunction(normalize, "On", entry, (Py_ssize_t)-1);
-        if (!fixed) goto done;
-        if (!PyList_CheckExact(fixed) || count_entry(fixed, -1) < 1) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "normalize must return a list of str");
-            goto done;
-        }
-        entry = fixed;
-    }
+    fixed = readable_entry(entry, -1, normalize);
+    if (!fixed) goto done;
 #ifdef Py_GIL_DISABLED
-    else if (PyList_CheckExact(entry)) { /* another thread could change it while it is read */
-        fixed = PyList_AsTuple(entry);
+    if (PyList_CheckExact(fixed)) { /* another thread could change the caller's list while it is read */
+        PyObject *copy = PyList_AsTuple(fixed);
+        Py_DECREF(fixed);
+        fixed = copy;
         if (!fixed) goto done;
-        entry = fixed;
     }
 #endif
+    entry = fixed;
     if (add_sentence(&b, st->str_lower, &hyp, 1, entry, lowercase, -1) < 0) goto done;
     const Py_ssize_t width = 2 + 2 * (Py_ssize_t)order;
     if (order > 8) {

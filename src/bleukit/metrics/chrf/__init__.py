@@ -16,10 +16,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Tuple, Type
+import functools
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Sequence, Tuple, Type
 
 from ..base import Metric
-from .formula import sentence_scores
+from .formula import score_row, sentence_scores
 from .options import ChrfOptions
 from .result import ChrfResult
 from .statistics import ChrfStatistics, column_names
@@ -31,6 +32,11 @@ if TYPE_CHECKING:
 # line imports every metric's package to build its parser.
 
 __all__ = ["CHRF", "METRIC", "ChrfOptions", "ChrfStatistics", "ChrfResult"]
+
+
+@functools.lru_cache(maxsize=256)
+def _signature(options: ChrfOptions, nrefs: int) -> str:
+    return options.signature(nrefs if nrefs >= 0 else "var")
 
 
 class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
@@ -56,6 +62,17 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
         rows = chrf_statistics(hypotheses, references, options, threads=threads)
         nrefs = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
         return ChrfStatistics(rows, nrefs, options.char_order, options.word_order)
+
+    def sentence_row(self, hypothesis: str, references: Any, options: ChrfOptions) -> Tuple[List[int], int]:
+        from .extract import sentence_row
+
+        return sentence_row(hypothesis, references, options)  # one kernel call: no table
+
+    def row_result(self, row: Sequence[int], nrefs: int, options: ChrfOptions) -> ChrfResult:
+        return ChrfResult(
+            score=score_row(row, options), char_order=options.char_order, word_order=options.word_order,
+            beta=options.beta, signature=_signature(options, int(nrefs)), options=options,
+        )
 
     def scores(self, rows: Any, options: ChrfOptions) -> Any:
         return sentence_scores(rows, options)
