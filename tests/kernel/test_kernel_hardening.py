@@ -271,6 +271,8 @@ elif kind == "ids":
     n = 200_000
     lengths = np.full(2 * n, 30)
     owner = np.repeat(np.arange(n), 2)
+elif kind == "threads, long sentences":  # a worker thread gets long sentences: it must stop too
+    args = ([hyp] * 4 + [hyp * 40000] * 4, [ref] * 4 + [[ref * 40000]] * 4)
 else:
     args = ([hyp] * 3_000_000, [[ref]] * 3_000_000)
 bleukit.corpus_bleu(["a"], ["a"])
@@ -286,6 +288,9 @@ try:
             _native.native_flat_ids_statistics(tokens, lengths, owner, n, 4)
     elif kind == "threads":
         bleukit.corpus_bleu(*args, threads=2)
+    elif kind == "threads, long sentences":
+        for _ in range(50):
+            bleukit.corpus_bleu(*args, threads=2, lowercase=True)
     else:
         for _ in range(20):
             _native.native_text_statistics(*args, BleuOptions(lowercase=True))
@@ -296,7 +301,7 @@ except KeyboardInterrupt:
 
 
 @needs_kernel
-@pytest.mark.parametrize("kind", ["many sentences", "one long sentence", "ids", "threads"])
+@pytest.mark.parametrize("kind", ["many sentences", "one long sentence", "ids", "threads", "threads, long sentences"])
 def test_ctrl_c_stops_a_long_call_promptly(kind):
     proc = subprocess.run(
         [sys.executable, "-c", INTERRUPT.format(kind=kind)], capture_output=True, text=True, timeout=240, cwd=REPO
