@@ -49,7 +49,6 @@ sys.path.insert(0, str(HERE))
 from _common import (  # noqa: E402
     CACHE,
     ONE_THREAD,
-    SHARED,
     VENV_BIN,
     WMT17,
     load_average,
@@ -185,7 +184,7 @@ def measure(tool: str, workload: str, size: int, short: float = 2.0, repeats: in
     scores = CACHE / f"scores-{tool}-{workload}-{size}.npy"
     best: Optional[dict] = None
     attempt = 0
-    for attempt in range(1, repeats + 1):
+    for attempt in range(1, repeats + 1):  # noqa: B007 - read after the loop
         out = run_json([sys.executable, __file__, "--worker", tool, workload, str(size), str(scores)], ONE_THREAD)
         if "error" in out:
             return out
@@ -376,8 +375,10 @@ def cli_table(size: int, missed: List[str], failures: List[str], startup: bool) 
 CALL_SCRIPT = """\
 import json, sys, time
 what, n = sys.argv[1], int(sys.argv[2])
-h = "The quick brown fox jumps over the lazy dog , while the old cat sleeps on the warm mat near the door of the house ."
-r = "A quick brown fox jumped over a lazy dog while the old cat slept on a warm mat by the door of the house today ."
+h = ("The quick brown fox jumps over the lazy dog , while the old cat sleeps on the warm mat near the door of the"
+     " house .")
+r = ("A quick brown fox jumped over a lazy dog while the old cat slept on a warm mat by the door of the house"
+     " today .")
 if what == "bleukit":
     import bleukit
     call = lambda: bleukit.sentence_bleu(h, [r]).score

@@ -381,7 +381,7 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
 
         table = self.statistics_type(np.asarray([row], dtype=np.int64), np.asarray([nrefs], dtype=np.int64),
                                      **self.layout(options))
-        return self.result(table, options)
+        return self.result(table, options)  # type: ignore[arg-type]  # the metric's own table type
 
     @abc.abstractmethod
     def scores(self, rows: Any, options: OptionsT) -> Any:

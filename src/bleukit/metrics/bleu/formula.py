@@ -198,7 +198,7 @@ def score_row(row: Sequence[int], options: BleuOptions) -> Tuple[float, List[flo
     bp = (math.exp(1.0 - ref_len / sys_len) if sys_len > 0 else 0.0) if sys_len < ref_len else 1.0
     c, t = counts, totals
     if method == "add-k" and n > 1:
-        k = options.resolved_smooth_value
+        k = options.resolved_smooth_value or 0.0  # add-k always has one
         c = counts[:1] + [x + k for x in counts[1:]]
         t = totals[:1] + [x + k for x in totals[1:]]
         if any_match:

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["NATIVE_TOKENIZERS", "KERNEL", "available", "unavailable_reason", "uses_native", "ids_kernel_in_use",
-           "character_table", "native_text_statistics", "native_systems_statistics", "native_summed_row", "native_sentence_row",
+           "character_table", "native_text_statistics", "native_systems_statistics", "native_summed_row",
+           "native_sentence_row",
            "native_flat_ids_statistics"]
 
 #: The module name of BLEU's kernel.
@@ -180,7 +181,8 @@ def native_systems_statistics(
     sentence's references tokenized once for all of them (a paired test's tables).
 
     >>> if available():
-    ...     [t.rows.tolist() for t in native_systems_statistics([["a b"], ["a"]], ["a b"], BleuOptions(max_ngram_order=1))]
+    ...     tables = native_systems_statistics([["a b"], ["a"]], ["a b"], BleuOptions(max_ngram_order=1))
+    ...     [t.rows.tolist() for t in tables]
     ... else:
     ...     [[[2, 2, 2, 2]], [[1, 2, 1, 1]]]
     [[[2, 2, 2, 2]], [[1, 2, 1, 1]]]

@@ -53,7 +53,7 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
         return {"char_order": options.char_order, "word_order": options.word_order}
 
     def statistics(
-        self, hypotheses: List[str], references: List[List[str]], options: ChrfOptions, *, threads: int = 1
+        self, hypotheses: List[str], references: Sequence[Any], options: ChrfOptions, *, threads: int = 1
     ) -> ChrfStatistics:
         import numpy as np
 

@@ -17,8 +17,8 @@ from typing import Any, List, Sequence, Tuple
 import numpy as np
 
 from ... import _native
-from ...inputs import check_reference_entry, check_sentence_references
 from ...engine import thread_count
+from ...inputs import check_reference_entry, check_sentence_references
 from . import reference
 from .formula import beta_factors, sentence_scores
 from .options import ChrfOptions
