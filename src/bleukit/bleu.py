@@ -19,7 +19,7 @@ from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER
 from .metrics.bleu.result import BleuResult
 from .metrics.bleu.statistics import BleuStatistics
 from .pipeline import corpus_result, corpus_statistics, score_statistics, sentence_scores_from_statistics
-from .tokenizers import DEFAULT_TOKENIZER
+from .tokenizers.languages import tokenizer_for_language
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,13 +38,15 @@ def corpus_bleu(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     *,
-    tokenize: str = DEFAULT_TOKENIZER,
+    tokenize: Optional[str] = None,
     lowercase: bool = False,
     smooth_method: str = DEFAULT_CORPUS_SMOOTH,
     smooth_value: Optional[float] = None,
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = False,
+    trg_lang: Optional[str] = None,
+    language_pair: Optional[str] = None,
     threads: int = DEFAULT_THREADS,
     n_bootstrap: Optional[int] = None,
     seed: Optional[int] = DEFAULT_SEED,
@@ -56,13 +58,19 @@ def corpus_bleu(
     threads (0: all cores; only the native engine gains from it); the score is the same. With
     ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95% ``ci`` of the score
     over N resamples drawn with ``seed`` (``None``: unseeded), as sacreBLEU's ``--confidence``
-    (see ``bleukit.significance``).
+    (see ``bleukit.significance``). Without ``tokenize``, the target language (``trg_lang="zh"`` or
+    ``language_pair="en-zh"``) picks ``zh``, ``ja-mecab`` or ``ko-mecab`` as sacreBLEU's
+    ``trg_lang`` does (else ``13a``; the signature's ``tok:`` says which); a Thai, Khmer, Lao or
+    Burmese target warns that whitespace tokens are phrases there (use ``flores200`` or ``char``).
 
+    >>> corpus_bleu(["我喜欢猫。"], ["我喜欢狗。"], language_pair="en-zh").signature.split("|")[3]
+    'tok:zh'
     >>> r = corpus_bleu(["the cat sat on the mat"], [["the cat is on the mat", "a cat sat on a mat"]])
     >>> round(r.score, 2), r.signature.split("|")[0]
     (53.73, 'nrefs:2')
     """
-    options = _options(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, weights, effective_order)
+    options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
+                       weights, effective_order)
     if n_bootstrap is None:
         # the column sums alone: no table, constant memory
         return cast(BleuResult, corpus_result(hypotheses, references, options, threads))
@@ -76,15 +84,18 @@ def sentence_bleu(
     hypothesis: str,
     references: Any,
     *,
-    tokenize: str = DEFAULT_TOKENIZER,
+    tokenize: Optional[str] = None,
     lowercase: bool = False,
     smooth_method: str = DEFAULT_SENTENCE_SMOOTH,
     smooth_value: Optional[float] = None,
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = True,
+    trg_lang: Optional[str] = None,
+    language_pair: Optional[str] = None,
 ) -> BleuResult:
-    """BLEU of one hypothesis against its reference(s), identical to ``sacrebleu.sentence_bleu``.
+    """BLEU of one hypothesis against its reference(s), identical to ``sacrebleu.sentence_bleu``
+    (``trg_lang`` and ``language_pair`` as in :func:`corpus_bleu`).
 
     >>> round(sentence_bleu("the cat sat", "the cat sat down").score, 4)
     71.6531
@@ -94,7 +105,8 @@ def sentence_bleu(
             f"hypothesis must be a str, got {type(hypothesis).__name__}; "
             "for many sentences use sentence_scores(hypotheses, references)"
         )
-    options = _options(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, weights, effective_order)
+    options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
+                       weights, effective_order)
     # one kernel call for the row, the formula on plain floats: no table, no batch
     row, nrefs = METRIC.sentence_row(hypothesis, references, options)
     return METRIC.row_result(row, nrefs, options)
@@ -104,26 +116,29 @@ def sentence_scores(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     *,
-    tokenize: str = DEFAULT_TOKENIZER,
+    tokenize: Optional[str] = None,
     lowercase: bool = False,
     smooth_method: str = DEFAULT_SENTENCE_SMOOTH,
     smooth_value: Optional[float] = None,
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = True,
+    trg_lang: Optional[str] = None,
+    language_pair: Optional[str] = None,
     threads: int = DEFAULT_THREADS,
 ) -> "np.ndarray":
     """Sentence BLEU of every hypothesis (float64 array), from one pass over the corpus.
 
-    Element ``i`` equals ``sentence_bleu(hypotheses[i], references[i]).score``. ``threads`` as
-    in :func:`corpus_bleu`.
+    Element ``i`` equals ``sentence_bleu(hypotheses[i], references[i]).score``. ``threads``,
+    ``trg_lang`` and ``language_pair`` as in :func:`corpus_bleu`.
 
     >>> sentence_scores(["a b c d", "x y"], ["a b c d", "x z"]).round(4).tolist()
     [100.0, 50.0]
     """
     import numpy as np
 
-    options = _options(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, weights, effective_order)
+    options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
+                       weights, effective_order)
     stats = corpus_statistics(hypotheses, references, options, threads)
     return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)
 
@@ -134,15 +149,22 @@ def sentence_scores(
 _OPTIONS: Dict[Tuple[Any, ...], BleuOptions] = {}
 
 
-def _options(*values: Any) -> BleuOptions:
-    if values[5] is not None:  # weights: a sequence whose items' types the key would not hold
-        return BleuOptions(*values)
-    key = (*values, *map(type, values))
+def _options(
+    tokenize: Optional[str], trg_lang: Optional[str], language_pair: Optional[str], *values: Any
+) -> BleuOptions:
+    """BleuOptions from the public keywords (``values``: lowercase to effective_order, in
+    BleuOptions' field order), cached when no target language is given (that choice may warn)."""
+    if trg_lang is not None or language_pair is not None or values[4] is not None:
+        # a language may warn each call; weights are a sequence whose items' types a key would not hold
+        return BleuOptions(tokenizer_for_language(tokenize, trg_lang, language_pair), *values)
+    key = (tokenize, *values, type(tokenize), *map(type, values))
     try:
         return _OPTIONS[key]
     except KeyError:
         pass
-    options = BleuOptions(*values)
-    if len(_OPTIONS) < 64:
+    except TypeError:  # an unhashable value: BleuOptions says what is wrong with it
+        key = None
+    options = BleuOptions(tokenizer_for_language(tokenize), *values)
+    if key is not None and len(_OPTIONS) < 64:
         _OPTIONS[key] = options
     return options

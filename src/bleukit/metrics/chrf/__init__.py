@@ -5,6 +5,7 @@
   n-grams of the best reference;
 - :mod:`.extract`: text → table (the compiled kernel, or :mod:`.reference`, its pure-Python twin),
   and pairwise statistics and scores;
+- :mod:`.aggregate`: reference aggregation (scores against one expected reference, for MBR);
 - :mod:`.formula`: the F-score on numpy or torch arrays, vectorised over rows;
 - :mod:`.result`: :class:`ChrfResult`.
 
@@ -52,6 +53,9 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
     def layout(self, options: ChrfOptions) -> Dict[str, Any]:
         return {"char_order": options.char_order, "word_order": options.word_order}
 
+    def score_name(self, options: ChrfOptions) -> str:
+        return options.name
+
     def statistics(
         self, hypotheses: List[str], references: Sequence[Any], options: ChrfOptions, *, threads: int = 1
     ) -> ChrfStatistics:
@@ -71,7 +75,8 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
     def row_result(self, row: Sequence[int], nrefs: int, options: ChrfOptions) -> ChrfResult:
         return ChrfResult(
             score=score_row(row, options), char_order=options.char_order, word_order=options.word_order,
-            beta=options.beta, signature=_signature(options, int(nrefs)), options=options,
+            beta=options.beta, hyp_ngrams=list(row[0::3]), ref_ngrams=list(row[1::3]), matches=list(row[2::3]),
+            signature=_signature(options, int(nrefs)), options=options,
         )
 
     def scores(self, rows: Any, options: ChrfOptions) -> Any:
@@ -86,6 +91,21 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
         scores: np.ndarray = pairwise_chrf(hypotheses, references, options, threads=threads)
         return scores
 
+    def pairwise_statistics(
+        self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1
+    ) -> "np.ndarray":
+        from .extract import pairwise_chrf_statistics
+
+        rows: np.ndarray = pairwise_chrf_statistics(hypotheses, references, options, threads=threads)
+        return rows
+
+    def aggregate_scores(
+        self, hypotheses: List[str], references: List[str], ref_weights: "np.ndarray", options: ChrfOptions
+    ) -> "np.ndarray":
+        from . import aggregate
+
+        return aggregate.aggregate_scores(hypotheses, references, ref_weights, options)
+
     def result(self, statistics: ChrfStatistics, options: ChrfOptions) -> ChrfResult:
         self.check_statistics(statistics, options)
         return self._results(statistics.summed(), options)[0]
@@ -99,11 +119,13 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
         out = []
         import numpy as np
 
-        for score, nrefs in zip(np.asarray(sentence_scores(stats.rows, options)).tolist(), stats.nrefs.tolist()):
+        scores = np.asarray(sentence_scores(stats.rows, options)).tolist()
+        for score, row, nrefs in zip(scores, stats.rows.tolist(), stats.nrefs.tolist()):
             if nrefs not in signatures:
                 signatures[nrefs] = options.signature(nrefs if nrefs >= 0 else "var")
             out.append(ChrfResult(
                 score=score, char_order=options.char_order, word_order=options.word_order, beta=options.beta,
+                hyp_ngrams=row[0::3], ref_ngrams=row[1::3], matches=row[2::3],
                 signature=signatures[nrefs], options=options,
             ))
         return out

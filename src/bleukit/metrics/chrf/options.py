@@ -15,7 +15,7 @@ import math
 import numbers
 import sys
 from dataclasses import dataclass, field
-from typing import ClassVar, Optional, TypedDict, Union
+from typing import ClassVar, Mapping, Optional, TypedDict, Union
 
 from ..._version import __version__
 from ..base import MetricOptions, NRefs, Resampling
@@ -115,6 +115,9 @@ class ChrfOptions(MetricOptions):
     _order: int = field(init=False, repr=False, compare=False)
 
     metric: ClassVar[str] = "chrf"
+    SIGNATURE_ABBREVIATIONS: ClassVar[Mapping[str, str]] = {
+        **MetricOptions.SIGNATURE_ABBREVIATIONS, "case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s",
+    }
 
     def __post_init__(self) -> None:
         char_order = _check_order("char_order", self.char_order, 1)
