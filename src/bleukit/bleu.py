@@ -11,9 +11,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, cast
+from typing import TYPE_CHECKING, Any, Optional, Sequence, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
+from .metrics import cached_options
 from .metrics.bleu import METRIC
 from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
 from .metrics.bleu.result import BleuResult
@@ -143,28 +144,16 @@ def sentence_scores(
     return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)
 
 
-# The options of the keyword values most calls use, built and validated once: a sentence_bleu
-# in a loop (an RL reward) then spends no time on them. Keys hold the values' types too, so
-# that True and 1 (a TypeError for lowercase or a number for smooth_value) never share an entry.
-_OPTIONS: Dict[Tuple[Any, ...], BleuOptions] = {}
-
-
 def _options(
     tokenize: Optional[str], trg_lang: Optional[str], language_pair: Optional[str], *values: Any
 ) -> BleuOptions:
     """BleuOptions from the public keywords (``values``: lowercase to effective_order, in
-    BleuOptions' field order), cached when no target language is given (that choice may warn)."""
+    BleuOptions' field order), kept for the next call when no target language is given (the
+    language's choice may warn each call) and no weights (a sequence: see cached_options)."""
     if trg_lang is not None or language_pair is not None or values[4] is not None:
-        # a language may warn each call; weights are a sequence whose items' types a key would not hold
         return BleuOptions(tokenizer_for_language(tokenize, trg_lang, language_pair), *values)
-    key = (tokenize, *values, type(tokenize), *map(type, values))
-    try:
-        return _OPTIONS[key]
-    except KeyError:
-        pass
-    except TypeError:  # an unhashable value: BleuOptions says what is wrong with it
-        key = None
-    options = BleuOptions(tokenizer_for_language(tokenize), *values)
-    if key is not None and len(_OPTIONS) < 64:
-        _OPTIONS[key] = options
-    return options
+    return cached_options(_build, tokenize, *values)
+
+
+def _build(tokenize: Optional[str], *values: Any) -> BleuOptions:
+    return BleuOptions(tokenizer_for_language(tokenize), *values)

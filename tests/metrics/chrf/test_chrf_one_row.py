@@ -13,6 +13,7 @@ import pytest
 from metrics.chrf.chrf_cases import corpus
 from sacrebleu.metrics import CHRF
 
+import bleukit
 from bleukit.metrics.chrf import METRIC, extract
 from bleukit.metrics.chrf.formula import score_row, sentence_scores
 from bleukit.metrics.chrf.options import ChrfOptions
@@ -74,3 +75,19 @@ def test_one_sentence_checks_its_references_like_bleu(engine):
     with pytest.raises(TypeError, match=r"^hypothesis must be a str, got bytes$"):
         sentence_result(b"a", "a", options)
     assert sentence_result("a b", np.array(["a b", "c"]), options) == sentence_result("a b", ["a b", "c"], options)
+
+
+def test_kept_options_never_mix_values_of_different_types():
+    # sentence_chrf keeps its options per set of keyword values (bleukit.metrics.cached_options):
+    # 2 and 2.0 are equal keys to a dict, but sacreBLEU names them chrF2 and chrF2.0
+    assert bleukit.sentence_chrf("a b", "a b", beta=2).name == "chrF2"
+    assert bleukit.sentence_chrf("a b", "a b", beta=2.0).name == "chrF2.0"
+    assert bleukit.sentence_chrf("a b", "a b", beta=2).name == "chrF2"
+    assert bleukit.sentence_chrf("a b", "A b", lowercase=True).score == 100.0
+    with pytest.raises(TypeError, match="lowercase must be a bool, got int"):
+        bleukit.sentence_chrf("a b", "A b", lowercase=1)
+    with pytest.raises(TypeError):
+        bleukit.sentence_chrf("a b", "a b", beta=[2])  # unhashable: built, and refused, each time
+    theirs = CHRF(beta=3, word_order=2).sentence_score("the cat sat", ["the cat sat down"])
+    ours = bleukit.sentence_chrf("the cat sat", ["the cat sat down"], beta=3, word_order=2)
+    assert (ours.score, ours.name) == (theirs.score, theirs.name)

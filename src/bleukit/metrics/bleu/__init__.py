@@ -107,7 +107,9 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
 
     def pairwise_statistics(
         self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1
-    ) -> np.ndarray:
+    ) -> "np.ndarray":
+        from . import pairs
+
         counted = pairs.text_pairs(hypotheses, references, options)
         tables = counted.tables
         rows: np.ndarray = pairs.expand(

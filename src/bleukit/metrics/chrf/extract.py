@@ -12,6 +12,7 @@ as for BLEU.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, List, Sequence, Tuple
 
 import numpy as np
@@ -56,6 +57,12 @@ def engine_name() -> str:
 def _kernel_options(options: ChrfOptions) -> tuple:
     if not isinstance(options, ChrfOptions):
         raise TypeError(f"options must be a ChrfOptions, got {type(options).__name__}")
+    return _kernel_arguments(options)
+
+
+@functools.lru_cache(maxsize=64)
+def _kernel_arguments(options: ChrfOptions) -> tuple:
+    # built once per options: a one-sentence call (an RL reward) spends about 1 µs less
     factor, one_plus = beta_factors(options)
     return (options.char_order, options.word_order, options.lowercase, options.whitespace, options.eps_smoothing,
             factor, one_plus, "".join(sorted(reference.PUNCTUATION)))
