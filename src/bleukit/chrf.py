@@ -65,7 +65,7 @@ def corpus_chrf(
     """
     options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
     if n_bootstrap is None:
-        # the column sums alone: no table (numpy and the analyses stay unimported)
+        # the protocol's corpus path (the analyses stay unimported)
         return cast(ChrfResult, corpus_result(hypotheses, references, options, threads))
     from .significance import with_bootstrap
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, List, Sequence, Tuple
 from .engine import MIN_CHUNK, in_threads, thread_count
 from .inputs import check_hypotheses, check_references, reference_entries
 from .metrics import metric_for
-from .metrics.base import MetricOptions, MetricResult, Statistics
+from .metrics.base import Metric, MetricOptions, MetricResult, Statistics
 
 if TYPE_CHECKING:
     import numpy as np
@@ -102,7 +102,9 @@ def corpus_result(
     """
     metric = metric_for(options)
     n_threads = thread_count(threads)
-    if n_threads > 1 and metric.chunks_in_threads(options):
+    # Only a metric that sums as it counts has a summed row to gain from; for the others (TER
+    # adds its sentences' averages in order, not the summed row's quotient) the table decides.
+    if (n_threads > 1 and metric.chunks_in_threads(options)) or type(metric).summed_row is Metric.summed_row:
         return score_statistics(corpus_statistics(hypotheses, references, options, threads), options)
     hyps, refs = checked_input(hypotheses, references, options)
     row, nrefs = metric.summed_row(hyps, refs, options, threads=n_threads)

@@ -169,3 +169,16 @@ def test_cached_options_never_mix_values_of_different_types():
     assert ours.score == sacrebleu.sentence_bleu("a b", ["A b"], lowercase=True).score
     result = bleukit.sentence_bleu("a b", "a b", smooth_method="add-k", smooth_value=1)
     assert result.signature.endswith(bleukit.__version__)
+
+
+def test_corpus_result_of_a_metric_that_keeps_its_table_is_the_table_s(shared_data):
+    # TER has no summed_row of its own (its corpus score adds the sentences' averages in order):
+    # corpus_result scores its table, the result sacreBLEU gives, on every entry form
+    from bleukit.metrics.ter import TerOptions
+
+    folder = shared_data / "wmt17-en-de"
+    hyps, refs = read_lines(folder / "hyp.online-A.0.de")[:600], read_lines(folder / "ref.de")[:600]
+    options = TerOptions()
+    ours = corpus_result(hyps, [r if i % 2 else [r, None] for i, r in enumerate(refs)], options)
+    assert ours.score == score_statistics(corpus_statistics(hyps, refs, options), options).score
+    assert ours.score == sacrebleu.corpus_ter(hyps, [refs]).score

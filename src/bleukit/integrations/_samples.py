@@ -90,7 +90,8 @@ class SampleScorer:
             chrf = self.chrf is not None and target_language(languages[0]) in self.chrf_targets
             reward = self.chrf if chrf and self.chrf is not None else self.reward
             score = reward.scores(hypotheses, references, languages)[0]
-            return [(reward.reward_of(score), score, reward.__name__)]
+            one: List[Any] = [(reward.reward_of(score), score, reward.__name__)]  # a score: its reference was checked
+            return one
         chrf_rows = [i for i, lang in enumerate(languages) if self.chrf and target_language(lang) in self.chrf_targets]
         out: List[Any] = [None] * len(hypotheses)
         chrf_set = set(chrf_rows)

@@ -380,8 +380,10 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
         """The column sums of :meth:`statistics`' table as Python ints, and the number of
         references of that summed row (the common one, ``-1`` when it varies, as
         :meth:`Statistics.summed`): all a corpus score needs. A metric whose extractor sums as it
-        counts overrides it, so that a corpus score takes no memory per sentence; this default
-        sums the table."""
+        counts overrides it, so that a corpus score takes no memory per sentence (its
+        :meth:`row_result` of the sums must then equal :meth:`result` of the table); this default
+        sums the table, and :func:`bleukit.pipeline.corpus_result` scores the table itself for a
+        metric that does not override it."""
         table = self.statistics(hypotheses, references, options, threads=threads).summed()
         return [int(x) for x in table.rows[0].tolist()], int(table.nrefs[0])
 

@@ -20,7 +20,7 @@ Lower is better: ``METRIC.higher_is_better`` is ``False``, which paired tests an
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, List, Tuple, Type
+from typing import Any, ClassVar, Dict, List, Sequence, Tuple, Type
 
 from ..base import Metric
 from .extract import ter_statistics
@@ -47,7 +47,7 @@ class TER(Metric[TerOptions, TerStatistics, TerResult]):
         return {}
 
     def statistics(
-        self, hypotheses: List[str], references: List[List[str]], options: TerOptions, *, threads: int = 1
+        self, hypotheses: List[str], references: Sequence[Any], options: TerOptions, *, threads: int = 1
     ) -> TerStatistics:
         return from_counts(ter_statistics(hypotheses, references, options, threads=threads))
 
