@@ -17,6 +17,7 @@ from sacrebleu.metrics.bleu import BLEU as SacreBLEU
 from shared_data import read_lines
 
 import bleukit
+from bleukit.inputs import check_sentence_references
 from bleukit.metrics.bleu import METRIC, formula
 from bleukit.metrics.bleu.formula import score_row, score_table
 from bleukit.metrics.bleu.options import BleuOptions
@@ -149,8 +150,16 @@ def test_sentence_bleu_checks_its_references_like_the_corpus(engine):
         bleukit.sentence_bleu("a", None)
     with pytest.raises(TypeError, match=r"^references\[1\] must be a str or None, got int$"):
         bleukit.sentence_bleu("a", ["a", 3])
-    with pytest.raises(TypeError, match=r"^references must be a str or a list of str \(None for a missing"):
-        bleukit.sentence_bleu("a", 3)
+    # any other type: bleukit.inputs.check_sentence_references' messages, word for word
+    for entry in (3, {"a"}, {"a": 1}, b"a b"):
+        with pytest.raises(TypeError) as python:
+            check_sentence_references(entry)
+        for call in (bleukit.sentence_bleu, bleukit.sentence_chrf):
+            with pytest.raises(TypeError) as ours:
+                call("a", entry)
+            assert str(ours.value) == str(python.value)
+    generator = (r for r in ["a b", "a c"])  # read once
+    assert bleukit.sentence_bleu("a b", generator).score == bleukit.sentence_bleu("a b", ["a b", "a c"]).score
     with pytest.raises(ValueError, match=r"^references holds no reference \(empty or all None\)"):
         bleukit.sentence_bleu("a", (None,))
     # any sequence of str is read as the Python check reads it
@@ -163,7 +172,7 @@ def test_cached_options_never_mix_values_of_different_types():
     bleukit.sentence_bleu("a b", "a b", smooth_method="add-k", smooth_value=1)
     with pytest.raises(TypeError, match="smooth_value must be a number"):
         bleukit.sentence_bleu("a b", "a b", smooth_method="add-k", smooth_value=True)
-    with pytest.raises(TypeError, match="weights must be numbers"):
+    with pytest.raises(TypeError, match=r"weights\[0\] must be a number, got bool"):
         bleukit.sentence_bleu("a b", "a b", weights=(True, False, False, False))
     ours = bleukit.sentence_bleu("a b", "A b", lowercase=True)
     assert ours.score == sacrebleu.sentence_bleu("a b", ["A b"], lowercase=True).score
