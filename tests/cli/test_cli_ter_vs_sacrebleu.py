@@ -20,7 +20,9 @@ from shared_data import SHARED_DATA
 # What TER's options act on: shifted blocks, repeated words, case, punctuation (ASCII, CJK and
 # full-width), XML entities and hyphens for the normalisation, CJK text, empty lines, a longer line
 # with blocks shifted (kept short: sacreBLEU's shift search takes seconds on a shuffled 50-word line).
-_LONG = "the committee said on tuesday that the new rules , which take effect next year , would cut costs for small firms"
+_LONG = (
+    "the committee said on tuesday that the new rules , which take effect next year , would cut costs for small firms"
+)
 _WORDS = _LONG.split()
 HYPS = [
     "The cat sat on the mat.",
