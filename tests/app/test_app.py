@@ -811,7 +811,9 @@ def test_browser_input_error_replaces_the_results(page, server):
     assert [line for line in new.splitlines() if line.strip()] == [
         f"input error in score: {message}: line i of every reference set must be a reference of hypothesis line i."
     ]
-    assert "Traceback" not in log_file.read_text(encoding="utf-8")
+    # (Only what this answer logged: the hostile-call test before may leave Gradio's own traceback
+    # for a raw HTTP call that leaves arguments out, checked before the app's function runs.)
+    assert "Traceback" not in new
 
 
 @pytest.mark.slow
