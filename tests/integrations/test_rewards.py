@@ -64,10 +64,10 @@ def sacre_chrf(hyp, refs, **kw):
 
 
 def equal_sacrebleu(out, hyps, refs, **kw):
-    """``out`` is the core's sentence BLEU (==), and sacreBLEU's (==): the core is exact."""
-    core = [bleukit.sentence_bleu(h, _refs(r), **kw).score for h, r in zip(hyps, refs)]
-    assert out == core
+    """``out`` is sacreBLEU's sentence BLEU (==), as the core's one-sentence path and its table's
+    vectorised formula (libm's exp and log, as math's) are."""
     want = [sacre(h, r, **kw) for h, r in zip(hyps, refs)]
+    assert [bleukit.sentence_bleu(h, _refs(r), **kw).score for h, r in zip(hyps, refs)] == want
     assert out == want
 
 
@@ -139,6 +139,32 @@ def test_several_reference_columns_add_up():
     reward = BleuReward(["ref_a", "ref_b"], scale=1.0)
     out = reward(completions=COMPLETIONS, ref_a=["The cat sat.", None, "Good morning!"], ref_b=[None, None, "Hi"])
     assert out == [sacre(COMPLETIONS[0], "The cat sat."), None, sacre(COMPLETIONS[2], ["Good morning!", "Hi"])]
+
+
+def test_one_completion_per_call_is_sacrebleu_exactly(shared_data):
+    """One completion per call takes the metric's one-sentence path (what verl and notebooks do):
+    sacreBLEU's score (==) for every row, languages and missing references included, and the
+    same with TRL's logging hooks (which need the table, so the batch path)."""
+    zh, de = shared_data / "wmt22-en-zh", shared_data / "wmt22-de-en"
+    rows = []
+    for hyp, ref, n, lang, tok in ((zh / "hyp.LanguageX.zh", zh / "ref.A.zh", 15, "en-zh", "zh"),
+                                   (de / "hyp.LT22.en", de / "ref.A.en", 30, "de-en", "13a")):
+        rows += [(h, r, lang, tok) for h, r in zip(read_lines(hyp)[:n], read_lines(ref)[:n])]
+    bleu = BleuReward(scale=1.0, language_column="lang")
+    chrf = ChrfReward(scale=1.0, word_order=2)
+    for h, r, lang, tok in rows:
+        want = sacre(h, r, tokenize=tok)
+        assert bleu(completions=[h], reference=[r], lang=[lang]) == [want]
+        assert bleu.scores([h], [[r, None]], [lang]) == [want]
+        assert chrf(completions=[h], reference=[[None, r]]) == [sacre_chrf(h, r, word_order=2)]
+    h, r, lang, tok = rows[-1]
+    logs = Logs()
+    assert bleu(completions=[h], **trl_kwargs(logs, reference=[r], lang=[lang])) == [sacre(h, r, tokenize=tok)]
+    assert logs.extra["bleu/p1"] == [sacrebleu.sentence_bleu(h, [r], tokenize=tok).precisions[0]]
+    assert bleu(completions=[h], reference=[None], lang=[lang]) == [None]
+    assert bleu(completions=[h], reference=[[None, None]], lang=[lang]) == [None]
+    with pytest.raises(TypeError, match=r"^references.* must be a (str|list of strings)"):
+        bleu(completions=[h], reference=[3], lang=[lang])
 
 
 def test_language_column_picks_the_tokenizer_as_trg_lang(shared_data):

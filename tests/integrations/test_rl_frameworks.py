@@ -26,6 +26,7 @@ import bleukit
 import bleukit.integrations.openrlhf as openrlhf_module
 import bleukit.integrations.verl as verl_module
 from bleukit.integrations.openrlhf import RewardFunction, response_text
+from bleukit.integrations.verl import compute_score
 
 
 def sacre_bleu(hyp, refs, **kw):
@@ -74,8 +75,9 @@ def verl_custom_reward_fn(path, name, reward_kwargs):
 
 
 def equal_sacrebleu(got, core, want):
-    """``got`` is the core's sentence score (==), and sacreBLEU's (==): the core is exact."""
-    assert got == core
+    """``core`` (bleukit.sentence_bleu) and ``got`` (a batch through the table's vectorised formula,
+    libm's exp and log as math's) are both sacreBLEU's score (==)."""
+    assert core == want
     assert got == want
 
 
@@ -91,6 +93,22 @@ def test_verl_naive_manager_single_form(translations):
         core.append(bleukit.sentence_bleu(hyp, [ref], tokenize=tok).score)
         want.append(sacre_bleu(hyp, ref, tokenize=tok))
     equal_sacrebleu(got, core, want)
+
+
+def test_verl_single_form_with_chrf_targets_is_exact(translations):
+    """One sample per call takes the one-sentence path (no batch): each metric's score is sacreBLEU's (==)."""
+    config = {"metric": "bleu", "chrf_targets": ["ja"], "scale": 1.0}
+    for hyp, ref, pair, tok in translations:
+        score = compute_score(data_source="wmt", solution_str=hyp, ground_truth=ref, extra_info={"lang_pair": pair},
+                              **config)
+        want = sacre_chrf(hyp, ref, word_order=2) if pair == "en-ja" else sacre_bleu(hyp, ref, tokenize=tok)
+        assert score == {"score": want, "sentence_score": want}
+    # several references, one missing
+    hyp, ref, _, _ = translations[-1]
+    assert compute_score("wmt", hyp, {"references": [ref, None, "x"]}, None)["sentence_score"] == sacre_bleu(
+        hyp, [ref, "x"])
+    with pytest.raises(ValueError, match="sample 0 has no reference"):
+        compute_score("wmt", hyp, [None], None)
 
 
 def test_verl_batch_manager_plural_form_and_chrf_targets(translations):

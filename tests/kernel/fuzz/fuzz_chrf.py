@@ -120,7 +120,8 @@ def check_formulas(table, keywords, options) -> None:
     import numpy as np
     from sacrebleu.metrics import CHRF
 
-    from bleukit.metrics.chrf.formula import float32_sums_scores, sentence_scores
+    from bleukit.metrics.chrf.float32 import float32_sums_scores
+    from bleukit.metrics.chrf.formula import sentence_scores
 
     theirs = CHRF(**keywords)
     rows = np.concatenate([table, table.sum(0, keepdims=True)])
@@ -141,6 +142,7 @@ def main() -> None:
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "src"))
     with atheris.instrument_imports(include=["bleukit"]):
         import bleukit.metrics.chrf.extract  # noqa: F401
+        import bleukit.metrics.chrf.float32  # noqa: F401
         import bleukit.metrics.chrf.formula  # noqa: F401
         import bleukit.metrics.chrf.reference  # noqa: F401
     from bleukit.metrics.chrf import extract

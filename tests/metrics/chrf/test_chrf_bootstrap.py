@@ -18,7 +18,7 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.significance import PairedTest
 
 import bleukit
-from bleukit.metrics.chrf.formula import float32_sums_scores
+from bleukit.metrics.chrf.float32 import float32_sums_scores
 from bleukit.metrics.chrf.options import ChrfOptions
 
 OPTIONS = [
