@@ -25,7 +25,7 @@ bit are scored on the host: count on the device, score the table there,
 >>> x = np.array([0.1, 1.0, 2.5])
 >>> exp(x).tolist() == [math.exp(v) for v in x.tolist()]
 True
->>> python_sum(np.array([[0.1], [0.2], [0.3]]))[0] == sum([0.1, 0.2, 0.3])
+>>> bool(python_sum(np.array([[0.1], [0.2], [0.3]]))[0] == sum([0.1, 0.2, 0.3]))
 True
 """
 
