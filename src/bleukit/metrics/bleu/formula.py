@@ -24,15 +24,33 @@ float32 too).
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib
 import math
 from dataclasses import dataclass
-from typing import Any, Iterator, List, Sequence, Tuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Iterator, List, Sequence, Tuple
 
 from ..._torch import array_namespace
-from . import libm
 from .options import BleuOptions
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from . import libm
+else:
+
+    class _Lazy:
+        """A module imported where it is first used: the command line's ``-b`` path and
+        :func:`score_row` import no numpy."""
+
+        def __init__(self, name: str) -> None:
+            self._name = name
+
+        def __getattr__(self, attr: str) -> Any:
+            return getattr(importlib.import_module(self._name), attr)
+
+    np = _Lazy("numpy")
+    libm = _Lazy("bleukit.metrics.bleu.libm")
 
 __all__ = ["RowScores", "score_rows", "score_table", "score_float32_sums", "score_row", "LOG_ZERO"]
 
@@ -41,7 +59,16 @@ LOG_ZERO = -9999999999.0
 
 #: Whether numpy computes ``100. * np.float32(x)`` in float32 (NEP 50, numpy 2) rather than float64
 #: (numpy 1): how sacreBLEU's float32 bootstrap statistics become precisions.
-NUMPY_WEAK_SCALARS = type(np.float32(1.0) * 100.0) is np.float32
+@functools.lru_cache(maxsize=None)
+def _weak_scalars() -> bool:
+    """Whether numpy keeps float32 scalars float32 next to Python floats (numpy 2, NEP 50)."""
+    return type(np.float32(1.0) * 100.0) is np.float32
+
+
+def __getattr__(name: str) -> Any:
+    if name == "NUMPY_WEAK_SCALARS":  # computed on first use (numpy imported then)
+        return _weak_scalars()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -101,7 +128,7 @@ def _score_orders(
     # sacreBLEU's float32 resamples: with numpy 2 every step to the precisions is a float32 one
     # (Python's floats are cast to float32 first); with numpy 1 a float32 scalar times a Python
     # float is a float64, so only the add-k sums are rounded to float32 (they are stored back).
-    work = np.float32 if float32 and NUMPY_WEAK_SCALARS else None
+    work = np.float32 if float32 and _weak_scalars() else None
 
     # Nothing matched at all: sacreBLEU returns 0 before any smoothing (its issue #141).
     any_match = (counts > 0).any(0)
@@ -194,7 +221,7 @@ def _plus(x: Any, k: Any, float32: bool) -> Any:
     """``x + k`` as sacreBLEU's ``correct[n] += k`` computes it (in float32 for float32 resamples)."""
     if not float32:
         return x + k
-    if NUMPY_WEAK_SCALARS:
+    if _weak_scalars():
         return x + np.float32(k)
     return (x.astype(np.float64) + k).astype(np.float32)
 
