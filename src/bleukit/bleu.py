@@ -11,11 +11,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, cast
+from typing import Any, Hashable, Optional, Sequence, cast
 
 import numpy as np
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
+from .groups import with_groups
 from .inputs import check_sentence_references
 from .metrics.bleu import METRIC
 from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
@@ -49,6 +50,7 @@ def corpus_bleu(
     threads: int = DEFAULT_THREADS,
     n_bootstrap: Optional[int] = None,
     seed: Optional[int] = DEFAULT_SEED,
+    group_by: Optional[Sequence[Hashable]] = None,
 ) -> BleuResult:
     """Corpus BLEU, identical to ``sacrebleu.corpus_bleu`` (0-100 scale).
 
@@ -57,7 +59,9 @@ def corpus_bleu(
     threads (0: all cores; only the native engine gains from it); the score is the same. With
     ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95% ``ci`` of the score
     over N resamples drawn with ``seed`` (``None``: unseeded), as sacreBLEU's ``--confidence``
-    (see ``bleukit.significance``).
+    (see ``bleukit.significance``). With ``group_by`` (one label per sentence: domain, length
+    bucket, ...) the result also holds each group's result, with its own CI, in ``.groups[label]``
+    (see ``bleukit.groups``).
 
     >>> r = corpus_bleu(["the cat sat on the mat"], [["the cat is on the mat", "a cat sat on a mat"]])
     >>> round(r.score, 2), r.signature.split("|")[0]
@@ -76,6 +80,8 @@ def corpus_bleu(
     result = METRIC.result(stats, options)
     if n_bootstrap is not None:
         result = with_bootstrap(result, stats, options, n_bootstrap, seed)
+    if group_by is not None:
+        result = with_groups(result, stats, group_by, options, n_bootstrap, seed)
     return result
 
 
