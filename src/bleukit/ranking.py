@@ -186,11 +186,12 @@ class SystemComparison:
             rows = [[r.rank, r.cluster, f"{r.rank_range[0]}-{r.rank_range[1]}", r.name, score_cell(r.result)]
                     for r in self.ranking]
             lines += ["", tabulate(rows, headers=["Rank", "Cluster", "Rank range", "System", score_head],
-                                   tablefmt=tablefmt, stralign="center", numalign="center")]
+                                   tablefmt=tablefmt, stralign="center", numalign="center", disable_numparse=True)]
         else:
             rows = [[s.name + (" (baseline)" if s.name == self.baseline else ""), score_cell(s.result)]
                     for s in self.systems]
-            lines += ["", tabulate(rows, headers=["System", score_head], tablefmt=tablefmt, stralign="center")]
+            lines += ["", tabulate(rows, headers=["System", score_head], tablefmt=tablefmt, stralign="center",
+                                   disable_numparse=True)]
         adjusted = f"p ({self.correction.capitalize()})" if self.correction else None
         headers = ["System A", "System B", "Δ (A - B)", "p-value"] + ([adjusted] if adjusted else []) + ["Significant"]
         rows = []
@@ -200,7 +201,7 @@ class SystemComparison:
                 row.append(f"{c.p_value_adjusted:.4f}")
             row.append(f"yes: {c.better}" if c.significant else "no")
             rows.append(row)
-        lines += ["", tabulate(rows, headers=headers, tablefmt=tablefmt, stralign="center")]
+        lines += ["", tabulate(rows, headers=headers, tablefmt=tablefmt, stralign="center", disable_numparse=True)]
         if self.ranking is not None:
             lines += ["", "Clusters: systems are ordered by score; a new cluster starts where every system above is "
                           f"significantly {'better' if self.higher_is_better else 'better (lower)'} than every system "
