@@ -23,6 +23,7 @@ NEEDS = {
     "src/bleukit/metric/base.py": ("hf", ("datasets", "evaluate")),
     "src/bleukit/integrations/datasets.py": ("hf", ("datasets",)),
     "src/bleukit/integrations/ray.py": ("ray", ("ray", "pyarrow")),
+    "src/bleukit/integrations/pandas.py": ("pandas", ("pandas",)),
     "src/bleukit/integrations/transformers.py": ("hf", ("transformers",)),
     "src/bleukit/metric/bleu_metric.py": ("hf", ("datasets", "evaluate")),
     "src/bleukit/metric/hub.py": ("hf", ("datasets", "evaluate")),

@@ -17,7 +17,7 @@ else in order of first appearance.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Optional, Sequence, TypeVar
 
 import numpy as np
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from .metrics.bleu.options import BleuOptionKeywords
 
-__all__ = ["check_labels", "group_rows", "group_results", "with_groups", "score_by_group", "paired_test_by_group"]
+__all__ = ["check_labels", "group_rows", "ordered_labels", "group_results", "with_groups", "score_by_group", "paired_test_by_group"]
 
 R = TypeVar("R", bound=MetricResult)
 
@@ -78,12 +78,20 @@ def group_rows(labels: Any, n: int) -> Dict[Hashable, np.ndarray]:
     members: Dict[Hashable, List[int]] = {}
     for i, label in enumerate(check_labels(labels, n)):
         members.setdefault(label, []).append(i)
-    keys = list(members)
+    return {k: np.asarray(members[k], dtype=np.int64) for k in ordered_labels(members)}
+
+
+def ordered_labels(labels: Iterable[Hashable]) -> List[Hashable]:
+    """Labels in the order groups are listed: sorted when they sort, else as given (first seen).
+
+    >>> ordered_labels(["b", "a"]), ordered_labels(["b", None, "a"])
+    (['a', 'b'], ['b', None, 'a'])
+    """
+    keys = list(labels)
     try:
-        keys = sorted(keys)  # type: ignore[type-var]
+        return sorted(keys)  # type: ignore[type-var]
     except TypeError:  # labels of kinds that do not compare keep the order seen
-        pass
-    return {k: np.asarray(members[k], dtype=np.int64) for k in keys}
+        return keys
 
 
 def group_results(

@@ -21,11 +21,12 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Optional
 
 import numpy as np
 
 from bleukit.accumulator import StatisticsAccumulator
+from bleukit.groups import group_rows, ordered_labels
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult
 from bleukit.pipeline import sentence_scores_from_statistics
@@ -165,6 +166,7 @@ def corpus_bleu(
     dataset: Any,
     hypothesis_column: str,
     reference_columns: Columns,
+    group_by: Optional[Columns] = None,
     *,
     num_proc: Optional[int] = None,
     batch_size: int = 1000,
@@ -173,20 +175,41 @@ def corpus_bleu(
 ) -> MetricResult:
     """Corpus BLEU of a ``datasets.Dataset``: statistics by ``map`` (``num_proc`` processes), summed.
 
-    Equals ``bleukit.corpus_bleu`` of the rows for any ``num_proc``.
+    Equals ``bleukit.corpus_bleu`` of the rows for any ``num_proc``. With ``group_by`` (a column
+    name or several) the result also holds each group's result in ``.groups`` (keyed by the
+    column's value, a tuple of values for several columns), as ``bleukit.corpus_bleu(...,
+    group_by=labels)`` gives it.
 
     >>> from datasets import Dataset
-    >>> ds = Dataset.from_dict({"hyp": ["a b c d", "x y z"], "ref": ["a b c d", "x y q"]})
+    >>> ds = Dataset.from_dict({"hyp": ["a b c d", "x y z"], "ref": ["a b c d", "x y q"], "dom": ["n", "m"]})
     >>> round(corpus_bleu(ds, "hyp", "ref", tokenize="none").score, 4)
     82.2267
+    >>> {k: round(r.score, 2) for k, r in corpus_bleu(ds, "hyp", "ref", "dom", tokenize="none").groups.items()}
+    {'m': 0.0, 'n': 100.0}
     """
     opts = resolve_options(options, keywords)
-    fn = statistics_function(hypothesis_column, reference_columns, options=opts)
+    hyp, refs, keys = check_column_names(hypothesis_column, reference_columns, group_by)
+    require_columns(dataset.column_names, (hyp,) + refs + keys)
+    fn = statistics_function(hyp, refs, options=opts)
+    if set(keys) & {STATISTICS_COLUMN, NREFS_COLUMN}:
+        raise ValueError(f"group_by cannot name {STATISTICS_COLUMN!r} or {NREFS_COLUMN!r}: bleukit writes them")
     stats = dataset.map(
-        fn, batched=True, batch_size=batch_size, num_proc=num_proc, remove_columns=dataset.column_names,
-        desc="bleukit statistics",
+        fn, batched=True, batch_size=batch_size, num_proc=num_proc,
+        remove_columns=[c for c in dataset.column_names if c not in keys], desc="bleukit statistics",
     )
-    return corpus_bleu_from_statistics(stats, options=opts)
+    result = corpus_bleu_from_statistics(stats, options=opts)
+    if not keys:
+        return result
+    accumulators: Dict[Hashable, StatisticsAccumulator] = {}
+    empty = metric_for(opts).empty(opts)
+    for batch in stats.with_format("numpy").iter(batch_size=100_000):
+        values = [batch[k].tolist() for k in keys]
+        labels = values[0] if len(keys) == 1 else list(zip(*values))
+        for label, rows in group_rows(labels, len(labels)).items():
+            if label not in accumulators:
+                accumulators[label] = StatisticsAccumulator(opts)
+            accumulators[label].add(empty.with_rows(batch[STATISTICS_COLUMN][rows], batch[NREFS_COLUMN][rows]))
+    return result.with_groups({k: accumulators[k].result() for k in ordered_labels(accumulators)})
 
 
 def add_sentence_bleu(
