@@ -21,6 +21,10 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .accumulator import StatisticsAccumulator
     from .bleu import corpus_bleu, sentence_bleu, sentence_scores
     from .compat.variants import VariantTable, compare_variants
+    from .diversity import SelfScore, self_bleu, self_bleu_ids
+    from .documents import document_bleu, document_score
+    from .groups import paired_test_by_group, score_by_group
+    from .htmlreport import build_report, write_html_report
     from .explain import explain_sentence, explain_tokens
     from .inputs import references_from_streams
     from .metric import metric_path
@@ -37,6 +41,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
         pairwise_statistics,
     )
     from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
+    from .ranking import SystemComparison, compare_systems
     from .report import CorpusReport, score_report
     from .significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
     from .textbook import bleu_score, bleu_unigram
@@ -56,6 +61,7 @@ __all__ = [
     "references_from_streams",
     "bootstrap_ci",
     "paired_test",
+    "self_bleu",
     "pairwise_bleu",
     "mbr_select",
     "explain_sentence",
@@ -99,6 +105,17 @@ _LAZY: Dict[str, str] = {
     "score_report": "report",
     "CorpusReport": "report",
     "compare_variants": "compat.variants",
+    "self_bleu": "diversity",
+    "self_bleu_ids": "diversity",
+    "SelfScore": "diversity",
+    "compare_systems": "ranking",
+    "SystemComparison": "ranking",
+    "score_by_group": "groups",
+    "paired_test_by_group": "groups",
+    "document_bleu": "documents",
+    "document_score": "documents",
+    "build_report": "htmlreport",
+    "write_html_report": "htmlreport",
     "VariantTable": "compat.variants",
     "metric_path": "metric",
     "engine_name": "_native",
