@@ -23,9 +23,9 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .compat.variants import VariantTable, compare_variants
     from .diversity import SelfScore, self_bleu, self_bleu_ids
     from .documents import document_bleu, document_score
+    from .explain import explain_sentence, explain_tokens
     from .groups import paired_test_by_group, score_by_group
     from .htmlreport import build_report, write_html_report
-    from .explain import explain_sentence, explain_tokens
     from .inputs import references_from_streams
     from .metric import metric_path
     from .metrics.base import MetricOptions, MetricResult, Statistics

@@ -87,7 +87,7 @@ def join_documents(
                     "a reference set must cover a whole document"
                 )
             else:
-                joined.append(separator.join(parts))  # type: ignore[arg-type]
+                joined.append(separator.join(p for p in parts if p is not None))
         doc_refs.append(joined)
     return doc_hyps, doc_refs
 

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
     from .metrics.bleu.options import BleuOptionKeywords
 
-__all__ = ["check_labels", "group_rows", "ordered_labels", "group_results", "with_groups", "score_by_group", "paired_test_by_group"]
+__all__ = ["check_labels", "group_rows", "ordered_labels", "group_results", "with_groups", "score_by_group",
+           "paired_test_by_group"]
 
 R = TypeVar("R", bound=MetricResult)
 

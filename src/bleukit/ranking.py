@@ -164,8 +164,9 @@ class SystemComparison:
         """The comparison as text tables (``"text"``), LaTeX (``"latex"``) or JSON (``"json"``).
 
         >>> c = compare_systems({"a": ["x y z w"], "b": ["x y"]}, ["x y z w"], n_samples=10)
-        >>> print(c.format().splitlines()[0])
-        BLEU: 2 systems, all pairs, paired bootstrap resampling (10 resamples, seed 12345), Holm-corrected p-values, alpha 0.05
+        >>> print(c.format().splitlines()[0].replace("), ", "),\n"))
+        BLEU: 2 systems, all pairs, paired bootstrap resampling (10 resamples, seed 12345),
+        Holm-corrected p-values, alpha 0.05
         """
         if fmt == "json":
             return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
@@ -194,14 +195,14 @@ class SystemComparison:
                                    disable_numparse=True)]
         adjusted = f"p ({self.correction.capitalize()})" if self.correction else None
         headers = ["System A", "System B", "Δ (A - B)", "p-value"] + ([adjusted] if adjusted else []) + ["Significant"]
-        rows = []
+        tests: List[List[str]] = []
         for c in self.comparisons:
             row = [c.a, c.b, f"{c.delta:+.{width}f}", f"{c.p_value:.4f}"]
             if adjusted:
                 row.append(f"{c.p_value_adjusted:.4f}")
             row.append(f"yes: {c.better}" if c.significant else "no")
-            rows.append(row)
-        lines += ["", tabulate(rows, headers=headers, tablefmt=tablefmt, stralign="center", disable_numparse=True)]
+            tests.append(row)
+        lines += ["", tabulate(tests, headers=headers, tablefmt=tablefmt, stralign="center", disable_numparse=True)]
         if self.ranking is not None:
             lines += ["", "Clusters: systems are ordered by score; a new cluster starts where every system above is "
                           f"significantly {'better' if self.higher_is_better else 'better (lower)'} than every system "
@@ -301,7 +302,7 @@ def clusters(order: Sequence[str], better: Mapping[Tuple[str, str], bool]) -> Li
     [1, 1, 1]
     """
     out, cluster = [], 1
-    for k, name in enumerate(order):
+    for k in range(len(order)):
         out.append(cluster)
         above, below = order[: k + 1], order[k + 1 :]
         if below and all(better.get((x, y), False) for x in above for y in below):

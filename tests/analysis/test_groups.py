@@ -51,7 +51,8 @@ def test_each_group_gets_its_own_bootstrap_ci(wmt22):
     assert (r.mean, r.ci) == (lambda x: (x.mean, x.ci))(bleukit.corpus_bleu(hyps, refs, n_bootstrap=200, seed=9))
     for label, group in r.groups.items():
         alone = bleukit.corpus_bleu(_subset(hyps, labels, label), _subset(refs, labels, label), n_bootstrap=200, seed=9)
-        assert (group.score, group.mean, group.ci, group.signature) == (alone.score, alone.mean, alone.ci, alone.signature)
+        assert (group.score, group.mean, group.ci) == (alone.score, alone.mean, alone.ci)
+        assert group.signature == alone.signature
         assert "|bs:200|seed:9|" in group.signature
 
 
@@ -84,7 +85,8 @@ def test_result_json_lists_the_groups():
     assert [g["group"] for g in d["groups"]] == [["a", 1], 2]  # order seen: a tuple and an int do not sort
     assert d["groups"][1]["score"] == r.groups[2].score
     json.dumps(d)
-    assert bleukit.corpus_bleu(["a"], ["a"]).groups is None and "groups" not in bleukit.corpus_bleu(["a"], ["a"]).to_dict()
+    plain = bleukit.corpus_bleu(["a"], ["a"])
+    assert plain.groups is None and "groups" not in plain.to_dict()
 
 
 def test_labels_of_every_kind():

@@ -106,8 +106,8 @@ def test_other_shapes_one_system_baseline_no_bleu(wmt17, tmp_path):
     one = build_report(systems[0][1], refs, n_bootstrap=50)
     assert one.data["systems"] == ["system"] and one.data["metrics"][0]["comparison"] is None
     assert one.data["differences"]["kind"] == "lowest"
-    lowest = sorted(one.data["metrics"][0]["sentence_scores"]["system"])[:10]
-    assert [one.data["metrics"][0]["sentence_scores"]["system"][x["line"] - 1] for x in one.data["differences"]["lines"]] == lowest
+    scores = one.data["metrics"][0]["sentence_scores"]["system"]
+    assert [scores[x["line"] - 1] for x in one.data["differences"]["lines"]] == sorted(scores)[:10]
     base = build_report(systems[:3], refs, comparison="baseline", method="ar", n_samples=200, n_bootstrap=50,
                         sources=[f"source {i}" for i in range(LINES)])
     c = base.data["metrics"][0]["comparison"]

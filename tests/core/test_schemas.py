@@ -67,8 +67,12 @@ def test_several_systems_output(extra):
 
 @pytest.mark.parametrize(
     "extra",
-    [["--rank"], ["--rank", "--paired-ar", "-parn", "50", "-m", "bleu", "chrf"], ["--paired-bs", "--correction", "holm"],
-     ["--rank", "--correction", "none"]],
+    [
+        ["--rank"],
+        ["--rank", "--paired-ar", "-parn", "50", "-m", "bleu", "chrf"],
+        ["--paired-bs", "--correction", "holm"],
+        ["--rank", "--correction", "none"],
+    ],
 )
 def test_rank_output(extra):
     validate(run(REF_A, "-i", HYP, REF_B, "-pbsn", "50", *extra), "cli-rank")

@@ -291,11 +291,15 @@ def documents(systems: List[List[str]], refs: List[List[str]], args: argparse.Na
                 raise CliError(f"--documents: the blank lines of {what} are not where the first reference's are; "
                                "every file needs its blank lines (document breaks) on the same lines, and no empty "
                                "segment")
-        _, ids = split_documents(refs[0], "the first reference file")
+        try:
+            _, numbers = split_documents(refs[0], "the first reference file")
+        except ValueError as err:
+            raise CliError(f"--documents: {err}") from None
+        ids: List[Any] = list(numbers)
         kept = [i for i, line in enumerate(refs[0]) if line.strip()]
         streams = [[stream[i] for i in kept] for stream in streams]
     else:
-        ids = read_lines(args.doc_ids, args.encoding)
+        ids = list(read_lines(args.doc_ids, args.encoding))
         if len(ids) != len(refs[0]):
             raise CliError(f"--doc-ids {args.doc_ids}: {len(ids)} lines but there are {len(refs[0])} segments; "
                            "give one document id per segment")

@@ -109,7 +109,8 @@ def grouped_bars(
     if legend and n_ser > 1:
         x = _LEFT
         for s, (name, _) in enumerate(series):
-            parts.append(f'<rect x="{x}" y="{_HEIGHT - 16}" width="10" height="10" fill="{PALETTE[s % len(PALETTE)]}"/>')
+            colour = PALETTE[s % len(PALETTE)]
+            parts.append(f'<rect x="{x}" y="{_HEIGHT - 16}" width="10" height="10" fill="{colour}"/>')
             parts.append(f'<text x="{x + 14}" y="{_HEIGHT - 7}" class="tick">{escape(_short(name))}</text>')
             x += 24 + 7 * len(_short(name))
     parts.append("</svg>")

@@ -153,7 +153,7 @@ def _comparison(c: Dict[str, Any]) -> str:
     if adjusted:
         head += f'<th class="num">p ({escape(c["correction"].capitalize())})</th>'
     head += "<th>Significant</th>"
-    rows = []
+    tests = []
     for p in c["comparisons"]:
         cells = (f'<td>{escape(p["a"])}</td><td>{escape(p["b"])}</td><td class="num">{p["delta"]:+.2f}</td>'
                  f'<td class="num">{p["p_value"]:.4f}</td>')
@@ -161,9 +161,9 @@ def _comparison(c: Dict[str, Any]) -> str:
             cells += f'<td class="num">{p["p_value_adjusted"]:.4f}</td>'
         verdict = (f'<span class="yes">yes: {escape(p["better"])} better</span>' if p["significant"] and p["better"]
                    else '<span class="no">no</span>')
-        rows.append(f"<tr>{cells}<td>{verdict}</td></tr>")
+        tests.append(f"<tr>{cells}<td>{verdict}</td></tr>")
     out.append(f'<table id="tests-{key}" class="tests"><thead><tr>{head}</tr></thead>'
-               f'<tbody>{"".join(rows)}</tbody></table>')
+               f'<tbody>{"".join(tests)}</tbody></table>')
     return "".join(out)
 
 

@@ -116,7 +116,8 @@ def add_sentence_bleu(
     ``output_column``, which must not exist yet (``df`` itself is not changed).
 
     >>> import pandas as pd
-    >>> add_sentence_bleu(pd.DataFrame({"h": ["a b", "c"], "r": ["a b", "d"]}), "h", "r", tokenize="none").columns.tolist()
+    >>> df = pd.DataFrame({"h": ["a b", "c"], "r": ["a b", "d"]})
+    >>> add_sentence_bleu(df, "h", "r", tokenize="none").columns.tolist()
     ['h', 'r', 'bleu']
     """
     frame = _frame(df)

@@ -270,7 +270,7 @@ class MetricResult:
                     out["groups"] = [{"group": _json_label(label), **r.to_dict()} for label, r in self.groups.items()]
                 return out
 
-            setattr(cls, "to_dict", to_dict)
+            cls.to_dict = to_dict  # type: ignore[method-assign]
 
     def with_estimate(self: ResultT, mean: float, ci: float, signature: str) -> ResultT:
         """The same result with a bootstrap estimate and the signature that says how it was drawn."""
