@@ -50,6 +50,7 @@ bench: install-dev
 	$(BIN)/python benchmarks/bench_significance.py
 	$(BIN)/python benchmarks/bench_pairwise.py
 	$(BIN)/python benchmarks/bench_threads.py
+	$(BIN)/python benchmarks/bench_self_bleu.py
 
 # The kernel's differential fuzz target (tests/kernel/fuzz/fuzz_kernel.py) for FUZZ_SECONDS, from the seed
 # corpus; new inputs are kept in .fuzz-corpus/ (a finding is written as crash-* in the current directory).
