@@ -164,9 +164,8 @@ class SystemComparison:
         """The comparison as text tables (``"text"``), LaTeX (``"latex"``) or JSON (``"json"``).
 
         >>> c = compare_systems({"a": ["x y z w"], "b": ["x y"]}, ["x y z w"], n_samples=10)
-        >>> print(c.format().splitlines()[0].replace("), ", "),\n"))
-        BLEU: 2 systems, all pairs, paired bootstrap resampling (10 resamples, seed 12345),
-        Holm-corrected p-values, alpha 0.05
+        >>> c.format().splitlines()[0].split(", ")[:3]
+        ['BLEU: 2 systems', 'all pairs', 'paired bootstrap resampling (10 resamples']
         """
         if fmt == "json":
             return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
