@@ -22,6 +22,8 @@ NEEDS = {
     "src/bleukit/ids/torch_counting.py": ("torch", ("torch",)),
     "src/bleukit/metric/base.py": ("hf", ("datasets", "evaluate")),
     "src/bleukit/integrations/datasets.py": ("hf", ("datasets",)),
+    "src/bleukit/integrations/openrlhf.py": ("torch", ("torch",)),
+    "src/bleukit/integrations/torchmetrics.py": ("torchmetrics", ("torch", "torchmetrics")),
     "src/bleukit/integrations/ray.py": ("ray", ("ray", "pyarrow")),
     "src/bleukit/integrations/pandas.py": ("pandas", ("pandas",)),
     "src/bleukit/integrations/transformers.py": ("hf", ("transformers",)),

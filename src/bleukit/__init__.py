@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from ._native import engine_name
     from .accumulator import StatisticsAccumulator
     from .bleu import corpus_bleu, sentence_bleu, sentence_scores
+    from .chrf import corpus_chrf, sentence_chrf, sentence_chrf_scores
+    from .chrf_explanation import explain_chrf
     from .compat.variants import VariantTable, compare_variants
     from .diversity import SelfScore, self_bleu, self_bleu_ids
     from .documents import document_bleu, document_score
@@ -32,11 +34,15 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
     from .metrics.bleu.result import BleuResult
     from .metrics.bleu.statistics import BleuStatistics
+    from .metrics.chrf.options import ChrfOptions
+    from .metrics.chrf.result import ChrfResult
+    from .metrics.chrf.statistics import ChrfStatistics
     from .pairwise import (
         MBRSelection,
         mbr_select,
         pairwise_bleu,
         pairwise_bleu_ids,
+        pairwise_chrf,
         pairwise_scores,
         pairwise_statistics,
     )
@@ -55,6 +61,9 @@ __all__ = [
     "sentence_scores",
     "BleuOptions",
     "BleuResult",
+    "corpus_chrf",
+    "sentence_chrf",
+    "sentence_chrf_scores",
     "corpus_statistics",
     "score_statistics",
     "StatisticsAccumulator",
@@ -81,6 +90,12 @@ _LAZY: Dict[str, str] = {
     "SMOOTH_DEFAULTS": "metrics.bleu.options",
     "BleuResult": "metrics.bleu.result",
     "BleuStatistics": "metrics.bleu.statistics",
+    "corpus_chrf": "chrf",
+    "sentence_chrf": "chrf",
+    "sentence_chrf_scores": "chrf",
+    "ChrfOptions": "metrics.chrf.options",
+    "ChrfResult": "metrics.chrf.result",
+    "ChrfStatistics": "metrics.chrf.statistics",
     "MetricOptions": "metrics.base",
     "MetricResult": "metrics.base",
     "Statistics": "metrics.base",
@@ -97,11 +112,13 @@ _LAZY: Dict[str, str] = {
     "pairwise_scores": "pairwise",
     "pairwise_bleu": "pairwise",
     "pairwise_bleu_ids": "pairwise",
+    "pairwise_chrf": "pairwise",
     "pairwise_statistics": "pairwise",
     "mbr_select": "pairwise",
     "MBRSelection": "pairwise",
     "explain_sentence": "explain",
     "explain_tokens": "explain",
+    "explain_chrf": "chrf_explanation",
     "score_report": "report",
     "CorpusReport": "report",
     "compare_variants": "compat.variants",

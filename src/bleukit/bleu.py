@@ -24,7 +24,7 @@ from .metrics.bleu.result import BleuResult
 from .metrics.bleu.statistics import BleuStatistics
 from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
 from .significance import with_bootstrap
-from .tokenizers import DEFAULT_TOKENIZER
+from .tokenizers.languages import tokenizer_for_language
 
 __all__ = [
     "corpus_bleu",
@@ -40,13 +40,15 @@ def corpus_bleu(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     *,
-    tokenize: str = DEFAULT_TOKENIZER,
+    tokenize: Optional[str] = None,
     lowercase: bool = False,
     smooth_method: str = DEFAULT_CORPUS_SMOOTH,
     smooth_value: Optional[float] = None,
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = False,
+    trg_lang: Optional[str] = None,
+    language_pair: Optional[str] = None,
     threads: int = DEFAULT_THREADS,
     n_bootstrap: Optional[int] = None,
     seed: Optional[int] = DEFAULT_SEED,
@@ -61,14 +63,19 @@ def corpus_bleu(
     over N resamples drawn with ``seed`` (``None``: unseeded), as sacreBLEU's ``--confidence``
     (see ``bleukit.significance``). With ``group_by`` (one label per sentence: domain, length
     bucket, ...) the result also holds each group's result, with its own CI, in ``.groups[label]``
-    (see ``bleukit.groups``).
+    (see ``bleukit.groups``). Without ``tokenize``, the target language (``trg_lang="zh"`` or
+    ``language_pair="en-zh"``) picks ``zh``, ``ja-mecab`` or ``ko-mecab`` as sacreBLEU's
+    ``trg_lang`` does (else ``13a``; the signature's ``tok:`` says which); a Thai, Khmer, Lao or
+    Burmese target warns that whitespace tokens are phrases there (use ``flores200`` or ``char``).
 
+    >>> corpus_bleu(["我喜欢猫。"], ["我喜欢狗。"], language_pair="en-zh").signature.split("|")[3]
+    'tok:zh'
     >>> r = corpus_bleu(["the cat sat on the mat"], [["the cat is on the mat", "a cat sat on a mat"]])
     >>> round(r.score, 2), r.signature.split("|")[0]
     (53.73, 'nrefs:2')
     """
     options = BleuOptions(
-        tokenize=tokenize,
+        tokenize=tokenizer_for_language(tokenize, trg_lang, language_pair),
         lowercase=lowercase,
         smooth_method=smooth_method,
         smooth_value=smooth_value,
@@ -89,15 +96,18 @@ def sentence_bleu(
     hypothesis: str,
     references: Any,
     *,
-    tokenize: str = DEFAULT_TOKENIZER,
+    tokenize: Optional[str] = None,
     lowercase: bool = False,
     smooth_method: str = DEFAULT_SENTENCE_SMOOTH,
     smooth_value: Optional[float] = None,
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = True,
+    trg_lang: Optional[str] = None,
+    language_pair: Optional[str] = None,
 ) -> BleuResult:
-    """BLEU of one hypothesis against its reference(s), identical to ``sacrebleu.sentence_bleu``.
+    """BLEU of one hypothesis against its reference(s), identical to ``sacrebleu.sentence_bleu``
+    (``trg_lang`` and ``language_pair`` as in :func:`corpus_bleu`).
 
     >>> round(sentence_bleu("the cat sat", "the cat sat down").score, 4)
     71.6531
@@ -108,7 +118,7 @@ def sentence_bleu(
             "for many sentences use sentence_scores(hypotheses, references)"
         )
     options = BleuOptions(
-        tokenize=tokenize,
+        tokenize=tokenizer_for_language(tokenize, trg_lang, language_pair),
         lowercase=lowercase,
         smooth_method=smooth_method,
         smooth_value=smooth_value,
@@ -124,25 +134,27 @@ def sentence_scores(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     *,
-    tokenize: str = DEFAULT_TOKENIZER,
+    tokenize: Optional[str] = None,
     lowercase: bool = False,
     smooth_method: str = DEFAULT_SENTENCE_SMOOTH,
     smooth_value: Optional[float] = None,
     max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
     weights: Optional[Sequence[float]] = None,
     effective_order: bool = True,
+    trg_lang: Optional[str] = None,
+    language_pair: Optional[str] = None,
     threads: int = DEFAULT_THREADS,
 ) -> np.ndarray:
     """Sentence BLEU of every hypothesis (float64 array), from one pass over the corpus.
 
-    Element ``i`` equals ``sentence_bleu(hypotheses[i], references[i]).score``. ``threads`` as
-    in :func:`corpus_bleu`.
+    Element ``i`` equals ``sentence_bleu(hypotheses[i], references[i]).score``. ``threads``,
+    ``trg_lang`` and ``language_pair`` as in :func:`corpus_bleu`.
 
     >>> sentence_scores(["a b c d", "x y"], ["a b c d", "x z"]).round(4).tolist()
     [100.0, 50.0]
     """
     options = BleuOptions(
-        tokenize=tokenize,
+        tokenize=tokenizer_for_language(tokenize, trg_lang, language_pair),
         lowercase=lowercase,
         smooth_method=smooth_method,
         smooth_value=smooth_value,

@@ -8,9 +8,10 @@ Each metric's own option defaults live in its options class (``BleuOptions`` ...
 
 from __future__ import annotations
 
-from typing import Dict
+import os
+from typing import Dict, Optional
 
-__all__ = ["DEFAULT_SEED", "DEFAULT_SAMPLES", "DEFAULT_THREADS", "SEED_ENVIRONMENT_VARIABLE"]
+__all__ = ["DEFAULT_SEED", "DEFAULT_SAMPLES", "DEFAULT_THREADS", "SEED_ENVIRONMENT_VARIABLE", "environment_seed"]
 
 #: sacreBLEU's default seed (its ``SACREBLEU_SEED`` environment variable when unset).
 DEFAULT_SEED = 12345
@@ -20,3 +21,18 @@ SEED_ENVIRONMENT_VARIABLE = "SACREBLEU_SEED"
 DEFAULT_SAMPLES: Dict[str, int] = {"bs": 1000, "ar": 10000}
 #: Threads of a call unless ``threads=`` says otherwise (0 means every core this process may use).
 DEFAULT_THREADS = 1
+
+
+def environment_seed() -> Optional[int]:
+    """The seed sacreBLEU's tests take: ``$SACREBLEU_SEED`` (``none``: unseeded), else :data:`DEFAULT_SEED`.
+
+    >>> environment_seed() if "SACREBLEU_SEED" not in os.environ else 12345
+    12345
+    """
+    raw = os.environ.get(SEED_ENVIRONMENT_VARIABLE, str(DEFAULT_SEED))
+    if raw.strip().lower() == "none":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"{SEED_ENVIRONMENT_VARIABLE}={raw!r} is not an integer or 'none'") from None

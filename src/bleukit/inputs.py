@@ -142,10 +142,14 @@ def check_sentence_references(references: Any) -> List[str]:
     return _refs_of_one(references, "references")
 
 
-def references_from_streams(streams: Sequence[Sequence[Optional[str]]]) -> List[List[Optional[str]]]:
+def references_from_streams(
+    streams: Sequence[Sequence[Optional[str]]], n_hypotheses: Optional[int] = None
+) -> List[List[Optional[str]]]:
     """Turn sacreBLEU-style reference streams (``streams[k][i]``) into per-hypothesis lists.
 
-    All streams must have the same length; use ``None`` for a missing reference.
+    All streams must have the same length (and ``n_hypotheses`` lines, when given); use ``None``
+    for a missing reference. A stream of another length is a ``ValueError`` that names it, where
+    sacreBLEU's ``zip`` silently drops the lines past the shortest.
 
     Which layout a nested list is cannot always be told from its shape: two hypotheses with two
     streams of two lines each is a valid per-hypothesis layout too (two references each). The
@@ -154,6 +158,10 @@ def references_from_streams(streams: Sequence[Sequence[Optional[str]]]) -> List[
 
     >>> references_from_streams([["a1", "b1"], ["a2", None]])
     [['a1', 'a2'], ['b1', None]]
+    >>> references_from_streams([["a1", "b1"], ["a2"]])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: reference streams have different lengths: [2, 1]; stream 1 is shorter than stream 0 ...
     """
     streams = _as_list(streams, "streams")
     if not streams:
@@ -165,6 +173,19 @@ def references_from_streams(streams: Sequence[Sequence[Optional[str]]]) -> List[
                 f"streams[{k}] must be a list of reference strings, got {type(stream).__name__}"
             )
         lengths.append(len(stream))
+    if n_hypotheses is not None:
+        for k, n in enumerate(lengths):
+            if n != n_hypotheses:
+                word = "short" if n < n_hypotheses else "long"
+                raise ValueError(
+                    f"reference stream {k} is too {word}: it has {n} lines for {n_hypotheses} hypotheses; every "
+                    "stream needs one line per hypothesis (None for a missing reference)"
+                )
     if len(set(lengths)) != 1:
-        raise ValueError(f"reference streams have different lengths: {lengths}")
+        longest = max(range(len(lengths)), key=lengths.__getitem__)
+        short = next(k for k, n in enumerate(lengths) if n < lengths[longest])
+        raise ValueError(
+            f"reference streams have different lengths: {lengths}; stream {short} is shorter than stream "
+            f"{longest} (use None for a missing reference)"
+        )
     return [list(refs) for refs in zip(*streams)]

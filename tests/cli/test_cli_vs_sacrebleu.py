@@ -535,3 +535,250 @@ def test_colours_on_a_terminal_like_sacrebleu(files, extra):
     ours = _on_terminal([sys.executable, "-m", "bleukit", *args], env)
     assert normalise(ours.decode()) == normalise(theirs.decode())
     assert (b"\x1b[36mSystem\x1b[0m" in ours) is ("--no-color" not in extra)
+
+
+# ---- chrF and chrF++ (issue 22) -------------------------------------------------------------
+
+CHRF_METRICS = [
+    ["-m", "chrf"],
+    ["-m", "chrf", "-cw", "2"],
+    ["-m", "bleu", "chrf"],
+    ["-m", "chrf", "bleu", "--chrf-word-order", "2"],
+]
+
+
+@pytest.mark.parametrize("nrefs", [1, 4])
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        ["-f", "json"],
+        ["-f", "text"],
+        ["-f", "latex"],
+        ["-f", "text", "--short"],
+        ["-b"],
+        ["-f", "text", "-b", "-w", "3"],
+        ["--short"],
+        ["-w", "0"],
+    ],
+)
+@pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
+def test_chrf_single_system_formats(files, nrefs, fmt, metrics):
+    compare([*refs_args(files, nrefs), "-i", files["hyp.txt"], *metrics, *fmt], messages=True)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--chrf-char-order", "4"],
+        ["-cc", "1"],
+        ["-cc", "12", "-cw", "4"],
+        ["-cw", "1"],
+        ["-cw", "7"],
+        ["--chrf-beta", "1"],
+        ["--chrf-beta", "0"],
+        ["--chrf-beta", "3", "-cw", "2"],
+        ["--chrf-whitespace"],
+        ["--chrf-lowercase"],
+        ["--chrf-eps-smoothing"],
+        ["--chrf-eps-smoothing", "-cw", "2", "--chrf-lowercase", "--chrf-whitespace"],
+        ["--chrf-beta", "1.5"],  # an int option: argparse's exit 2
+        ["-lc", "-tok", "char"],  # BLEU's options leave chrF alone
+    ],
+)
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_every_chrf_option(files, options, fmt):
+    compare([*refs_args(files, 3), "-i", files["hyp.txt"], "-m", "chrf", *options, "-f", fmt], messages=True)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["-f", "text"],
+        ["--short", "-f", "text"],
+        ["-b"],
+        ["-cw", "2", "-w", "3"],
+        ["--chrf-lowercase", "-f", "text"],
+        ["--chrf-eps-smoothing", "--chrf-whitespace"],
+    ],
+)
+@pytest.mark.parametrize("nrefs", [1, 3])
+def test_chrf_sentence_level(files, extra, nrefs):
+    compare([*refs_args(files, nrefs), "-i", files["hyp.txt"], "--sentence-level", "-m", "chrf", *extra])
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [["-f", "text"], ["-f", "json"], ["-f", "latex"], ["-f", "text", "--short"], ["-f", "latex", "-w", "2"], ["-b"]],
+)
+@pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
+def test_chrf_several_systems(files, fmt, metrics):
+    compare(
+        [*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *metrics, *fmt],
+        messages=True,
+    )
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        ["--paired-bs", "-pbsn", "300", "-f", "text"],
+        ["--paired-bs", "-pbsn", "200", "-f", "latex", "--short"],
+        ["--paired-ar", "-parn", "1000", "-f", "text", "-w", "3"],
+        ["--paired-ar", "-parn", "500", "-f", "latex"],
+        ["--paired-ar", "-parn", "500"],  # JSON
+    ],
+)
+@pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
+def test_chrf_paired_tests_like_sacrebleu(files, test, metrics):
+    """Tables, JSON and the log lines (per system and metric: its statistics, then its test)."""
+    args = [*refs_args(files, 2), "-i", files["hyp.txt"], files["sys2.txt"], files["sys3.txt"], *metrics, *test]
+    if "-f" not in test:
+        code_s, out_s, log_s = run_sacrebleu(args)
+        code_b, out_b, err_b = run_bleukit(args)
+        assert code_s == code_b == 0, err_b
+        assert [line[len("bleukit: ") :] for line in err_b.splitlines()] == log_s
+        _close(json.loads(out_b), json.loads(out_s))
+    else:
+        compare(args, messages=True)
+
+
+@pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
+def test_chrf_paired_bootstrap_json_where_sacrebleu_crashes(files, metrics):
+    """sacreBLEU 2.6 resamples chrF in float32 and its JSON writer then fails on the float32 mean
+    (a traceback, exit 1, nothing on stdout); bleukit writes the JSON, with sacreBLEU's numbers as
+    its PairedTest computes them."""
+    from sacrebleu.metrics import BLEU, CHRF
+    from sacrebleu.significance import PairedTest
+
+    args = [
+        *refs_args(files, 2),
+        "-i",
+        files["hyp.txt"],
+        files["sys2.txt"],
+        files["sys3.txt"],
+        *metrics,
+        "-pbs",
+        "-pbsn",
+        "300",
+    ]
+    code_s, out_s, _ = run_sacrebleu(args)
+    assert code_s == 1 and out_s == ""
+    code_b, out_b, err_b = run_bleukit(args)
+    assert code_b == 0, err_b
+    ours = json.loads(out_b)
+    names = [files["hyp.txt"], files["sys2.txt"], files["sys3.txt"]]
+    systems = [("Baseline: " + names[0] if k == 0 else names[k], HYPS if k == 0 else read(names[k])) for k in range(3)]
+    word_order = 2 if "2" in metrics else 0
+    streams = REFS[:2]
+    wanted = {"bleu": BLEU(references=streams), "chrf": CHRF(word_order=word_order, references=streams)}
+    given = [m for m in metrics[1:] if m in wanted]
+    _, scores = PairedTest(
+        systems, {m.upper(): wanted[m] for m in given}, references=None, test_type="bs", n_samples=300
+    )()
+    assert [row["system"] for row in ours] == scores["System"]
+    for metric, records in scores.items():
+        if metric == "System":
+            continue
+        for row, theirs in zip(ours, records):
+            assert row[metric]["score"] == pytest.approx(theirs.score, rel=1e-12)
+            assert row[metric]["p_value"] == theirs.p_value
+            # sacreBLEU's chrF resamples are scored in float32 arithmetic, bleukit's exactly
+            assert row[metric]["mean"] == pytest.approx(float(theirs.mean), rel=1e-5)
+            assert row[metric]["ci"] == pytest.approx(float(theirs.ci), rel=1e-4, abs=1e-4)
+
+
+def read(path: str) -> List[str]:
+    with open(path, encoding="utf-8", newline="\n") as f:
+        return [line.rstrip() for line in f]
+
+
+@pytest.mark.parametrize(
+    "extra", [[], ["-f", "text"], ["-f", "text", "--confidence-n", "200", "-w", "3"], ["-b", "-f", "text"], ["-b"]]
+)
+@pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
+def test_chrf_confidence_interval_like_sacrebleu(files, extra, metrics):
+    compare([*refs_args(files, 2), "-i", files["hyp.txt"], "-ci", *metrics, *extra])
+
+
+@pytest.mark.parametrize("metrics", CHRF_METRICS, ids=[" ".join(m) for m in CHRF_METRICS])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["-f", "text"],
+        ["-f", "text", "--force"],
+        ["-pbs", "-pbsn", "50", "-f", "text"],
+        ["-par", "-parn", "50", "-f", "text"],
+    ],
+)
+def test_tokenized_period_warning_is_bleus_alone(tmp_path, metrics, extra):
+    """sacreBLEU warns about tokenized text when BLEU counts it (once per system), never for chrF."""
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("a b .\n" * 120, encoding="utf-8")
+    ref.write_text("a b.\n" * 120, encoding="utf-8")
+    if "-pbs" not in extra and "-par" not in extra:
+        compare([str(ref), "-i", str(hyp), *metrics, *extra], messages=True)
+    compare([str(ref), "-i", str(hyp), str(ref), *metrics, *extra], messages=True)
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        (["-cc", "0"], "char_order must be between 1 and 1000, got 0"),
+        (["-cc", "0", "-cw", "2"], "char_order must be between 1 and 1000, got 0"),
+        (["-cw", "-1"], "word_order must be between 0 and 1000, got -1"),
+        (["--chrf-beta", "-1"], "beta must be a finite number >= 0, got -1"),
+    ],
+)
+def test_chrf_values_sacrebleu_accepts_silently_are_one_clear_line(files, options, words):
+    """sacreBLEU scores these anyway (a negative word order counts as 0 but is printed, beta -1 is
+    beta 1 named chrF-1, no character orders leaves a word F-score); bleukit says what is wrong."""
+    code, out, err = run_bleukit([files["ref0.txt"], "-i", files["hyp.txt"], "-m", "chrf", *options])
+    assert code == 1 and out == "" and err == f"bleukit: error: {words}\n"
+
+
+def test_real_data_chrf_two_references():
+    ref_a, ref_b, hyp = _data("wmt22-de-en", "ref.A.en", "ref.B.en", "hyp.LT22.en")
+    compare([ref_a, ref_b, "-i", hyp, "-m", "bleu", "chrf"], messages=True)
+    compare([ref_a, ref_b, "-i", hyp, "-m", "chrf", "-cw", "2", "-f", "text", "--short"], messages=True)
+    compare([ref_a, "-i", hyp, "-m", "chrf", "-cw", "2", "--sentence-level", "-f", "text"])
+
+
+@pytest.mark.slow
+def test_real_data_chrf_five_systems_tables_and_paired_test():
+    names = [
+        "ref.de",
+        "hyp.LIUM-NMT.4900.de",
+        "hyp.online-B.0.de",
+        "hyp.uedin-nmt.4722.de",
+        "hyp.KIT.4950.de",
+        "hyp.online-A.0.de",
+    ]
+    ref, *hyps = _data("wmt17-en-de", *names)
+    compare([ref, "-i", *hyps, "-m", "chrf", "bleu", "-cw", "2", "-f", "text"], messages=True)
+    compare([ref, "-i", *hyps, "-m", "bleu", "chrf", "-f", "latex"], messages=True)
+    compare([ref, "-i", *hyps[:3], "-m", "chrf", "-pbs", "-pbsn", "200", "-f", "text"], messages=True)
+    compare([ref, "-i", *hyps[:3], "-m", "chrf", "-cw", "2", "-par", "-parn", "500", "-f", "text"], messages=True)
+    compare([ref, "-i", hyps[0], "-m", "chrf", "-ci", "--confidence-n", "200", "-f", "text"])
+
+
+def test_explain_prints_the_chrf_matches_of_one_line(files):
+    from bleukit import ChrfOptions
+    from bleukit.chrf_explanation import explain_chrf
+
+    args = [*refs_args(files, 2), "-i", files["hyp.txt"], "--explain", "2", "-m", "chrf", "-cw", "2"]
+    code, out, err = run_bleukit([*args, "-f", "text"])
+    assert code == 0, err
+    ex = explain_chrf(HYPS[1], [REFS[0][1], REFS[1][1]], ChrfOptions(word_order=2))
+    lines = out.splitlines()
+    code_s, theirs, _ = run_sacrebleu(
+        [*refs_args(files, 2), "-i", files["hyp.txt"], "-m", "chrf", "-cw", "2", "--sentence-level", "-f", "text"]
+    )
+    # the line's score and signature are sacreBLEU's sentence-level line
+    assert normalise(lines[0]) == "line 2: " + normalise(theirs.splitlines()[1])
+    for order in ex.orders:
+        assert any(
+            line.startswith(f"{order.kind} {order.n}-grams {order.matched}/{order.hyp_total} ") for line in lines
+        )
+    code, out, err = run_bleukit(args)
+    assert code == 0 and json.loads(out) == ex.to_dict()

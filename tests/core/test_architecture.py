@@ -131,6 +131,12 @@ def test_public_surface_is_small_and_every_name_resolves():
         assert getattr(bleukit, name) is not None
 
 
+def test_no_public_name_is_also_a_submodule():
+    # importing bleukit.<name> sets that attribute to the module, hiding the lazy function for good
+    clashes = [name for name in bleukit._LAZY if (SRC / f"{name}.py").exists() or (SRC / name).is_dir()]
+    assert clashes == []
+
+
 def test_renamed_names_warn_and_still_work():
     with pytest.warns(DeprecationWarning, match="BleuResult"):
         old = bleukit.BLEUResult

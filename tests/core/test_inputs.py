@@ -68,7 +68,7 @@ def test_bad_corpus_input(hyps, refs, error, pattern):
     "kwargs, error, pattern",
     [
         (dict(tokenize="moses"), ValueError, "unknown tokenize='moses'; choose one of 13a"),
-        (dict(tokenize=None), TypeError, "tokenize must be a tokenizer name \\(str\\)"),
+        (dict(tokenize=13), TypeError, "tokenize must be a tokenizer name \\(str\\)"),
         (dict(smooth_method="laplace"), ValueError, "unknown smooth_method='laplace'"),
         (dict(smooth_value=-1.0, smooth_method="floor"), ValueError, "smooth_value must be a finite number >= 0"),
         (dict(smooth_value="0.1", smooth_method="floor"), TypeError, "smooth_value must be a number"),

@@ -1,9 +1,12 @@
-"""The kernel's fuzz target (tests/kernel/fuzz/fuzz_kernel.py) and a sanitizer build of the kernel.
+"""The kernels' fuzz targets (tests/kernel/fuzz/fuzz_kernel.py for BLEU, fuzz_chrf.py for chrF) and a
+sanitizer build of the kernel.
 
-- every seed of tests/kernel/fuzz/corpus replays through the differential check (fast);
-- a brief coverage-guided atheris run from those seeds (slow; ``make fuzz`` runs it for longer);
-- the kernels compiled with AddressSanitizer and UndefinedBehaviorSanitizer, into a temporary
-  directory, running their own tests and the seeds in a subprocess (slow).
+- every seed of tests/kernel/fuzz/corpus (BLEU) and corpus_chrf (chrF) replays through its
+  differential check (fast);
+- a brief coverage-guided atheris run of each target from its seeds (slow; ``make fuzz`` runs them
+  for longer);
+- the kernel compiled with AddressSanitizer and UndefinedBehaviorSanitizer, into a temporary
+  directory, running the kernel's own tests and the seeds in a subprocess (slow).
 """
 
 from __future__ import annotations
@@ -19,14 +22,17 @@ import pytest
 from shared_data import REPO
 
 from bleukit.metrics.bleu import kernel as _native
+from bleukit.metrics.chrf import extract as chrf_extract
 
 FUZZ = REPO / "tests" / "kernel" / "fuzz"
 SEEDS = sorted((FUZZ / "corpus").iterdir())
+CHRF_SEEDS = sorted((FUZZ / "corpus_chrf").iterdir())
 needs_kernel = pytest.mark.skipif(not _native.available(), reason="BLEUKIT_NO_NATIVE build")
+needs_chrf_kernel = pytest.mark.skipif(not chrf_extract.available(), reason="the chrF kernel is not built")
 
 
-def _target():
-    spec = importlib.util.spec_from_file_location("fuzz_kernel", FUZZ / "fuzz_kernel.py")
+def _target(name: str = "fuzz_kernel"):
+    spec = importlib.util.spec_from_file_location(name, FUZZ / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -55,6 +61,60 @@ def test_the_target_finds_a_difference():
             target.check((FUZZ / "corpus" / "13a-basic").read_bytes())
     finally:
         _native.native_text_statistics = real
+
+
+@needs_chrf_kernel
+@pytest.mark.parametrize("seed", CHRF_SEEDS, ids=[p.name for p in CHRF_SEEDS])
+def test_chrf_seed_corpus_replays(seed, monkeypatch):
+    monkeypatch.delenv("BLEUKIT_ENGINE", raising=False)
+    _target("fuzz_chrf").check(seed.read_bytes())
+
+
+@needs_chrf_kernel
+@pytest.mark.parametrize("seed", ["chrfpp-punct", "pairwise"])
+def test_the_chrf_target_finds_a_difference(seed, monkeypatch):
+    """The chrF check is not vacuous: a kernel that miscounts (table or pairwise rows) is caught."""
+    monkeypatch.delenv("BLEUKIT_ENGINE", raising=False)
+    target = _target("fuzz_chrf")
+    for name in ("chrf_statistics", "pairwise_chrf_statistics"):
+        real = getattr(chrf_extract, name)
+
+        def off_by_one(*args, real=real, **kwargs):
+            rows = real(*args, **kwargs)
+            rows.reshape(-1)[2] += 1
+            return rows
+
+        monkeypatch.setattr(chrf_extract, name, off_by_one)
+    with pytest.raises(AssertionError, match="kernel != reference"):
+        target.check((FUZZ / "corpus_chrf" / seed).read_bytes())
+
+
+@needs_chrf_kernel
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_fuzz_chrf_kernel_briefly(tmp_path):
+    pytest.importorskip("atheris", reason="atheris (the dev extra) runs the fuzz target")
+    seconds = os.environ.get("BLEUKIT_FUZZ_SECONDS", "40")
+    env = {k: v for k, v in os.environ.items() if k != "BLEUKIT_ENGINE"}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(FUZZ / "fuzz_chrf.py"),
+            f"-max_total_time={seconds}",
+            "-timeout=20",
+            "-rss_limit_mb=4096",
+            str(tmp_path),
+            str(FUZZ / "corpus_chrf"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=280,
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(REPO / "src")},
+    )
+    tail = (proc.stdout + proc.stderr)[-4000:]
+    assert proc.returncode == 0, tail
+    assert "Done" in tail, tail
 
 
 @needs_kernel
@@ -128,6 +188,8 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     shutil.copytree(REPO / "src" / "bleukit", package, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
     for lib in built:
         shutil.copy(lib, package / lib.name)
+    for chrf_kernel in (tmp_path / "lib" / "bleukit" / "metrics" / "chrf").glob("_kernel*.so"):
+        shutil.copy(chrf_kernel, package / "metrics" / "chrf" / chrf_kernel.name)
     env = {
         **os.environ,
         "PYTHONPATH": str(tmp_path / "site"),
@@ -145,6 +207,7 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "tests/kernel/test_fuzz.py",
         "tests/kernel/test_kernel_modules.py",
         "tests/analysis/test_pairwise.py",
+        "tests/metrics/chrf/test_chrf_kernel.py",
     ]
     proc = subprocess.run(
         [
@@ -175,14 +238,15 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         [
             sys.executable,
             "-c",
-            "import bleukit._native_kernel as k, bleukit._pairwise_kernel as p; "
-            "print(k.__file__, p.__file__, 'libasan' in open('/proc/self/maps').read())",
+            "import bleukit._native_kernel as k, bleukit._pairwise_kernel as p, bleukit.metrics.chrf._kernel as c; "
+            "print(k.__file__, p.__file__, c.__file__, 'libasan' in open('/proc/self/maps').read())",
         ],
         capture_output=True,
         text=True,
         env=env,
         cwd=tmp_path,
     )
-    native, pairwise, asan_loaded = check.stdout.split()
+    native, pairwise, chrf_where, asan_loaded = check.stdout.split()
     assert native.startswith(str(tmp_path)) and asan_loaded == "True", check.stdout + check.stderr
     assert len(built) == 1 or pairwise.startswith(str(tmp_path)), check.stdout
+    assert chrf_where.startswith(str(tmp_path)), check.stdout + check.stderr  # the chrF tests ran on it too

@@ -15,10 +15,11 @@ from ..defaults import DEFAULT_SAMPLES
 from ..inputs import references_from_streams
 from ..metrics import metric_for
 from ..metrics.base import MetricOptions
+from .args import metric_cli
 from .io import CliError
 from .output import Colors, align_single_results, score_json, score_line, short_signature
 
-__all__ = ["Log", "warn_tokenized", "progress_bar", "sentence_level", "explain", "variants", "paired", "multi",
+__all__ = ["Log", "check_system", "progress_bar", "sentence_level", "explain", "variants", "paired", "multi",
            "single", "rank", "report", "documents"]
 
 _PROGRESS_DELAY_S = 2.0
@@ -48,14 +49,12 @@ class Log:
         print(f"bleukit: error: {msg}", file=self.stream)
 
 
-def warn_tokenized(system: Sequence[str], args: argparse.Namespace, log: Log) -> None:
-    """sacreBLEU's warning for text that looks tokenized (100 lines ending in \" .\")."""
-    # sacreBLEU's check, same threshold and words (its `force` parameter is our --force)
-    if not args.force and sum(1 for h in system if h.endswith(" .")) >= 100:
-        log.warning("That's 100 lines that end in a tokenized period ('.')")
-        log.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
-        log.warning("If you insist your data is detokenized, or don't care, you can suppress this message "
-                    "with the `force` parameter.")
+def check_system(system: Sequence[str], options: MetricOptions, args: argparse.Namespace, log: Log) -> None:
+    """The metric's warnings about a system's text (BLEU: text that looks tokenized), given where
+    sacreBLEU gives them: each time that metric counts the system."""
+    check = getattr(metric_cli()[metric_for(options).name], "check_system", None)
+    if check is not None:
+        check(system, args, log.warning)
 
 
 def progress_bar(total: int, args: argparse.Namespace, stderr: IO, desc: str, unit: str = "system"):
@@ -85,16 +84,20 @@ def sentence_level(system: List[str], refs: List[List[str]], options: MetricOpti
 
 def explain(system: List[str], refs: List[List[str]], options: MetricOptions, args: argparse.Namespace,
             out: IO) -> None:
-    """Which n-grams of one line match its references, per order (BLEU)."""
+    """Which n-grams of one line match its references, per order (BLEU or chrF)."""
     from ..explain import explain_sentence
     from ..metrics.bleu import METRIC, BleuOptions
+    from ..metrics.chrf import ChrfOptions
 
-    if not isinstance(options, BleuOptions):
-        raise CliError("--explain works with BLEU (-m bleu)")
+    if not isinstance(options, (BleuOptions, ChrfOptions)):
+        raise CliError("--explain works with BLEU and chrF (-m bleu, -m chrf)")
 
     n = args.explain
     if not 1 <= n <= len(system):
         raise CliError(f"--explain {n}: there are {len(system)} lines (numbered from 1)")
+    if isinstance(options, ChrfOptions):
+        _explain_chrf(n, system[n - 1], [stream[n - 1] for stream in refs], options, args, out)
+        return
     ex = explain_sentence(system[n - 1], [stream[n - 1] for stream in refs], options)
     if args.format == "json":
         out.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=1) + "\n")
@@ -113,6 +116,31 @@ def explain(system: List[str], refs: List[List[str]], options: MetricOptions, ar
                   for m in order.ngrams if m.hyp_count > m.matched]
         lines.append(f"{order.order}-grams {order.matched}/{order.total} ({order.precision:.1f}%)"
                      f"  matched: {' | '.join(matched) or '-'}  unmatched: {' | '.join(missed) or '-'}")
+    out.write("\n".join(lines) + "\n")
+
+
+def _explain_chrf(n: int, hypothesis: str, references: List[str], options: MetricOptions,
+                  args: argparse.Namespace, out: IO) -> None:
+    from ..chrf_explanation import explain_chrf
+    from ..metrics.chrf import METRIC, ChrfOptions
+
+    assert isinstance(options, ChrfOptions)
+    ex = explain_chrf(hypothesis, [r for r in references if r is not None], options)
+    if args.format == "json":
+        out.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=1) + "\n")
+        return
+    result = METRIC.result(ex.statistics(), options)
+    sig = short_signature(result.signature) if args.short else result.signature
+    lines = [f"line {n}: " + score_line(result, args.width, False, sig), f"hypothesis: {ex.hypothesis}"]
+    for k, ref in enumerate(ex.references):
+        lines.append(f"reference {k + 1}: {ref}" + ("  (its statistics count)" if k == ex.reference_index else ""))
+    for order in ex.orders:
+        matched = [m.ngram + (f" x{m.matched}" if m.matched > 1 else "") for m in order.ngrams if m.matched]
+        missed = [m.ngram + (f" x{m.hyp_count - m.matched}" if m.hyp_count - m.matched > 1 else "")
+                  for m in order.ngrams if m.hyp_count > m.matched]
+        lines.append(f"{order.kind} {order.n}-grams {order.matched}/{order.hyp_total} (P {order.precision:.1f}%, "
+                     f"R {order.recall:.1f}% of {order.ref_total})  matched: {' | '.join(matched) or '-'}  "
+                     f"unmatched: {' | '.join(missed) or '-'}")
     out.write("\n".join(lines) + "\n")
 
 
@@ -138,16 +166,17 @@ def paired(names: List[str], systems: List[List[str]], refs: List[List[str]], me
     n_used = n if n > 0 else DEFAULT_SAMPLES[method]  # sacreBLEU's defaults, its messages
     step = (f" > Performing paired bootstrap resampling test (# resamples: {n_used})" if method == "bs"
             else f" > Performing approximate randomization test (# trials: {n_used})")
-    labels = [_label(options) for options in metrics]
-    # sacreBLEU's messages, in its order (it computes between them; bleukit tests all systems at once)
-    for label in labels:
-        log.info(f"Pre-computing {label} statistics for {names[0]!r}")
-    warn_tokenized(systems[0], args, log)
+    # sacreBLEU's messages, in its order (it computes between them; bleukit tests all systems at
+    # once): the baseline's statistics per metric, then per system and metric its statistics and test
+    for options in metrics:
+        log.info(f"Pre-computing {_label(options)} statistics for {names[0]!r}")
+        check_system(systems[0], options, args, log)
     for i in range(1, len(systems)):
-        for label in labels:
-            log.info(f"Computing {label} for {names[i]!r} and extracting sufficient statistics")
-        warn_tokenized(systems[i], args, log)
-        log.info(step)
+        for options in metrics:
+            log.info(f"Computing {metric_for(options).score_name(options)} for {names[i]!r} and extracting "
+                     "sufficient statistics")
+            check_system(systems[i], options, args, log)
+            log.info(step)
     bar = progress_bar(n_used * len(metrics), args, stderr, "paired bootstrap" if method == "bs" else "randomization",
                        "resample" if method == "bs" else "trial")
     columns: Dict[str, list] = {}
@@ -177,8 +206,8 @@ def multi(names: List[str], systems: List[List[str]], refs: List[List[str]], met
     signatures: Dict[str, str] = {}
     try:
         for system in systems:
-            warn_tokenized(system, args, log)
             for options in metrics:
+                check_system(system, options, args, log)
                 metric = metric_for(options)
                 result = metric.result(corpus_statistics(system, references, options), options)
                 columns.setdefault(result.name, []).append(f"{result.score:.{args.width}f}")
@@ -199,10 +228,10 @@ def single(system: List[str], refs: List[List[str]], metrics: Sequence[MetricOpt
     from ..significance import with_bootstrap
 
     references = references_from_streams(refs)
-    warn_tokenized(system, args, log)
     n_bootstrap = args.confidence_n if args.confidence and args.confidence_n > 1 else None
     lines = []
     for options in metrics:
+        check_system(system, options, args, log)
         metric = metric_for(options)
         stats = corpus_statistics(system, references, options)
         result = metric.result(stats, options)

@@ -7,6 +7,8 @@ let them through: stdout a terminal, no ``NO_COLOR``, no ``--no-color``.
 
 >>> short_signature("nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:bleukit-1")
 '#:1|bs:1000|rs:12345|c:mixed|e:no|tok:13a|s:exp|v:bleukit-1'
+>>> short_signature("nrefs:2|case:mixed|eff:yes|nc:6|nw:2|space:no|version:bleukit-1")
+'#:2|c:mixed|e:yes|nc:6|nw:2|s:no|v:bleukit-1'
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 __all__ = ["Colors", "short_signature", "score_line", "score_json", "align_single_results",
            "results_table", "PAIRED_HEADER"]
 
-# sacreBLEU's Signature._abbr plus BLEUSignature's; bleukit's own fields keep their names
+# sacreBLEU's Signature._abbr plus BLEUSignature's and CHRFSignature's (no field name clashes
+# between them); bleukit's own fields keep their names
 _ABBR = {"version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S", "origlang": "o",
-         "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e", "tok": "tok", "smooth": "s"}
+         "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e", "tok": "tok", "smooth": "s",
+         "nc": "nc", "nw": "nw", "space": "s"}
 
 _ANSI = {"red": "\x1b[31m", "green": "\x1b[32m", "yellow": "\x1b[33m", "cyan": "\x1b[36m"}
 _RESET = "\x1b[0m"

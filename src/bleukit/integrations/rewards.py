@@ -1,28 +1,61 @@
-"""BLEU as a reward function for RL trainers (TRL's ``GRPOTrainer`` and anything calling alike).
+"""Sentence BLEU, chrF/chrF++ (any metric) as reward functions for RL trainers (TRL's GRPO and alike).
 
-TRL calls each reward function as ``f(prompts=..., completions=..., completion_ids=...,
-**dataset_columns)`` (plus ``trainer_state`` and logging hooks) and expects one float per
-completion. :func:`bleu_reward` builds such a function: text completions are scored with the
-core's sacreBLEU-exact sentence BLEU; with ``ids=True`` the generated ids are scored directly
-with :func:`bleukit.ids.sentence_bleu_ids` (no decoding).
+TRL 1.16 calls each reward function as ``f(prompts=..., completions=..., completion_ids=...,
+**dataset_columns, trainer_state=..., log_extra=..., log_metric=...)`` and expects one float per
+completion, or ``None`` where the reward does not apply (that sample then skips this reward).
+Its async GRPO trainer runs rewards in a spawned process, so they must pickle, and it names
+their logged metrics after ``__name__`` (or the class name).
 
->>> reward = bleu_reward("reference", scale=1.0)
->>> rewards = reward(prompts=["Hallo Welt", "Guten Tag"], completions=["Hello world !", "Good morning"],
-...                  reference=["Hello world!", ["Good day", "Hello"]])
->>> [round(r, 4) for r in rewards]
-[100.0, 50.0]
+:class:`MetricReward` is that function for any metric's options (``BleuOptions``,
+``ChrfOptions``, ...): a picklable callable object that scores each completion with the
+metric's sacreBLEU-exact sentence score (the core's statistics table and formula), times
+``scale``. :class:`BleuReward` and :class:`ChrfReward` only build the options;
+:func:`bleu_reward` is the older spelling of ``BleuReward``.
+
+>>> reward = BleuReward("reference", scale=1.0)
+>>> reward(prompts=["Hallo Welt", "Guten Tag", "Danke"], completions=["Hello world !", "Good morning", "Thanks"],
+...        reference=["Hello world!", ["Good day", "Hello"], None])
+[100.00000000000004, 49.99999999999999, None]
+>>> reward.__name__, ChrfReward(word_order=2).__name__
+('bleu', 'chrf++')
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional, Sequence
+import asyncio
+import dataclasses
+import math
+import numbers
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
 
 from bleukit.ids import PadIds, id_statistics
-from bleukit.metrics.bleu.options import DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
-from bleukit.pipeline import corpus_statistics, sentence_scores_from_statistics
-from bleukit.tokenizers import DEFAULT_TOKENIZER
+from bleukit.integrations._columns import _names, references_of_rows
+from bleukit.metrics import metric_for, resolve_options
+from bleukit.metrics.base import MetricOptions, Statistics
+from bleukit.metrics.bleu.formula import score_table
+from bleukit.metrics.bleu.options import BleuOptions
+from bleukit.metrics.chrf.options import ChrfOptions
+from bleukit.pipeline import corpus_statistics
+from bleukit.tokenizers import DEFAULT_TOKENIZER, languages
 
-__all__ = ["bleu_reward", "completion_text"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from bleukit.metrics.bleu.options import BleuOptionKeywords
+    from bleukit.metrics.chrf.options import ChrfOptionKeywords
+
+__all__ = [
+    "MetricReward",
+    "BleuReward",
+    "ChrfReward",
+    "AsyncReward",
+    "bleu_reward",
+    "completion_text",
+    "target_language",
+    "options_for_language",
+]
 
 # Keyword arguments TRL adds next to the dataset columns; never a reference column.
 _TRAINER_KWARGS = {"trainer_state", "log_extra", "log_metric", "environments"}
@@ -53,87 +86,366 @@ def completion_text(completion: Any) -> str:
     )
 
 
-def bleu_reward(
-    reference_column: str = "reference",
-    *,
-    ids: bool = False,
-    scale: float = 0.01,
-    tokenize: str = DEFAULT_TOKENIZER,
-    lowercase: bool = False,
-    smooth_method: str = DEFAULT_SENTENCE_SMOOTH,
-    smooth_value: Optional[float] = None,
-    max_ngram_order: int = DEFAULT_MAX_NGRAM_ORDER,
-    effective_order: bool = True,
-    weights: Optional[Sequence[float]] = None,
-    pad_id: PadIds = None,
-    tokenizer: Any = None,
-    name: Optional[str] = None,
-) -> Callable[..., List[float]]:
-    """A reward function ``(prompts, completions, **dataset_columns) -> list[float]``: sentence BLEU
-    of each completion against ``dataset_columns[reference_column]``, times ``scale``.
+def target_language(value: Any) -> Optional[str]:
+    """The target language of a language column's value: a language (``"zh"``) or a pair
+    ``"SRC-TRG"`` (``"en-zh"``, read as sacreBLEU's ``-l``); ``None`` or ``""`` for none.
 
-    ``scale=0.01`` gives rewards in [0, 1]; ``scale=1.0`` gives sacreBLEU's 0-100 numbers
-    exactly. A reference entry is a string or a list of strings (several references), or, with
-    ``ids=True``, an id list or a list of id lists; with ``ids=True`` string references are
-    encoded with ``tokenizer`` (a Hugging Face tokenizer, no special tokens). ``pad_id`` (one id
-    or several, e.g. pad and EOS) is dropped from the ids before scoring. ``tokenize`` and
-    ``lowercase`` apply to text only (ids are already tokens).
-
-    >>> reward = bleu_reward("refs", ids=True, scale=1.0, pad_id=2)
-    >>> rewards = reward(prompts=["p", "q"], completions=["?", "?"], completion_ids=[[5, 6, 7, 8, 2], [5, 6, 2]],
-    ...                  refs=[[5, 6, 7, 8], [[5, 6, 9], [1]]])
-    >>> [round(r, 4) for r in rewards]
-    [100.0, 100.0]
+    >>> target_language("en-zh"), target_language("ja"), target_language(None)
+    ('zh', 'ja', None)
     """
-    if not isinstance(reference_column, str):
-        raise TypeError(f"reference_column must be a str, got {type(reference_column).__name__}")
-    if isinstance(scale, bool) or not isinstance(scale, (int, float)):
-        raise TypeError(f"scale must be a number, got {type(scale).__name__}")
-    # Validate every option now, so a typo fails when the trainer is built, not mid-training.
-    # Ids are already tokens: they are scored with tokenize="none" and no lowercasing.
-    options = BleuOptions(
-        tokenize="none" if ids else tokenize,
-        lowercase=False if ids else lowercase,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=max_ngram_order,
-        weights=weights,
-        effective_order=effective_order,
-    )
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"a language must be a str such as 'zh' or 'en-zh', got {type(value).__name__}")
+    if "-" in value:
+        return languages.target_language(value)
+    return value or None
 
-    def references_of(kwargs: dict, n: int) -> list:
-        if reference_column not in kwargs:
+
+def options_for_language(options: MetricOptions, language: Optional[str]) -> MetricOptions:
+    """The options for a sentence in ``language``: as sacreBLEU's ``trg_lang``, a Chinese,
+    Japanese or Korean target picks the ``zh``/``ja-mecab``/``ko-mecab`` tokenizer when the
+    options' tokenizer is the default (``13a``); other options (chrF has no tokenizer) are kept.
+
+    >>> options_for_language(BleuOptions(), "ja").tokenize
+    'ja-mecab'
+    >>> options_for_language(BleuOptions(tokenize="intl"), "ja").tokenize
+    'intl'
+    """
+    if language is None or getattr(options, "tokenize", None) != DEFAULT_TOKENIZER:
+        return options
+    tokenizer = languages.tokenizer_for_language(None, trg_lang=language)
+    if tokenizer == DEFAULT_TOKENIZER:
+        return options
+    return dataclasses.replace(options, tokenize=tokenizer)  # type: ignore[type-var]
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a number, got {type(value).__name__}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{what} must be a finite number, got {value!r}")
+    return number
+
+
+def _missing(reference: Any) -> bool:
+    """Whether a row has no reference (``None``, or a list of none)."""
+    if reference is None:
+        return True
+    if isinstance(reference, (list, tuple, np.ndarray)) and not isinstance(reference, str):
+        return all(r is None for r in reference)
+    return False
+
+
+class MetricReward:
+    """A reward function: the sentence score of each completion under any metric's ``options``
+    (BLEU keywords when ``options`` is not given), times ``scale``.
+
+    - ``reference_column``: the dataset column(s) holding each row's reference: a string, a list
+      of strings (several references) or ``None`` (no reference: the reward is ``None`` for that
+      row, and TRL skips this reward for it). Several columns add up their references.
+    - ``ids=True`` scores the generated ``completion_ids`` with token-id BLEU (no decoding)
+      against an id column, or a text column encoded with ``tokenizer`` (a Hugging Face
+      tokenizer; no special tokens); ``pad_id`` (one id or several, e.g. pad and EOS) is dropped.
+    - ``language_column`` names a per-row language (``"zh"``) or pair (``"en-zh"``) whose target
+      picks the tokenizer, as sacreBLEU's ``trg_lang`` (:func:`options_for_language`).
+    - Shaping: a score below ``threshold`` (on the metric's 0-100 scale) gives 0; otherwise the
+      reward is ``(score * scale) ** power``. For a metric where lower is better (TER) the
+      reward is minus that. ``scale=0.01`` gives [0, 1]; ``scale=1.0`` and ``power=1.0`` give
+      sacreBLEU's numbers exactly.
+    - Logging: with TRL's ``log_metric`` the batch's corpus score (``<name>/corpus``, scored with
+      ``options`` as given, i.e. corpus defaults) and, for BLEU, its brevity penalty and length
+      ratio; with ``log_extra`` each completion's n-gram precisions (``<name>/p1``, ...).
+    - ``name`` is the logged name (default: the metric's, ``bleu_ids`` for ids).
+
+    The object pickles (TRL's async trainer sends it to a spawned process);
+    :meth:`asynchronous` gives the same reward as an async callable.
+
+    >>> from bleukit.metrics.chrf import ChrfOptions
+    >>> reward = MetricReward("refs", options=ChrfOptions(word_order=2), scale=1.0)
+    >>> [round(r, 4) for r in reward(completions=["The cat sat on the mat."], refs=["The cat is on the mat."])]
+    [69.437]
+    """
+
+    def __init__(
+        self,
+        reference_column: Union[str, Sequence[str]] = "reference",
+        *,
+        options: Optional[MetricOptions] = None,
+        ids: bool = False,
+        scale: float = 0.01,
+        power: float = 1.0,
+        threshold: Optional[float] = None,
+        language_column: Optional[str] = None,
+        pad_id: PadIds = None,
+        tokenizer: Any = None,
+        name: Optional[str] = None,
+        **keywords: Unpack[BleuOptionKeywords],
+    ) -> None:
+        self.reference_columns: Tuple[str, ...] = _names(reference_column, "reference_column")
+        resolved = resolve_options(options, keywords)
+        if not isinstance(ids, bool):
+            raise TypeError(f"ids must be a bool, got {type(ids).__name__}")
+        if ids:
+            if not isinstance(resolved, BleuOptions):
+                raise ValueError(
+                    f"ids=True scores token ids with BLEU; {resolved.metric} needs text (leave ids=False)"
+                )
+            if language_column is not None:
+                raise ValueError("language_column picks a text tokenizer; token ids are scored as they are (ids=True)")
+            # Ids are already tokens: no tokenizer, no lowercasing.
+            resolved = dataclasses.replace(resolved, tokenize="none", lowercase=False)
+        elif tokenizer is not None or pad_id is not None:
+            raise ValueError("tokenizer= and pad_id= apply to token ids: pass ids=True, or leave them out")
+        self.options: MetricOptions = resolved
+        self.ids = ids
+        self.scale = _number(scale, "scale")
+        if self.scale <= 0:
+            raise ValueError(f"scale must be > 0, got {scale!r}")
+        self.power = _number(power, "power")
+        if self.power <= 0:
+            raise ValueError(f"power must be > 0, got {power!r}")
+        self.threshold = None if threshold is None else _number(threshold, "threshold")
+        if language_column is not None and not isinstance(language_column, str):
+            raise TypeError(f"language_column must be a column name (str), got {type(language_column).__name__}")
+        if language_column in self.reference_columns:
+            raise ValueError(f"column {language_column!r} is both the language and a reference column")
+        self.language_column = language_column
+        self.pad_id = pad_id
+        self.tokenizer = tokenizer
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"name must be a str, got {type(name).__name__}")
+        self.__name__ = name or self._default_name()
+        # Sentence options per target language, built once (the options validate on construction).
+        self._sentence_options: Dict[Optional[str], MetricOptions] = {None: resolved.sentence_level()}
+
+    def _default_name(self) -> str:
+        if self.ids:
+            return "bleu_ids"
+        if isinstance(self.options, ChrfOptions) and self.options.word_order > 0:
+            return "chrf++"
+        return self.options.metric
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.reference_columns!r}, options={self.options!r}, name={self.__name__!r})"
+
+    def sentence_options(self, language: Optional[str] = None) -> MetricOptions:
+        """The options a sentence in ``language`` (a target language or ``None``) is scored with."""
+        if language not in self._sentence_options:
+            self._sentence_options[language] = options_for_language(self._sentence_options[None], language)
+        return self._sentence_options[language]
+
+    # -- scoring ---------------------------------------------------------------------------------
+
+    def table(
+        self, hypotheses: Sequence[Any], references: Sequence[Any], languages: Optional[Sequence[Any]] = None
+    ) -> Tuple[Optional[Statistics], List[int]]:
+        """The statistics table of the rows that have a reference, and those rows' indices.
+
+        ``hypotheses`` are texts (or id lists with ``ids=True``); ``languages`` (optional) holds
+        each row's language or pair. Rows of one target language are counted together."""
+        present = [i for i, ref in enumerate(references) if not _missing(ref)]
+        if not present:
+            return None, present
+        if self.ids:
+            refs = [_encode(references[i], self.tokenizer) for i in present]
+            hyps = [hypotheses[i] for i in present]
+            table: Statistics = id_statistics(
+                hyps, refs, pad_id=self.pad_id, max_ngram_order=self.options.max_ngram_order  # type: ignore[attr-defined]
+            )
+            return table, present
+        groups: Dict[MetricOptions, List[int]] = {}
+        for i in present:
+            language = target_language(languages[i]) if languages is not None else None
+            groups.setdefault(self.sentence_options(language), []).append(i)
+        parts, order = [], []
+        for options, rows in groups.items():
+            parts.append(corpus_statistics([hypotheses[i] for i in rows], [references[i] for i in rows], options))
+            order.extend(rows)
+        return (parts[0] if len(parts) == 1 else type(parts[0]).concat(parts)), order
+
+    def scores(
+        self, hypotheses: Sequence[Any], references: Sequence[Any], languages: Optional[Sequence[Any]] = None
+    ) -> List[Optional[float]]:
+        """The metric's sentence score (0-100, unscaled) of every row; ``None`` where a row has no
+        reference. Texts, or id lists with ``ids=True``."""
+        table, rows = self.table(hypotheses, references, languages)
+        return self._scatter(self._row_scores(table), rows, len(hypotheses))
+
+    def reward_of(self, score: Optional[float]) -> Optional[float]:
+        """The reward of a sentence score (``None`` stays ``None``): shaping, scale and sign."""
+        if score is None:
+            return None
+        if self.threshold is not None and score < self.threshold:
+            shaped = 0.0
+        else:
+            shaped = score * self.scale
+            if self.power != 1.0:
+                shaped = shaped**self.power
+        return shaped if metric_for(self.options).higher_is_better else -shaped
+
+    def _row_scores(self, table: Optional[Statistics]) -> List[float]:
+        if table is None:
+            return []
+        sentence = self._sentence_options[None]
+        scores: List[float] = np.asarray(metric_for(sentence).scores(table.rows, sentence), dtype=np.float64).tolist()
+        return scores
+
+    @staticmethod
+    def _scatter(values: Sequence[Any], rows: Sequence[int], n: int) -> List[Any]:
+        out: List[Any] = [None] * n
+        for i, value in zip(rows, values):
+            out[i] = value
+        return out
+
+    # -- the trainer's call ------------------------------------------------------------------------
+
+    def __call__(
+        self, prompts: Any = None, completions: Any = None, completion_ids: Any = None, **kwargs: Any
+    ) -> List[Optional[float]]:
+        """One reward per completion, as TRL's reward functions return them (``None``: no reference)."""
+        if self.ids:
+            if completion_ids is None:
+                raise ValueError(f"{type(self).__name__}(ids=True) needs completion_ids (TRL passes them)")
+            hypotheses: List[Any] = list(completion_ids)
+        else:
+            if completions is None:
+                raise ValueError(f"the {self.__name__} reward needs completions")
+            hypotheses = [completion_text(c) for c in completions]
+        n = len(hypotheses)
+        references = references_of_rows([self._column(kwargs, name, n) for name in self.reference_columns])
+        languages = self._column(kwargs, self.language_column, n) if self.language_column is not None else None
+        table, rows = self.table(hypotheses, references, languages)
+        scores = self._row_scores(table)
+        if table is not None:
+            self._log(kwargs, table, rows, n)
+        return [self.reward_of(s) for s in self._scatter(scores, rows, n)]
+
+    def _column(self, kwargs: Dict[str, Any], name: str, n: int) -> List[Any]:
+        if name not in kwargs:
             columns = sorted(k for k in kwargs if k not in _TRAINER_KWARGS)
             raise ValueError(
-                f"reward needs the reference column {reference_column!r}, but the batch has only "
-                f"{columns}; pass bleu_reward(reference_column=...) naming a dataset column"
+                f"the {self.__name__} reward needs the column {name!r}, but the batch has only {columns}; "
+                f"name a dataset column (reference_column=..., language_column=...)"
             )
-        refs = list(kwargs[reference_column])
-        if len(refs) != n:
-            raise ValueError(f"got {n} completions but {len(refs)} entries in column {reference_column!r}")
-        return refs
+        values = list(kwargs[name])
+        if len(values) != n:
+            raise ValueError(f"got {n} completions but {len(values)} entries in column {name!r}")
+        return values
 
-    def bleu_text_reward(prompts=None, completions=None, completion_ids=None, **kwargs) -> List[float]:
-        if completions is None:
-            raise ValueError("bleu reward needs completions")
-        texts = [completion_text(c) for c in completions]
-        refs = references_of(kwargs, len(texts))
-        scores = sentence_scores_from_statistics(corpus_statistics(texts, refs, options), options)
-        return [s * scale for s in scores.tolist()]
+    def _log(self, kwargs: Dict[str, Any], table: Statistics, rows: List[int], n: int) -> None:
+        metric = metric_for(self.options)
+        log_metric = kwargs.get("log_metric")
+        if callable(log_metric):
+            result = metric.result(table, self.options)
+            log_metric(f"{self.__name__}/corpus", float(result.score))
+            for key, attribute in (("bp", "bp"), ("length_ratio", "ratio")):
+                value = getattr(result, attribute, None)
+                if value is not None:
+                    log_metric(f"{self.__name__}/{key}", float(value))
+        log_extra = kwargs.get("log_extra")
+        if callable(log_extra) and isinstance(self.options, BleuOptions):
+            # BLEU's per-order precisions of every row, from one vectorised call of its formula
+            # (other metrics have no per-order figures to show).
+            sentence = self._sentence_options[None]
+            assert isinstance(sentence, BleuOptions)
+            precisions = score_table(table.rows, sentence).precisions.tolist()
+            for order in range(len(precisions[0])):
+                log_extra(f"{self.__name__}/p{order + 1}", self._scatter([p[order] for p in precisions], rows, n))
 
-    def bleu_ids_reward(prompts=None, completions=None, completion_ids=None, **kwargs) -> List[float]:
-        if completion_ids is None:
-            raise ValueError("bleu_reward(ids=True) needs completion_ids (TRL passes them)")
-        refs = references_of(kwargs, len(completion_ids))
-        refs = [_encode(r, tokenizer) for r in refs]
-        stats = id_statistics(completion_ids, refs, pad_id=pad_id, max_ngram_order=options.max_ngram_order)
-        return [s * scale for s in sentence_scores_from_statistics(stats, options).tolist()]
+    def asynchronous(self) -> AsyncReward:
+        """The same reward as an async callable (TRL awaits it; the scoring runs in a thread).
 
-    reward = bleu_ids_reward if ids else bleu_text_reward
-    # TRL names the reward's logged metrics after __name__.
-    reward.__name__ = name or ("bleu_ids" if ids else "bleu")
-    reward.__qualname__ = reward.__name__
-    return reward
+        >>> import asyncio, inspect
+        >>> reward = BleuReward(scale=1.0).asynchronous()
+        >>> inspect.iscoroutinefunction(reward.__call__), reward.__name__
+        (True, 'bleu')
+        >>> asyncio.run(reward(completions=["a b c d"], reference=["a b c d"]))
+        [100.00000000000004]
+        """
+        return AsyncReward(self)
+
+
+class BleuReward(MetricReward):
+    """Sentence BLEU as a reward; the option keywords are :class:`~bleukit.BleuOptions` fields
+    (sentence defaults: ``effective_order=True``). See :class:`MetricReward` for the rest.
+
+    >>> BleuReward("reference", scale=1.0, tokenize="intl")(completions=["Hello world !"], reference=["Hello world!"])
+    [100.00000000000004]
+    """
+
+    def __init__(
+        self,
+        reference_column: Union[str, Sequence[str]] = "reference",
+        *,
+        ids: bool = False,
+        scale: float = 0.01,
+        power: float = 1.0,
+        threshold: Optional[float] = None,
+        language_column: Optional[str] = None,
+        pad_id: PadIds = None,
+        tokenizer: Any = None,
+        name: Optional[str] = None,
+        **keywords: Unpack[BleuOptionKeywords],
+    ) -> None:
+        super().__init__(
+            reference_column, options=BleuOptions.from_keywords(keywords), ids=ids, scale=scale, power=power,
+            threshold=threshold, language_column=language_column, pad_id=pad_id, tokenizer=tokenizer, name=name,
+        )
+
+
+class ChrfReward(MetricReward):
+    """Sentence chrF as a reward (``word_order=2``: chrF++); the option keywords are
+    :class:`~bleukit.metrics.chrf.ChrfOptions` fields. See :class:`MetricReward` for the rest.
+
+    >>> [round(r, 6) for r in ChrfReward(word_order=2)(completions=["The cat sat."], reference=["The cat sat down."])]
+    [0.628124]
+    """
+
+    def __init__(
+        self,
+        reference_column: Union[str, Sequence[str]] = "reference",
+        *,
+        scale: float = 0.01,
+        power: float = 1.0,
+        threshold: Optional[float] = None,
+        language_column: Optional[str] = None,
+        name: Optional[str] = None,
+        **keywords: Unpack[ChrfOptionKeywords],
+    ) -> None:
+        super().__init__(
+            reference_column, options=ChrfOptions.from_keywords(keywords), scale=scale, power=power,
+            threshold=threshold, language_column=language_column, name=name,
+        )
+
+
+class AsyncReward:
+    """An async reward function around a synchronous one (picklable when the reward is): TRL
+    awaits it, and the scoring runs in a worker thread (the compiled kernels release the GIL)."""
+
+    def __init__(self, reward: Any) -> None:
+        if not callable(reward):
+            raise TypeError(f"reward must be callable, got {type(reward).__name__}")
+        self.reward = reward
+        self.__name__ = getattr(reward, "__name__", type(reward).__name__)
+
+    async def __call__(self, **kwargs: Any) -> Any:
+        return await asyncio.to_thread(self.reward, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"AsyncReward({self.reward!r})"
+
+
+def bleu_reward(reference_column: Union[str, Sequence[str]] = "reference", **kwargs: Any) -> BleuReward:
+    """``BleuReward(reference_column, **kwargs)``: the name this reward had before it became a class.
+
+    >>> reward = bleu_reward("refs", ids=True, scale=1.0, pad_id=2)
+    >>> reward(prompts=["p", "q"], completions=["?", "?"], completion_ids=[[5, 6, 7, 8, 2], [5, 6, 2]],
+    ...        refs=[[5, 6, 7, 8], [[5, 6, 9], [1]]])
+    [100.00000000000004, 100.00000000000004]
+    """
+    return BleuReward(reference_column, **kwargs)
 
 
 def _encode(reference: Any, tokenizer: Any) -> Any:
@@ -144,7 +456,7 @@ def _encode(reference: Any, tokenizer: Any) -> Any:
         if tokenizer is None:
             raise TypeError(
                 "reference column holds text but ids=True: pass tokenizer=... to encode it, or use "
-                "bleu_reward(ids=False) to score decoded text"
+                "ids=False to score decoded text"
             )
         if isinstance(reference, str):
             return tokenizer(reference, add_special_tokens=False)["input_ids"]

@@ -27,7 +27,7 @@ def _modules() -> Dict[str, Path]:
     return found
 
 
-#: The evaluate modules by name: ``"bleukit"`` and the drop-ins (``"bleu"``, ``"google_bleu"``, ...).
+#: The evaluate modules by name: ``"bleukit"`` and the drop-ins (``"bleu"``, ``"chrf"``, ``"google_bleu"``, ...).
 EVALUATE_MODULES = tuple(_modules())
 
 

@@ -71,6 +71,12 @@ class MetricOptions(abc.ABC):
 
     metric: ClassVar[str]
     SENTENCE_DEFAULTS: ClassVar[Mapping[str, Any]] = {}
+    #: sacreBLEU's short names of the signature fields (``--short``, ``Signature.format(short=True)``):
+    #: those every metric shares, in the order sacreBLEU keeps them; a metric adds its own fields'.
+    SIGNATURE_ABBREVIATIONS: ClassVar[Mapping[str, str]] = {
+        "version": "v", "nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs",
+        "test": "t", "lang": "l", "origlang": "o", "subset": "S",
+    }
 
     @classmethod
     def option_names(cls) -> Tuple[str, ...]:
@@ -105,6 +111,17 @@ class MetricOptions(abc.ABC):
     @abc.abstractmethod
     def signature(self, nrefs: NRefs, resampling: Optional[Resampling] = None) -> str:
         """sacreBLEU's signature string for these options, with this package's name and version."""
+
+    @classmethod
+    def short_signature(cls, signature: str) -> str:
+        """A signature with sacreBLEU's short field names (bleukit's own fields keep theirs).
+
+        >>> from bleukit.metrics.bleu import BleuOptions
+        >>> BleuOptions.short_signature("nrefs:1|bs:10|seed:1|case:mixed|order:3|version:bleukit-1")
+        '#:1|bs:10|rs:1|c:mixed|order:3|v:bleukit-1'
+        """
+        fields = (field.partition(":") for field in signature.split("|"))
+        return "|".join(f"{cls.SIGNATURE_ABBREVIATIONS.get(key, key)}:{value}" for key, _, value in fields)
 
 
 @dataclass(frozen=True)
@@ -315,6 +332,11 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
     def layout(self, options: OptionsT) -> Dict[str, Any]:
         """The layout fields of the table these options produce (compared with ``Statistics.layout()``)."""
 
+    def score_name(self, options: OptionsT) -> str:
+        """The name results of these options carry (sacreBLEU's score name: ``BLEU``, ``chrF2++``),
+        known before anything is scored (the command line's log lines name the metric with it)."""
+        return self.name.upper()
+
     def empty(self, options: OptionsT) -> StatisticsT:
         """A table with no rows and the layout of these options."""
         width = len(self.columns(options))
@@ -369,6 +391,18 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
         refs = [[r] for _ in range(n) for r in references]
         stats = self.statistics(hyps, refs, options, threads=threads)
         return np.asarray(self.scores(stats.rows, options), dtype=np.float64).reshape(n, m)
+
+    def pairwise_statistics(
+        self, hypotheses: List[str], references: List[str], options: OptionsT, *, threads: int = 1
+    ) -> np.ndarray:
+        """The statistics row of every hypothesis against every single reference: int64
+        ``(N, M, columns)``, ``table[i, j]`` the row of ``statistics([hypotheses[i]], [[references[j]]])``.
+        This default counts all N x M pairs; a metric overrides it where it counts each sentence once."""
+        n, m = len(hypotheses), len(references)
+        hyps = [h for h in hypotheses for _ in range(m)]
+        refs = [[r] for _ in range(n) for r in references]
+        rows: np.ndarray = self.statistics(hyps, refs, options, threads=threads).rows
+        return rows.reshape(n, m, -1)
 
     def aggregate_scores(
         self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: OptionsT

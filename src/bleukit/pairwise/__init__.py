@@ -1,6 +1,6 @@
 """Scores of sentence pairs: pairwise matrices (every hypothesis against every reference) and MBR.
 
-- :mod:`.api`: :func:`pairwise_scores` (any metric), :func:`pairwise_bleu`,
+- :mod:`.api`: :func:`pairwise_scores` (any metric), :func:`pairwise_bleu`, :func:`pairwise_chrf`,
   :func:`pairwise_statistics`, :func:`pairwise_bleu_ids`;
 - :mod:`.mbr`: :func:`mbr_select`, minimum-Bayes-risk selection with a pairwise utility.
 
@@ -12,12 +12,13 @@ array([[100.  ,   0.  ,  55.03],
 from __future__ import annotations
 
 from ..metrics.bleu.pairs import pair_kernel
-from .api import pairwise_bleu, pairwise_bleu_ids, pairwise_scores, pairwise_statistics
+from .api import pairwise_bleu, pairwise_bleu_ids, pairwise_chrf, pairwise_scores, pairwise_statistics
 from .mbr import MBRSelection, mbr_select
 
 __all__ = [
     "pairwise_scores",
     "pairwise_bleu",
+    "pairwise_chrf",
     "pairwise_statistics",
     "pairwise_bleu_ids",
     "mbr_select",

@@ -1,7 +1,9 @@
 """Pairwise sentence scores: every hypothesis against every reference (MBR decoding, reranking).
 
 :func:`pairwise_scores` works for every metric through its ``pairwise_scores``
-(:mod:`bleukit.metrics.base`). For BLEU, element ``(i, j)`` of :func:`pairwise_bleu` is
+(:mod:`bleukit.metrics.base`); :func:`pairwise_chrf` is chrF's (each sentence's character and
+word n-grams counted once, then the compiled pair loop of :mod:`bleukit.metrics.chrf.extract`).
+For BLEU, element ``(i, j)`` of :func:`pairwise_bleu` is
 ``sacrebleu.sentence_bleu(hypotheses[i], [references[j]])`` with the same options, but nothing is
 done N x M times except the clipping (:mod:`bleukit.metrics.bleu.pairs`):
 
@@ -39,13 +41,15 @@ from ..metrics import metric_for, resolve_options
 from ..metrics.base import MetricOptions
 from ..metrics.bleu import pairs
 from ..metrics.bleu.options import BleuOptions
+from ..metrics.chrf.options import ChrfOptions
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from ..metrics.bleu.options import BleuIdOptionKeywords, BleuOptionKeywords
+    from ..metrics.chrf.options import ChrfOptionKeywords
 
-__all__ = ["pairwise_scores", "pairwise_bleu", "pairwise_statistics", "pairwise_bleu_ids"]
+__all__ = ["pairwise_scores", "pairwise_bleu", "pairwise_chrf", "pairwise_statistics", "pairwise_bleu_ids"]
 
 
 def pairwise_scores(
@@ -86,6 +90,27 @@ def pairwise_bleu(
     return pairwise_scores(hypotheses, references, BleuOptions.from_keywords(options, sentence=True), threads=threads)
 
 
+def pairwise_chrf(
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    *,
+    threads: int = DEFAULT_THREADS,
+    **options: Unpack[ChrfOptionKeywords],
+) -> np.ndarray:
+    """Sentence chrF (chrF++ with ``word_order=2``) of every hypothesis against every single
+    reference: a float64 (N, M) matrix.
+
+    Element ``(i, j)`` equals sacreBLEU's ``CHRF(**options).sentence_score(hypotheses[i],
+    [references[j]]).score``. Pass the same list twice for MBR's candidates-against-candidates
+    matrix. ``threads`` splits the compiled pair loop over hypotheses (0: all cores).
+
+    >>> m = pairwise_chrf(["It is raining today."], ["It rains today.", "It is raining today."], word_order=2)
+    >>> m.shape, m.round(4).tolist()
+    ((1, 2), [[48.3735, 100.0]])
+    """
+    return pairwise_scores(hypotheses, references, ChrfOptions.from_keywords(options, sentence=True), threads=threads)
+
+
 def pairwise_statistics(
     hypotheses: Sequence[str],
     references: Sequence[str],
@@ -107,18 +132,9 @@ def pairwise_statistics(
     [[[3, 3, 2, 1, 3, 2], [3, 1, 1, 0, 3, 2]]]
     """
     opts = resolve_options(options, keywords)
-    threads = thread_count(threads)
     hyps = check_texts(hypotheses, "hypotheses")
     refs = hyps if references is hypotheses else check_texts(references, "references")
-    if isinstance(opts, BleuOptions):
-        counted = pairs.text_pairs(hyps, refs, opts)
-        tables = counted.tables
-        return pairs.expand(pairs.block_rows(tables, 0, len(tables.hyp_len), pairs.pair_kernel(), threads), counted)
-    metric = metric_for(opts)
-    n, m = len(hyps), len(refs)
-    stats = metric.statistics([h for h in hyps for _ in range(m)], [[r] for _ in range(n) for r in refs], opts,
-                              threads=threads)
-    return stats.rows.reshape(n, m, -1)
+    return metric_for(opts).pairwise_statistics(hyps, refs, opts, threads=thread_count(threads))
 
 
 def pairwise_bleu_ids(

@@ -12,9 +12,10 @@ is counted once and a compiled loop clips the pairs).
 
 ``aggregate=True`` uses reference aggregation instead (DeNero et al. 2009; Vamvas & Sennrich
 2024): one expected reference whose n-gram counts and length are the weighted means of the
-pseudo-references', and each candidate's sentence BLEU against it. That is linear in the number
-of pseudo-references instead of quadratic, and only an approximation: BLEU is not linear in the
-counts, so its utilities differ from the exact expectation and may rank candidates differently.
+pseudo-references', and each candidate's sentence score against it (BLEU and chrF implement it).
+That is linear in the number of pseudo-references instead of quadratic, and only an
+approximation: neither metric is linear in the counts, so its utilities differ from the exact
+expectation and may rank candidates differently.
 
 >>> pick = mbr_select(["the cat sat on the mat", "a cat sat on the mat", "the cat is on a mat"])
 >>> pick.index, pick.best

@@ -70,6 +70,15 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
         scores: np.ndarray = pairs.scores(pairs.text_pairs(hypotheses, references, options), options, threads)
         return scores
 
+    def pairwise_statistics(
+        self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1
+    ) -> np.ndarray:
+        counted = pairs.text_pairs(hypotheses, references, options)
+        tables = counted.tables
+        rows: np.ndarray = pairs.expand(
+            pairs.block_rows(tables, 0, len(tables.hyp_len), pairs.pair_kernel(), threads), counted)
+        return rows
+
     def aggregate_scores(
         self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: BleuOptions
     ) -> np.ndarray:

@@ -2,7 +2,9 @@
 
 The command line (:mod:`bleukit.cli`) asks every metric package for its ``cli`` module:
 :func:`add_arguments` adds the metric's argument group, :func:`options_from_args` turns the
-parsed arguments into the metric's options (``log`` takes sacreBLEU's warnings).
+parsed arguments into the metric's options (``log`` takes sacreBLEU's warnings), and the
+optional :func:`check_system` gives the metric's warnings about a system's text where sacreBLEU
+gives them: each time that metric counts the system (only BLEU has any).
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
@@ -16,19 +18,16 @@ parsed arguments into the metric's options (``log`` takes sacreBLEU's warnings).
 from __future__ import annotations
 
 import argparse
-from typing import Callable
+from typing import Callable, Sequence
 
-from ...tokenizers import DEFAULT_TOKENIZER
+from ...tokenizers.languages import TARGET_TOKENIZERS, tokenizer_for_language
 from .options import DEFAULT_MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BleuOptions
 
-__all__ = ["add_arguments", "options_from_args", "SACREBLEU_TOKENIZERS", "TARGET_TOKENIZERS"]
+__all__ = ["add_arguments", "options_from_args", "check_system", "SACREBLEU_TOKENIZERS", "TARGET_TOKENIZERS"]
 
 #: sacreBLEU 2.6's ``-tok`` choices (those bleukit lacks give a clear error, not argparse's).
 SACREBLEU_TOKENIZERS = ["none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm",
                         "flores101", "flores200", "spBLEU-1K"]
-#: The tokenizer a target language picks when ``-tok`` is not given, as sacreBLEU's ``trg_lang``.
-TARGET_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-_LANG_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,19 +60,27 @@ def options_from_args(args: argparse.Namespace, warn: Callable[[str], object]) -
     """BLEU options from parsed arguments; the target language of ``-l`` picks the tokenizer when
     ``-tok`` is not given, and a tokenizer unsuited to it gets sacreBLEU's warning (``warn``).
     Invalid values raise ``ValueError``/``TypeError`` (the command line reports them in one line)."""
-    tokenize = args.tokenize
-    if args.langpair is not None:
-        parts = args.langpair.split("-")
-        if len(parts) < 2:
-            raise ValueError(f"-l/--language-pair must look like SRC-TRG (e.g. en-de), got {args.langpair!r}")
-        trg = parts[1]
-        if tokenize is None:
-            tokenize = TARGET_TOKENIZERS.get(trg)
-        elif trg in TARGET_TOKENIZERS and tokenize != TARGET_TOKENIZERS[trg]:
-            warn(f"Consider using the '{TARGET_TOKENIZERS[trg]}' or 'spm' tokenizer for {_LANG_NAMES[trg]}.")
+    # the one table of target languages (bleukit.tokenizers.languages), shared with the Python API
+    tokenize = tokenizer_for_language(args.tokenize, language_pair=args.langpair, warn=warn)
     return BleuOptions(
-        tokenize=tokenize or DEFAULT_TOKENIZER, lowercase=args.lowercase, smooth_method=args.smooth_method,
+        tokenize=tokenize, lowercase=args.lowercase, smooth_method=args.smooth_method,
         smooth_value=args.smooth_value, max_ngram_order=args.max_ngram_order,
         weights=tuple(args.weights) if args.weights else None,
         effective_order=args.effective_order or args.sentence_level,
     )
+
+
+def check_system(system: Sequence[str], args: argparse.Namespace, warn: Callable[[str], object]) -> None:
+    """sacreBLEU's warning for text that looks tokenized (100 lines ending in \" .\"), unless --force.
+
+    >>> args = argparse.Namespace(force=False)
+    >>> check_system(["a b ."] * 100, args, print)  # doctest: +ELLIPSIS
+    That's 100 lines that end in a tokenized period ('.')
+    ...
+    """
+    # sacreBLEU's check, same threshold and words (its `force` parameter is our --force)
+    if not args.force and sum(1 for h in system if h.endswith(" .")) >= 100:
+        warn("That's 100 lines that end in a tokenized period ('.')")
+        warn("It looks like you forgot to detokenize your test data, which may hurt your score.")
+        warn("If you insist your data is detokenized, or don't care, you can suppress this message "
+             "with the `force` parameter.")

@@ -85,6 +85,9 @@ class BleuOptions(MetricOptions):
     metric: ClassVar[str] = "bleu"
     #: sacreBLEU's ``sentence_bleu`` turns effective order on (short segments often lack 4-grams).
     SENTENCE_DEFAULTS: ClassVar[Mapping[str, Any]] = {"effective_order": True}
+    SIGNATURE_ABBREVIATIONS: ClassVar[Mapping[str, str]] = {
+        **MetricOptions.SIGNATURE_ABBREVIATIONS, "case": "c", "eff": "e", "tok": "tok", "smooth": "s",
+    }
 
     def __post_init__(self) -> None:
         check_tokenizer_name(self.tokenize)

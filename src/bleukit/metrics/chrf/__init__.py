@@ -5,6 +5,7 @@
   n-grams of the best reference;
 - :mod:`.extract`: text → table (the compiled kernel, or :mod:`.reference`, its pure-Python twin),
   and pairwise statistics and scores;
+- :mod:`.aggregate`: reference aggregation (scores against one expected reference, for MBR);
 - :mod:`.formula`: the F-score on numpy or torch arrays, vectorised over rows;
 - :mod:`.result`: :class:`ChrfResult`.
 
@@ -21,7 +22,8 @@ from typing import Any, ClassVar, Dict, List, Tuple, Type
 import numpy as np
 
 from ..base import Metric
-from .extract import chrf_statistics, pairwise_chrf
+from . import aggregate
+from .extract import chrf_statistics, pairwise_chrf, pairwise_chrf_statistics
 from .formula import sentence_scores
 from .options import ChrfOptions
 from .result import ChrfResult
@@ -45,6 +47,9 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
 
     def layout(self, options: ChrfOptions) -> Dict[str, Any]:
         return {"char_order": options.char_order, "word_order": options.word_order}
+
+    def score_name(self, options: ChrfOptions) -> str:
+        return options.name
 
     def statistics(
         self, hypotheses: List[str], references: List[List[str]], options: ChrfOptions, *, threads: int = 1
@@ -78,6 +83,17 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
         rows = chrf_statistics(texts, [[texts[j]] for j in best.tolist()], options, threads=threads)
         return ChrfStatistics(rows, np.full(n, n - 1, dtype=np.int64), options.char_order, options.word_order)
 
+    def pairwise_statistics(
+        self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1
+    ) -> np.ndarray:
+        rows: np.ndarray = pairwise_chrf_statistics(hypotheses, references, options, threads=threads)
+        return rows
+
+    def aggregate_scores(
+        self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: ChrfOptions
+    ) -> np.ndarray:
+        return aggregate.aggregate_scores(hypotheses, references, ref_weights, options)
+
     def result(self, statistics: ChrfStatistics, options: ChrfOptions) -> ChrfResult:
         self.check_statistics(statistics, options)
         return self._results(statistics.summed(), options)[0]
@@ -89,11 +105,13 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
     def _results(self, stats: ChrfStatistics, options: ChrfOptions) -> List[ChrfResult]:
         signatures: Dict[int, str] = {}
         out = []
-        for score, nrefs in zip(np.asarray(sentence_scores(stats.rows, options)).tolist(), stats.nrefs.tolist()):
+        scores = np.asarray(sentence_scores(stats.rows, options)).tolist()
+        for score, row, nrefs in zip(scores, stats.rows.tolist(), stats.nrefs.tolist()):
             if nrefs not in signatures:
                 signatures[nrefs] = options.signature(nrefs if nrefs >= 0 else "var")
             out.append(ChrfResult(
                 score=score, char_order=options.char_order, word_order=options.word_order, beta=options.beta,
+                hyp_ngrams=row[0::3], ref_ngrams=row[1::3], matches=row[2::3],
                 signature=signatures[nrefs], options=options,
             ))
         return out

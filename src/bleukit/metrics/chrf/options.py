@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, field
-from typing import ClassVar, Optional, TypedDict, Union
+from typing import ClassVar, Mapping, Optional, TypedDict, Union
 
 import numpy as np
 
@@ -113,6 +113,9 @@ class ChrfOptions(MetricOptions):
     _order: int = field(init=False, repr=False, compare=False)
 
     metric: ClassVar[str] = "chrf"
+    SIGNATURE_ABBREVIATIONS: ClassVar[Mapping[str, str]] = {
+        **MetricOptions.SIGNATURE_ABBREVIATIONS, "case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s",
+    }
 
     def __post_init__(self) -> None:
         char_order = _check_order("char_order", self.char_order, 1)

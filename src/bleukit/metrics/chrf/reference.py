@@ -38,6 +38,7 @@ __all__ = [
     "split_words",
     "sentence_ngrams",
     "match_statistics",
+    "best_reference",
     "chrf_statistics",
     "pairwise_chrf_statistics",
 ]
@@ -169,12 +170,21 @@ def chrf_statistics(
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
         hyp_counts = sentence_ngrams(hyp, options)
         candidates = [match_statistics(hyp_counts, sentence_ngrams(ref, options)) for ref in refs]
-        best = 0
-        if len(candidates) > 1:
-            # argmax is the first maximum, as sacreBLEU's "strictly better than the best so far"
-            best = int(np.argmax(sentence_scores(np.asarray(candidates, dtype=np.int64), options)))
-        rows[i] = candidates[best]
+        rows[i] = candidates[best_reference(candidates, options)]
     return rows
+
+
+def best_reference(candidates: Sequence[Sequence[int]], options: ChrfOptions) -> int:
+    """Which of one hypothesis's rows (one per reference) sacreBLEU keeps: the best sentence chrF,
+    the first one on a tie.
+
+    >>> best_reference([[2, 1, 1], [2, 2, 2], [2, 2, 2]], ChrfOptions(char_order=1))
+    1
+    """
+    if len(candidates) == 1:
+        return 0
+    # argmax is the first maximum, as sacreBLEU's "strictly better than the best so far"
+    return int(np.argmax(sentence_scores(np.asarray(candidates, dtype=np.int64), options)))
 
 
 def _check_side(texts: Sequence[str], what: str) -> None:
