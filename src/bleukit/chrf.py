@@ -12,11 +12,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, cast
+from typing import Any, Hashable, Optional, Sequence, cast
 
 import numpy as np
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
+from .groups import with_groups
 from .inputs import check_sentence_references
 from .metrics.chrf import METRIC
 from .metrics.chrf.options import DEFAULT_BETA, DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER, Beta, ChrfOptions
@@ -41,6 +42,7 @@ def corpus_chrf(
     threads: int = DEFAULT_THREADS,
     n_bootstrap: Optional[int] = None,
     seed: Optional[int] = DEFAULT_SEED,
+    group_by: Optional[Sequence[Hashable]] = None,
 ) -> ChrfResult:
     """Corpus chrF (chrF++ with ``word_order=2``), identical to sacreBLEU's ``CHRF(...).corpus_score``.
 
@@ -52,7 +54,9 @@ def corpus_chrf(
     character n-grams, ``eps_smoothing`` is the chrF++.py/NLTK/Moses averaging (see
     :class:`bleukit.ChrfOptions`). ``threads`` splits the counting (0: all cores); the score is
     the same. With ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95% ``ci``
-    over N resamples drawn with ``seed`` (sacreBLEU's ``--confidence``).
+    over N resamples drawn with ``seed`` (sacreBLEU's ``--confidence``). With ``group_by`` (one
+    label per sentence) the result also holds each group's result, with its own CI, in
+    ``.groups[label]`` (see ``bleukit.groups``).
 
     The result has ``score``, the summed per-order ``hyp_ngrams``, ``ref_ngrams`` and
     ``matches`` (character orders first), and the ``signature``.
@@ -62,6 +66,9 @@ def corpus_chrf(
     (64.58, 'chrF2', ['nrefs:2', 'case:mixed', 'eff:yes', 'nc:6'])
     >>> corpus_chrf(["a cat"], ["the cat"], char_order=2).matches
     [3, 2]
+    >>> {k: round(g.score, 2) for k, g in corpus_chrf(["a cat", "a dog"], ["a cat", "the dog"],
+    ...                                                 group_by=["x", "y"]).groups.items()}
+    {'x': 100.0, 'y': 31.25}
     """
     options = ChrfOptions(
         char_order=char_order,
@@ -75,6 +82,8 @@ def corpus_chrf(
     result = METRIC.result(stats, options)
     if n_bootstrap is not None:
         result = with_bootstrap(result, stats, options, n_bootstrap, seed)
+    if group_by is not None:
+        result = with_groups(result, stats, group_by, options, n_bootstrap, seed)
     return result
 
 

@@ -67,6 +67,33 @@ def test_chrf_groups_equal_sacrebleu(wmt22):
         assert group.score == theirs.score and group.name == "chrF2++"
 
 
+def test_corpus_chrf_group_by_equals_sacrebleu_per_group_with_its_own_ci(wmt22):
+    systems, streams, labels = wmt22
+    hyps, refs = systems["LT22"], bleukit.references_from_streams(streams)
+    r = bleukit.corpus_chrf(hyps, refs, word_order=2, group_by=labels, n_bootstrap=100, seed=3)
+    chrf = CHRF(word_order=2)
+    assert r.score == chrf.corpus_score(hyps, streams).score and list(r.groups) == sorted(set(labels))
+    for label, group in r.groups.items():
+        sub_hyps, sub_refs = _subset(hyps, labels, label), _subset(refs, labels, label)
+        theirs = chrf.corpus_score(sub_hyps, [_subset(s, labels, label) for s in streams])
+        alone = bleukit.corpus_chrf(sub_hyps, sub_refs, word_order=2, n_bootstrap=100, seed=3)
+        assert group.score == theirs.score and group.matches == alone.matches
+        assert (group.mean, group.ci, group.signature) == (alone.mean, alone.ci, alone.signature)
+
+
+def test_chrf_paired_test_per_group_equals_the_test_on_each_group(wmt22):
+    systems, streams, labels = wmt22
+    refs = bleukit.references_from_streams(streams)
+    named, options = list(systems.items()), ChrfOptions()
+    out = paired_test_by_group(named, refs, labels, method="ar", n_samples=100, options=options)
+    for label, results in out.items():
+        subset = [(n, _subset(h, labels, label)) for n, h in named]
+        assert results == bleukit.paired_test(subset, _subset(refs, labels, label), method="ar", n_samples=100,
+                                              options=options)
+        assert [r.score for r in results] == [CHRF().corpus_score(h, [_subset(s, labels, label) for s in streams]).score
+                                              for _, h in subset]
+
+
 def test_paired_test_per_group_equals_the_test_on_each_group(wmt22):
     systems, streams, labels = wmt22
     refs = bleukit.references_from_streams(streams)
