@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from sacrebleu.metrics import CHRF
 from shared_data import REPO, read_lines
 
 import bleukit
@@ -85,7 +86,8 @@ def test_the_sentences_shown_differ_most_and_are_explained(report, wmt17):
     assert len(explained) == 3 * len(systems)
     for e in explained:
         hyp = dict(systems)[e["system"]][e["line"] - 1]
-        assert {k: v for k, v in e.items() if k not in ("line", "system")} == explain_sentence(
+        assert e["metric"] == "bleu"
+        assert {k: v for k, v in e.items() if k not in ("line", "system", "metric")} == explain_sentence(
             hyp, refs[e["line"] - 1]).to_dict()
 
 
@@ -114,12 +116,32 @@ def test_other_shapes_one_system_baseline_no_bleu(wmt17, tmp_path):
     assert c["baseline"] == WMT17[0] and c["ranking"] is None and c["method"] == "ar"
     assert base.data["differences"]["lines"][0]["source"].startswith("source ")
     chrf_only = build_report(systems[:2], refs, metrics=ChrfOptions(), comparison="none", n_bootstrap=50)
-    assert chrf_only.data["explanations"] == [] and chrf_only.data["metrics"][0]["comparison"] is None
+    assert chrf_only.data["metrics"][0]["comparison"] is None
     for r in (one, base, chrf_only):
         validate(r.data, "report")
     path = tmp_path / "r.html"
     written = write_html_report(path, systems[:2], refs, n_bootstrap=20, n_samples=20)
     assert path.read_text(encoding="utf-8") == written.html
+
+
+def test_a_chrf_report_explains_sentences_with_chrf(wmt17):
+    systems, refs = wmt17
+    options = ChrfOptions(word_order=2)
+    report = build_report(systems[:2], refs, metrics=options, method="ar", n_samples=100, n_bootstrap=50)
+    validate(report.data, "report")
+    explained = report.data["explanations"]
+    assert len(explained) == 3 * 2 and {e["metric"] for e in explained} == {"chrf"}
+    chrf = CHRF(word_order=2)
+    for e in explained:
+        i, hyp = e["line"] - 1, dict(systems)[e["system"]][e["line"] - 1]
+        assert {k: v for k, v in e.items() if k not in ("line", "system", "metric")} == bleukit.explain_chrf(
+            hyp, [refs[i]], options).to_dict()
+        assert e["score"] == chrf.sentence_score(hyp, [refs[i]]).score  # sacreBLEU's sentence chrF++
+    page = report.html.split("<script")[0]
+    cards = re.findall(r'<div class="line-card explanation".*?</table>', page, re.S)
+    assert len(cards) == 6 and all("word 2-grams" in c and "char 6-grams" in c for c in cards)
+    first = explained[0]
+    assert f"sentence chrF {first['score']:.2f}" in cards[0]
 
 
 @pytest.mark.parametrize(

@@ -80,6 +80,11 @@ def test_rank_output(extra):
 
 def test_explain_and_variants_output():
     validate(run(REF_A, REF_B, "-i", HYP, "--explain", "2", "-f", "json"), "cli-explain")
+    chrf = run(REF_A, REF_B, "-i", HYP, "-m", "chrf", "--chrf-word-order", "2", "--explain", "2", "-f", "json")
+    validate(chrf, "cli-explain")
+    validate(chrf, "chrf-explanation")
+    with pytest.raises(Exception, match="is not valid under any of the given schemas"):
+        validate({**chrf, "orders": [{**chrf["orders"][0], "kind": "byte"}]}, "cli-explain")
     validate(run(REF_A, "-i", HYP, "--variants", "-f", "json"), "cli-variants")
 
 

@@ -3,8 +3,9 @@
 Everything comes from the shared machinery: each system's statistics table per metric (counted
 once), its corpus result with a bootstrap CI (:func:`bleukit.significance.with_bootstrap`), the
 paired tests or the ranking (:mod:`bleukit.ranking`), the scores per reference-length bucket
-(:mod:`bleukit.groups` on the same tables), the sentence scores (the metric's formula per row) and,
-for BLEU, the matched n-grams of a few sentences (:mod:`bleukit.explain`).
+(:mod:`bleukit.groups` on the same tables), the sentence scores (the metric's formula per row) and
+the matched n-grams of a few sentences: BLEU's (:mod:`bleukit.explain`) when BLEU is among the
+metrics, else chrF's (:mod:`bleukit.chrf_explanation`) when chrF is.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ import numpy as np
 
 from .._version import __version__
 from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED
+from ..chrf_explanation import explain_chrf
 from ..explain import explain_sentence
 from ..groups import group_results
 from ..inputs import check_hypotheses, check_references
 from ..metrics import metric_for
 from ..metrics.base import MetricOptions
 from ..metrics.bleu.options import BleuOptions
+from ..metrics.chrf.options import ChrfOptions
 from ..ranking import DEFAULT_ALPHA, compare_systems
 from ..significance import Seed, _named_systems, check_correction, check_test, with_bootstrap
 
@@ -132,7 +135,9 @@ def report_data(
     ]
     first = per_metric[0]
     lines = _differing_lines(first["sentence_scores"], names, n_examples)
-    bleu = next((o for o in metrics if isinstance(o, BleuOptions)), None)
+    explained = next((o for o in metrics if isinstance(o, BleuOptions)), None) or next(
+        (o for o in metrics if isinstance(o, ChrfOptions)), None
+    )
     return {
         "bleukit_version": __version__,
         "title": title,
@@ -145,8 +150,8 @@ def report_data(
             "kind": "spread" if len(names) > 1 else "lowest",
             "lines": [_line_data(i, named, refs, sources, per_metric) for i in lines],
         },
-        "explanations": [] if bleu is None else [
-            _explanation(i, name, hyps[i], refs[i], bleu) for i in lines[:n_explained] for name, hyps in named
+        "explanations": [] if explained is None else [
+            _explanation(i, name, hyps[i], refs[i], explained) for i in lines[:n_explained] for name, hyps in named
         ],
     }
 
@@ -240,6 +245,8 @@ def _line_data(
     return out
 
 
-def _explanation(i: int, system: str, hypothesis: str, refs: List[str], options: BleuOptions) -> Dict[str, Any]:
+def _explanation(i: int, system: str, hypothesis: str, refs: List[str], options: MetricOptions) -> Dict[str, Any]:
+    if isinstance(options, ChrfOptions):
+        return {"line": i + 1, "system": system, "metric": "chrf", **explain_chrf(hypothesis, refs, options).to_dict()}
     explained = explain_sentence(hypothesis, refs, options)
-    return {"line": i + 1, "system": system, **explained.to_dict()}
+    return {"line": i + 1, "system": system, "metric": "bleu", **explained.to_dict()}

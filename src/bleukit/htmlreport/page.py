@@ -237,6 +237,8 @@ def _tokens(tokens: List[str], levels: List[int]) -> str:
 def _explanations(data: Dict[str, Any]) -> str:
     if not data["explanations"]:
         return ""
+    if data["explanations"][0]["metric"] == "chrf":
+        return _chrf_explanations(data["explanations"])
     legend = ('<p class="legend">' + "".join(
         f'<span class="m{k}">{"unmatched" if k == 0 else f"in a matched {k}-gram" + ("+" if k == 4 else "")}</span>'
         for k in range(5)) + "</p>")
@@ -256,3 +258,35 @@ def _explanations(data: Dict[str, Any]) -> str:
             "n-gram matches of the first segments above, as the score counts them: each token is coloured by the "
             f"longest matched n-gram that covers it (clipped matches are not coloured).</p>{legend}"
             f'{"".join(cards)}</section>')
+
+
+def _chrf_explanations(explanations: List[Dict[str, Any]]) -> str:
+    cards = []
+    for e in explanations:
+        orders = "".join(
+            f'<tr><td>{o["kind"]} {o["n"]}-grams</td><td class="num">{o["matched"]}</td><td class="num">'
+            f'{o["hyp_total"]}</td><td class="num">{o["ref_total"]}</td><td class="num">{o["precision"]:.2f}</td>'
+            f'<td class="num">{o["recall"]:.2f}</td></tr>'
+            for o in e["orders"]
+        )
+        # the hypothesis's words (or, for chrF without word n-grams, its characters) the kept reference lacks
+        unigrams = next((o for o in e["orders"] if o["kind"] == "word" and o["n"] == 1), e["orders"][0])
+        missing = [m["ngram"] for m in unigrams["ngrams"] if m["matched"] < m["hyp_count"]]
+        kept = e["reference_index"]
+        parts = [f'<div class="line-card explanation" data-line="{e["line"]}" data-system="{escape(e["system"])}">'
+                 f'<div><span class="label">line {e["line"]}</span><b>{escape(e["system"])}</b>: sentence chrF '
+                 f'{e["score"]:.2f}</div>',
+                 f'<div><span class="label">hypothesis</span>{escape(e["hypothesis"])}</div>',
+                 f'<div><span class="label">reference {kept + 1}</span>{escape(e["references"][kept])} '
+                 f'<span class="no">(the reference it is scored against)</span></div>',
+                 f'<table class="chrf-orders"><thead><tr><th>n-grams</th><th class="num">matched</th><th class="num">'
+                 f'hypothesis</th><th class="num">reference</th><th class="num">P</th><th class="num">R</th></tr>'
+                 f"</thead><tbody>{orders}</tbody></table>",
+                 f'<div><span class="label">unmatched {unigrams["kind"]}s</span>'
+                 f'{escape(" · ".join(missing)) if missing else "none"}</div>',
+                 "</div>"]
+        cards.append("".join(parts))
+    return ('<section id="explanations"><h2>Why these sentences score as they do</h2><p class="note">chrF\'s '
+            "matched character (and, for chrF++, word) n-grams of the first segments above, per order, against the "
+            "reference whose statistics the score keeps (the best-scoring one), and the hypothesis's words that "
+            f'reference lacks.</p>{"".join(cards)}</section>')

@@ -1,25 +1,26 @@
 """JSON schemas (draft 2020-12) of every JSON bleukit writes, shipped with the package.
 
-==================  ==========================================================================
-schema              what writes it
-==================  ==========================================================================
-``cli-score``       the command line, one system (``-f json``, the default; a list for several
-                    metrics; the bare score with ``-b``)
-``cli-systems``     the command line, several systems (the table, ``--paired-bs``/``--paired-ar``)
-``cli-rank``        the command line's ``--rank`` (or a paired test with ``--correction``)
-``cli-explain``     the command line's ``--explain N -f json``
-``cli-variants``    the command line's ``--variants -f json``
-``corpus-report``   :meth:`bleukit.report.CorpusReport.to_dict` (the app's JSON download)
-``report``          the data of an HTML report (:func:`bleukit.htmlreport.build_report`)
-``comparison``      :meth:`bleukit.ranking.SystemComparison.to_dict` (inside ``cli-rank`` and ``report``)
-``result``          any metric's ``result.to_dict()`` (inside ``corpus-report``)
-``explanation``     :meth:`bleukit.explain.MatchExplanation.to_dict`
-==================  ==========================================================================
+====================  ========================================================================
+schema                what writes it
+====================  ========================================================================
+``cli-score``         the command line, one system (``-f json``, the default; a list for several
+                      metrics; the bare score with ``-b``)
+``cli-systems``       the command line, several systems (the table, ``--paired-bs``/``--paired-ar``)
+``cli-rank``          the command line's ``--rank`` (or a paired test with ``--correction``)
+``cli-explain``       the command line's ``--explain N -f json``
+``cli-variants``      the command line's ``--variants -f json``
+``corpus-report``     :meth:`bleukit.report.CorpusReport.to_dict` (the app's JSON download)
+``report``            the data of an HTML report (:func:`bleukit.htmlreport.build_report`)
+``comparison``        :meth:`bleukit.ranking.SystemComparison.to_dict` (inside ``cli-rank`` and ``report``)
+``result``            any metric's ``result.to_dict()`` (inside ``corpus-report``)
+``explanation``       :meth:`bleukit.explain.MatchExplanation.to_dict`
+``chrf-explanation``  :meth:`bleukit.chrf_explanation.ChrfExplanation.to_dict` (``-m chrf --explain``)
+====================  ========================================================================
 
 Schemas refer to each other by file name; :func:`validate` resolves those references from the
 package (nothing is fetched). It needs the ``jsonschema`` package.
 
->>> sorted(SCHEMAS)[:3]
+>>> sorted(SCHEMAS)[1:4]
 ['cli-explain', 'cli-rank', 'cli-score']
 >>> schema("cli-rank")["items"]
 {'$ref': 'comparison.schema.json'}
@@ -46,6 +47,7 @@ SCHEMAS: Tuple[str, ...] = (
     "comparison",
     "result",
     "explanation",
+    "chrf-explanation",
 )
 
 
