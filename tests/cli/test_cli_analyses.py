@@ -123,6 +123,33 @@ def test_documents_from_blank_lines_equal_document_bleu(tmp_path):
     assert with_ids[1] == f"{expected_ids.score:.6f}\n"
 
 
+def test_document_level_chrf_and_ranking_equal_sacrebleu_on_the_joined_documents(files, tmp_path):
+    """Documents of ten consecutive WMT17 segments: --doc-ids and --documents (blank lines) with -m chrf
+    give sacreBLEU's chrF++ of the joined documents, and --rank ranks the documents' scores."""
+    from sacrebleu.metrics import CHRF
+
+    ref, hyps = read_lines(files["ref"]), read_lines(files[WMT17[0]])
+    ids = [str(i // 10) for i in range(len(ref))]
+    (tmp_path / "ids.txt").write_text("\n".join(ids) + "\n", encoding="utf-8")
+    joined = lambda lines: [" ".join(lines[k : k + 10]) for k in range(0, len(lines), 10)]  # noqa: E731
+    expected = CHRF(word_order=2).corpus_score(joined(hyps), [joined(ref)])
+    code, out, err = run(files["ref"], "-i", files[WMT17[0]], "--doc-ids", tmp_path / "ids.txt", "-m", "chrf",
+                         "-cw", "2", "-w", "6", "-b")
+    assert code == 0 and out == f"{expected.score:.6f}\n" and "30 documents of 300 segments" in err
+    blank = lambda lines: "".join(line + "\n" + ("\n" if k % 10 == 9 else "") for k, line in enumerate(lines))  # noqa
+    (tmp_path / "h.txt").write_text(blank(hyps), encoding="utf-8")
+    (tmp_path / "r.txt").write_text(blank(ref), encoding="utf-8")
+    code, out, _ = run(tmp_path / "r.txt", "-i", tmp_path / "h.txt", "--documents", "-m", "chrf", "-cw", "2", "-w", "6",
+                       "-b")
+    assert code == 0 and out == f"{expected.score:.6f}\n"
+    code, out, _ = run(files["ref"], "-i", *(files[n] for n in WMT17), "--doc-ids", tmp_path / "ids.txt", "--rank",
+                       "-m", "chrf", "-pbsn", "100")
+    systems = [(str(files[n]), joined(read_lines(files[n]))) for n in WMT17]
+    want = compare_systems(systems, joined(ref), n_samples=100, options=ChrfOptions())
+    assert code == 0 and json.loads(out) == [json.loads(json.dumps(want.to_dict()))]
+    assert [s.score for s in want.systems] == [CHRF().corpus_score(h, [joined(ref)]).score for _, h in systems]
+
+
 def test_document_errors(tmp_path):
     (tmp_path / "h.txt").write_text("a\n\nb\n", encoding="utf-8")
     (tmp_path / "r.txt").write_text("a\nb\n\n", encoding="utf-8")
