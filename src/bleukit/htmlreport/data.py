@@ -15,8 +15,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .._version import __version__
-from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from ..chrf_explanation import explain_chrf
+from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from ..explain import explain_sentence
 from ..groups import group_results
 from ..inputs import check_hypotheses, check_references
@@ -248,5 +248,6 @@ def _line_data(
 def _explanation(i: int, system: str, hypothesis: str, refs: List[str], options: MetricOptions) -> Dict[str, Any]:
     if isinstance(options, ChrfOptions):
         return {"line": i + 1, "system": system, "metric": "chrf", **explain_chrf(hypothesis, refs, options).to_dict()}
+    assert isinstance(options, BleuOptions)  # report_data explains with BLEU or chrF only
     explained = explain_sentence(hypothesis, refs, options)
     return {"line": i + 1, "system": system, "metric": "bleu", **explained.to_dict()}
