@@ -5,6 +5,7 @@ browser states are in test_app.py, which owns the server and the browser)."""
 from __future__ import annotations
 
 import html
+import json
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from sacrebleu.significance import PairedTest
 from shared_data import read_lines
 
 import bleukit
+from bleukit.schemas import validate
 
 pytest.importorskip("gradio")
 
@@ -153,6 +155,7 @@ def test_compare_tab_ranks_all_pairs_with_corrected_p_values(app, wmt17, monkeyp
     expected = bleukit.compare_systems(systems, refs, method=key, n_samples=200, seed=5, correction=fix)
     report = app.compare_report(systems, [[r] for r in refs], app.make_options(), key, 200, 5, "rank", fix)
     assert report["ranking"] == expected.to_dict() and report["correction"] == fix
+    validate(json.loads(json.dumps(report)), "app-compare")
     shown = html.unescape(summary.split('id="compare-ranking-table">')[1].split("</table>")[0])
     for r in expected.ranking:
         assert f"<td>{r.rank}</td><td>{r.cluster}</td><td>{r.rank_range[0]}-{r.rank_range[1]}</td><td>{r.name}</td>" \
@@ -175,6 +178,11 @@ def test_compare_tab_defaults_to_sacrebleus_comparison_and_the_api_ranks(app, wm
                     correction="holm")
     assert r["ranking"] == bleukit.compare_systems(systems, refs, method="ar", n_samples=100, seed=1).to_dict()
     assert [s["p_value_adjusted"] is None for s in r["systems"]] == [True, False, False]
+    validate(json.loads(json.dumps(r)), "app-compare")
+    plain_report = app.compare(texts, ["\n".join(refs)], method="ar", n_samples=50)
+    validate(json.loads(json.dumps(plain_report)), "app-compare")
+    with pytest.raises(Exception, match="is not valid under any of the given schemas"):
+        validate({**plain_report, "ranking": {"metric": "bleu"}}, "app-compare")
     import gradio as gr
 
     with pytest.raises(gr.Error, match="comparison must be one of 'baseline', 'rank'"):

@@ -10,6 +10,7 @@ schema                what writes it
 ``cli-explain``       the command line's ``--explain N -f json``
 ``cli-variants``      the command line's ``--variants -f json``
 ``corpus-report``     :meth:`bleukit.report.CorpusReport.to_dict` (the app's JSON download)
+``app-compare``       the app's ``/compare`` answer (its Compare tab's tests and ranking)
 ``report``            the data of an HTML report (:func:`bleukit.htmlreport.build_report`)
 ``comparison``        :meth:`bleukit.ranking.SystemComparison.to_dict` (inside ``cli-rank`` and ``report``)
 ``result``            any metric's ``result.to_dict()`` (inside ``corpus-report``)
@@ -20,7 +21,7 @@ schema                what writes it
 Schemas refer to each other by file name; :func:`validate` resolves those references from the
 package (nothing is fetched). It needs the ``jsonschema`` package.
 
->>> sorted(SCHEMAS)[1:4]
+>>> sorted(SCHEMAS)[2:5]
 ['cli-explain', 'cli-rank', 'cli-score']
 >>> schema("cli-rank")["items"]
 {'$ref': 'comparison.schema.json'}
@@ -48,6 +49,7 @@ SCHEMAS: Tuple[str, ...] = (
     "result",
     "explanation",
     "chrf-explanation",
+    "app-compare",
 )
 
 
