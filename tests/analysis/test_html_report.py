@@ -232,3 +232,11 @@ def test_the_report_in_headless_chromium(report, tmp_path):
     assert requested == []  # nothing was fetched: the page is self-contained
     if os.environ.get("BLEUKIT_UPDATE_README_SCREENSHOT") == "1":
         shutil.copy(shot, REPO / "docs" / "report.png")
+
+
+def test_one_systems_worst_segments_follow_the_metrics_direction():
+    from bleukit.htmlreport.data import _differing_lines
+
+    scores = {"s": [30.0, 90.0, 10.0, 90.0]}
+    assert _differing_lines(scores, ["s"], 2) == [2, 0]  # BLEU/chrF: the lowest first
+    assert _differing_lines(scores, ["s"], 2, higher_is_better=False) == [1, 3]  # TER: the highest, ties in order

@@ -71,9 +71,9 @@ def build_report(
     clusters (:func:`bleukit.ranking.compare_systems`), ``"baseline"`` tests each against the first,
     ``"none"`` tests nothing; ``method``, ``n_samples``, ``seed``, ``correction`` and ``alpha`` are
     the tests'. ``n_bootstrap`` resamples give each score's CI. ``n_examples`` segments where the
-    systems differ most (one system: the lowest-scoring ones) are shown, the first ``n_explained``
-    of them with BLEU's matched n-grams (when BLEU is among the metrics). ``sources`` adds the
-    source segments to those.
+    systems differ most (one system: the worst-scoring ones) are shown, the first ``n_explained``
+    of them with BLEU's matched n-grams (when BLEU is among the metrics; else chrF's, when chrF
+    is). ``sources`` adds the source segments to those.
     """
     if metrics is None:
         metrics = [BleuOptions()]

@@ -134,7 +134,7 @@ def report_data(
         for options in metrics
     ]
     first = per_metric[0]
-    lines = _differing_lines(first["sentence_scores"], names, n_examples)
+    lines = _differing_lines(first["sentence_scores"], names, n_examples, first["higher_is_better"])
     explained = next((o for o in metrics if isinstance(o, BleuOptions)), None) or next(
         (o for o in metrics if isinstance(o, ChrfOptions)), None
     )
@@ -147,7 +147,7 @@ def report_data(
         "metrics": per_metric,
         "differences": {
             "metric": first["name"],
-            "kind": "spread" if len(names) > 1 else "lowest",
+            "kind": "spread" if len(names) > 1 else "lowest" if first["higher_is_better"] else "highest",
             "lines": [_line_data(i, named, refs, sources, per_metric) for i in lines],
         },
         "explanations": [] if explained is None else [
@@ -216,11 +216,13 @@ def _nrefs(refs: List[List[str]]) -> Any:
     return counts.pop() if len(counts) == 1 else "var"
 
 
-def _differing_lines(sentence_scores: Dict[str, List[float]], names: List[str], k: int) -> List[int]:
-    """The lines where the systems' sentence scores spread most (one system: its lowest scores);
-    ties go to the earlier line."""
+def _differing_lines(
+    sentence_scores: Dict[str, List[float]], names: List[str], k: int, higher_is_better: bool = True
+) -> List[int]:
+    """The lines where the systems' sentence scores spread most (one system: its worst scores, the
+    lowest or, where lower is better (TER), the highest); ties go to the earlier line."""
     table = np.array([sentence_scores[name] for name in names])
-    key = -(table.max(axis=0) - table.min(axis=0)) if len(names) > 1 else table[0]
+    key = -(table.max(axis=0) - table.min(axis=0)) if len(names) > 1 else table[0] if higher_is_better else -table[0]
     return [int(i) for i in np.argsort(key, kind="stable")[:k]]
 
 

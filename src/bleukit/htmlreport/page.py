@@ -206,8 +206,9 @@ def _differences(data: Dict[str, Any]) -> str:
                  "systems (largest minus smallest).")
         heading = "Where the systems differ most"
     else:
-        intro = f"The {len(d['lines'])} segments with the lowest sentence {escape(d['metric'])}."
-        heading = "The lowest-scoring segments"
+        intro = f"The {len(d['lines'])} segments with the {d['kind']} sentence {escape(d['metric'])}" + (
+            " (lower is better)." if d["kind"] == "highest" else ".")
+        heading = "The worst-scoring segments"
     cards = []
     for line in d["lines"]:
         parts = [f'<div class="line-card" data-line="{line["line"]}"><div><span class="label">line</span>'
