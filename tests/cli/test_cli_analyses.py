@@ -78,7 +78,8 @@ def test_paired_test_with_a_correction_is_the_baseline_comparison(files):
 
 @pytest.mark.parametrize(
     "extra",
-    [[], ["-m", "bleu", "chrf"], ["--paired-bs", "-pbsn", "50"], ["--paired-ar", "-parn", "50"], ["-f", "text"]],
+    [[], ["-m", "bleu", "chrf"], ["--paired-bs", "-pbsn", "50"], ["--paired-ar", "-parn", "50"], ["-f", "text"],
+     ["-m", "chrf", "-cw", "2", "--paired-ar", "-parn", "50"]],
 )
 def test_report_adds_a_file_and_changes_nothing_else(files, tmp_path, extra):
     systems = [files[n] for n in WMT17]
@@ -88,15 +89,18 @@ def test_report_adds_a_file_and_changes_nothing_else(files, tmp_path, extra):
     assert code == code_r == 0 and with_report == plain, err
     page = report.read_text(encoding="utf-8")
     data = json.loads(re.search(r'id="bleukit-report-data">(.*?)</script>', page, re.S).group(1).replace("<\\/", "</"))
-    metrics = [bleukit.BleuOptions(), ChrfOptions()] if "chrf" in extra else [bleukit.BleuOptions()]
+    metrics = [bleukit.BleuOptions(), ChrfOptions()] if "bleu" in extra else [bleukit.BleuOptions()]
+    if extra[:2] == ["-m", "chrf"]:
+        metrics = [ChrfOptions(word_order=2)]
     paired = "--paired-ar" in extra
     expected = build_report(
         _systems(files), read_lines(files["ref"]), metrics=metrics,
         comparison="baseline" if ("--paired-bs" in extra or paired) else "rank", method="ar" if paired else "bs",
-        n_samples=50 if extra[:1] in (["--paired-bs"], ["--paired-ar"]) else None,
+        n_samples=50 if "-pbsn" in extra or "-parn" in extra else None,
         title=f"bleukit report: {files['ref']}",
     )
     assert data == json.loads(json.dumps(expected.data))
+    assert {e["metric"] for e in data["explanations"]} == {bleukit.metrics.metric_for(metrics[0]).name}
 
 
 def test_report_of_one_system_and_of_a_document_level_run(files, tmp_path):
