@@ -26,10 +26,12 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Optional
 import numpy as np
 
 from bleukit.accumulator import StatisticsAccumulator
-from bleukit.groups import group_rows, ordered_labels
+from bleukit.defaults import DEFAULT_SEED
+from bleukit.groups import group_rows, ordered_labels, with_groups
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult
 from bleukit.pipeline import sentence_scores_from_statistics
+from bleukit.significance import Seed, with_bootstrap
 
 from ._columns import Columns, check_column_names, require_columns, statistics_of_columns
 
@@ -170,6 +172,8 @@ def corpus_bleu(
     *,
     num_proc: Optional[int] = None,
     batch_size: int = 1000,
+    n_bootstrap: Optional[int] = None,
+    seed: Seed = DEFAULT_SEED,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> MetricResult:
@@ -178,7 +182,9 @@ def corpus_bleu(
     Equals ``bleukit.corpus_bleu`` of the rows for any ``num_proc``. With ``group_by`` (a column
     name or several) the result also holds each group's result in ``.groups`` (keyed by the
     column's value, a tuple of values for several columns), as ``bleukit.corpus_bleu(...,
-    group_by=labels)`` gives it.
+    group_by=labels)`` gives it. With ``n_bootstrap`` the corpus result and each group's also hold
+    the bootstrap ``mean``/``ci`` (``seed`` as ``corpus_bleu``'s); that reads every row's statistics
+    into memory once, where the plain score only sums them.
 
     >>> from datasets import Dataset
     >>> ds = Dataset.from_dict({"hyp": ["a b c d", "x y z"], "ref": ["a b c d", "x y q"], "dom": ["n", "m"]})
@@ -198,6 +204,10 @@ def corpus_bleu(
         remove_columns=[c for c in dataset.column_names if c not in keys], desc="bleukit statistics",
     )
     result = corpus_bleu_from_statistics(stats, options=opts)
+    if n_bootstrap is not None:
+        table, labels = _rows_and_labels(stats, keys, opts)
+        result = with_bootstrap(result, table, opts, n_bootstrap, seed)
+        return with_groups(result, table, labels, opts, n_bootstrap, seed) if keys else result
     if not keys:
         return result
     accumulators: Dict[Hashable, StatisticsAccumulator] = {}
@@ -210,6 +220,19 @@ def corpus_bleu(
                 accumulators[label] = StatisticsAccumulator(opts)
             accumulators[label].add(empty.with_rows(batch[STATISTICS_COLUMN][rows], batch[NREFS_COLUMN][rows]))
     return result.with_groups({k: accumulators[k].result() for k in ordered_labels(accumulators)})
+
+
+def _rows_and_labels(stats: Any, keys: tuple, options: MetricOptions) -> tuple:
+    """The whole statistics table of a mapped dataset and its group labels (``None`` without keys)."""
+    rows, nrefs, columns = [], [], [[] for _ in keys]  # type: ignore[var-annotated]
+    for batch in stats.with_format("numpy").iter(batch_size=100_000):
+        rows.append(batch[STATISTICS_COLUMN])
+        nrefs.append(batch[NREFS_COLUMN])
+        for column, key in zip(columns, keys):
+            column.extend(batch[key].tolist())
+    table = metric_for(options).empty(options).with_rows(np.concatenate(rows), np.concatenate(nrefs))
+    labels = None if not keys else columns[0] if len(keys) == 1 else list(zip(*columns))
+    return table, labels
 
 
 def add_sentence_bleu(
