@@ -13,6 +13,7 @@ from shared_data import REPO
 import bleukit
 from bleukit.cli import main
 from bleukit.metrics.chrf import ChrfOptions
+from bleukit.metrics.ter import TerOptions
 from bleukit.schemas import SCHEMAS, schema, validate
 
 EXAMPLES = REPO / "examples"
@@ -48,6 +49,7 @@ def test_every_schema_file_is_listed_and_shipped_as_package_data():
         [REF_A, "-i", HYP],
         [REF_A, REF_B, "-i", HYP, "-w", "4"],
         [REF_A, "-i", HYP, "-m", "bleu", "chrf"],
+        [REF_A, REF_B, "-i", HYP, "-m", "ter", "chrf", "bleu"],
         [REF_A, "-i", HYP, "--confidence", "-cin", "50"],
         [REF_A, "-i", HYP, "-b"],
         [REF_A, "-i", HYP, "--documents"],
@@ -59,7 +61,8 @@ def test_single_system_output(args):
 
 @pytest.mark.parametrize(
     "extra",
-    [[], ["-m", "bleu", "chrf"], ["--paired-bs", "-pbsn", "50"], ["--paired-ar", "-parn", "50", "-m", "chrf", "bleu"]],
+    [[], ["-m", "bleu", "chrf"], ["--paired-bs", "-pbsn", "50"], ["--paired-ar", "-parn", "50", "-m", "chrf", "bleu"],
+     ["--paired-bs", "-pbsn", "50", "-m", "ter"]],
 )
 def test_several_systems_output(extra):
     validate(run(REF_A, "-i", HYP, REF_B, *extra), "cli-systems")
@@ -72,6 +75,7 @@ def test_several_systems_output(extra):
         ["--rank", "--paired-ar", "-parn", "50", "-m", "bleu", "chrf"],
         ["--paired-bs", "--correction", "holm"],
         ["--rank", "--correction", "none"],
+        ["--rank", "-m", "ter", "chrf"],
     ],
 )
 def test_rank_output(extra):
@@ -88,7 +92,9 @@ def test_explain_and_variants_output():
     validate(run(REF_A, "-i", HYP, "--variants", "-f", "json"), "cli-variants")
 
 
-@pytest.mark.parametrize("options", [bleukit.BleuOptions(), bleukit.BleuOptions(smooth_method="floor"), ChrfOptions()])
+@pytest.mark.parametrize(
+    "options", [bleukit.BleuOptions(), bleukit.BleuOptions(smooth_method="floor"), ChrfOptions(), TerOptions()]
+)
 def test_the_apps_download_is_a_corpus_report(options):
     hyps = Path(HYP).read_text(encoding="utf-8").splitlines()
     refs = bleukit.references_from_streams([Path(p).read_text(encoding="utf-8").splitlines() for p in (REF_A, REF_B)])
