@@ -77,7 +77,6 @@ __all__ = [
     "references_from_streams",
     "bootstrap_ci",
     "paired_test",
-    "self_bleu",
     "pairwise_bleu",
     "mbr_select",
     "explain_sentence",
