@@ -26,7 +26,7 @@ from .inputs import check_hypotheses
 from .metrics import metric_for, resolve_options
 from .metrics.base import MetricOptions, MetricResult, Statistics
 from .pipeline import corpus_statistics
-from .significance import PairedResult, Seed, _named_systems, paired_test, with_bootstrap
+from .significance import PairedResult, Seed, check_systems, paired_test, with_bootstrap
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -188,15 +188,8 @@ def paired_test_by_group(
     >>> {k: [r.name for r in v] for k, v in out.items()}
     {'x': ['base', 'new'], 'y': ['base', 'new']}
     """
-    named = _named_systems(systems)
-    checked = [(name, check_hypotheses(hyps)) for name, hyps in named]
+    checked = check_systems(systems)
     n = len(checked[0][1])
-    for name, hyps in checked[1:]:
-        if len(hyps) != n:
-            raise ValueError(
-                f"system {name!r} has {len(hyps)} hypotheses but {checked[0][0]!r} has {n}: "
-                "every system must translate the same sentences"
-            )
     if isinstance(references, (str, bytes)) or not hasattr(references, "__getitem__"):
         raise TypeError(f"references must be a list (one entry per sentence), got {type(references).__name__}")
     if len(references) != n:

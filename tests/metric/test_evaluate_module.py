@@ -240,3 +240,19 @@ def test_bootstrap_confidence_interval(offline_run):
     assert boot == dict(_expected(HYPS, REFS, n_bootstrap=50, seed=3), mean=r.mean, ci=r.ci)
     assert "|bs:50|seed:3|" in boot["signature"]
     assert bad["error"] == "ValueError" and "n_bootstrap must be >= 1" in bad["message"]
+
+
+@pytest.mark.parametrize("path", ["bleu", "compat bleu", "compat google_bleu"])
+def test_a_lone_surrogate_is_named_by_its_item(path):
+    # Arrow cannot store a lone surrogate: evaluate failed with a UnicodeEncodeError naming no item.
+    evaluate = pytest.importorskip("evaluate")
+    from bleukit.compat import evaluate_module_path
+
+    metric = evaluate.load(bleukit.metric_path() if path == "bleu" else evaluate_module_path(path.split()[1]))
+    with pytest.raises(ValueError, match=r"predictions\[1\] is not valid Unicode text.*'\\ud800' at character 4"):
+        metric.compute(predictions=["ok", "bad \ud800"], references=["a", "b"])
+    with pytest.raises(ValueError, match=r"references\[1\]\[1\] is not valid Unicode text.*'\\udcff' at character 1"):
+        metric.add_batch(predictions=["ok", "x"], references=[["a"], ["b", "c\udcff"]])
+    good = metric.compute(predictions=HYPS, references=[[r for r in refs if r] for refs in REFS])
+    if path == "bleu":
+        assert good == _expected(HYPS, REFS)

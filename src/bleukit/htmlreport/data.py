@@ -25,7 +25,7 @@ from ..metrics.base import MetricOptions
 from ..metrics.bleu.options import BleuOptions
 from ..metrics.chrf.options import ChrfOptions
 from ..ranking import DEFAULT_ALPHA, compare_systems
-from ..significance import Seed, _named_systems, check_correction, check_test, with_bootstrap
+from ..significance import Seed, check_correction, check_systems, check_test, with_bootstrap
 
 __all__ = ["LENGTH_EDGES", "COMPARISONS", "named_systems", "length_buckets", "report_data"]
 
@@ -52,13 +52,7 @@ def named_systems(systems: Any) -> List[Tuple[str, List[str]]]:
     if isinstance(systems, (list, tuple)) and len(systems) == 1:
         name, hyps = systems[0]
         return [(str(name), check_hypotheses(hyps))]
-    named = [(name, check_hypotheses(hyps)) for name, hyps in _named_systems(systems)]
-    n = len(named[0][1])
-    for name, hyps in named[1:]:
-        if len(hyps) != n:
-            raise ValueError(f"system {name!r} has {len(hyps)} hypotheses but {named[0][0]!r} has {n}: "
-                             "every system must translate the same sentences")
-    return named
+    return check_systems(systems)
 
 
 def length_buckets(references: List[List[str]]) -> List[str]:

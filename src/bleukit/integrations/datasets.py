@@ -28,12 +28,13 @@ import numpy as np
 from bleukit.accumulator import StatisticsAccumulator
 from bleukit.defaults import DEFAULT_SEED
 from bleukit.groups import group_rows, ordered_labels, with_groups
+from bleukit.inputs import check_count
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult
 from bleukit.pipeline import sentence_scores_from_statistics
 from bleukit.significance import Seed, with_bootstrap
 
-from ._columns import Columns, check_column_names, require_columns, statistics_of_columns
+from ._columns import Columns, check_batching, check_column_names, require_columns, statistics_of_columns
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -147,6 +148,7 @@ def corpus_bleu_from_statistics(
     73.0297
     """
     opts = resolve_options(options, keywords)
+    batch_size = check_count(batch_size, "batch_size")
     require_columns(dataset.column_names, (column, nrefs_column))
     acc = StatisticsAccumulator(opts)
     empty = metric_for(opts).empty(opts)
@@ -171,7 +173,7 @@ def corpus_bleu(
     group_by: Optional[Columns] = None,
     *,
     num_proc: Optional[int] = None,
-    batch_size: int = 1000,
+    batch_size: Optional[int] = 1000,
     n_bootstrap: Optional[int] = None,
     seed: Seed = DEFAULT_SEED,
     options: Optional[MetricOptions] = None,
@@ -194,6 +196,7 @@ def corpus_bleu(
     {'m': 0.0, 'n': 100.0}
     """
     opts = resolve_options(options, keywords)
+    batch_size, num_proc = check_batching(batch_size, num_proc)
     hyp, refs, keys = check_column_names(hypothesis_column, reference_columns, group_by)
     require_columns(dataset.column_names, (hyp,) + refs + keys)
     fn = statistics_function(hyp, refs, options=opts)
@@ -242,7 +245,7 @@ def add_sentence_bleu(
     output_column: str = "bleu",
     *,
     num_proc: Optional[int] = None,
-    batch_size: int = 1000,
+    batch_size: Optional[int] = 1000,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> Any:
@@ -254,5 +257,6 @@ def add_sentence_bleu(
     ['a b c d']
     """
     opts = resolve_options(options, keywords, sentence=True)
+    batch_size, num_proc = check_batching(batch_size, num_proc)
     fn = sentence_bleu_function(hypothesis_column, reference_columns, output_column=output_column, options=opts)
     return dataset.map(fn, batched=True, batch_size=batch_size, num_proc=num_proc, desc="bleukit sentence BLEU")
