@@ -23,7 +23,7 @@ by blank lines between documents (``bleukit REF -i HYP --documents``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
 
 from .defaults import DEFAULT_THREADS
 from .groups import check_labels
@@ -59,6 +59,8 @@ def join_documents(
     if not isinstance(separator, str):
         raise TypeError(f"separator must be a str, got {type(separator).__name__}")
     hyps = check_hypotheses(hypotheses)
+    if isinstance(references, Iterator):  # read a generator once: it is checked, then joined
+        references = list(references)
     check_references(references, len(hyps))  # the layout and types, with the usual messages
     ids = check_labels(doc_ids, len(hyps), "doc_ids")
     members: Dict[Hashable, List[int]] = {}

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Optional,
 import numpy as np
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
-from .inputs import check_hypotheses
+from .inputs import check_hypotheses, check_references
 from .metrics import metric_for, resolve_options
 from .metrics.base import MetricOptions, MetricResult, Statistics
 from .pipeline import corpus_statistics
@@ -190,13 +190,10 @@ def paired_test_by_group(
     """
     checked = check_systems(systems)
     n = len(checked[0][1])
-    if isinstance(references, (str, bytes)) or not hasattr(references, "__getitem__"):
-        raise TypeError(f"references must be a list (one entry per sentence), got {type(references).__name__}")
-    if len(references) != n:
-        raise ValueError(f"got {n} hypotheses per system but {len(references)} reference entries")
+    refs = check_references(references, n)
     out: Dict[Hashable, List[PairedResult]] = {}
     for label, rows in group_rows(group_by, n).items():
         picked = rows.tolist()
         subset = [(name, [hyps[i] for i in picked]) for name, hyps in checked]
-        out[label] = paired_test(subset, [references[i] for i in picked], **kwargs)
+        out[label] = paired_test(subset, [refs[i] for i in picked], **kwargs)
     return out

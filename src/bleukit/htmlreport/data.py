@@ -123,7 +123,7 @@ def report_data(
             raise ValueError(f"sources has {len(sources)} lines but there are {n} segments")
     buckets = length_buckets(refs)
     per_metric = [
-        _metric_data(named, refs, references, options, buckets, comparison, method, n_samples, seed, correction,
+        _metric_data(named, refs, options, buckets, comparison, method, n_samples, seed, correction,
                      alpha, n_bootstrap)
         for options in metrics
     ]
@@ -153,7 +153,6 @@ def report_data(
 def _metric_data(
     named: List[Tuple[str, List[str]]],
     refs: List[List[str]],
-    raw_references: Sequence[Any],
     options: MetricOptions,
     buckets: List[str],
     comparison: str,
@@ -184,7 +183,7 @@ def _metric_data(
     compared = None
     if len(named) > 1 and comparison != "none":
         compared = compare_systems(
-            named, raw_references, baseline=named[0][0] if comparison == "baseline" else None, method=method,
+            named, refs, baseline=named[0][0] if comparison == "baseline" else None, method=method,
             n_samples=n_samples, seed=seed, correction=correction, alpha=alpha, options=options,
         ).to_dict()
     return {
