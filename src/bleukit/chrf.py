@@ -12,19 +12,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Optional, Sequence, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
-from .groups import with_groups
-from .inputs import check_sentence_references
+from .metrics import cached_options
 from .metrics.chrf import METRIC
 from .metrics.chrf.options import DEFAULT_BETA, DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER, Beta, ChrfOptions
 from .metrics.chrf.result import ChrfResult
 from .metrics.chrf.statistics import ChrfStatistics
-from .pipeline import corpus_statistics
-from .significance import with_bootstrap
+from .pipeline import corpus_result, corpus_statistics
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["corpus_chrf", "sentence_chrf", "sentence_chrf_scores"]
 
@@ -70,14 +69,13 @@ def corpus_chrf(
     ...                                                 group_by=["x", "y"]).groups.items()}
     {'x': 100.0, 'y': 31.25}
     """
-    options = ChrfOptions(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
+    options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    if n_bootstrap is None and group_by is None:
+        # the protocol's corpus path (the analyses stay unimported)
+        return cast(ChrfResult, corpus_result(hypotheses, references, options, threads))
+    from .groups import with_groups
+    from .significance import with_bootstrap
+
     stats = cast(ChrfStatistics, corpus_statistics(hypotheses, references, options, threads))
     result = METRIC.result(stats, options)
     if n_bootstrap is not None:
@@ -111,16 +109,11 @@ def sentence_chrf(
             f"hypothesis must be a str, got {type(hypothesis).__name__}; "
             "for many sentences use sentence_chrf_scores(hypotheses, references)"
         )
-    options = ChrfOptions(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
-    refs = check_sentence_references(references)
-    return METRIC.result(METRIC.statistics([hypothesis], [refs], options), options)
+    options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    # one kernel call for the row (it checks the references as check_sentence_references does),
+    # the formula on plain floats: no table, no batch
+    row, nrefs = METRIC.sentence_row(hypothesis, references, options)
+    return METRIC.row_result(row, nrefs, options)
 
 
 def sentence_chrf_scores(
@@ -134,7 +127,7 @@ def sentence_chrf_scores(
     whitespace: bool = False,
     eps_smoothing: bool = False,
     threads: int = DEFAULT_THREADS,
-) -> np.ndarray:
+) -> "np.ndarray":
     """Sentence chrF of every hypothesis (float64 array), from one pass over the corpus.
 
     Element ``i`` equals ``sentence_chrf(hypotheses[i], references[i]).score`` (what
@@ -143,13 +136,8 @@ def sentence_chrf_scores(
     >>> sentence_chrf_scores(["a b c d", "x y"], ["a b c d", "x z"]).round(4).tolist()
     [100.0, 25.0]
     """
-    options = ChrfOptions(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
+    options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    import numpy as np
+
     stats = corpus_statistics(hypotheses, references, options, threads)
     return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)
