@@ -237,7 +237,12 @@ def _from_statistics(table: Statistics, definition: str, options: MetricOptions)
         result = metric.result(table, options)
         return SelfScore(result.score, definition, metric.name, n, result.signature, result.name, corpus=result,
                          options=options)
-    scores = np.asarray(metric.scores(table.rows, options), dtype=np.float64)
+    # each text's score as its sentence score is computed (the metric's one-row formula in Python
+    # floats, math.exp/math.log as the reference), not the vectorised formula's numpy floats
+    scores = np.array(
+        [metric.row_result(row, nrefs, options).score for row, nrefs in zip(table.rows.tolist(), table.nrefs.tolist())],
+        dtype=np.float64,
+    )
     signature = options.signature(table.nrefs_signature)
     return SelfScore(exact_mean(scores), definition, metric.name, n, signature, _result_name(table, options),
                      scores=scores, options=options)
