@@ -178,7 +178,9 @@ def _metric_data(
                        "formatted": result.format()})
         for label, group in group_results(stats, buckets, options).items():
             by_bucket.setdefault(str(label), {})[system] = group.score
-        sentence_scores[system] = np.asarray(metric.scores(stats.rows, sentence_options), dtype=np.float64).tolist()
+        # as sentence_bleu/sentence_chrf compute them: the one-row formula (math.exp/log, sacreBLEU's floats)
+        sentence_scores[system] = [metric.row_result(row, nrefs, sentence_options).score
+                                   for row, nrefs in zip(stats.rows.tolist(), stats.nrefs.tolist())]
     counts = {label: buckets.count(label) for label in set(buckets)}
     compared = None
     if len(named) > 1 and comparison != "none":
