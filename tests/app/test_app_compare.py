@@ -112,7 +112,7 @@ def test_compare_tab_equals_sacrebleu_paired_test(app, wmt17, monkeypatch, metho
     for name, values in scores.items():
         counts = np.histogram(values, bins=edges)[0]
         one = plot[plot["system"] == name]
-        shown = {centres.index(c): share for c, share in zip(one["BLEU"], one["share of resamples (%)"])}
+        shown = {centres.index(c): share for c, share in zip(one["score"], one["share of resamples (%)"])}
         assert all(shown.get(b, 0.0) == 100 * counts[b] / plot_n for b in range(app.PLOT_BINS))  # every resample shown
         assert 0 < len(shown) < app.PLOT_BINS or counts.all()
     if key == "bs":  # the plotted resamples are the test's: their mean is the table's mean
@@ -142,7 +142,7 @@ def test_compare_tab_ranks_all_pairs_with_corrected_p_values(app, wmt17, monkeyp
     systems, refs = wmt17
     key, fix = app.METHODS[method], app.CORRECTIONS[correction]
     form = _form(app, ["\n".join(h) for _, h in systems], [n for n, _ in systems], ["\n".join(refs)], method, 200, 5)
-    notice, table, summary, _ = app.on_compare(*form, "all pairs: ranking with clusters", correction)
+    notice, table, summary, _ = app.on_compare(*form, "BLEU", "all pairs: ranking with clusters", correction)
     assert "error" not in notice
     # The baseline table: sacreBLEU's raw p-values, then the corrected ones, which decide "significant".
     _, theirs = _sacrebleu_paired(systems, [refs], key, 200, 5, monkeypatch)
@@ -170,7 +170,7 @@ def test_compare_tab_defaults_to_sacrebleus_comparison_and_the_api_ranks(app, wm
     form = _form(app, ["\n".join(h) for _, h in systems], [n for n, _ in systems], ["\n".join(refs)],
                  "approximate randomization", 100, 1)
     plain = app.on_compare(*form)
-    explicit = app.on_compare(*form, *list(app.COMPARISONS)[:1], *list(app.CORRECTIONS)[:1])
+    explicit = app.on_compare(*form, "BLEU", *list(app.COMPARISONS)[:1], *list(app.CORRECTIONS)[:1])
     assert plain[1].equals(explicit[1]) and plain[2] == explicit[2] and "compare-ranking" not in plain[2]
     assert "→" not in "".join(plain[1]["p-value"])
     texts = ["\n".join(h) for _, h in systems]
