@@ -27,3 +27,18 @@ def load_corpus(data_dir: Path, dataset: str, hyp: str, refs: str):
         streams = [read_lines(folder / name) for name in refs.split("+")]
         _CORPORA[key] = (hyps, [list(r) for r in zip(*streams)], streams)
     return _CORPORA[key]
+
+
+def expected_score(row: dict) -> float:
+    """sacreBLEU's score of an expected_scores row on this Python, for ``==``: the stored one, made
+    where ``sum`` of floats adds left to right, or sacreBLEU's own here where ``sum`` is
+    compensated (Python 3.12+) and BLEU's sum of logs may differ from the stored one in the last bit."""
+    from bleukit.metrics.bleu.libm import COMPENSATED_SUM
+
+    if not COMPENSATED_SUM:
+        return float(row["score"])
+    import sacrebleu
+
+    hyps, _, streams = load_corpus(SHARED_DATA, row["dataset"], row["hyp"], row["refs"])
+    options = {"tokenize": row["tokenize"], "lowercase": row["lowercase"], "smooth_method": row["smooth"]}
+    return float(sacrebleu.corpus_bleu(hyps, streams, **options).score)

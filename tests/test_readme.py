@@ -86,6 +86,39 @@ def _param(block: Block):
     return pytest.param(block, id=f"line{block.line}-{block.language}", marks=marks)
 
 
+_PRINTED = re.compile(r"#\s*(-?\d+(?:\.\d+)?)\s*$")
+
+
+def _with_printed_values(code: str, first_line: int):
+    """The block's syntax tree, with every one-line expression whose comment is a bare number
+    (``expr  # 0.5``; ``print(expr)  # 2`` too) recording its value, and those numbers by README
+    line: the README shows what the code prints (it said 0.5 where Python prints
+    0.49999999999999994, issue 20)."""
+    import ast
+
+    tree = ast.parse(code)
+    lines = code.splitlines()
+    expected = {}
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.Expr) or stmt.lineno != stmt.end_lineno:
+            continue
+        m = _PRINTED.search(lines[stmt.lineno - 1])
+        if not m:
+            continue
+        line = first_line + stmt.lineno
+        target = stmt.value
+        is_print = isinstance(target, ast.Call) and getattr(target.func, "id", "") == "print" and len(target.args) == 1
+        record = lambda v, line=line: ast.Call(  # noqa: E731
+            ast.Name("__readme_value__", ast.Load()), [v, ast.Constant(line)], []
+        )
+        if is_print:
+            target.args[0] = record(target.args[0])
+        else:
+            stmt.value = record(target)
+        expected[line] = m.group(1)
+    return ast.fix_missing_locations(tree), expected
+
+
 def _environment() -> dict:
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
@@ -122,8 +155,13 @@ def test_readme_example_runs(block: Block, monkeypatch):
             if key.startswith(("HF_", "TRANSFORMERS_")):
                 monkeypatch.setenv(key, value)
         monkeypatch.chdir(REPO)
-        namespace = {"__name__": "__readme__"}
-        exec(compile(block.code, f"README.md:{block.line}", "exec"), namespace)
+        tree, expected = _with_printed_values(block.code, block.line)
+        seen: dict = {}
+        namespace = {"__name__": "__readme__", "__readme_value__": lambda v, line: seen.setdefault(line, v)}
+        exec(compile(tree, f"README.md:{block.line}", "exec"), namespace)
+        for line, text in expected.items():
+            value = seen[line]
+            assert text in (repr(value), str(value)), f"README line {line} says {text}, the code gives {value!r}"
         return
     script = block.code if kind == "shell" else _console_commands(block.code)
     out = subprocess.run(

@@ -81,6 +81,10 @@ class OrderMatches:
         """Unsmoothed precision in percent (0 when the hypothesis has no n-gram of this order)."""
         return 100.0 * self.matched / self.total if self.total else 0.0
 
+    def __repr__(self) -> str:
+        return (f"OrderMatches(order={self.order}, matched={self.matched}, total={self.total}, "
+                f"ngrams={len(self.ngrams)})")
+
 
 @dataclass(frozen=True)
 class MatchExplanation:
@@ -142,6 +146,37 @@ class MatchExplanation:
             + [o.total for o in self.orders]
         )
 
+    def __repr__(self) -> str:
+        orders = ", ".join(f"{o.matched}/{o.total}" for o in self.orders)
+        return (
+            f"MatchExplanation(hypothesis={_short(self.hypothesis_tokens)}, references={len(self.reference_tokens)}, "
+            f"hyp_len={self.hyp_len}, ref_len={self.ref_len}, matched/total per order=[{orders}])"
+        )
+
+    def __str__(self) -> str:
+        """A table a person can read: the tokens, and per order the counts, precision and matches.
+
+        >>> print(explain_tokens("the the the cat".split(), [["the", "cat"]], 2))
+        hypothesis   the the the cat  (4 tokens)
+        reference 1  the cat  (2 tokens)
+        order  matched/total  precision  matched n-grams (counted of occurring, where fewer count)
+            1            2/4     50.00%  the (1 of 3) | cat
+            2            1/3     33.33%  the cat
+        """
+        lines = [f"hypothesis   {' '.join(map(str, self.hypothesis_tokens))}  ({self.hyp_len} tokens)"]
+        for k, ref in enumerate(self.reference_tokens):
+            lines.append(f"reference {k + 1:<2} {' '.join(map(str, ref))}  ({len(ref)} tokens)")
+        lines.append("order  matched/total  precision  matched n-grams (counted of occurring, where fewer count)")
+        for o in self.orders:
+            shown = [
+                " ".join(map(str, m.ngram)) + (f" ({m.matched} of {m.hyp_count})" if m.matched < m.hyp_count else "")
+                for m in o.ngrams
+                if m.matched
+            ]
+            counts = f"{o.matched}/{o.total}"
+            lines.append(f"{o.order:>5}  {counts:>13}  {o.precision:>8.2f}%  {' | '.join(shown) or '-'}")
+        return "\n".join(lines)
+
     def statistics(self) -> BleuStatistics:
         """A one-row statistics table, ready for ``score_statistics`` or sentence scoring."""
         return BleuStatistics(np.array([self.row]), np.array([len(self.reference_tokens)]), self.max_ngram_order)
@@ -181,6 +216,12 @@ class MatchExplanation:
                 for o in self.orders
             ],
         }
+
+
+def _short(tokens: Sequence[Token], limit: int = 8) -> str:
+    """A few tokens of a sentence, for a one-line repr."""
+    text = " ".join(map(str, tokens[:limit])) + (" ..." if len(tokens) > limit else "")
+    return repr(text)
 
 
 def _occurrences(tokens: Sequence[Token], n: int) -> Dict[Tuple[Token, ...], List[int]]:

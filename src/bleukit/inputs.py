@@ -16,6 +16,8 @@ from collections.abc import Set as AbstractSet
 from itertools import chain
 from typing import Any, List, Optional, Sequence, Union
 
+from ._stack import user_stacklevel
+
 __all__ = [
     "check_sequence",
     "check_tokens",
@@ -30,6 +32,8 @@ __all__ = [
     "check_count",
     "check_number",
     "references_from_streams",
+    "warn_if_streams",
+    "ReferenceLayoutWarning",
 ]
 
 References = Sequence[Union[str, Sequence[Optional[str]], None]]
@@ -217,6 +221,7 @@ def reference_entries(references: Any, n_hypotheses: int) -> List[Any]:
                 f"{n_hypotheses} lines): convert them with bleukit.references_from_streams(references). "
             )
         raise ValueError(message + _LAYOUT_HINT)
+    warn_if_streams(refs, n_hypotheses)
     return refs
 
 
@@ -230,6 +235,65 @@ def check_references(references: Any, n_hypotheses: int) -> List[List[str]]:
     # A plain string is the common case: skip the per-item call and error-message formatting
     # (a third of the check's time on a 100k-line corpus); the result is the same.
     return [[item] if type(item) is str else check_reference_entry(item, i) for i, item in enumerate(refs)]
+
+
+class ReferenceLayoutWarning(UserWarning):
+    """References given per hypothesis read like sacreBLEU-style reference streams (see
+    :func:`warn_if_streams`)."""
+
+
+def warn_if_streams(refs: List[Any], n_hypotheses: int) -> None:
+    """Warn when per-hypothesis ``refs`` look like sacreBLEU-style reference streams.
+
+    With as many streams as hypotheses, ``streams`` has the shape of per-hypothesis references
+    (``n`` entries of ``n`` strings) and would be scored as such, silently wrong. The two layouts
+    differ in what is alike: the references of one sentence resemble each other, different
+    sentences do not. So when every entry holds exactly ``n`` strings, the strings at one position
+    across entries (alike in streams) are compared with the strings within one entry (alike per
+    hypothesis), on a sample; clearly more alike across entries gets a ``ReferenceLayoutWarning``
+    with the fix. Any other input costs one length check.
+
+    >>> import warnings
+    >>> streams = [["the cat sat on the mat", "it is raining today"], ["a cat sat on the mat", "it rains today"]]
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     warn_if_streams(streams, 2)
+    >>> [w.category.__name__ for w in seen]
+    ['ReferenceLayoutWarning']
+    """
+    first = refs[0] if refs else None
+    if n_hypotheses < 2 or first is None or type(first) is str or not _is_sequence(first) or len(first) != n_hypotheses:
+        return
+    if not all(_is_sequence(r) and not isinstance(r, str) and len(r) == n_hypotheses for r in refs):
+        return
+    sample = range(min(n_hypotheses, 8))
+    within = _mean_likeness([(refs[i][j], refs[i][j + 1]) for i in sample for j in sample if j + 1 < n_hypotheses])
+    across = _mean_likeness([(refs[j][i], refs[j + 1][i]) for i in sample for j in sample if j + 1 < n_hypotheses])
+    if across > 2 * within and across - within > 0.15:
+        import warnings
+
+        warnings.warn(
+            f"references holds {n_hypotheses} entries of {n_hypotheses} strings, read per hypothesis "
+            "(references[i] = the references of hypotheses[i]), but they look like sacreBLEU-style "
+            "reference streams (streams[k][i] = k-th reference of sentence i): the strings at one position "
+            "of every entry are alike, the strings within an entry are not. If they are streams, convert "
+            "them with bleukit.references_from_streams(references) (or score with the sacreBLEU-shaped "
+            "API, bleukit.sacrebleu).",
+            ReferenceLayoutWarning,
+            user_stacklevel(),
+        )
+
+
+def _mean_likeness(pairs: List[Any]) -> float:
+    """Mean overlap (Jaccard) of the character bigrams of string pairs; pairs with a non-string skipped."""
+    scores = []
+    for a, b in pairs:
+        if isinstance(a, str) and isinstance(b, str):
+            x = {a[k : k + 2].lower() for k in range(len(a) - 1)}
+            y = {b[k : k + 2].lower() for k in range(len(b) - 1)}
+            if x or y:
+                scores.append(len(x & y) / len(x | y))
+    return sum(scores) / len(scores) if scores else 0.0
 
 
 def check_sentence_references(references: Any) -> List[str]:

@@ -266,7 +266,7 @@ def compare_systems(
         p_values = [bootstrap_p_value(scores, results, a, b) for a, b in pairs]
         signed: List[MetricResult] = []
         for k, result in enumerate(results):
-            mean, ci = _estimate_ci(scores[:, k])
+            mean, ci = _estimate_ci(scores[:, k], paired=False)  # as corpus_score(n_bootstrap) gives it
             signed.append(result.with_estimate(mean, ci, opts.signature(stats[k].nrefs_signature, ("bs", n, seed))))
     else:
         p_values = randomization_p_values(stats, results, pairs, opts, n, seed, progress)

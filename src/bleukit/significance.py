@@ -9,12 +9,15 @@ come from the metric's one formula (``Metric.scores``), vectorised over resample
 
 The numbers are sacreBLEU 2.6's (``sacrebleu.significance``, ``--confidence``, ``--paired-bs``,
 ``--paired-ar``) with the same seed: the random draws are the very same numpy ``default_rng``
-calls, so resample ``s`` holds the same sentences and p-values are identical. sacreBLEU sums each
-resample in float32, which makes its resampled precisions float32 numbers and stops counting
-exactly above 2**24; bleukit keeps the sums exact (BLAS products only where every partial sum
-provably stays an exact integer, int64 otherwise), so each resampled score is exactly the BLEU of
-the resampled corpus, and a bootstrap mean or CI differs from sacreBLEU's by its float32 rounding
-(at most 2**-22 relative), never more.
+calls, so resample ``s`` holds the same sentences. sacreBLEU sums each bootstrap resample in
+float32 and scores those float32 sums (with numpy 2 its BLEU precisions are float32 arithmetic
+too); bleukit does the same arithmetic (``Metric.float32_scores``), so bootstrap scores, means,
+intervals and p-values are sacreBLEU's bit for bit. The sums themselves are exact integer products
+(BLAS only where every partial sum provably stays an exact integer), which equal sacreBLEU's
+float32 sums below 2**24; above that, where float32 stops counting exactly, each resample is summed
+in float32 in sacreBLEU's order instead (as slow as sacreBLEU). :func:`resampled_scores` gives the
+exact corpus scores of given resamples instead, and approximate randomization, which sacreBLEU
+computes on integers, is exact throughout.
 
 sacreBLEU's seed-0 quirk is not copied: it passes ``seed if seed else None`` to its paired
 comparisons, so ``SACREBLEU_SEED=0`` leaves them unseeded; here ``seed=0`` seeds them.
@@ -39,6 +42,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from statistics import mean as exact_mean  # module 'statistics' would be shadowed by arguments
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -153,13 +157,23 @@ class PairedResult:
         return out
 
 
-def _estimate_ci(scores: np.ndarray) -> BootstrapCI:
-    """Mean and half-width of the 95% interval, with sacreBLEU's percentile indices (n // 40)."""
+def _estimate_ci(scores: np.ndarray, paired: bool) -> BootstrapCI:
+    """Mean and half-width of the 95% interval, with sacreBLEU's percentile indices (n // 40).
+
+    sacreBLEU takes the mean two ways: a paired test's is numpy's (pairwise summation of the
+    sorted scores, then a division), a single system's (``--confidence``) is ``statistics.mean``
+    (the exact mean, rounded once to the scores' type). Each is taken here as it does, so the
+    digits are the same; float32 scores (chrF's) give float32 means and intervals, as there."""
     ordered = np.sort(scores)
     n = len(ordered)
     lower = n // 40
     upper = n - lower - 1
-    return BootstrapCI(float(ordered.mean()), float(0.5 * (ordered[upper] - ordered[lower])))
+    if paired:
+        mean = float(ordered.mean())
+    else:
+        # statistics.mean gives the scores' own type: numpy float32 for chrF's float32 scores.
+        mean = float(exact_mean(list(ordered) if ordered.dtype == np.float32 else ordered.tolist()))
+    return BootstrapCI(mean, float(0.5 * (ordered[upper] - ordered[lower])))
 
 
 def _chunks(n_samples: int, n_rows: int, elements: int, align: int = 1) -> Iterator[int]:
@@ -209,29 +223,73 @@ def resampled_scores(statistics: Statistics, indices: np.ndarray, options: Metri
     n_rows = len(statistics)
     if indices.size and (indices.min() < 0 or indices.max() >= n_rows):
         raise ValueError(f"indices must lie in [0, {n_rows})")
-    return _bootstrap_sums_scores(rows, iter([indices]), options)[:, 0]
+    return _bootstrap_sums_scores(rows, iter([indices]), options, float32=False)[:, 0]
 
 
 def _bootstrap_sums_scores(
-    rows: np.ndarray, index_chunks: Any, options: MetricOptions, n_systems: int = 1, progress: Progress = None
+    rows: np.ndarray,
+    index_chunks: Any,
+    options: MetricOptions,
+    n_systems: int = 1,
+    progress: Progress = None,
+    float32: bool = True,
 ) -> np.ndarray:
-    """Scores (n_samples, n_systems) of resampled sums; ``rows`` is (sentences, n_systems * columns)."""
+    """Scores (n_samples, n_systems) of resampled sums; ``rows`` is (sentences, n_systems * columns).
+
+    ``float32``: score each resample as sacreBLEU's bootstrap does (float32 sums, the metric's
+    ``float32_scores``); otherwise exactly, as the corpus of the resampled sentences."""
     n_rows, width = rows.shape
     metric = metric_for(options)
-    product = _ExactProduct(rows, n_rows * int(rows.max(initial=0)))
+    bound = n_rows * int(rows.max(initial=0))
+    # The float32 rows sacreBLEU resamples: the integer rows cast, or the metric's own (TER's
+    # float average lengths), which are summed in float32 as it sums them.
+    w = width // n_systems
+    own = [metric.float32_rows(rows[:, j * w : (j + 1) * w], options) for j in range(n_systems)] if float32 else []
+    blocks32 = None if all(b is None for b in own) else [
+        np.asarray(rows[:, j * w : (j + 1) * w], dtype=np.float32) if b is None else b for j, b in enumerate(own)]
+    product = _ExactProduct(rows, bound)
     out = []
     for idx in index_chunks:
         k = idx.shape[0]
-        # How often each sentence is drawn in each resample: one bincount over offset indices.
-        flat = idx + (np.arange(k, dtype=np.int64) * n_rows)[:, None]
-        counts = np.bincount(flat.ravel(), minlength=k * n_rows).reshape(k, n_rows)
-        del flat
-        sums = product(counts)
-        scores = metric.scores(sums.reshape(k * n_systems, width // n_systems), options)
-        out.append(np.asarray(scores, dtype=np.float64).reshape(k, n_systems))
+        if float32 and (blocks32 is not None or bound >= _EXACT_FLOAT32):
+            sums32 = _float32_sums(rows, idx, n_systems, blocks32)
+            scores = metric.float32_scores(sums32.reshape(k * n_systems, width // n_systems), options)
+        else:
+            # How often each sentence is drawn in each resample: one bincount over offset indices.
+            flat = idx + (np.arange(k, dtype=np.int64) * n_rows)[:, None]
+            counts = np.bincount(flat.ravel(), minlength=k * n_rows).reshape(k, n_rows)
+            del flat
+            sums = product(counts).reshape(k * n_systems, width // n_systems)
+            # Below 2**24 the float32 sums sacreBLEU makes are these exact integers.
+            if float32:
+                scores = metric.float32_scores(sums.astype(np.float32), options)
+            else:
+                scores = metric.scores(sums, options)
+        # float32 stays float32 (chrF's bootstrap scores are float32 in sacreBLEU, and so are
+        # their mean and interval); a chunk of float64 scores makes the whole array float64.
+        scores = np.asarray(scores)
+        out.append(scores.reshape(k, n_systems) if scores.dtype == np.float32 else
+                   scores.astype(np.float64).reshape(k, n_systems))
         if progress is not None:
             progress(k)
     return np.concatenate(out) if out else np.zeros((0, n_systems))
+
+
+def _float32_sums(
+    rows: np.ndarray, idx: np.ndarray, n_systems: int, blocks32: Optional[List[np.ndarray]] = None
+) -> np.ndarray:
+    """sacreBLEU's float32 sums of the resamples ``idx`` (k, n_systems, columns): each system's rows
+    as a float32 array (``blocks32[j]`` where the metric gives its own), each resample gathered and
+    summed with the very numpy call it makes (``stats[idx[s]].sum(0)``), where float32 rounds
+    partial sums above 2**24 (and every sum of fractions)."""
+    width = rows.shape[1] // n_systems
+    out = np.empty((idx.shape[0], n_systems, width), dtype=np.float32)
+    for j in range(n_systems):
+        block = rows[:, j * width : (j + 1) * width] if blocks32 is None else blocks32[j]
+        stats = np.ascontiguousarray(block, dtype=np.float32)
+        for s in range(idx.shape[0]):
+            out[s, j] = stats[idx[s]].sum(0)
+    return out
 
 
 def _draw_indices(n_rows: int, n_samples: int, seed: Seed) -> Iterator[np.ndarray]:
@@ -244,7 +302,11 @@ def _draw_indices(n_rows: int, n_samples: int, seed: Seed) -> Iterator[np.ndarra
 def bootstrap_scores(
     statistics: Statistics, options: MetricOptions, n_samples: int = DEFAULT_SAMPLES["bs"], seed: Seed = DEFAULT_SEED
 ) -> np.ndarray:
-    """The corpus score of ``n_samples`` bootstrap resamples of a statistics table (float64 array).
+    """The score of ``n_samples`` bootstrap resamples of a statistics table, each as sacreBLEU's
+    bootstrap scores it: from its float32 sums (for BLEU with numpy 2, float32 precisions; chrF's
+    formula is float32 throughout, so its scores are a float32 array, BLEU's float64), which can
+    differ from the exact corpus score of the resample in the last digits
+    (:func:`resampled_scores` gives those).
 
     Resample ``s`` draws the same sentences as sacreBLEU's with the same seed; ``seed=None``
     draws from fresh OS entropy. Several tables of the same corpus resampled with one seed share
@@ -294,7 +356,7 @@ def bootstrap_ci(
         if references is None:
             raise ValueError("references are required with hypotheses (or pass a statistics table)")
         stats = corpus_statistics(hypotheses_or_statistics, references, opts)
-    return _estimate_ci(bootstrap_scores(stats, opts, n_samples, seed))
+    return _estimate_ci(bootstrap_scores(stats, opts, n_samples, seed), paired=False)
 
 
 def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_samples: int, seed: Seed) -> R:
@@ -315,7 +377,7 @@ def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_
     seed = check_seed(seed)
     if n_samples == 1:
         return result  # one resample estimates nothing: sacreBLEU bootstraps only when n > 1
-    mean, ci = _estimate_ci(bootstrap_scores(statistics, options, n_samples, seed))
+    mean, ci = _estimate_ci(bootstrap_scores(statistics, options, n_samples, seed), paired=False)
     return result.with_estimate(mean, ci, options.signature(statistics.nrefs_signature, ("bs", n_samples, seed)))
 
 
@@ -415,7 +477,7 @@ def paired_test(
         p_values = [bootstrap_p_value(scores, results, a, b) for a, b in pairs]
         out = []
         for k, (name, result) in enumerate(zip(names, results)):
-            mean, ci = _estimate_ci(scores[:, k])
+            mean, ci = _estimate_ci(scores[:, k], paired=True)
             signed = result.with_estimate(mean, ci, opts.signature(stats[k].nrefs_signature, ("bs", n, seed)))
             out.append(PairedResult(name, signed, p_values[k - 1] if k else None, mean, ci))
     else:

@@ -116,7 +116,8 @@ def test_compare_tab_equals_sacrebleu_paired_test(app, wmt17, monkeypatch, metho
         assert all(shown.get(b, 0.0) == 100 * counts[b] / plot_n for b in range(app.PLOT_BINS))  # every resample shown
         assert 0 < len(shown) < app.PLOT_BINS or counts.all()
     if key == "bs":  # the plotted resamples are the test's: their mean is the table's mean
-        assert float(scores[WMT17[1]].mean()) == pytest.approx(theirs[1].mean, abs=1e-6 * theirs[1].mean)
+        # (sacreBLEU takes the mean of the sorted scores: the same numbers, added in its order)
+        assert float(np.sort(scores[WMT17[1]]).mean()) == theirs[1].mean
 
 
 def test_compare_report_json_multi_reference(app, shared_data, monkeypatch):
@@ -129,9 +130,9 @@ def test_compare_report_json_multi_reference(app, shared_data, monkeypatch):
     _, theirs = _sacrebleu_paired(systems, streams, "bs", 150, 12345, monkeypatch)
     assert report["signature"].startswith("nrefs:2|bs:150|seed:12345|")
     for row, t in zip(report["systems"], theirs):
-        assert row["score"] == pytest.approx(t.score, abs=1e-9)
+        assert row["score"] == t.score
         assert row["p_value"] == t.p_value
-        assert row["mean"] == pytest.approx(t.mean, abs=2**-22 * t.mean)
+        assert row["mean"] == t.mean
     assert report["systems"][0]["significant"] is None
     assert report["systems"][1]["significant"] == (theirs[1].p_value < 0.05)
 
@@ -261,7 +262,7 @@ def test_variants_panel_equals_compare_variants(app, shared_data):
     table = bleukit.compare_variants(hyps, bleukit.references_from_streams(sets))
     assert frame.values.tolist() == [[r.name, f"{r.score:.2f}", r.note] for r in table.rows]
     assert frame["variant"].iloc[0] == "sacreBLEU"
-    assert float(frame["BLEU"].iloc[0]) == pytest.approx(round(BLEU().corpus_score(hyps, sets).score, 2), abs=1e-9)
+    assert float(frame["BLEU"].iloc[0]) == round(BLEU().corpus_score(hyps, sets).score, 2)
     assert {"NLTK corpus_bleu", 'evaluate "bleu"', "multi-bleu.perl"} <= set(frame["variant"])
     for name, why in table.skipped.items():  # spBLEU without a configured model: said, not hidden
         assert f"{name} not scored: {why}." in html.unescape(notice)

@@ -81,10 +81,10 @@ def test_corpus_bleu_equals_sacrebleu_spm(sacrebleu_cache, name):
     ours = bleukit.corpus_bleu(HYPS, REFS, tokenize=name)
     assert ours.counts == theirs.counts and ours.totals == theirs.totals
     assert (ours.sys_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
-    assert ours.score == pytest.approx(theirs.score, rel=1e-12, abs=1e-12)
+    assert ours.score == theirs.score
     assert f"tok:{name}" in ours.signature
     sentence = bleukit.sentence_bleu(HYPS[0], [REFS[0]], tokenize=name).score
-    assert sentence == pytest.approx(sacrebleu.sentence_bleu(HYPS[0], [REFS[0]], tokenize=name).score, rel=1e-12)
+    assert sentence == sacrebleu.sentence_bleu(HYPS[0], [REFS[0]], tokenize=name).score
     # the same tokens, line for line
     tok = bleukit.get_tokenizer(name)
     from sacrebleu.tokenizers.tokenizer_spm import TokenizerSPM

@@ -180,3 +180,18 @@ def test_agrees_with_corpus_statistics_on_real_data(shared_data, folder, hyp_fil
     # and the statistics themselves are sacreBLEU's (spot check of a few lines)
     for i in (0, n // 2, n - 1):
         assert explain_sentence(hyps[i], refs[i], opts).row == _sacrebleu_row(hyps[i], refs[i], opts)
+
+
+def test_explanations_print_readably():
+    """repr is one short line, str a small table (it printed as one nested blob: issue 20)."""
+    ex = explain_sentence("Da war der Handschlag, ja. " * 20, ["Es gab den Handschlag, ja."])
+    assert "\n" not in repr(ex) and len(repr(ex)) < 200
+    assert repr(ex).startswith("MatchExplanation(hypothesis='Da war der Handschlag , ja . Da ...'")
+    assert "matched/total per order=[4/140, 3/139, 2/138, 1/137]" in repr(ex)
+    lines = str(ex).splitlines()
+    assert lines[0].startswith("hypothesis   Da war der Handschlag") and lines[0].endswith("(140 tokens)")
+    assert lines[1] == "reference 1  Es gab den Handschlag , ja .  (7 tokens)"
+    assert lines[3].split()[:3] == ["1", "4/140", "2.86%"]
+    assert lines[3].endswith("Handschlag (1 of 20) | , (1 of 20) | ja (1 of 20) | . (1 of 20)")
+    assert lines[6].endswith("Handschlag , ja . (1 of 20)") and len(lines) == 3 + ex.max_ngram_order
+    assert len(repr(ex.orders[0])) < 80

@@ -44,7 +44,7 @@ from bleukit.ids import corpus_bleu_ids, id_statistics, sentence_bleu_ids
 from bleukit.integrations.rewards import BleuReward, ChrfReward, bleu_reward
 from bleukit.metrics.chrf import ChrfOptions
 from bleukit.metrics.ter import TerOptions
-from bleukit.significance import bootstrap_ci, paired_test, resampled_scores
+from bleukit.significance import bootstrap_ci, paired_test
 
 NAN, INF = float("nan"), float("inf")
 
@@ -110,15 +110,21 @@ def _one_resample_is_a_plain_score(result, rerun, value):
     assert result == rerun(None) and result.get("mean") is None and "bs:" not in result["signature"]
 
 
-def _numpy_draws(seed, n_rows, n_samples):
-    """sacreBLEU's bootstrap draws (numpy's default_rng), made here, not by bleukit."""
-    return np.random.default_rng(seed).integers(0, n_rows, size=(n_samples, n_rows), dtype=np.int64)
-
-
 def _numpy_mean(seed, n_samples, options=None):
-    options = options or BleuOptions()
-    stats = bleukit.corpus_statistics(HYPS, REFS, options)
-    return float(np.sort(resampled_scores(stats, _numpy_draws(seed, len(HYPS), n_samples), options)).mean())
+    """sacreBLEU's own bootstrap mean with SACREBLEU_SEED=seed (it draws with default_rng(seed)),
+    for the default options of the metric ``options`` names."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    metric = {ChrfOptions: CHRF, TerOptions: TER}.get(type(options), BLEU)()
+    saved = os.environ.get("SACREBLEU_SEED")
+    os.environ["SACREBLEU_SEED"] = str(seed)
+    try:
+        return float(metric.corpus_score(HYPS, [REFS], n_bootstrap=n_samples)._mean)
+    finally:
+        if saved is None:
+            os.environ.pop("SACREBLEU_SEED")
+        else:
+            os.environ["SACREBLEU_SEED"] = saved
 
 
 def _bootstrap_seed_is_exact(result, rerun, value):

@@ -150,3 +150,88 @@ def test_a_dataframe_is_rejected_instead_of_scoring_its_column_names():
         corpus_bleu(frame, ["a b", "c d"])
     # One column (a Series) is an ordered sequence of strings and is fine.
     assert corpus_bleu(frame["hyp"], ["a b", "c d"]).score == corpus_bleu(["a b", "c d"], ["a b", "c d"]).score
+
+
+# As many streams as hypotheses (issue 20): the same shape as per-hypothesis references.
+
+
+def _streams_and_per_hypothesis(shared_data, dataset, hyp, refs, lines):
+    from shared_data import load_corpus
+
+    hyps, per_hyp, streams = load_corpus(shared_data, dataset, hyp, refs)
+    return [hyps[i] for i in lines], [[s[i] for i in lines] for s in streams], [per_hyp[i] for i in lines]
+
+
+def test_as_many_streams_as_hypotheses_are_warned_about_with_the_fix(shared_data):
+    import sacrebleu
+
+    from bleukit.inputs import ReferenceLayoutWarning
+
+    hyps, streams, per_hyp = _streams_and_per_hypothesis(
+        shared_data, "wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en", [3, 17]
+    )
+    assert len(streams) == len(hyps) == 2
+    entry_points = (
+        bleukit.corpus_bleu,
+        bleukit.sentence_scores,
+        lambda h, r: bleukit.bootstrap_ci(h, r, n_samples=5),
+        bleukit.corpus_chrf,  # chrF takes the same check
+        bleukit.sentence_chrf_scores,
+        lambda h, r: bleukit.bootstrap_ci(h, r, n_samples=5, options=bleukit.ChrfOptions()),
+    )
+    for score in entry_points:
+        with pytest.warns(ReferenceLayoutWarning, match=r"references_from_streams\(references\)"):
+            score(hyps, streams)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the per-hypothesis layout and the converted streams: no warning
+        assert bleukit.corpus_bleu(hyps, per_hyp).score == sacrebleu.corpus_bleu(hyps, streams).score
+        assert bleukit.corpus_bleu(hyps, bleukit.references_from_streams(streams)).score == (
+            sacrebleu.corpus_bleu(hyps, streams).score
+        )
+    evaluate = pytest.importorskip("evaluate")
+    for name in ("bleukit", "chrf"):
+        with pytest.warns(ReferenceLayoutWarning):
+            evaluate.load(bleukit.metric_path(name)).compute(predictions=hyps, references=streams)
+
+
+@pytest.mark.parametrize(
+    "dataset, hyp, refs",
+    [("wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en"), ("wmt22-en-zh", "hyp.Online-B.zh", "ref.A.zh+ref.B.zh")],
+)
+def test_stream_detection_on_real_pairs_never_bothers_per_hypothesis_input(shared_data, dataset, hyp, refs):
+    """2 x 2 is the hardest case (two pairs to compare): on 500 random line pairs the streams are
+    recognised nearly always, the same references per hypothesis never."""
+    import random
+    import warnings
+
+    from bleukit.inputs import warn_if_streams
+
+    rng = random.Random(20)
+    found = alarms = 0
+    for _ in range(500):
+        lines = rng.sample(range(1984), 2)
+        _, streams, per_hyp = _streams_and_per_hypothesis(shared_data, dataset, hyp, refs, lines)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            warn_if_streams(streams, 2)
+            found += len(seen)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            warn_if_streams(per_hyp, 2)
+            alarms += len(seen)
+    assert alarms == 0 and found >= 0.85 * 500, (found, alarms)
+
+
+def test_stream_detection_costs_one_look_on_common_input():
+    from bleukit.inputs import warn_if_streams
+
+    class Refuses(list):
+        def __getitem__(self, i):
+            if i != 0:
+                raise AssertionError("looked past the first entry")
+            return super().__getitem__(i)
+
+    warn_if_streams(Refuses(["a", "b", "c"]), 3)  # strings: per hypothesis for sure
+    warn_if_streams(Refuses([["a"], ["b"], ["c"]]), 3)  # one reference each: not n of them

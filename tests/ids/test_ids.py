@@ -8,6 +8,7 @@ more on CUDA when it is available, so the GPU code path is exercised here by the
 from __future__ import annotations
 
 import copy
+import warnings
 
 import numpy as np
 import pytest
@@ -24,7 +25,12 @@ try:
 except ImportError:  # pragma: no cover - make test installs the [torch] extra
     torch = None
 
-TOL = 1e-9
+
+def assert_same(got, want) -> None:
+    """Scores equal to the last bit (numpy arrays, tensors or lists)."""
+    got = got.cpu().numpy() if hasattr(got, "cpu") else got
+    assert np.asarray(got, dtype=np.float64).tolist() == np.asarray(want, dtype=np.float64).tolist()
+
 
 BACKENDS = [("numpy", "cpu")]
 if bleukit.engine_name() == "native":
@@ -128,7 +134,7 @@ def test_sentence_scores_equal_sacrebleu_for_every_smoothing(kind, smooth_method
         for h, r in zip(hyps, refs)
     ]
     assert got.dtype == np.float64
-    np.testing.assert_allclose(got, want, rtol=0, atol=TOL)
+    assert_same(got, want)
 
 
 @pytest.mark.parametrize("smooth_method,smooth_value", SMOOTHINGS)
@@ -146,11 +152,11 @@ def test_corpus_result_equals_sacrebleu(kind, smooth_method, smooth_value):
     metric = BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value)
     want = metric.corpus_score([text(h) for h in hyps], [[text(r[k]) for r in refs] for k in range(2)])
     assert isinstance(result, bleukit.BLEUResult)
-    assert result.score == pytest.approx(want.score, abs=TOL)
+    assert result.score == want.score
     assert result.counts == want.counts and result.totals == want.totals
     assert (result.sys_len, result.ref_len) == (want.sys_len, want.ref_len)
-    assert result.precisions == pytest.approx(want.precisions, abs=TOL)
-    assert result.bp == pytest.approx(want.bp, abs=TOL)
+    assert result.precisions == want.precisions
+    assert result.bp == want.bp
     assert result.signature.split("|")[:-1] == str(metric.get_signature()).split("|")[:-1]
 
 
@@ -176,7 +182,7 @@ def test_rows_equal_the_core_reference_counter(kind, order):
         )
     )
     want_scores = [sacre_sentence(h, r, max_ngram_order=order) for h, r in zip(hyps, refs)]
-    np.testing.assert_allclose(scores, want_scores, rtol=0, atol=TOL)
+    assert_same(scores, want_scores)
 
 
 def test_several_references_as_3d_tensor_and_as_list_of_2d_tensors(kind):
@@ -209,7 +215,7 @@ def test_several_references_as_3d_tensor_and_as_list_of_2d_tensors(kind):
     )
     want = [sacre_sentence(h, r) for h, r in zip(hyps, refs)]
     for got in (a, b, c, d):
-        np.testing.assert_allclose(got, want, rtol=0, atol=TOL)
+        assert_same(got, want)
 
 
 def test_ids_up_to_2_to_the_31_and_beyond(kind):
@@ -220,9 +226,9 @@ def test_ids_up_to_2_to_the_31_and_beyond(kind):
     got = kind.out(
         sentence_bleu_ids([kind.arr(h) for h in hyps], [[kind.arr(r) for r in rs] for rs in refs], backend=kind.backend)
     )
-    np.testing.assert_allclose(got, [sacre_sentence(h, r) for h, r in zip(hyps, refs)], rtol=0, atol=TOL)
+    assert_same(got, [sacre_sentence(h, r) for h, r in zip(hyps, refs)])
     # Ids spanning nearly all of int64 take the wide-key path (stable index sort).
-    wide = [-(2**62), 2**62, 7, 2**62 - 1]
+    wide = [0, 2**63 - 1, 7, 2**62 - 1]  # negative ids are no token ids (an error)
     hyps = [rng.choice(wide, rng.integers(0, 7)).tolist() for _ in range(20)]
     refs = [[rng.choice(wide, rng.integers(0, 7)).tolist()] for _ in hyps]
     rows, _ = id_statistics_rows(
@@ -263,7 +269,7 @@ def test_padding_left_right_and_several_pad_ids(kind):
         kind.arr(padded(with_eos, 0, 13)), kind.arr(padded(refs, 0, 10)), pad_id=[0, 99], backend=kind.backend
     )
     for got in (right, left, eos):
-        np.testing.assert_allclose(kind.out(got), want, rtol=0, atol=TOL)
+        assert_same(kind.out(got), want)
 
 
 def test_explicit_lengths_keep_the_first_ids(kind):
@@ -278,7 +284,7 @@ def test_explicit_lengths_keep_the_first_ids(kind):
         )
     )
     want = [sacre_sentence(full[i, : hl[i]], [ref[i, : rl[i]]]) for i in range(16)]
-    np.testing.assert_allclose(got, want, rtol=0, atol=TOL)
+    assert_same(got, want)
 
 
 def test_lists_with_missing_and_variable_numbers_of_references():
@@ -287,14 +293,12 @@ def test_lists_with_missing_and_variable_numbers_of_references():
     got = sentence_bleu_ids(hyps, refs)
     clean = [[r for r in rs if r is not None] for rs in ([refs[0], [refs[1]], refs[2], [refs[3]]])]
     want = [sacre_sentence(h, r) for h, r in zip(hyps, clean)]
-    np.testing.assert_allclose(got, want, rtol=0, atol=TOL)
+    assert_same(got, want)
     stats = id_statistics(hyps, refs)
     assert stats.nrefs.tolist() == [2, 1, 1, 1] and stats.nrefs_signature == "var"
     result = corpus_bleu_ids(hyps, refs)
     assert result.signature.startswith("nrefs:var|")
-    assert result.score == pytest.approx(
-        bleukit.score_statistics(count_statistics(hyps, clean, 4), result.options).score, abs=TOL
-    )
+    assert result.score == bleukit.score_statistics(count_statistics(hyps, clean, 4), result.options).score
 
 
 def test_weights_and_effective_order_match_the_core_text_path(kind):
@@ -313,7 +317,7 @@ def test_weights_and_effective_order_match_the_core_text_path(kind):
         want = bleukit.sentence_scores(
             [text(h) for h in hyps], [text(r[0]) for r in refs], tokenize="none", weights=weights, effective_order=eff
         )
-        np.testing.assert_allclose(got, want, rtol=0, atol=TOL)
+        assert_same(got, want)
         corpus = corpus_bleu_ids(
             [kind.arr(h) for h in hyps], [kind.arr(r[0]) for r in refs], weights=weights, backend=kind.backend
         )
@@ -358,7 +362,7 @@ def test_random_batches_equal_sacrebleu(hyps, data, order, smooth, torch_ops):
         sacre_sentence(h, r, max_ngram_order=order, smooth_method=smooth[0], smooth_value=smooth[1])
         for h, r in zip(hyps, refs)
     ]
-    np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=TOL)
+    assert_same(np.asarray(got), want)
 
 
 @needs_torch
@@ -375,7 +379,7 @@ def test_padded_tensors_equal_lists_without_pad(rows, pad):
     clean_refs = [[[i for i in r if i != pad]] for r in refs]
     got = sentence_bleu_ids(hyp_t, ref_t, pad_id=pad, backend="torch")
     want = [sacre_sentence(h, r) for h, r in zip(clean, clean_refs)]
-    np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=TOL)
+    assert_same(got.numpy(), want)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -525,7 +529,7 @@ def test_random_3d_references_with_lengths_equal_sacrebleu(data, batch, n_refs, 
         sacre_sentence(hyp[i, : hl[i]], [ref[i, k, : rl[i, k]] for k in range(n_refs)], effective_order=eff)
         for i in range(batch)
     ]
-    np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=TOL)
+    assert_same(got.numpy(), want)
 
 
 def test_numpy_and_lists_work_without_torch():
@@ -568,7 +572,7 @@ def test_uint64_ids_above_int64_are_refused_not_wrapped(backend):
     # uint64 ids that fit are scored like the same int64 ids.
     fits = torch.tensor([[2**63 - 1, 5, 6, 7]], dtype=torch.uint64)
     got = sentence_bleu_ids(fits, torch.tensor([[2**63 - 1, 5, 6, 8]]), backend=backend)
-    assert float(got[0]) == pytest.approx(sacre_sentence([2**63 - 1, 5, 6, 7], [[2**63 - 1, 5, 6, 8]]), abs=TOL)
+    assert float(got[0]) == sacre_sentence([2**63 - 1, 5, 6, 7], [[2**63 - 1, 5, 6, 8]])
 
 
 @pytest.mark.parametrize(
@@ -598,11 +602,11 @@ def test_unsigned_numpy_ids_with_a_pad_id_on_the_torch_backend(dtype):
     h, r = padded(hyps, 0).astype(dtype), padded(refs, 0).astype(dtype)
     for backend in ("torch", "numpy", "auto"):
         got = sentence_bleu_ids(h, r, pad_id=0, backend=backend)
-        np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=TOL)
+        assert_same(np.asarray(got), want)
     got = sentence_bleu_ids(
         h, np.stack([r, r], 1), pad_id=[0, 2**64 - 1], hyp_lengths=np.array([4, 3], dtype=dtype), backend="torch"
     )
-    np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=TOL)
+    assert_same(np.asarray(got), want)
 
 
 @needs_torch
@@ -613,4 +617,74 @@ def test_unsigned_tensors_with_a_pad_id(backend):
         h = torch.tensor([[5, 6, 7, 0]], dtype=dtype)
         r = torch.tensor([[[5, 6, 7, 9], [5, 6, 0, 0]]], dtype=dtype)  # r[:, k] are strided views
         got = sentence_bleu_ids(h, r, pad_id=0, backend=backend)
-        np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=TOL)
+        assert_same(got.numpy(), want)
+
+
+# --------------------------------------------------------------------------------------------
+# Silently wrong numbers (issue 20): -100 labels and padding given without pad_id
+
+LABEL_HYPS = [[11, 12, 13, 14, 15, 16], [21, 22, 23, 24], [31, 32, 33, 34, 35]]
+LABEL_REFS = [[11, 12, 13, 14, 15, 17], [21, 22, 23, 25], [31, 32, 33, 34, 35]]
+
+
+def _rectangle(rows, fill):
+    width = max(map(len, rows))
+    return [r + [fill] * (width - len(r)) for r in rows]
+
+
+def test_negative_ids_are_an_error_that_names_pad_id(kind):
+    clean = sentence_bleu_ids(LABEL_HYPS, LABEL_REFS)
+    labels = kind.arr(_rectangle(LABEL_REFS, -100))
+    hyps = kind.arr(_rectangle(LABEL_HYPS, 0))
+    with pytest.raises(ValueError, match=r"ref_ids row 1 .*-100.*ignore_index.*pad_id=-100"):
+        sentence_bleu_ids(hyps, labels, pad_id=0, backend=kind.backend)
+    with pytest.raises(ValueError, match="negative ids are never token ids"):
+        corpus_bleu_ids(hyps, labels, pad_id=0, backend=kind.backend)
+    with pytest.raises(ValueError, match=r"hyp_ids row 2 holds the id -5"):
+        sentence_bleu_ids(kind.arr([[1, 2], [3, 4], [5, -5]]), kind.arr([[1, 2], [3, 4], [5, 6]]), backend=kind.backend)
+    # Asked to drop them (with the pad id), the scores are those of the clean ids.
+    got = sentence_bleu_ids(hyps, labels, pad_id=(0, -100), backend=kind.backend)
+    assert_same(kind.out(got), clean)
+    assert corpus_bleu_ids(hyps, labels, pad_id=[0, -100], backend=kind.backend).score == (
+        corpus_bleu_ids(LABEL_HYPS, LABEL_REFS).score
+    )
+    # ... and lengths that cut them off are fine too
+    lengths = kind.arr([len(r) for r in LABEL_REFS])
+    hyp_lengths = kind.arr([len(h) for h in LABEL_HYPS])
+    got = sentence_bleu_ids(hyps, labels, hyp_lengths=hyp_lengths, ref_lengths=lengths, backend=kind.backend)
+    assert_same(kind.out(got), clean)
+
+
+def test_negative_ids_in_lists_and_3d_references():
+    with pytest.raises(ValueError, match=r"ref_ids row 0 \(reference 2\) holds the id -1"):
+        sentence_bleu_ids([[1, 2, 3]], [[[1, 2, 3], [1, -1, 3]]])
+    refs = np.array([[[1, 2, 3], [1, 2, -100]]])
+    with pytest.raises(ValueError, match="reference 2"):
+        id_statistics(np.array([[1, 2, 3]]), refs)
+    assert id_statistics(np.array([[1, 2, 3]]), refs, pad_id=-100).rows.tolist() == (
+        id_statistics([[1, 2, 3]], [[[1, 2, 3], [1, 2]]]).rows.tolist()
+    )
+
+
+def test_a_padded_batch_without_pad_id_is_warned_about(kind):
+    hyps, refs = kind.arr(_rectangle(LABEL_HYPS, 0)), kind.arr(_rectangle(LABEL_REFS, 0))
+    message = r"hyp_ids: 2 rows end in the id 0 \(1 in a run of it\).*pad_id=0"
+    with pytest.warns(bleukit.ids.layout.PaddingWarning, match=message):
+        scored_as_tokens = sentence_bleu_ids(hyps, refs, backend=kind.backend)
+    assert kind.out(scored_as_tokens).tolist() != sentence_bleu_ids(LABEL_HYPS, LABEL_REFS).tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(kind.out(sentence_bleu_ids(hyps, refs, pad_id=0, backend=kind.backend)),
+                    sentence_bleu_ids(LABEL_HYPS, LABEL_REFS))
+        lengths = kind.arr([len(h) for h in LABEL_HYPS])
+        ref_lengths = kind.arr([len(r) for r in LABEL_REFS])
+        sentence_bleu_ids(hyps, refs, hyp_lengths=lengths, ref_lengths=ref_lengths, backend=kind.backend)
+        # Real text: one row that ends in a repeated token, or rows ending in different repeats.
+        sentence_bleu_ids(kind.arr([[1, 2, 2], [3, 4, 5]]), kind.arr([[1, 2, 2], [3, 4, 5]]), backend=kind.backend)
+        sentence_bleu_ids(kind.arr([[1, 2, 2], [3, 4, 4]]), kind.arr([[1, 2, 3], [3, 4, 6]]), backend=kind.backend)
+        sentence_bleu_ids(kind.arr([[1, 0, 0]]), kind.arr([[1, 2, 3]]), backend=kind.backend)  # one row: no telling
+
+
+def test_padded_arrays_are_warned_about_in_references_too():
+    with pytest.warns(bleukit.ids.layout.PaddingWarning, match="ref_ids: 2 rows end in the id 7"):
+        corpus_bleu_ids(LABEL_HYPS, np.array(_rectangle(LABEL_REFS, 7)))

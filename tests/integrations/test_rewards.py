@@ -4,7 +4,6 @@ async trainer does, and in one real GRPO step; every score against sacreBLEU wit
 from __future__ import annotations
 
 import asyncio
-import math
 import multiprocessing
 import pickle
 
@@ -65,14 +64,11 @@ def sacre_chrf(hyp, refs, **kw):
 
 
 def equal_sacrebleu(out, hyps, refs, **kw):
-    """``out`` is sacreBLEU's sentence BLEU (==), as the core's one-sentence path is; a batch goes
-    through the table's vectorised formula, whose numpy exp and log are an ulp off math's on some
-    AVX-512 CPUs until the libm formula (exactness branch) lands: then it xfails, within 4 ulp."""
+    """``out`` is sacreBLEU's sentence BLEU (==), as the core's one-sentence path and its table's
+    vectorised formula (libm's exp and log, as math's) are."""
     want = [sacre(h, r, **kw) for h, r in zip(hyps, refs)]
     assert [bleukit.sentence_bleu(h, _refs(r), **kw).score for h, r in zip(hyps, refs)] == want
-    if out != want:
-        assert all(abs(o - w) <= 4 * math.ulp(w) for o, w in zip(out, want))
-        pytest.xfail("the table's formula takes numpy's exp/log (an ulp off math's here) until the libm formula lands")
+    assert out == want
 
 
 def test_text_completions_as_trl_passes_them():
@@ -266,6 +262,17 @@ def test_ids_variant_scores_generated_ids_without_decoding():
     ]
     assert out == want
     assert reward.__name__ == "bleu_ids"
+
+
+def test_ids_variant_rejects_negative_ids_unless_dropped():
+    """-100 (labels' ignore_index) is never a token: an error that names the fix, or dropped when
+    pad_id names it (issue 20's finding, inherited by the reward)."""
+    completion_ids, refs = [[5, 6, 7, -100], [5, 6]], [[5, 6, 7], [5, 6, -100]]
+    kwargs = dict(prompts=["a", "b"], completions=["x", "y"], completion_ids=completion_ids)
+    with pytest.raises(ValueError, match=r"hyp_ids row 0 holds the id -100.*ignore_index.*pad_id=-100"):
+        bleu_reward("reference_ids", ids=True, scale=1.0)(**kwargs, **trl_kwargs(reference_ids=refs))
+    out = bleu_reward("reference_ids", ids=True, pad_id=-100, scale=1.0)(**kwargs, **trl_kwargs(reference_ids=refs))
+    assert out == [sacre("5 6 7", ["5 6 7"], tokenize="none"), sacre("5 6", ["5 6"], tokenize="none")]
 
 
 def test_ids_variant_encodes_text_references_with_a_tokenizer():

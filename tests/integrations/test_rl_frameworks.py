@@ -14,7 +14,6 @@ import asyncio
 import importlib
 import importlib.util
 import inspect
-import math
 from functools import partial
 from pathlib import Path
 
@@ -76,14 +75,10 @@ def verl_custom_reward_fn(path, name, reward_kwargs):
 
 
 def equal_sacrebleu(got, core, want):
-    """``core`` (bleukit.sentence_bleu: the one-sentence path, math's exp and log) is sacreBLEU's
-    score (==), and so is ``got``; a batch goes through the table's vectorised formula, whose numpy
-    exp and log are an ulp off math's on some AVX-512 CPUs until the libm formula (exactness
-    branch) lands: then it xfails, within 4 ulp."""
+    """``core`` (bleukit.sentence_bleu) and ``got`` (a batch through the table's vectorised formula,
+    libm's exp and log as math's) are both sacreBLEU's score (==)."""
     assert core == want
-    if got != want:
-        assert all(abs(g - w) <= 4 * math.ulp(w) for g, w in zip(got, want))
-        pytest.xfail("the table's formula takes numpy's exp/log (an ulp off math's here) until the libm formula lands")
+    assert got == want
 
 
 def test_verl_naive_manager_single_form(translations):

@@ -57,12 +57,8 @@ def core_score(scorer, hyps, refs):
 
 
 def equal_sacrebleu(got, core, want):
-    """``got`` is the core's corpus score (==), and sacreBLEU's (==) wherever the core is."""
+    """``got`` is the core's corpus score (==), and sacreBLEU's (==): the core is exact."""
     assert got == core
-    if core != want:
-        # Not the adapter's doing: the core's BLEU brevity penalty is an ulp off sacreBLEU's on some
-        # corpora (numpy's exp instead of math.exp); the fix is on its way to main (issue 25).
-        pytest.xfail("bleukit's own corpus BLEU differs from sacreBLEU by an ulp here (core BP)")
     assert got == want
 
 

@@ -36,9 +36,6 @@ from bleukit.integrations.transformers import BleuCallback, BleuComputeMetrics, 
 
 HELPER = Path(tiny.__file__)  # run as a script: one rank of the two-process evaluation
 
-TOL = 1e-9
-
-
 @pytest.fixture(scope="module")
 def tokenizer():
     return tiny.build_tokenizer()
@@ -52,10 +49,10 @@ def reference_decode(tokenizer, ids):
 
 def assert_matches_sacrebleu(out, hyps, refs, **options):
     expected = sacrebleu.corpus_bleu(hyps, [refs], **options)
-    assert out["bleu"] == pytest.approx(expected.score, abs=TOL)
+    assert out["bleu"] == expected.score
     for n, p in enumerate(expected.precisions, start=1):
-        assert out[f"precision_{n}"] == pytest.approx(p, abs=TOL)
-    assert out["bp"] == pytest.approx(expected.bp, abs=TOL)
+        assert out[f"precision_{n}"] == p
+    assert out["bp"] == expected.bp
     assert out["sys_len"] == expected.sys_len
     assert out["ref_len"] == expected.ref_len
 
@@ -236,7 +233,7 @@ def test_samples_keep_sources_and_sentence_bleu(tokenizer):
     assert [s["prediction"] for s in metric.last_samples] == HYPS[:4]
     for s in metric.last_samples:
         expected = sacrebleu.sentence_bleu(s["prediction"], [s["reference"]])
-        assert s["sentence_bleu"] == pytest.approx(expected.score, abs=TOL)
+        assert s["sentence_bleu"] == expected.score
     table = samples_table(metric.last_samples).splitlines()
     assert len(table) == 6 and table[2].startswith(f"| {sources[0]} | {REFS[0]} | {HYPS[0]} |")
     # Without inputs (the default include_for_metrics) the source column is empty.
@@ -266,6 +263,17 @@ def test_callback_without_a_trainer_keeps_history_and_table(tokenizer, tmp_path)
 def test_all_reduce_is_a_no_op_without_torch_distributed(tokenizer):
     ep = eval_prediction(tokenizer)
     assert BleuComputeMetrics(tokenizer, all_reduce=True)(ep) == BleuComputeMetrics(tokenizer)(ep)
+
+
+def test_tokenizer_keyword_says_tokenize(tokenizer):
+    """tokenizer= is the Hugging Face tokenizer; BLEU's option is tokenize= (issue 20)."""
+    with pytest.raises(TypeError, match=r"BLEU's tokenizer option is tokenize= \(tokenize='intl'\)"):
+        BleuComputeMetrics(tokenizer, tokenizer="intl")
+    with pytest.raises(TypeError, match=r"got the string 'intl'.*tokenize="):
+        BleuComputeMetrics("intl")
+    with pytest.raises(TypeError, match=r"tokenise \(did you mean tokenize=\?\)"):
+        BleuComputeMetrics(tokenizer, tokenise="intl")
+    assert BleuComputeMetrics(tokenizer=tokenizer, tokenize="intl").options.tokenize == "intl"
 
 
 def test_bad_input_is_named(tokenizer):
@@ -409,12 +417,12 @@ def test_logged_bleu_equals_sacrebleu_on_the_decoded_generations(trained, tokeni
     refs = [t for _, t in trained["eval_pairs"]]
     assert reference_decode(tokenizer, out.label_ids) == refs
     expected = sacrebleu.corpus_bleu(hyps, [refs])
-    assert out.metrics["test_bleu"] == pytest.approx(expected.score, abs=TOL)
+    assert out.metrics["test_bleu"] == expected.score
     assert out.metrics["test_sys_len"] == expected.sys_len
     # The evaluation logged after loading the best checkpoint scored the same generations, and
     # reproduces the best checkpoint's BLEU (the reload kept the tied embeddings intact).
-    assert trainer.evaluate()["eval_bleu"] == pytest.approx(expected.score, abs=TOL)
-    assert expected.score == pytest.approx(trainer.state.best_metric, abs=TOL)
+    assert trainer.evaluate()["eval_bleu"] == expected.score
+    assert expected.score == trainer.state.best_metric
     # The untrained model's logged BLEU is sacreBLEU's too (it is far from 100, so not trivial).
     assert trained["before"]["eval_bleu"] < 10
 
@@ -437,7 +445,7 @@ def test_generations_padded_with_ignore_index(trained, tokenizer, tmp_path):
     assert (out.predictions == -100).any()
     refs = [t for _, t in trained["eval_pairs"]]
     expected = sacrebleu.corpus_bleu(reference_decode(tokenizer, out.predictions), [refs])
-    assert out.metrics["test_bleu"] == pytest.approx(expected.score, abs=TOL)
+    assert out.metrics["test_bleu"] == expected.score
     assert out.metrics["test_sys_len"] == expected.sys_len
 
 
@@ -456,7 +464,7 @@ def test_batch_eval_metrics_gives_the_same_score(trained, tokenizer, tmp_path):
         assert streaming[key] == full[key], key
     # Generation length above the model's own limit: more -100 padding, same score.
     longer = trainer.evaluate(max_length=trainer.model.generation_config.max_length + 6)
-    assert longer["eval_bleu"] == pytest.approx(full["eval_bleu"], abs=TOL)
+    assert longer["eval_bleu"] == full["eval_bleu"]
 
 
 @pytest.mark.slow
@@ -570,7 +578,7 @@ def test_two_process_gloo_every_rank_logs_the_same_bleu(trained, tokenizer, tmp_
             assert len(pairs) == 30, key
         expected = sacrebleu.corpus_bleu([h for h, _ in pairs], [[r for _, r in pairs]])
         assert 5 < expected.score < 95, expected.score  # an early checkpoint: a wrong sum would show
-        assert ranks[0][key]["bleu"] == pytest.approx(expected.score, abs=TOL), key
+        assert ranks[0][key]["bleu"] == expected.score, key
         assert ranks[0][key]["sys_len"] == expected.sys_len, key
     # With the callback, streaming or not, the score is the one of the data set's 27 examples.
     assert ranks[0]["trainer_callback"]["bleu"] == ranks[0]["trainer_streaming_callback"]["bleu"]
@@ -580,7 +588,7 @@ def test_two_process_gloo_every_rank_logs_the_same_bleu(trained, tokenizer, tmp_
     pairs = shards[0]["pairs"] + shards[1]["pairs"]
     assert sorted(r for _, r in pairs) == sorted(refs) and len(shards[0]["pairs"]) == 14
     expected = sacrebleu.corpus_bleu([h for h, _ in pairs], [[r for _, r in pairs]])
-    assert shards[0]["bleu"] == pytest.approx(expected.score, abs=TOL)
+    assert shards[0]["bleu"] == expected.score
     assert shards[0]["sys_len"] == expected.sys_len
 
 

@@ -92,6 +92,29 @@ def test_the_chrf_target_finds_a_difference(seed, monkeypatch):
         target.check((FUZZ / "corpus_chrf" / seed).read_bytes())
 
 
+@needs_chrf_kernel
+@pytest.mark.parametrize("twin", ["value", "type"])
+def test_the_chrf_target_finds_a_float32_formula_off(twin, monkeypatch):
+    """The float32 formula check is not vacuous: one ulp off, or float64 where sacreBLEU's is
+    float32, is caught."""
+    import numpy as np
+
+    from bleukit.metrics.chrf import float32 as formula
+
+    monkeypatch.delenv("BLEUKIT_ENGINE", raising=False)
+    real = formula.float32_sums_scores
+
+    def off(sums, options):
+        out = real(sums, options)
+        if twin == "type":
+            return out.astype(np.float64)
+        return np.nextafter(out, np.inf).astype(out.dtype)
+
+    monkeypatch.setattr(formula, "float32_sums_scores", off)
+    with pytest.raises(AssertionError, match="float32 formula"):
+        _target("fuzz_chrf").check((FUZZ / "corpus_chrf" / "chrf-basic").read_bytes())
+
+
 @needs_ter_kernel
 @pytest.mark.parametrize("seed", TER_SEEDS, ids=[p.name for p in TER_SEEDS])
 def test_ter_seed_corpus_replays(seed, monkeypatch):
@@ -161,6 +184,29 @@ def test_fuzz_metric_kernel_briefly(tmp_path, target, seeds):
 
 
 @needs_kernel
+@pytest.mark.parametrize("name", ["exp", "log"])
+def test_the_target_finds_a_last_bit_off_in_libm(name, monkeypatch):
+    """The libm mode is not vacuous either: one value off by one ulp is caught."""
+    import numpy as np
+
+    from bleukit import _native as loader
+    from bleukit.metrics.bleu import libm
+
+    kernel = loader.load_kernel(libm.KERNEL)
+    real = getattr(kernel, name)
+
+    def one_ulp_off(x, out):
+        real(x, out)
+        finite = np.flatnonzero(np.isfinite(out) & (out != 0))
+        if finite.size:
+            out[finite[0]] = np.nextafter(out[finite[0]], np.inf)
+
+    monkeypatch.setattr(kernel, name, one_ulp_off)
+    with pytest.raises(AssertionError, match=f"{name}"):
+        _target().check((FUZZ / "corpus" / "libm-bleu-range").read_bytes())
+
+
+@needs_kernel
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_fuzz_kernel_briefly(tmp_path):
@@ -225,14 +271,12 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     built = list((tmp_path / "lib").rglob("_native_kernel*.so"))
     if not built:
         pytest.skip(f"the sanitizer build failed: {(build.stdout + build.stderr)[-1500:]}")
-    built += list((tmp_path / "lib").rglob("_pairwise_kernel*.so"))
-    # The package as it is here, with the sanitizer builds of the kernels in it.
+    # The package as it is here, with the sanitizer build of every kernel in it (the engine
+    # fixture runs the native engine only when all of them are there).
     package = tmp_path / "site" / "bleukit"
     shutil.copytree(REPO / "src" / "bleukit", package, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-    for lib in built:
-        shutil.copy(lib, package / lib.name)
-    for chrf_kernel in (tmp_path / "lib" / "bleukit" / "metrics" / "chrf").glob("_kernel*.so"):
-        shutil.copy(chrf_kernel, package / "metrics" / "chrf" / chrf_kernel.name)
+    for lib in (tmp_path / "lib" / "bleukit").rglob("*.so"):
+        shutil.copy(lib, package / lib.relative_to(tmp_path / "lib" / "bleukit"))
     env = {
         **os.environ,
         "PYTHONPATH": str(tmp_path / "site"),
@@ -248,6 +292,7 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "tests/kernel/test_build.py",
         "tests/kernel/test_kernel_hardening.py",
         "tests/kernel/test_fuzz.py",
+        "tests/metrics/bleu/test_libm.py",
         "tests/kernel/test_kernel_modules.py",
         "tests/analysis/test_pairwise.py",
         "tests/metrics/chrf/test_chrf_kernel.py",

@@ -1,4 +1,9 @@
-"""Every row of ../shared/data/expected_scores.jsonl (sacreBLEU 2.6.0 on real WMT/KFTT outputs)."""
+"""Every row of ../shared/data/expected_scores.jsonl (sacreBLEU 2.6.0 on real WMT/KFTT outputs), with ``==``.
+
+The file was made on a Python whose ``sum`` of floats adds left to right (before 3.12). From 3.12
+``sum`` is compensated, and sacreBLEU itself then gives other last bits for some rows (50 of 176):
+there the score is compared with sacreBLEU run here, every other field with the file.
+"""
 
 import json
 
@@ -6,6 +11,7 @@ import pytest
 from shared_data import SHARED_DATA, load_corpus
 
 import bleukit
+from bleukit.metrics.bleu.libm import COMPENSATED_SUM
 
 
 def _rows():
@@ -45,12 +51,21 @@ def test_expected_score(row, engine, shared_data, monkeypatch):
     result = bleukit.corpus_bleu(
         hyps, refs, tokenize=row["tokenize"], lowercase=row["lowercase"], smooth_method=row["smooth"]
     )
-    assert result.score == pytest.approx(row["score"], abs=1e-9, rel=0)
+    if COMPENSATED_SUM:
+        import sacrebleu
+
+        _, _, streams = load_corpus(shared_data, row["dataset"], row["hyp"], row["refs"])
+        theirs = sacrebleu.corpus_bleu(
+            hyps, streams, tokenize=row["tokenize"], lowercase=row["lowercase"], smooth_method=row["smooth"]
+        )
+        assert result.score == theirs.score
+    else:
+        assert result.score == row["score"]
     assert result.counts == row["counts"]
     assert result.totals == row["totals"]
     assert result.sys_len == row["sys_len"]
     assert result.ref_len == row["ref_len"]
-    assert result.bp == pytest.approx(row["bp"], abs=1e-12, rel=0)
+    assert result.bp == row["bp"]
     # Every signature field but the version (ours names bleukit) equals sacreBLEU's.
     ours, theirs = result.signature.split("|"), row["signature"].split("|")
     assert ours[:-1] == theirs[:-1]

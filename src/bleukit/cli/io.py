@@ -185,6 +185,9 @@ def read_references(args: argparse.Namespace) -> List[List[str]]:
     if args.num_refs != 1 and len(args.refs) > 1:
         raise CliError("--num-refs splits the tab-separated references of ONE reference file; "
                        "you cannot also give several reference files")
+    if "-" in args.refs:
+        raise CliError("'-' is not a reference file: '-' means STDIN, which holds the hypotheses (piped in "
+                       "without -i, or -i -); give every reference as a file (bleukit REF [REF ...] -i HYP)")
     streams = [read_lines(path, args.encoding) for path in args.refs]
     if args.num_refs != 1:
         streams = split_num_refs(streams[0], args.num_refs, args.refs[0])

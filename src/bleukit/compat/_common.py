@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Hashable, List, Sequence, Tuple
 
-from ..inputs import check_sequence, check_texts
+from ..inputs import check_sequence, check_texts, warn_if_streams
 from ..metrics.bleu.statistics import BleuStatistics
 from ..tokenizers import get_tokenizer
 
@@ -22,6 +22,7 @@ def per_hypothesis_references(references: Sequence[Any], n_predictions: int, who
         )
     if refs and isinstance(refs[0], str):
         refs = [[r] for r in refs]
+    warn_if_streams(refs, n_predictions)
     out = []
     for i, r in enumerate(refs):
         if isinstance(r, str) or not hasattr(r, "__iter__"):
@@ -46,15 +47,21 @@ def predictions_list(predictions: Any, who: str) -> List[Any]:
 
 def token_function(tokenizer: Any) -> Callable[[str], List[str]]:
     """``tokenizer`` as a ``str -> list of tokens`` function; ``None`` means 13a, as evaluate's default."""
-    if tokenizer is None:
-        tok = get_tokenizer("13a")
-        return lambda line: tok(line).split()
-    if isinstance(tokenizer, str):
-        tok = get_tokenizer(tokenizer)
-        return lambda line: tok(line).split()
+    if tokenizer is None or isinstance(tokenizer, str):
+        return _SplitTokens(get_tokenizer("13a" if tokenizer is None else tokenizer))
     if not callable(tokenizer):
         raise TypeError(f"tokenizer must be callable or a bleukit tokenizer name, got {type(tokenizer).__name__}")
     return tokenizer
+
+
+class _SplitTokens:
+    """A bleukit tokenizer's tokens as a list (a class, not a closure: it pickles)."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tokenizer = tokenizer
+
+    def __call__(self, line: str) -> List[str]:
+        return self.tokenizer(line).split()
 
 
 def check_token_lists(

@@ -147,16 +147,19 @@ def _split(line: str) -> List[str]:
     return line.split() if line else []
 
 
-def _sacre_tokens(tokenize: str, lowercase: bool):
-    tok = get_tokenizer(tokenize)
+class _SacreTokens:
+    """sacreBLEU's tokenizer as torchmetrics' ``SacreBLEUScore`` applies it (a class, not a closure,
+    so that metrics pickle: torchmetrics' own do, and DDP or spawned workers copy them)."""
 
-    def tokens(line: str) -> List[str]:
+    def __init__(self, tokenize: str, lowercase: bool) -> None:
+        self.tokenizer = get_tokenizer(tokenize)
+        self.lowercase = lowercase
+
+    def __call__(self, line: str) -> List[str]:
         if not line:
             return []
-        out = tok(line)
-        return (out.lower() if lowercase else out).split()  # torchmetrics lowercases after tokenizing
-
-    return tokens
+        out = self.tokenizer(line)
+        return (out.lower() if self.lowercase else out).split()  # torchmetrics lowercases after tokenizing
 
 
 def _score(preds, target, tokens, n_gram, smooth, weights, wrap):
@@ -193,7 +196,7 @@ def sacre_bleu_score(
     >>> float(sacre_bleu_score(["The cat sat."], [["The cat sat."]]))
     1.0
     """
-    return _score(preds, target, _sacre_tokens(tokenize, lowercase), n_gram, smooth, weights, wrap=False)
+    return _score(preds, target, _SacreTokens(tokenize, lowercase), n_gram, smooth, weights, wrap=False)
 
 
 class BLEUScore:
@@ -251,7 +254,7 @@ class SacreBLEUScore(BLEUScore):
         weights: Optional[Sequence[float]] = None,
     ) -> None:
         super().__init__(n_gram, smooth, weights)
-        self._tokenize = _sacre_tokens(tokenize, lowercase)
+        self._tokenize = _SacreTokens(tokenize, lowercase)
 
     def _tokens(self, line: str) -> List[str]:
         return self._tokenize(line)

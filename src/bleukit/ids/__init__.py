@@ -12,6 +12,11 @@ arrays (one per reference set), or, for lists, ``refs[i]`` = one id list or a li
 (``None`` marks a missing one). torch is optional: it is imported only when a tensor is given,
 and a torch result stays on the device of its input.
 
+Ids are token ids: a negative id (``-100``, the ``ignore_index`` of labels) is a ``ValueError``
+unless ``pad_id`` names it (``pad_id=(pad, -100)`` drops both), and a padded 2-D batch given
+without ``pad_id`` gets a :class:`~bleukit.ids.layout.PaddingWarning`, since its padding would
+be scored as tokens.
+
 How the counting stays linear in the number of ids: one order at a time, every n-gram becomes a
 single int64 holding its key (dense codes of two shorter pieces, so ids of any size fit), its
 row and its slot (hypothesis or k-th reference); one sort puts equal n-grams of a row side by

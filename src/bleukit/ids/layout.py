@@ -9,7 +9,12 @@ batches, each ordered by (row, slot) with every hypothesis directly followed by 
   row's ids first. Built with fixed-shape operations only (padding is squeezed out of a row by a
   scatter, not by boolean indexing), so dense tensors never wait for the device here.
 
-Which ids count (``pad_id``, explicit lengths) is applied on the way.
+Which ids count (``pad_id``, explicit lengths) is applied on the way. What is left must be token
+ids: a negative id (``-100``, the ``ignore_index`` of labels) is an error that says how to drop it,
+and a padded 2-D array or tensor given without ``pad_id`` (a quarter of its rows or more end in
+one id, which some of them repeat) gets a :class:`PaddingWarning` (its padding would be scored as
+tokens). Both checks are a pass over the
+ids on the host; on an accelerator they cost one transfer of four numbers (one synchronisation).
 
 >>> from bleukit.ids.backends import NumpyOps
 >>> flat = gather([[1, 2, 0]], [[[1, 2], [3]]], pad_id=0, hyp_lengths=None, ref_lengths=None, ops=NumpyOps())
@@ -20,18 +25,26 @@ Which ids count (``pad_id``, explicit lengths) is applied on the way.
 from __future__ import annotations
 
 import numbers
+import warnings
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .._torch import is_torch_tensor
+from .._stack import user_stacklevel
+from .._torch import array_namespace, is_torch_tensor
 
-__all__ = ["PadIds", "Flat", "Padded", "gather", "sequences", "pad_ids", "check_id_array"]
+__all__ = ["PadIds", "Flat", "Padded", "gather", "sequences", "pad_ids", "check_id_array", "PaddingWarning"]
 
 PadIds = Union[None, int, Sequence[int]]
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+class PaddingWarning(UserWarning):
+    """Ids given without ``pad_id`` look padded: rows of a rectangular batch end in runs of one id,
+    which are then scored as tokens. Filter it (``warnings.filterwarnings("ignore",
+    category=PaddingWarning)``) where that id is a real token."""
 
 
 @dataclass
@@ -374,8 +387,13 @@ def gather(
     for value, name in ((hyp_ids, "hyp_ids"), (ref_ids, "ref_ids")):
         _check_container(value, name)
 
+    # Inputs that may be padded without a pad_id: (name, 2-D ids) of rectangular ones.
+    unpadded: List[Tuple[str, Any]] = []
+
     # Hypotheses.
     hyp_part, n_rows = _rows_part(ops, hyp_ids, "hyp_ids", hyp_lengths, "hyp_lengths", pads, padded)
+    if _is_array(hyp_ids) and pads is None and hyp_lengths is None:
+        unpadded.append(("hyp_ids", hyp_part.tokens if padded else hyp_ids))
     if n_rows == 0:
         raise ValueError("empty batch: hyp_ids has no rows, BLEU needs at least one hypothesis")
 
@@ -426,6 +444,8 @@ def gather(
                     "per hypothesis"
                 )
             parts.append(_dense_part(ops, refs, name, lengths, "ref_lengths", pads, k + 1, padded))
+            if pads is None and lengths is None:
+                unpadded.append((name, parts[-1].tokens if padded else refs))
     else:
         if ref_lengths is not None:
             raise ValueError("ref_lengths applies to padded reference arrays; lists carry their own lengths")
@@ -453,7 +473,97 @@ def gather(
             _ragged_part(ops, ref_seqs, "ref_ids", pads, np.array(seq_owner, dtype=np.int64),
                          np.array(seq_slot, dtype=np.int64), padded)
         )
-    return _stack(ops, parts, n_rows, pads) if padded else _merge(parts, n_rows)
+    batch = _stack(ops, parts, n_rows, pads) if padded else _merge(parts, n_rows)
+    _check_ids(batch, [(name, x) for name, x in unpadded if x is not None])
+    return batch
+
+
+def is_host(x: Any) -> bool:
+    """Whether ``x`` lives on the host (a numpy array or a CPU tensor)."""
+    return not is_torch_tensor(x) or x.device.type == "cpu"
+
+
+def _host(x: Any) -> Any:
+    """A host array as numpy (a CPU tensor's own memory, no copy and no torch operation)."""
+    return x.numpy() if is_torch_tensor(x) else np.asarray(x)
+
+
+def _check_ids(batch: Union[Flat, Padded], unpadded: List[Tuple[str, Any]]) -> None:
+    """Negative ids are an error; rows of a rectangle that end in runs of one id, a warning.
+
+    On the host these are numpy passes; on a device the few numbers they need travel in one transfer.
+    """
+    tokens, lengths = batch.tokens, batch.lengths
+    if isinstance(batch, Padded):
+        if is_host(tokens):
+            tokens, lengths = _host(tokens), _host(lengths)
+        xp = array_namespace(tokens)
+        width = tokens.shape[1]
+        columns = xp.arange(width, device=tokens.device) if xp.__name__ == "torch" else np.arange(width)
+        negative = ((tokens < 0) & (columns[None, :] < lengths[:, None])).any()
+    else:
+        xp = np
+        negative = (tokens < 0).any()
+    values = [negative]
+    for _, x in unpadded:
+        x = _host(x) if is_host(x) else x
+        values.extend(_trailing_runs(x))
+    if xp.__name__ == "torch":
+        values = xp.stack([v.to(xp.int64) for v in values]).cpu().tolist()
+    else:
+        values = [int(v) for v in values]
+    if values[0]:
+        _raise_negative(batch)
+    for k, (name, x) in enumerate(unpadded):
+        runs, lo, hi, ending = values[1 + 4 * k : 5 + 4 * k]
+        # A quarter of the rows ending in one id, runs of no other: random ids almost never do.
+        if runs and lo == hi and ending >= max(2, -(-int(x.shape[0]) // 4)):
+            warnings.warn(
+                f"{name}: {ending} rows end in the id {lo} ({runs} in a run of it) and no pad_id was given, so "
+                f"those ids are scored as tokens (padding lowers the scores). Pass pad_id={lo} (or the rows' "
+                "lengths) if it is padding; if it is a real token, filter bleukit.ids.PaddingWarning.",
+                PaddingWarning,
+                user_stacklevel(),
+            )
+
+
+def _trailing_runs(x: Any) -> List[Any]:
+    """Of a 2-D array: the rows whose last two ids are equal (a trailing run), the smallest and
+    the largest id such a run is of, and the rows whose last id is the smallest one. Padding shows
+    as runs of one id at the ends of rows, and rows ending in it (0-d arrays of ``x``'s library)."""
+    xp = array_namespace(x)
+    if x.ndim != 2 or x.shape[1] < 2 or x.shape[0] < 2:
+        zero = xp.zeros((), dtype=xp.int64) if xp.__name__ == "numpy" else xp.zeros((), dtype=xp.int64, device=x.device)
+        return [zero, zero, zero, zero]
+    last = x[:, -1]
+    run = last == x[:, -2]
+    lo = xp.where(run, last, xp.full_like(last, _INT64_MAX)).min()
+    hi = xp.where(run, last, xp.full_like(last, _INT64_MIN)).max()
+    return [run.sum(), lo, hi, (last == lo).sum()]
+
+
+def _raise_negative(batch: Union[Flat, Padded]) -> None:
+    """The error for a negative id, naming where the first one is (only ever on the error path)."""
+    lengths = _host(batch.lengths.cpu() if is_torch_tensor(batch.lengths) else batch.lengths).astype(np.int64)
+    tokens = _host(batch.tokens.cpu() if is_torch_tensor(batch.tokens) else batch.tokens)
+    if isinstance(batch, Padded):
+        valid = np.arange(tokens.shape[1])[None, :] < lengths[:, None]
+        seq, col = np.argwhere((tokens < 0) & valid)[0]
+        value = int(tokens[seq, col])
+        per_row = batch.max_slot + 1
+        owner = int(seq // per_row) if batch.owner is None else int(_host(batch.owner.cpu())[seq])
+        slot = int(seq % per_row) if batch.slot is None else int(_host(batch.slot.cpu())[seq])
+    else:
+        first = int(np.flatnonzero(tokens < 0)[0])
+        value = int(tokens[first])
+        seq = int(np.searchsorted(np.cumsum(lengths), first, side="right"))
+        owner, slot = int(np.asarray(batch.owner)[seq]), int(np.asarray(batch.slot)[seq])
+    where = f"hyp_ids row {owner}" if slot == 0 else f"ref_ids row {owner} (reference {slot})"
+    raise ValueError(
+        f"{where} holds the id {value}: negative ids are never token ids (-100 is the ignore_index that "
+        f"transformers puts in labels). Drop them with pad_id={value} (or pad_id=(pad, {value}) with your pad "
+        "id), or cut the rows with hyp_lengths/ref_lengths."
+    )
 
 
 def _merge(parts: List[_Part], n_rows: int) -> Flat:

@@ -24,7 +24,7 @@ table of sample translations at each evaluation.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -83,7 +83,8 @@ class BleuComputeMetrics:
 
     def __init__(
         self,
-        tokenizer: Any,
+        tokenizer: Any = None,
+        /,
         *,
         postprocess: Optional[Callable[[str], str]] = None,
         skip_special_tokens: bool = True,
@@ -93,6 +94,19 @@ class BleuComputeMetrics:
         options: Optional[MetricOptions] = None,
         **keywords: Unpack[BleuOptionKeywords],
     ) -> None:
+        given = cast(Dict[str, Any], keywords)  # may hold what is not an option: tokenizer=
+        if "tokenizer" in given:
+            if tokenizer is not None:
+                raise TypeError(
+                    "tokenizer= given besides the tokenizer: the first argument is the Hugging Face tokenizer "
+                    f"that decodes ids; BLEU's tokenizer option is tokenize= (tokenize={given['tokenizer']!r})"
+                )
+            tokenizer = given.pop("tokenizer")  # BleuComputeMetrics(tokenizer=tok)
+        if isinstance(tokenizer, str):
+            raise TypeError(
+                f"tokenizer must be a Hugging Face tokenizer (it decodes the ids), got the string {tokenizer!r}; "
+                f"BLEU's tokenizer option is tokenize= (tokenize={tokenizer!r})"
+            )
         if not hasattr(tokenizer, "batch_decode"):
             raise TypeError(
                 f"tokenizer must have a batch_decode method (a transformers tokenizer), "

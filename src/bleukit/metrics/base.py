@@ -109,8 +109,12 @@ class MetricOptions(abc.ABC):
         names = cls.option_names()
         unknown = sorted(set(keywords) - set(names))
         if unknown:
+            import difflib
+
+            close = [m for u in unknown for m in difflib.get_close_matches(u, names, 1, 0.75)]
+            hint = f" (did you mean {', '.join(f'{m}=' for m in close)}?)" if close else ""
             raise TypeError(
-                f"unknown {cls.metric.upper()} option(s): {', '.join(unknown)}; known: {', '.join(names)}"
+                f"unknown {cls.metric.upper()} option(s): {', '.join(unknown)}{hint}; known: {', '.join(names)}"
             )
         values = dict(keywords)
         if sentence:
@@ -456,6 +460,26 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
         """The score of every row of a table (numpy or torch, integer or float): a float64 array.
 
         Corpus scores are the score of a summed row; this is the one place the formula lives."""
+
+    def float32_rows(self, rows: np.ndarray, options: OptionsT) -> Optional[np.ndarray]:
+        """The table as the reference implementation's bootstrap holds it (float32), where that is
+        not the integer rows cast to float32; ``None`` (this default) where it is.
+
+        sacreBLEU resamples ``np.array(stats, dtype="float32")`` of its own per-sentence statistics;
+        a metric whose table stores them in other units (TER's average reference lengths, floats
+        there, exact fractions here) gives the float32 numbers sacreBLEU's array holds, and its
+        bootstrap then sums those in float32 as sacreBLEU does."""
+        return None
+
+    def float32_scores(self, sums: np.ndarray, options: OptionsT) -> Any:
+        """The score of every row of float32 column sums, as the reference implementation scores them.
+
+        sacreBLEU's bootstrap (``--confidence``, ``--paired-bs``) sums each resample's rows in
+        float32 and computes the score from those float32 numbers. This default scores the sums as
+        the integers they hold (right for a formula that works in float64 from there); a metric
+        whose reference goes on in float32 overrides it (BLEU's precisions with numpy 2), so that
+        bootstrap means and intervals equal the reference's bit for bit."""
+        return self.scores(np.asarray(sums, dtype=np.float32).astype(np.int64), options)
 
     @abc.abstractmethod
     def result(self, statistics: StatisticsT, options: OptionsT) -> ResultT:

@@ -19,6 +19,9 @@ class _MecabTokenizer(Tokenizer):
     _suffix = ""
 
     def __init__(self) -> None:
+        self._load()
+
+    def _load(self) -> None:
         self._tagger = self._make_tagger()
         info = self._tagger.dictionary_info()
         # A different dictionary or a user dictionary changes the tokens, hence the scores.
@@ -27,6 +30,14 @@ class _MecabTokenizer(Tokenizer):
                 f"{self.name} needs exactly the dictionary sacreBLEU uses "
                 f"(size {self._dictionary_size}, no user dictionary); got size {info.size}"
             )
+
+    # MeCab's Tagger cannot be pickled: a copy (spawned workers, datasets.map) builds its own,
+    # with the same fixed dictionary.
+    def __getstate__(self) -> dict:
+        return {}
+
+    def __setstate__(self, state: dict) -> None:
+        self._load()
 
     def _make_tagger(self):  # pragma: no cover - abstract
         raise NotImplementedError

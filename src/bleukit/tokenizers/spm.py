@@ -85,6 +85,14 @@ class TokenizerSPM(Tokenizer):
     def __call__(self, line: str) -> str:
         return " ".join(self._sp.EncodeAsPieces(line))
 
+    # A copy (pickle, deepcopy) loads the model file again rather than relying on whether this
+    # sentencepiece version can pickle its processor.
+    def __getstate__(self) -> dict:
+        return {"name": self.name, "model_file": self.model_file}
+
+    def __setstate__(self, state: dict) -> None:
+        TokenizerSPM.__init__(self, state["name"], state["model_file"])
+
     def __repr__(self) -> str:
         return f"TokenizerSPM({self.name!r}, model_file={self.model_file!r})"
 

@@ -11,8 +11,10 @@ One input (bytes) is a small corpus and its options, so a seed file is readable 
 - the rest is UTF-8 (bytes that are not, become lone surrogates): sentences separated by ``\\x01``,
   within one the hypothesis then its references separated by ``\\x00``.
 
-Every input must give the kernel's table (or pairwise rows and scores) equal to the reference's;
-anything else, or a crash, is a finding.
+Every input must give the kernel's table (or pairwise rows and scores) equal to the reference's,
+and the formula (on int64 rows) and its float32 twin (on float32 sums, as the bootstrap scores
+them) equal sacreBLEU's ``CHRF._compute_f_score`` in value and type; anything else, or a crash, is
+a finding.
 
     python tests/kernel/fuzz/fuzz_chrf.py -max_total_time=600 .fuzz-chrf tests/kernel/fuzz/corpus_chrf   # make fuzz
     python tests/kernel/fuzz/fuzz_chrf.py -runs=2000 /tmp/new tests/kernel/fuzz/corpus_chrf             # brief run
@@ -109,6 +111,29 @@ def check(data: bytes) -> None:
         raise AssertionError(
             f"kernel != reference for {sentences!r} ({options}):\n{native.tolist()}\n{expected.tolist()}"
         )
+    check_formulas(expected, keywords, options)
+
+
+def check_formulas(table, keywords, options) -> None:
+    """The formula on the table's rows and on its sum, and its float32 twin (what the bootstrap
+    scores) on them as float32 sums, against sacreBLEU's ``_compute_f_score``: value and type."""
+    import numpy as np
+    from sacrebleu.metrics import CHRF
+
+    from bleukit.metrics.chrf.float32 import float32_sums_scores
+    from bleukit.metrics.chrf.formula import sentence_scores
+
+    theirs = CHRF(**keywords)
+    rows = np.concatenate([table, table.sum(0, keepdims=True)])
+    want = [theirs._compute_f_score(row) for row in rows.tolist()]
+    if sentence_scores(rows, options).tolist() != want:
+        raise AssertionError(f"formula != sacreBLEU's for {rows.tolist()} ({options})")
+    rows32 = rows.astype(np.float32)
+    for row in rows32:
+        got = float32_sums_scores(row[None, :], options)
+        want32 = theirs._compute_f_score(list(row))
+        if got[0] != want32 or (got.dtype == np.float32) != isinstance(want32, np.float32):
+            raise AssertionError(f"float32 formula {got!r} != sacreBLEU's {want32!r} for {row.tolist()} ({options})")
 
 
 def main() -> None:
@@ -117,6 +142,8 @@ def main() -> None:
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "src"))
     with atheris.instrument_imports(include=["bleukit"]):
         import bleukit.metrics.chrf.extract  # noqa: F401
+        import bleukit.metrics.chrf.float32  # noqa: F401
+        import bleukit.metrics.chrf.formula  # noqa: F401
         import bleukit.metrics.chrf.reference  # noqa: F401
     from bleukit.metrics.chrf import extract
 

@@ -101,8 +101,8 @@ def test_bootstrap_is_sacrebleus_confidence_interval(monkeypatch):
     theirs = metric.corpus_score(hyps, streams, n_bootstrap=200)
     ours = corpus_chrf(hyps, per_hyp, word_order=2, n_bootstrap=200)
     assert ours.score == theirs.score
-    assert ours.mean == pytest.approx(float(theirs._mean), rel=1e-6)
-    assert ours.ci == pytest.approx(float(theirs._ci), rel=1e-4, abs=1e-4)
+    # float32 in sacreBLEU (its bootstrap scores chrF in float32 arithmetic), and here
+    assert (ours.mean, ours.ci) == (float(theirs._mean), float(theirs._ci))
     signature = metric.get_signature().format()
     assert _version_free(ours.signature) == _version_free(signature)
     assert "|bs:200|seed:12345|" in ours.signature

@@ -83,6 +83,10 @@ def test_paired_tests_and_bootstrap_agree_with_sacrebleu(wmt22, method, monkeypa
     _, theirs = PairedTest([("A", hyps), ("LT22", other)], {"TER": metric}, None, test_type=method, n_samples=200)()
     assert ours[1].p_value == theirs["TER"][1].p_value
     assert [r.score for r in ours] == [s.score for s in theirs["TER"]]
+    # the bootstrap estimates too: sacreBLEU's float32 sums of its float lengths, float32 TER
+    assert [(r.mean, r.ci) for r in ours] == [
+        (None if s.mean is None else float(s.mean), None if s.ci is None else float(s.ci)) for s in theirs["TER"]
+    ]
 
 
 def test_pairwise_scores_are_sentence_scores():
@@ -111,7 +115,10 @@ def test_cli_matches_sacrebleu(tmp_path, wmt22):
     (tmp_path / "hyp").write_text("\n".join(hyps) + "\n", encoding="utf-8")
     (tmp_path / "ref").write_text("\n".join(r[-1] for r in refs) + "\n", encoding="utf-8")
     for args in (["-m", "ter", "-w", "14"], ["-m", "bleu", "chrf", "ter", "-f", "text"],
-                 ["-m", "ter", "--ter-normalized", "--ter-no-punct", "-b"], ["-m", "ter", "-sl", "-f", "text"]):
+                 ["-m", "ter", "--ter-normalized", "--ter-no-punct", "-b"], ["-m", "ter", "-sl", "-f", "text"],
+                 # bootstrap estimates to the last digit (sacreBLEU's float32 arithmetic)
+                 ["-m", "ter", "--confidence", "-w", "14"],
+                 ["-m", "ter", "chrf", "--confidence", "--confidence-n", "200", "-f", "text", "-w", "14"]):
         def run(tool, args=args):
             proc = subprocess.run([sys.executable, "-m", tool, str(tmp_path / "ref"), "-i", str(tmp_path / "hyp"),
                                    *args], capture_output=True, text=True, check=True)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Sequence, Tuple, Ty
 
 from ..base import Metric
 from .extract import one_sentence_row, summed_row, text_statistics
-from .formula import score_row, score_table
+from .formula import score_float32_sums, score_row, score_table
 from .kernel import native_systems_statistics, uses_native
 from .options import BleuOptions
 from .result import BleuResult
@@ -95,6 +95,9 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
 
     def scores(self, rows: Any, options: BleuOptions) -> Any:
         return score_table(rows, options).score
+
+    def float32_scores(self, sums: np.ndarray, options: BleuOptions) -> Any:
+        return score_float32_sums(sums, options).score
 
     def pairwise_scores(
         self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1

@@ -2,7 +2,17 @@
 
 It follows sacreBLEU's ``compute_bleu`` step for step (the same floating-point operations in the
 same order), vectorised over rows. Arrays may be numpy or torch (``xp`` is the namespace), so the
-token-id path on a GPU runs this very function instead of a copy of it.
+token-id path on a GPU runs this very function instead of a copy of it. The exponentials,
+logarithms and the sum of logarithms come from :mod:`.libm`: the C library's ``exp``/``log`` (what
+``math.exp``/``math.log`` call, not numpy's or torch's SIMD versions, which differ in the last bit)
+and the running Python's ``sum``, so every score equals sacreBLEU's bit for bit. CPU tensors are
+scored as the numpy arrays they are (no copy). On a GPU the formula runs on the device with its
+own ``exp``/``log`` and a running sum (no synchronisation), which may differ from sacreBLEU in
+the last bit; :mod:`.libm` says how to score GPU token ids exactly.
+
+:func:`score_float32_sums` scores rows that were summed in float32, as sacreBLEU scores its
+bootstrap resamples (it sums them in float32 and, with numpy 2, computes their precisions in
+float32 too).
 
 >>> import numpy as np
 >>> out = score_rows(np.array([[3.0, 1.0]]), np.array([[4.0, 3.0]]), np.array([4.0]),
@@ -14,17 +24,51 @@ token-id path on a GPU runs this very function instead of a copy of it.
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib
 import math
 from dataclasses import dataclass
-from typing import Any, Iterator, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Iterator, List, Sequence, Tuple
 
 from ..._torch import array_namespace
 from .options import BleuOptions
 
-__all__ = ["RowScores", "score_rows", "score_table", "score_row", "LOG_ZERO"]
+if TYPE_CHECKING:
+    import numpy as np
+
+    from . import libm
+else:
+
+    class _Lazy:
+        """A module imported where it is first used: the command line's ``-b`` path and
+        :func:`score_row` import no numpy."""
+
+        def __init__(self, name: str) -> None:
+            self._name = name
+
+        def __getattr__(self, attr: str) -> Any:
+            return getattr(importlib.import_module(self._name), attr)
+
+    np = _Lazy("numpy")
+    libm = _Lazy("bleukit.metrics.bleu.libm")
+
+__all__ = ["RowScores", "score_rows", "score_table", "score_float32_sums", "score_row", "LOG_ZERO"]
 
 #: sacreBLEU's floor for log(0): makes the geometric mean exactly 0 without a math error.
 LOG_ZERO = -9999999999.0
+
+#: Whether numpy computes ``100. * np.float32(x)`` in float32 (NEP 50, numpy 2) rather than float64
+#: (numpy 1): how sacreBLEU's float32 bootstrap statistics become precisions.
+@functools.lru_cache(maxsize=None)
+def _weak_scalars() -> bool:
+    """Whether numpy keeps float32 scalars float32 next to Python floats (numpy 2, NEP 50)."""
+    return type(np.float32(1.0) * 100.0) is np.float32
+
+
+def __getattr__(name: str) -> Any:
+    if name == "NUMPY_WEAK_SCALARS":  # computed on first use (numpy imported then)
+        return _weak_scalars()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -38,14 +82,19 @@ class RowScores:
     totals: Any  # (R, N)
 
 
-def score_rows(counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: BleuOptions) -> RowScores:
+def score_rows(
+    counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: BleuOptions, *, float32: bool = False
+) -> RowScores:
     """BLEU of each row from float64 statistics arrays.
 
     ``counts`` and ``totals`` have shape ``(R, N)``, ``sys_len`` and ``ref_len`` shape ``(R,)``.
     Every step works on all orders at once (a few dozen array operations whatever N is: on a
     GPU each is one kernel launch); sacreBLEU's loop over orders becomes running products and
     sums along the order axis, which give the same floats (doubling by 2 is exact, and the sum
-    of logs is accumulated in sacreBLEU's order).
+    of logs is Python's ``sum`` in sacreBLEU's order).
+
+    ``float32=True`` (numpy only) takes float32 ``counts`` and ``totals`` and does with them what
+    sacreBLEU does with the float32 sums of a bootstrap resample (see :func:`score_float32_sums`).
 
     >>> import numpy as np
     >>> score_rows(np.array([[2.0, 0.0]]), np.array([[3.0, 2.0]]), np.array([3.0]), np.array([3.0]),
@@ -55,6 +104,10 @@ def score_rows(counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: Bl
     xp = array_namespace(counts)
     if counts.shape[-1] != options.max_ngram_order or totals.shape[-1] != options.max_ngram_order:
         raise ValueError(f"statistics have {counts.shape[-1]} orders, options say {options.max_ngram_order}")
+    if xp.__name__ == "torch" and counts.device.type == "cpu":
+        # CPU tensors are numpy arrays without a copy: the exact numpy formula, torch results.
+        c, t, s, r = (_host_float64(x) for x in (counts, totals, sys_len, ref_len))
+        return _as_tensors(score_rows(c, t, s, r, options, float32=float32))
     # Order-major (N, R): numpy reduces along a leading axis fast and along a short last axis
     # row by row (ten times slower); on torch the transpose is a view.
     if xp.__name__ == "torch":
@@ -62,46 +115,60 @@ def score_rows(counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: Bl
     else:
         counts, totals = xp.ascontiguousarray(counts.T), xp.ascontiguousarray(totals.T)
     with _quiet(xp):
-        out = _score_orders(xp, counts, totals, sys_len, ref_len, options)
+        out = _score_orders(xp, counts, totals, sys_len, ref_len, options, float32)
     return RowScores(score=out.score, precisions=out.precisions.T, bp=out.bp, counts=out.counts.T, totals=out.totals.T)
 
 
-def _score_orders(xp: Any, counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: BleuOptions) -> RowScores:
+def _score_orders(
+    xp: Any, counts: Any, totals: Any, sys_len: Any, ref_len: Any, options: BleuOptions, float32: bool
+) -> RowScores:
     """:func:`score_rows` on order-major ``(N, R)`` counts and totals (and so its results)."""
     method = options.smooth_method
     k = options.resolved_smooth_value
+    # sacreBLEU's float32 resamples: with numpy 2 every step to the precisions is a float32 one
+    # (Python's floats are cast to float32 first); with numpy 1 a float32 scalar times a Python
+    # float is a float64, so only the add-k sums are rounded to float32 (they are stored back).
+    work = np.float32 if float32 and _weak_scalars() else None
 
     # Nothing matched at all: sacreBLEU returns 0 before any smoothing (its issue #141).
     any_match = (counts > 0).any(0)
     # sacreBLEU: exp(1 - ref_len / sys_len) when shorter, 0 for an empty hypothesis; here
     # ref_len / 0 = inf makes that exp(-inf) = 0 (the other branch's 0 / 0 is discarded).
-    bp = xp.where(sys_len < ref_len, xp.exp(1.0 - ref_len / sys_len), 1.0)
+    bp = xp.where(sys_len < ref_len, libm.exp(1.0 - ref_len / sys_len), 1.0)
 
     c, t = counts, totals
     if method == "add-k" and counts.shape[0] > 1:
-        c = xp.concatenate([counts[:1], counts[1:] + k])
-        t = xp.concatenate([totals[:1], totals[1:] + k])
+        c = xp.concatenate([counts[:1], _plus(counts[1:], k, float32)])
+        t = xp.concatenate([totals[:1], _plus(totals[1:], k, float32)])
         # sacreBLEU reports the added k only where something matched.
         out_counts, out_totals = xp.where(any_match, c, counts), xp.where(any_match, t, totals)
     else:
         out_counts, out_totals = counts, totals
+    if float32:
+        c, t = c.astype(work or np.float64), t.astype(work or np.float64)
 
     has_ngrams = t != 0
     still_open = _running(xp, has_ngrams, "all")  # orders before the first order without n-grams
-    safe_t = xp.where(has_ngrams, t, 1.0)
+    safe_t = xp.where(has_ngrams, t, _number(1.0, work))
+    hundred = _number(100.0, work)
     unmatched = c == 0
-    matched = 100.0 * c / safe_t
+    matched = hundred * c / safe_t
     if method == "exp":
         # mteval's smoothing: the k-th unmatched open order gets 1 / (2**k * total). Running
         # products of 1s and 2s, and 100 / 2**k, are exact in any float type, so the one rounding
         # is that of sacreBLEU's 100 / (2**k * total), also where torch divides by a reciprocal.
         mteval = _running(xp, (still_open & unmatched) + 1.0, "prod")
-        p = xp.where(unmatched, (100.0 / mteval) / safe_t, matched)
+        mteval = mteval if work is None else mteval.astype(work)
+        p = xp.where(unmatched, (hundred / mteval) / safe_t, matched)
     elif method == "floor":
-        p = xp.where(unmatched, 100.0 * float(k or 0.0) / safe_t, matched)
+        # torch computes number / tensor as reciprocal(tensor) * number (two roundings): divide a tensor
+        floor = xp.full_like(safe_t, _number(100.0 * float(k or 0.0), work))
+        p = xp.where(unmatched, floor / safe_t, matched)
     else:
-        p = xp.where(unmatched, 0.0, matched)
-    p = xp.where(still_open & any_match, p, 0.0)
+        p = xp.where(unmatched, _number(0.0, work), matched)
+    p = xp.where(still_open & any_match, p, _number(0.0, work))
+    if work is not None:
+        p = p.astype(np.float64)
 
     if options.effective_order:
         # The open orders; sacreBLEU keeps all orders when even unigrams are missing (score 0).
@@ -109,11 +176,14 @@ def _score_orders(xp: Any, counts: Any, totals: Any, sys_len: Any, ref_len: Any,
         eff = in_use.sum(0)
     else:
         in_use, eff = None, options.max_ngram_order
-    log_p = xp.where(p > 0, xp.log(p), LOG_ZERO)
-    # Running sums add the orders one after another, as sacreBLEU does: the same floats.
+    log_p = xp.where(p > 0, libm.log(p), LOG_ZERO)
     if options.weights is None:
+        # Python's sum of the orders' logs, as sacreBLEU's (orders not in use add 0: no change,
+        # compensation included). A LOG_ZERO term makes the score 0 whatever the sum's last bits.
         terms = log_p if in_use is None else xp.where(in_use, log_p, 0.0)
-        mean_log = _running(xp, terms, "sum")[-1] / eff
+        # (On a GPU, whose exp/log are the device's anyway, a running sum: one launch.)
+        total = libm.python_sum(terms) if xp.__name__ == "numpy" else _running(xp, terms, "sum")[-1]
+        mean_log = total / eff
     else:
         w = _column(xp, binary_scaled(options.weights), p)
         used_w = xp.broadcast_to(w, p.shape) if in_use is None else xp.where(in_use, w, 0.0)
@@ -128,8 +198,37 @@ def _score_orders(xp: Any, counts: Any, totals: Any, sys_len: Any, ref_len: Any,
         zero_factor = (used_positive & (p <= 0)).any(0)
         has_weight = (weight_sum > 0) & ~zero_factor
         mean_log = xp.where(has_weight, log_sum / xp.where(has_weight, weight_sum, 1.0), LOG_ZERO)
-    score = xp.where(any_match, bp * xp.exp(mean_log), 0.0)
+    score = xp.where(any_match, bp * libm.exp(mean_log), 0.0)
     return RowScores(score=score, precisions=p, bp=bp, counts=out_counts, totals=out_totals)
+
+
+def _host_float64(x: Any) -> Any:
+    """A CPU tensor as a float64 numpy array (its own memory when it is float64 already)."""
+    import torch
+
+    return (x if x.dtype == torch.float64 else x.to(torch.float64)).detach().numpy()
+
+
+def _as_tensors(out: RowScores) -> RowScores:
+    """numpy results as CPU tensors (no copy)."""
+    import torch
+
+    fields = out.__dataclass_fields__
+    return RowScores(**{f: torch.from_numpy(np.asarray(getattr(out, f), dtype=np.float64)) for f in fields})
+
+
+def _plus(x: Any, k: Any, float32: bool) -> Any:
+    """``x + k`` as sacreBLEU's ``correct[n] += k`` computes it (in float32 for float32 resamples)."""
+    if not float32:
+        return x + k
+    if _weak_scalars():
+        return x + np.float32(k)
+    return (x.astype(np.float64) + k).astype(np.float32)
+
+
+def _number(value: float, work: Any) -> Any:
+    """A constant of the precision arithmetic: a Python float, or a numpy scalar of ``work``."""
+    return value if work is None else work(value)
 
 
 def binary_scaled(values: Sequence[float]) -> Tuple[float, ...]:
@@ -189,11 +288,34 @@ def score_table(rows: Any, options: BleuOptions) -> RowScores:
     array([50.])
     """
     xp = array_namespace(rows)
+    if xp.__name__ == "torch" and rows.device.type == "cpu":
+        return _as_tensors(score_table(_host_float64(rows), options))
     rows = rows.to(xp.float64) if xp.__name__ == "torch" else rows.astype(xp.float64)
     n = options.max_ngram_order
     if rows.shape[-1] != 2 + 2 * n:
         raise ValueError(f"statistics rows have {rows.shape[-1]} columns, max_ngram_order={n} needs {2 + 2 * n}")
     return score_rows(rows[:, 2 : 2 + n], rows[:, 2 + n :], rows[:, 0], rows[:, 1], options)
+
+
+def score_float32_sums(sums: Any, options: BleuOptions) -> RowScores:
+    """BLEU of statistics rows that were summed in float32, as sacreBLEU scores a bootstrap resample.
+
+    sacreBLEU's bootstrap (``--confidence``, ``--paired-bs``) sums each resample's rows in float32
+    and computes BLEU from those float32 numbers: the lengths become ints again, but with numpy 2
+    the precisions are float32 arithmetic (``100. * correct / total`` on float32 scalars), so a
+    resample's score differs from the exact BLEU of its sentences in the last few digits. This
+    gives sacreBLEU's numbers, so bootstrap means and intervals equal its own.
+
+    >>> import numpy as np
+    >>> score_float32_sums(np.array([[3, 3, 2, 1, 3, 2]], np.float32), BleuOptions(max_ngram_order=2)).score.tolist()
+    [57.735025817754305]
+    """
+    sums = np.asarray(sums, dtype=np.float32)
+    n = options.max_ngram_order
+    if sums.ndim != 2 or sums.shape[-1] != 2 + 2 * n:
+        raise ValueError(f"statistics rows must have shape (R, {2 + 2 * n}) for max_ngram_order={n}, got {sums.shape}")
+    lengths = sums[:, :2].astype(np.float64)  # sacreBLEU: int(stats[0]), int(stats[1])
+    return score_rows(sums[:, 2 : 2 + n], sums[:, 2 + n :], lengths[:, 0], lengths[:, 1], options, float32=True)
 
 
 def score_row(row: Sequence[int], options: BleuOptions) -> Tuple[float, List[float], float, List[float], List[float]]:
@@ -204,8 +326,8 @@ def score_row(row: Sequence[int], options: BleuOptions) -> Tuple[float, List[flo
     row, is scored in microseconds. Tests check it against :func:`score_table` and sacreBLEU
     with ``==``.
 
-    >>> score_row([4, 4, 3, 1, 4, 3], BleuOptions(max_ngram_order=2))[0]
-    50.0
+    >>> score_row([4, 4, 3, 1, 4, 3], BleuOptions(max_ngram_order=2))[0]  # sacreBLEU's too
+    49.99999999999999
     """
     n = options.max_ngram_order
     if len(row) != 2 + 2 * n:

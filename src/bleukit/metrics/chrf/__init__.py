@@ -85,6 +85,12 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
     def scores(self, rows: Any, options: ChrfOptions) -> Any:
         return sentence_scores(rows, options)
 
+    def float32_scores(self, sums: np.ndarray, options: ChrfOptions) -> Any:
+        # sacreBLEU's bootstrap goes on in float32 from its float32 sums: its scores are float32.
+        from .float32 import float32_sums_scores
+
+        return float32_sums_scores(sums, options)
+
     def pairwise_scores(
         self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1
     ) -> "np.ndarray":

@@ -20,12 +20,15 @@ Lower is better: ``METRIC.higher_is_better`` is ``False``, which paired tests an
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, List, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Type
 
 from ..base import Metric
 from .options import TerOptions
 from .result import TerResult
 from .statistics import COLUMNS, TerStatistics, from_counts
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # The extractor and formula (and numpy) are imported when text is counted, not with the package:
 # the command line imports every metric's package to build its parser.
@@ -58,6 +61,19 @@ class TER(Metric[TerOptions, TerStatistics, TerResult]):
         from .formula import sentence_ters
 
         return sentence_ters(rows)
+
+    def float32_rows(self, rows: "np.ndarray", options: TerOptions) -> "Optional[np.ndarray]":
+        # sacreBLEU's rows are [edits, average reference length] (a float), held in float32.
+        import numpy as np
+
+        from .formula import average_lengths
+
+        return np.stack([np.asarray(rows[:, 0], dtype=np.float32), average_lengths(rows).astype(np.float32)], axis=1)
+
+    def float32_scores(self, sums: "np.ndarray", options: TerOptions) -> Any:
+        from .formula import float32_sums_scores
+
+        return float32_sums_scores(sums)
 
     def result(self, statistics: TerStatistics, options: TerOptions) -> TerResult:
         from .formula import corpus_totals, ter_score

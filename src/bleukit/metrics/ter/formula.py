@@ -29,7 +29,7 @@ import numpy as np
 from ..._torch import is_torch_tensor
 from .statistics import COLUMNS, UNIT
 
-__all__ = ["average_lengths", "corpus_totals", "corpus_ter", "sentence_ters", "ter_score"]
+__all__ = ["average_lengths", "corpus_totals", "corpus_ter", "sentence_ters", "ter_score", "float32_sums_scores"]
 
 _EXACT = 2**53  # integers below it are exact float64s
 
@@ -126,3 +126,27 @@ def _sentence_ters_torch(table: Any) -> Any:
     rates = torch.where(averages > 0, edits / torch.where(averages > 0, averages, 1.0),
                         (edits > 0).to(torch.float64))
     return 100 * rates
+
+
+def float32_sums_scores(sums: Any) -> np.ndarray:
+    """TER of rows ``[edits, reference length]`` summed in float32, as sacreBLEU scores a bootstrap
+    resample: ``100 * (edits / length)`` in float32 arithmetic (numpy 2 keeps float32 scalars
+    float32), and its Python ``100 * 1.0`` or ``100 * 0.0`` where the length is 0. The result is
+    float32, or float64 where some row is one of those Python floats, as ``np.array`` of
+    sacreBLEU's scores would be.
+
+    >>> float32_sums_scores(np.array([[1, 3.5], [0, 4]], np.float32)).tolist()
+    [28.571430206298828, 0.0]
+    >>> float32_sums_scores(np.array([[1, 3.5], [2, 0]], np.float32)).dtype  # sacreBLEU's 100.0 there
+    dtype('float64')
+    """
+    sums = np.asarray(sums, dtype=np.float32)
+    if sums.ndim != 2 or sums.shape[1] != len(COLUMNS):
+        raise ValueError(f"float32 TER sums have shape (rows, 2) {COLUMNS}, got {sums.shape}")
+    edits, length = sums[:, 0], sums[:, 1]
+    counted = length > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.float32(100) * (edits / np.where(counted, length, np.float32(1)))
+    if counted.all():
+        return ratio
+    return np.where(counted, ratio.astype(np.float64), np.where(edits > 0, 100.0, 0.0))

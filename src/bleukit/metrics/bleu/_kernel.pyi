@@ -1,0 +1,6 @@
+"""Type stub of the compiled libm vector functions (csrc/metrics/bleu/libm.c); the glue is libm.py."""
+
+from typing import Any
+
+def exp(x: Any, out: Any) -> None: ...
+def log(x: Any, out: Any) -> None: ...
