@@ -240,3 +240,15 @@ def test_bootstrap_confidence_interval(offline_run):
     assert boot == dict(_expected(HYPS, REFS, n_bootstrap=50, seed=3), mean=r.mean, ci=r.ci)
     assert "|bs:50|seed:3|" in boot["signature"]
     assert bad["error"] == "ValueError" and "n_bootstrap must be >= 1" in bad["message"]
+
+
+def test_evaluate_names_bleukit_as_the_package_to_install(tmp_path):
+    # evaluate reads the text after a '#' on an import line as the pip name it asks a user without
+    # bleukit to install: both served module files must make it ask for bleukit itself.
+    from evaluate.loading import get_imports
+
+    from bleukit.metric.hub import write_metric_repo
+
+    repo = write_metric_repo(tmp_path / "bleukit", name="bleukit")
+    for path in (Path(METRIC), repo / "bleukit.py"):
+        assert get_imports(str(path)) == [("library", "bleukit", "bleukit", None)], path
