@@ -17,6 +17,7 @@ def main() -> int:
         os.environ["BLEUKIT_ENGINE"] = "python"
     import sacrebleu
 
+    import bleukit
     from bleukit import _native, corpus_bleu, corpus_chrf, engine_name, sentence_bleu
 
     missing = [f"{name}: {_native.kernel_error(name)}" for name in KERNELS if _native.load_kernel(name) is None]
@@ -36,7 +37,9 @@ def main() -> int:
     if wrong:
         print(f"scores differ from sacreBLEU's (ours, theirs): {wrong}", file=sys.stderr)
         return 1
-    print(f"bleukit wheel: kernels {KERNELS} inside; engine {engine_name()}: {len(checks)} scores equal sacreBLEU's")
+    where = os.path.dirname(os.path.dirname(os.path.abspath(bleukit.__file__)))
+    print(f"bleukit {bleukit.__version__} from {where}: kernels {KERNELS} inside; engine {engine_name()}: "
+          f"{len(checks)} scores equal sacreBLEU's")
     return 0
 
 
