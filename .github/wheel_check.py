@@ -9,7 +9,10 @@ numbers, compiled and pure-Python alike: ``wheel_check.py`` checks the compiled 
 import os
 import sys
 
-KERNELS = ["bleukit._native_kernel", "bleukit._pairwise_kernel", "bleukit.metrics.chrf._kernel"]
+#: the metrics with a C kernel (csrc/metrics/<name>/; tests/test_release.py keeps the two lists equal)
+METRIC_KERNELS = ["chrf", "ter"]
+KERNELS = ["bleukit._native_kernel", "bleukit._pairwise_kernel"]
+KERNELS += [f"bleukit.metrics.{m}._kernel" for m in METRIC_KERNELS]
 
 
 def main() -> int:

@@ -47,6 +47,13 @@ def test_wheels_are_built_for_every_supported_python():
     assert WHEEL_CHECK.is_file()
 
 
+def test_wheel_check_requires_every_kernel():
+    import runpy
+
+    check = runpy.run_path(str(WHEEL_CHECK))  # defines, runs nothing (its main is behind __name__)
+    assert check["METRIC_KERNELS"] == sorted(p.name for p in (REPO / "csrc" / "metrics").iterdir() if p.is_dir())
+
+
 def test_release_workflow_builds_on_every_platform_and_publishes_only_tags():
     yaml = pytest.importorskip("yaml")
     flow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
