@@ -106,6 +106,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     shard = val_rows[trainer.global_rank :: trainer.world_size]
     val = DataLoader(shard, batch_size=8, collate_fn=collate)
     trainer.fit(module, train, val)
+    trainer.strategy.barrier()  # every process has written its decoded pairs
     if trainer.global_rank != 0:
         return 0
     logged = {k: float(v) for k, v in trainer.callback_metrics.items() if k.startswith("val_")}
