@@ -14,10 +14,7 @@ numbers. Needs the ``lightning`` and ``hf`` extras (the tiny model is a transfor
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
-import tempfile
 from typing import Any, List, Optional
 
 import lightning as L
@@ -29,12 +26,13 @@ from bleukit.integrations.torchmetrics import BLEUScore, CHRFScore
 class Translator(L.LightningModule):
     """A seq2seq model trained on its loss, validated by generating and scoring with bleukit."""
 
-    def __init__(self, model: Any, tokenizer: Any, learning_rate: float, out_dir: str) -> None:
+    def __init__(self, model: Any, tokenizer: Any, learning_rate: float) -> None:
         super().__init__()
-        self.model, self.tokenizer, self.learning_rate, self.out_dir = model, tokenizer, learning_rate, out_dir
+        self.model, self.tokenizer, self.learning_rate = model, tokenizer, learning_rate
         self.bleu = BLEUScore()
         self.chrf = CHRFScore(word_order=2)
         self.decoded: List[List[str]] = []
+        self.all_decoded: List[List[str]] = []
 
     def training_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
         loss = self.model(**batch).loss
@@ -57,10 +55,13 @@ class Translator(L.LightningModule):
         self.decoded = []
 
     def on_validation_epoch_end(self) -> None:
-        # each process writes the pairs it decoded: the check rescoring them all needs every shard
-        path = os.path.join(self.out_dir, f"decoded-{self.global_rank}.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.decoded, f)
+        # the check rescoring the whole validation set needs every process's decoded pairs
+        if torch.distributed.is_available() and torch.distributed.is_initialized():
+            shards: List[Any] = [None] * torch.distributed.get_world_size()
+            torch.distributed.all_gather_object(shards, self.decoded)
+            self.all_decoded = [pair for shard in shards for pair in shard]
+        else:
+            self.all_decoded = list(self.decoded)
 
     def configure_optimizers(self) -> torch.optim.Optimizer:
         return torch.optim.AdamW(self.model.parameters(), lr=self.learning_rate)
@@ -88,7 +89,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     # 45 sentences: with 2 processes the distributed sampler would repeat one to even the shards,
     # so the loader is not sharded by Lightning and each process takes its own rows instead
     val_rows = list(tiny.encode(tokenizer, tiny.synthetic_pairs(45, seed=2)))
-    out_dir = tempfile.mkdtemp(prefix="bleukit-lightning-")
     trainer = L.Trainer(
         accelerator="cpu",
         devices=args.devices,
@@ -102,20 +102,16 @@ def main(argv: Optional[List[str]] = None) -> int:
         enable_progress_bar=False,
         enable_model_summary=False,
     )
-    module = Translator(model, tokenizer, 3e-3, out_dir)
+    module = Translator(model, tokenizer, 3e-3)
     shard = val_rows[trainer.global_rank :: trainer.world_size]
     val = DataLoader(shard, batch_size=8, collate_fn=collate)
     trainer.fit(module, train, val)
-    trainer.strategy.barrier()  # every process has written its decoded pairs
     if trainer.global_rank != 0:
         return 0
     logged = {k: float(v) for k, v in trainer.callback_metrics.items() if k.startswith("val_")}
     print(f"logged after {args.max_steps} steps on {args.devices} process(es): {logged}")
 
-    pairs = []
-    for rank in range(trainer.world_size):
-        with open(os.path.join(out_dir, f"decoded-{rank}.json"), encoding="utf-8") as f:
-            pairs.extend(json.load(f))
+    pairs = module.all_decoded
     try:
         import sacrebleu
     except ImportError:
