@@ -16,7 +16,20 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("sacrebleu")
 
-RECIPES = sorted(p for p in (REPO / "integrations").glob("*.py") if "--smoke" in p.read_text(encoding="utf-8"))
+RECIPES = sorted(
+    p for p in (REPO / "integrations").glob("*.py") if 'add_argument("--smoke"' in p.read_text(encoding="utf-8")
+)
+
+
+def _core_bleu_is_exact() -> bool:
+    # A pair on which bleukit's BLEU formula (numpy's exp/log) was an ulp off sacreBLEU's (math.exp/log)
+    # until the exactness work landed; the recipes that score such sentences then differ too.
+    import sacrebleu
+
+    import bleukit
+
+    hyp, ref = "t2 t2 t3 t5 t2 t2 t14", "t20 t15 t14"
+    return bleukit.sentence_bleu(hyp, [ref]).score == sacrebleu.sentence_bleu(hyp, [ref]).score
 
 
 def test_recipes_are_found_and_named_after_no_library():
@@ -45,5 +58,18 @@ def test_recipe_smoke_run_equals_sacrebleu(recipe, tmp_path):
         text=True,
         timeout=900,
     )
+    if out.returncode != 0 and "differs from sacreBLEU" in out.stderr and not _core_bleu_is_exact():
+        pytest.xfail("the core's BLEU is an ulp off sacreBLEU's on this data (numpy exp/log in the formula)")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert "equal to sacreBLEU's" in out.stdout
+
+
+@pytest.mark.parametrize("name", ["tiny_seq2seq", "tiny_causal_lm"])
+def test_tiny_model_builders_doctests(name):
+    # integrations/ is not a test path (its recipes import optional libraries at the top): the
+    # shared builders' examples run here
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
