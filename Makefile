@@ -70,17 +70,18 @@ bench: install-dev
 	$(BIN)/python benchmarks/bench_threads.py
 	$(BIN)/python benchmarks/bench_chrf.py
 
-# The kernels' differential fuzz targets (tests/kernel/fuzz/fuzz_kernel.py for BLEU, fuzz_chrf.py for chrF)
-# for FUZZ_SECONDS each, from their seed corpora; new inputs are kept in .fuzz-corpus/ and .fuzz-chrf/ (a
+# The kernels' differential fuzz targets (fuzz_kernel.py: BLEU, fuzz_chrf.py: chrF, fuzz_ter.py: TER)
+# for FUZZ_SECONDS each, from their seed corpora; new inputs are kept in .fuzz-corpus/, .fuzz-chrf/, .fuzz-ter/ (a
 # finding is written as crash-* in the current directory).
 FUZZ_SECONDS ?= 600
 fuzz: install-dev
-	mkdir -p .fuzz-corpus .fuzz-chrf
+	mkdir -p .fuzz-corpus .fuzz-chrf .fuzz-ter
 	$(BIN)/python tests/kernel/fuzz/fuzz_kernel.py -max_total_time=$(FUZZ_SECONDS) .fuzz-corpus tests/kernel/fuzz/corpus
 	$(BIN)/python tests/kernel/fuzz/fuzz_chrf.py -max_total_time=$(FUZZ_SECONDS) .fuzz-chrf tests/kernel/fuzz/corpus_chrf
+	$(BIN)/python tests/kernel/fuzz/fuzz_ter.py -max_total_time=$(FUZZ_SECONDS) .fuzz-ter tests/kernel/fuzz/corpus_ter
 
 app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
 clean:
-	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf
+	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf .fuzz-ter

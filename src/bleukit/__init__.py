@@ -33,6 +33,9 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .metrics.chrf.options import ChrfOptions
     from .metrics.chrf.result import ChrfResult
     from .metrics.chrf.statistics import ChrfStatistics
+    from .metrics.ter.options import TerOptions
+    from .metrics.ter.result import TerResult
+    from .metrics.ter.statistics import TerStatistics
     from .pairwise import (
         MBRSelection,
         mbr_select,
@@ -45,6 +48,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
     from .report import CorpusReport, score_report
     from .significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
+    from .ter import corpus_ter, sentence_ter, sentence_ter_scores
     from .textbook import bleu_score, bleu_unigram
     from .tokenizers import TOKENIZERS, get_tokenizer
 
@@ -59,6 +63,9 @@ __all__ = [
     "corpus_chrf",
     "sentence_chrf",
     "sentence_chrf_scores",
+    "corpus_ter",
+    "sentence_ter",
+    "sentence_ter_scores",
     "corpus_statistics",
     "score_statistics",
     "StatisticsAccumulator",
@@ -90,6 +97,12 @@ _LAZY: Dict[str, str] = {
     "ChrfOptions": "metrics.chrf.options",
     "ChrfResult": "metrics.chrf.result",
     "ChrfStatistics": "metrics.chrf.statistics",
+    "corpus_ter": "ter",
+    "sentence_ter": "ter",
+    "sentence_ter_scores": "ter",
+    "TerOptions": "metrics.ter.options",
+    "TerResult": "metrics.ter.result",
+    "TerStatistics": "metrics.ter.statistics",
     "MetricOptions": "metrics.base",
     "MetricResult": "metrics.base",
     "Statistics": "metrics.base",

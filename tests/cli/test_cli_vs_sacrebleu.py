@@ -265,9 +265,6 @@ def test_error_messages_name_the_file_and_line(files):
     "args, words",
     [
         (["-t", "wmt14", "-l", "en-de"], "test sets"),
-        (["-m", "ter"], "TER"),
-        (["-m", "bleu", "ter"], "TER"),
-        (["--ter-normalized"], "TER"),
         (["--echo", "src"], "test sets"),
         (["-tok", "spm"], "SentencePiece"),
         (["--list"], "test-set list"),

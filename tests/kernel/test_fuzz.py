@@ -1,7 +1,7 @@
-"""The kernels' fuzz targets (tests/kernel/fuzz/fuzz_kernel.py for BLEU, fuzz_chrf.py for chrF) and a
-sanitizer build of the kernel.
+"""The kernels' fuzz targets (tests/kernel/fuzz/fuzz_kernel.py for BLEU, fuzz_chrf.py for chrF, fuzz_ter.py
+for TER) and a sanitizer build of the kernel.
 
-- every seed of tests/kernel/fuzz/corpus (BLEU) and corpus_chrf (chrF) replays through its
+- every seed of tests/kernel/fuzz/corpus (BLEU), corpus_chrf (chrF) and corpus_ter (TER) replays through its
   differential check (fast);
 - a brief coverage-guided atheris run of each target from its seeds (slow; ``make fuzz`` runs them
   for longer);
@@ -23,12 +23,15 @@ from shared_data import REPO
 
 from bleukit.metrics.bleu import kernel as _native
 from bleukit.metrics.chrf import extract as chrf_extract
+from bleukit.metrics.ter import extract as ter_extract
 
 FUZZ = REPO / "tests" / "kernel" / "fuzz"
 SEEDS = sorted((FUZZ / "corpus").iterdir())
 CHRF_SEEDS = sorted((FUZZ / "corpus_chrf").iterdir())
+TER_SEEDS = sorted((FUZZ / "corpus_ter").iterdir())
 needs_kernel = pytest.mark.skipif(not _native.available(), reason="BLEUKIT_NO_NATIVE build")
 needs_chrf_kernel = pytest.mark.skipif(not chrf_extract.available(), reason="the chrF kernel is not built")
+needs_ter_kernel = pytest.mark.skipif(not ter_extract.kernel_available(), reason="the TER kernel is not built")
 
 
 def _target(name: str = "fuzz_kernel"):
@@ -89,22 +92,62 @@ def test_the_chrf_target_finds_a_difference(seed, monkeypatch):
         target.check((FUZZ / "corpus_chrf" / seed).read_bytes())
 
 
-@needs_chrf_kernel
+@needs_ter_kernel
+@pytest.mark.parametrize("seed", TER_SEEDS, ids=[p.name for p in TER_SEEDS])
+def test_ter_seed_corpus_replays(seed, monkeypatch):
+    monkeypatch.delenv("BLEUKIT_ENGINE", raising=False)
+    _target("fuzz_ter").check(seed.read_bytes())
+
+
+@needs_ter_kernel
+def test_the_ter_target_finds_a_difference(monkeypatch):
+    """The TER check is not vacuous: a kernel that miscounts edits, or splits words otherwise, is caught."""
+    monkeypatch.delenv("BLEUKIT_ENGINE", raising=False)
+    target = _target("fuzz_ter")
+    seed = (FUZZ / "corpus_ter" / "basic").read_bytes()
+    real = ter_extract.ter_statistics
+
+    def off_by_one(*args, **kwargs):
+        rows = real(*args, **kwargs)
+        rows[0, 0] += 1
+        return rows
+
+    monkeypatch.setattr(ter_extract, "ter_statistics", off_by_one)
+    with pytest.raises(AssertionError, match="kernel != reference"):
+        target.check(seed)
+    monkeypatch.setattr(ter_extract, "ter_statistics", real)
+
+    built = ter_extract._kernel
+
+    class Kernel:
+        @staticmethod
+        def words(line, *flags):
+            return built.words(line, *flags)[::-1]
+
+    monkeypatch.setattr(ter_extract, "_kernel", Kernel)
+    with pytest.raises(AssertionError, match="kernel words"):
+        target.check(seed)
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_fuzz_chrf_kernel_briefly(tmp_path):
+@pytest.mark.parametrize("target, seeds", [
+    pytest.param("fuzz_chrf", "corpus_chrf", marks=needs_chrf_kernel),
+    pytest.param("fuzz_ter", "corpus_ter", marks=needs_ter_kernel),
+])
+def test_fuzz_metric_kernel_briefly(tmp_path, target, seeds):
     pytest.importorskip("atheris", reason="atheris (the dev extra) runs the fuzz target")
     seconds = os.environ.get("BLEUKIT_FUZZ_SECONDS", "40")
     env = {k: v for k, v in os.environ.items() if k != "BLEUKIT_ENGINE"}
     proc = subprocess.run(
         [
             sys.executable,
-            str(FUZZ / "fuzz_chrf.py"),
+            str(FUZZ / f"{target}.py"),
             f"-max_total_time={seconds}",
             "-timeout=20",
             "-rss_limit_mb=4096",
             str(tmp_path),
-            str(FUZZ / "corpus_chrf"),
+            str(FUZZ / seeds),
         ],
         capture_output=True,
         text=True,

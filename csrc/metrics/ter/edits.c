@@ -418,7 +418,7 @@ int64_t ter_edits(ter_work *w, const int32_t *hyp_in, int64_t n, const int32_t *
         const int32_t current = forward_rest(w, &mx);
         if (w->err) return -1; /* interrupted while computing it */
         read_path(w, &mx);
-        shift_key best;
+        shift_key best = {0}; /* read only when found */
         const int found = best_shift(w, &mx, current, &tried, &best);
         if (found < 0) return -1;
         if (tried >= MAX_SHIFT_CANDIDATES || !found || best.gain <= 0) return shifts + current;

@@ -36,7 +36,7 @@ Quick usage (the positional files are references, as in sacreBLEU):
 Output is sacreBLEU 2.6's, byte for byte, except `version:bleukit-X` in the signature."""
 
 # (flags, argparse keyword arguments, what it is) of sacreBLEU options bleukit does not implement;
-# a metric's options are parsed here only while bleukit has no package for that metric.
+# a metric's options would be parsed here while bleukit had no package for it (all three have one now).
 _UNSUPPORTED = [
     (("--citation", "--cite"), dict(action="store_true"), "test-set citations"),
     (("--list",), dict(action="store_true"), "sacreBLEU's test-set list"),
@@ -46,16 +46,6 @@ _UNSUPPORTED = [
     (("--download",), dict(default=None), "downloading sacreBLEU's test sets"),
     (("--echo",), dict(nargs="+", default=None), "printing sacreBLEU's test sets"),
     (("--detail", "-d"), dict(action="store_true"), "test-set subsets (origlang details)"),
-    (("--chrf-char-order", "-cc"), dict(type=int, default=None), "chrf"),
-    (("--chrf-word-order", "-cw"), dict(type=int, default=None), "chrf"),
-    (("--chrf-beta",), dict(type=int, default=None), "chrf"),
-    (("--chrf-whitespace",), dict(action="store_true"), "chrf"),
-    (("--chrf-lowercase",), dict(action="store_true"), "chrf"),
-    (("--chrf-eps-smoothing",), dict(action="store_true"), "chrf"),
-    (("--ter-case-sensitive",), dict(action="store_true"), "ter"),
-    (("--ter-asian-support",), dict(action="store_true"), "ter"),
-    (("--ter-no-punct",), dict(action="store_true"), "ter"),
-    (("--ter-normalized",), dict(action="store_true"), "ter"),
 ]
 _METRIC_NAMES = {"chrf": "chrF", "ter": "TER"}
 

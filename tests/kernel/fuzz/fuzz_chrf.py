@@ -53,15 +53,21 @@ class LyingStr(str):
         return "lie"
 
 
-def decode(data: bytes):
-    """(options keywords, lying, pairwise, threads, sentences): each sentence (hypothesis, [references])."""
-    head = data[0] if data else 0
-    extra = data[1] if len(data) > 1 else 0
-    text = data[2:].decode("utf-8", "surrogateescape")
+def sentences_of(data: bytes):
+    """The sentences of an input's text part: [(hypothesis, [references])] (the TER target's too)."""
+    text = data.decode("utf-8", "surrogateescape")
     sentences = []
     for chunk in text.split("\x01")[:MAX_SENTENCES]:
         parts = chunk.split("\x00")
         sentences.append((parts[0], parts[1:] or [""]))
+    return sentences
+
+
+def decode(data: bytes):
+    """(options keywords, lying, pairwise, threads, sentences): each sentence (hypothesis, [references])."""
+    head = data[0] if data else 0
+    extra = data[1] if len(data) > 1 else 0
+    sentences = sentences_of(data[2:])
     options = dict(
         char_order=1 + (head & 7),
         word_order=(head >> 3) & 3,

@@ -14,11 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import TER
 from sacrebleu.metrics.lib_ter import translation_edit_rate
+from strategies import sentences
 
 from bleukit.metrics.ter import extract, reference
 from bleukit.metrics.ter.formula import corpus_ter, sentence_ters
 from bleukit.metrics.ter.options import TER_OPTION_NAMES, TerOptions
-from strategies import sentences
+from bleukit.metrics.ter.statistics import from_counts
 
 CASE_SENSITIVE = TerOptions(case_sensitive=True)
 
@@ -48,7 +49,10 @@ def _edits_both_ways(hyp_words, ref_words):
     return int(table[0, 0])
 
 
-def _check_against_sacrebleu(hyps, refs_per_hyp, options=TerOptions()):
+DEFAULT = TerOptions()
+
+
+def _check_against_sacrebleu(hyps, refs_per_hyp, options=DEFAULT):
     """Statistics, corpus and sentence scores of a batch equal sacreBLEU's."""
     combo = options.to_dict()
     metric = TER(**combo)
@@ -58,8 +62,8 @@ def _check_against_sacrebleu(hyps, refs_per_hyp, options=TerOptions()):
     table = extract.ter_statistics(hyps, refs_per_hyp, options)
     assert table[:, 0].tolist() == [row[0] for row in expected]
     assert (table[:, 1] / table[:, 2]).tolist() == [row[1] for row in expected]
-    assert corpus_ter(table) == metric.corpus_score(hyps, streams).score
-    scores = sentence_ters(table)
+    assert corpus_ter(from_counts(table).rows) == metric.corpus_score(hyps, streams).score
+    scores = sentence_ters(from_counts(table).rows)
     for i, refs in enumerate(refs_per_hyp):
         assert scores[i] == metric.sentence_score(hyps[i], refs).score
 
@@ -167,7 +171,7 @@ def test_empty_sides(engine):
     _check_against_sacrebleu(hyps, refs)
     _check_against_sacrebleu(hyps, refs, TerOptions(normalized=True, no_punct=True))
     assert extract.ter_statistics([""], [[""]]).tolist() == [[0, 0, 1]]
-    assert sentence_ters(extract.ter_statistics(["a"], [[""]])).tolist() == [100.0]
+    assert sentence_ters(from_counts(extract.ter_statistics(["a"], [[""]])).rows).tolist() == [100.0]
 
 
 def test_unicode(engine):

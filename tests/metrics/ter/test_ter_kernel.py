@@ -16,18 +16,22 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_data import read_lines
+from strategies import sentences
 
 from bleukit.metrics.ter import extract, reference
 from bleukit.metrics.ter.options import TER_OPTION_NAMES, TerOptions
-from shared_data import read_lines
-from strategies import sentences
 
 REPO = Path(__file__).resolve().parents[3]
 needs_kernel = pytest.mark.skipif(not extract.kernel_available(), reason="the TER kernel is not built")
 kernel = extract._kernel
 
 
-def _native(hyps, refs, options=TerOptions(), threads=1):
+DEFAULT = TerOptions()
+ALPHABET = "aZ09.,-'s &;qutmplgQ\n\t、一あア．!?()\"ΣΟİß\x85\u2028\xa0\u3000😀{}~/"
+
+
+def _native(hyps, refs, options=DEFAULT, threads=1):
     table = np.empty((len(hyps), 3), np.int64)
     kernel.statistics(hyps, refs, options.normalized, options.no_punct, options.asian_support,
                       options.case_sensitive, table, threads)
@@ -78,8 +82,7 @@ def test_random_text_gives_the_reference_table(hyp, refs, flags):
 
 @needs_kernel
 @settings(max_examples=300, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from(list("aZ09.,-'s &;qutmplgQ\n\t、一あア．!?()\"ΣΟİß\x85\u2028\xa0\u3000😀{}~/")),
-                    max_size=30),
+@given(text=st.text(alphabet=st.sampled_from(list(ALPHABET)), max_size=30),
        flags=st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans()), as_reference=st.booleans())
 def test_kernel_words_equal_the_python_tokenizer(text, flags, as_reference):
     """Characters aimed at every rule of tercom's normalisation (entities, possessives, digits
@@ -361,8 +364,12 @@ def test_engine_choice(monkeypatch):
         extract.ter_engine()
     monkeypatch.delenv("BLEUKIT_ENGINE")
     assert extract.ter_engine() == ("native" if extract.kernel_available() else "python")
-    monkeypatch.setattr(extract, "_kernel", None)
-    monkeypatch.setattr(extract, "kernel_unavailable_reason", "the TER kernel is not built (test)")
+    from bleukit import _native
+
+    built = _native.load_kernel
+    monkeypatch.setattr(_native, "load_kernel", lambda name: None if name == extract.KERNEL else built(name))
+    monkeypatch.setattr(_native, "kernel_error", lambda name: "the TER kernel is not built (test)")
+    monkeypatch.setattr(_native, "_warned", True)
     assert extract.ter_engine() == "python"
     monkeypatch.setenv("BLEUKIT_ENGINE", "native")
     with pytest.raises(RuntimeError, match="the TER kernel is not built"):

@@ -23,12 +23,13 @@ import numpy as np
 import pytest
 import sacrebleu.metrics.ter as sacrebleu_ter
 from sacrebleu.metrics import TER
+from shared_data import read_lines
 
 from bleukit.metrics.ter import extract, reference
 from bleukit.metrics.ter.formula import corpus_ter, corpus_totals, sentence_ters
 from bleukit.metrics.ter.options import TER_OPTION_NAMES, TerOptions
+from bleukit.metrics.ter.statistics import from_counts
 from bleukit.metrics.ter.tokenizer import TercomTokenizer
-from shared_data import read_lines
 
 COMBOS = [dict(zip(TER_OPTION_NAMES, flags)) for flags in itertools.product([False, True], repeat=4)]
 DATASETS = ["wmt17-en-de", "wmt22-de-en", "wmt22-en-zh", "kftt-en-ja"]
@@ -89,9 +90,9 @@ def test_statistics_and_scores_equal_sacrebleu(shared_data, memoized_edits, engi
             assert (table[:, 1] / table[:, 2]).tolist() == [row[1] for row in expected], where
             assert table[:, 2].tolist() == [len(ref_names)] * len(hyps)
             corpus = metric.corpus_score(hyps, streams)
-            assert corpus_ter(table) == corpus.score, where
-            assert corpus_totals(table) == (corpus.num_edits, corpus.ref_length), where
-            sentences = sentence_ters(table)
+            assert corpus_ter(from_counts(table).rows) == corpus.score, where
+            assert corpus_totals(from_counts(table).rows) == (corpus.num_edits, corpus.ref_length), where
+            sentences = sentence_ters(from_counts(table).rows)
             assert sentences.tolist() == [metric._compute_score_from_stats(row).score for row in expected], where
             for i in range(0, len(hyps), 97):  # the public per-sentence call on a sample
                 assert sentences[i] == metric.sentence_score(hyps[i], [s[i] for s in streams]).score, (where, i)
@@ -124,13 +125,13 @@ def test_missing_and_empty_references_as_sacrebleu(engine):
         table = extract.ter_statistics(hyps, per_hypothesis, TerOptions(**combo))
         assert table[:, 0].tolist() == [row[0] for row in expected]
         assert (table[:, 1] / table[:, 2]).tolist() == [row[1] for row in expected]
-        assert corpus_ter(table) == metric.corpus_score(hyps, streams).score
+        assert corpus_ter(from_counts(table).rows) == metric.corpus_score(hyps, streams).score
         for i, refs in enumerate(per_hypothesis):
-            assert sentence_ters(table)[i] == metric.sentence_score(hyps[i], refs).score
+            assert sentence_ters(from_counts(table).rows)[i] == metric.sentence_score(hyps[i], refs).score
     # a corpus whose references are all empty: 100 with edits, 0 without
     for hyps in (["a b", ""], ["", ""]):
         table = extract.ter_statistics(hyps, [[""], [""]])
-        assert corpus_ter(table) == TER().corpus_score(hyps, [["", ""]]).score
+        assert corpus_ter(from_counts(table).rows) == TER().corpus_score(hyps, [["", ""]]).score
 
 
 def test_variable_reference_counts_sum_averages_in_sentence_order(engine):
@@ -139,7 +140,7 @@ def test_variable_reference_counts_sum_averages_in_sentence_order(engine):
     rng = np.random.default_rng(7)
     vocab = ["a", "b", "c", "d", "e"]
     hyps, streams = [], [[], [], []]
-    for i in range(400):
+    for _ in range(400):
         hyps.append(" ".join(rng.choice(vocab, rng.integers(0, 9))))
         for k in range(3):
             keep = k == 0 or rng.random() < 0.5
@@ -148,7 +149,7 @@ def test_variable_reference_counts_sum_averages_in_sentence_order(engine):
     metric = TER()
     table = extract.ter_statistics(hyps, per_hypothesis)
     corpus = metric.corpus_score(hyps, streams)
-    assert corpus_ter(table) == corpus.score
-    assert corpus_totals(table) == (corpus.num_edits, corpus.ref_length)
+    assert corpus_ter(from_counts(table).rows) == corpus.score
+    assert corpus_totals(from_counts(table).rows) == (corpus.num_edits, corpus.ref_length)
     assert TerOptions().signature("var").rsplit("|version:", 1)[0] == \
         str(metric.get_signature()).rsplit("|version:", 1)[0]

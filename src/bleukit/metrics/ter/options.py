@@ -7,15 +7,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Dict, Tuple, Union
+from typing import ClassVar, Mapping, Optional, Tuple, TypedDict
 
 import numpy as np
 
 from ..._version import __version__
+from ..base import MetricOptions, NRefs, Resampling
 
-__all__ = ["TerOptions", "TER_OPTION_NAMES"]
+__all__ = ["TerOptions", "TerOptionKeywords", "TER_OPTION_NAMES", "TOKENIZER_SIGNATURE"]
 
-NRefs = Union[int, str]
+#: The ``tok:`` signature field: tercom's tokenizer is the only one TER has (:mod:`.tokenizer`).
+TOKENIZER_SIGNATURE = "tercom"
 
 
 def _is_bool(value: object) -> bool:
@@ -24,8 +26,18 @@ def _is_bool(value: object) -> bool:
     return isinstance(value, (bool, np.bool_))
 
 
+class TerOptionKeywords(TypedDict, total=False):
+    """The option keywords of TER, for ``**options: Unpack[TerOptionKeywords]`` (defaults as
+    :class:`TerOptions`)."""
+
+    normalized: bool
+    no_punct: bool
+    asian_support: bool
+    case_sensitive: bool
+
+
 @dataclass(frozen=True)
-class TerOptions:
+class TerOptions(MetricOptions):
     """Every option that changes a TER number, as ``sacrebleu.metrics.TER`` takes them.
 
     - ``normalized``: tercom's normalisation (XML entities, punctuation split off words;
@@ -48,6 +60,11 @@ class TerOptions:
     asian_support: bool = False
     case_sensitive: bool = False
 
+    metric: ClassVar[str] = "ter"
+    SIGNATURE_ABBREVIATIONS: ClassVar[Mapping[str, str]] = {
+        **MetricOptions.SIGNATURE_ABBREVIATIONS, "case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as",
+    }
+
     def __post_init__(self) -> None:
         for name in TER_OPTION_NAMES:
             value = getattr(self, name)
@@ -55,31 +72,28 @@ class TerOptions:
                 raise TypeError(f"TER option {name} must be a bool (True or False), got {type(value).__name__}")
             object.__setattr__(self, name, bool(value))
 
-    def to_dict(self) -> Dict[str, Any]:
-        """The option keywords and their values: ``TerOptions(**opts.to_dict()) == opts``.
-
-        >>> TerOptions(case_sensitive=True).to_dict()["case_sensitive"]
-        True
-        """
-        return {name: getattr(self, name) for name in TER_OPTION_NAMES}
-
-    def signature(self, nrefs: NRefs) -> str:
+    def signature(self, nrefs: NRefs, resampling: Optional[Resampling] = None) -> str:
         """sacreBLEU's TER signature, field for field, with this package's name and version.
 
-        ``nrefs`` is the number of references per sentence, or ``"var"`` when it varies.
+        ``nrefs`` is the number of references per sentence, or ``"var"`` when it varies;
+        ``resampling`` (``(test, n_samples, seed)``) adds a bootstrap's or randomization's fields
+        after it, as sacreBLEU's.
 
         >>> TerOptions(normalized=True, case_sensitive=True).signature("var")  # doctest: +ELLIPSIS
         'nrefs:var|case:mixed|tok:tercom|norm:yes|punct:yes|asian:no|version:bleukit-...'
+        >>> TerOptions().signature(1, ("bs", 1000, 12345)).split("|")[:3]
+        ['nrefs:1', 'bs:1000', 'seed:12345']
         """
-        from .tokenizer import TercomTokenizer  # the tok: field is what the tokenizer reports
-
         def yes_no(flag: bool) -> str:
             return "yes" if flag else "no"
 
-        return "|".join([
-            f"nrefs:{nrefs}",
+        parts = [f"nrefs:{nrefs}"]
+        if resampling is not None:
+            test, n_samples, seed = resampling
+            parts += [f"{test}:{n_samples}", f"seed:{'none' if seed is None else seed}"]
+        return "|".join(parts + [
             f"case:{'mixed' if self.case_sensitive else 'lc'}",
-            f"tok:{TercomTokenizer(self).signature()}",
+            f"tok:{TOKENIZER_SIGNATURE}",
             f"norm:{yes_no(self.normalized)}",
             f"punct:{yes_no(not self.no_punct)}",
             f"asian:{yes_no(self.asian_support)}",

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional
 
-from .options import TerOptions
+from .options import TOKENIZER_SIGNATURE, TerOptions
 
 __all__ = ["TercomTokenizer"]
 
@@ -75,7 +75,7 @@ _DELETE_PUNCTUATION = str.maketrans("", "", _PUNCTUATION)
 
 def _expand_ranges(spec: str) -> str:
     # "a-c" -> "abc": the character-class syntax above, expanded for a translate table
-    out = []
+    out: List[str] = []
     i = 0
     while i < len(spec):
         if i + 2 < len(spec) and spec[i + 1] == "-":
@@ -115,7 +115,7 @@ class TercomTokenizer:
         >>> TercomTokenizer().signature()
         'tercom'
         """
-        return "tercom"
+        return TOKENIZER_SIGNATURE
 
     def __call__(self, line: str) -> str:
         """The words of ``line`` joined by single spaces (no stripping of the line first)."""
