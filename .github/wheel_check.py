@@ -21,7 +21,7 @@ def main() -> int:
     import sacrebleu
 
     import bleukit
-    from bleukit import _native, corpus_bleu, corpus_chrf, engine_name, sentence_bleu
+    from bleukit import _native, corpus_bleu, corpus_chrf, corpus_ter, engine_name, sentence_bleu
 
     missing = [f"{name}: {_native.kernel_error(name)}" for name in KERNELS if _native.load_kernel(name) is None]
     if missing:
@@ -35,6 +35,7 @@ def main() -> int:
         (corpus_bleu(hyps, refs, tokenize="intl").score, sacrebleu.corpus_bleu(hyps, streams, tokenize="intl").score),
         (sentence_bleu(hyps[1], [refs[1]]).score, sacrebleu.sentence_bleu(hyps[1], [refs[1]]).score),
         (corpus_chrf(hyps, refs, word_order=2).score, sacrebleu.corpus_chrf(hyps, streams, word_order=2).score),
+        (corpus_ter(hyps, refs).score, sacrebleu.corpus_ter(hyps, streams).score),
     ]
     wrong = [(ours, theirs) for ours, theirs in checks if ours != theirs]
     if wrong:
