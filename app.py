@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+import numbers
 import os
 import sys
 import tempfile
@@ -44,6 +45,8 @@ except ImportError:
 from bleukit import BleuOptions, sentence_scores_from_statistics
 from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleukit.explain import MatchExplanation, explain_sentence
+from bleukit.inputs import check_seed, check_sequence
+from bleukit.metrics.bleu.extract import preprocess
 from bleukit.metrics.bleu.options import DEFAULT_SENTENCE_SMOOTH, OPTION_NAMES, SMOOTH_DEFAULTS
 from bleukit.report import score_report as core_score_report
 from bleukit.tokenizers import TOKENIZERS, get_tokenizer
@@ -57,6 +60,9 @@ MAX_FILE_SIZE = "5mb"  # per uploaded file
 MAX_TABLE_CHARS = 200  # hypothesis text shown per table row (the JSON has it whole)
 MAX_SHOWN_TOKENS = 1_000  # tokens drawn per segment in "why this score" (the rest is announced)
 MAX_SHOWN_NGRAMS = 200  # n-grams listed per cell of the per-order table (likewise)
+MAX_EXPLAIN_CHARS = 50_000  # characters per segment explained (the page's "why this score", /explain)
+MAX_EXPLAIN_TOKENS = 5_000  # tokens per segment explained: about a second for a hypothesis and 4 references
+MAX_SEED = 2**64 - 1  # JSON readers (and Gradio's own encoder) take 64-bit integers
 
 MAX_SYSTEMS = 5  # systems in one comparison (the first is the baseline)
 MAX_NAME_CHARS = 80  # characters of a system name
@@ -258,36 +264,62 @@ def parse_systems(
     return filled, refs
 
 
-def paired_settings(method: str, n_samples: Optional[float], seed: Optional[float]) -> Tuple[str, int, int]:
+def whole_number(value: Any, what: str) -> Optional[int]:
+    """An int from the page (a float from a number box, a string) or the API, never rounded: a
+    float beyond 2**53 does not hold every whole number, so it is refused rather than read as a
+    neighbour. ``None`` (an empty box) stays ``None``.
+
+    >>> whole_number(12345.0, "the seed"), whole_number(" 2 ", "n"), whole_number(2**64 + 1, "the seed")
+    (12345, 2, 18446744073709551617)
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"{what} must be a whole number, got {value!r}")
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            pass
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be a whole number, got {value!r}") from None
+    if not number.is_integer():
+        raise ValueError(f"{what} must be a whole number, got {value!r}")
+    if abs(number) > 2**53:
+        raise ValueError(
+            f"{what} {value!r} is a float above 2**53, where floats skip whole numbers; give it as an integer"
+        )
+    return int(number)
+
+
+def paired_settings(method: str, n_samples: Any, seed: Any) -> Tuple[str, int, int]:
     """The test, its number of samples (empty: sacreBLEU's default for the test) and its seed,
-    checked against the limits.
+    checked against the limits; whole numbers are taken as they are, never through a float.
 
     >>> paired_settings("approximate randomization", None, 12345)
     ('ar', 10000, 12345)
-    >>> paired_settings("bs", 200.0, 1)
-    ('bs', 200, 1)
+    >>> paired_settings("bs", 200.0, 2**53 + 1)
+    ('bs', 200, 9007199254740993)
     """
-    key = METHODS.get(method, method)
+    key = METHODS.get(method, method) if isinstance(method, str) else method
     if key not in DEFAULT_SAMPLES:
         raise ValueError(f"unknown test {method!r}: choose {' or '.join(METHODS)} ({' or '.join(METHODS.values())})")
-    if n_samples is None or (isinstance(n_samples, str) and not n_samples.strip()):
+    n = whole_number(n_samples, "the number of samples")
+    if n is None:
         n = DEFAULT_SAMPLES[key]
-    else:
-        try:
-            n = int(float(n_samples)) if float(n_samples) == int(float(n_samples)) else None
-        except (TypeError, ValueError):
-            n = None
-        if n is None:
-            raise ValueError(f"the number of samples must be a whole number, got {n_samples!r}")
     if not 1 <= n <= MAX_PAIRED_SAMPLES:
         raise ValueError(f"the number of samples must be between 1 and {MAX_PAIRED_SAMPLES:,}, got {n:,}")
-    try:
-        whole = seed is not None and float(seed) == int(float(seed)) and int(float(seed)) >= 0
-    except (TypeError, ValueError):
-        whole = False
-    if not whole:
-        raise ValueError(f"the seed must be a whole number >= 0 (sacreBLEU's default is {DEFAULT_SEED}), got {seed!r}")
-    return key, n, int(float(seed))
+    whole = whole_number(seed, "the seed")
+    if whole is None or not 0 <= whole <= MAX_SEED:
+        raise ValueError(
+            f"the seed must be a whole number >= 0 and below 2**64 (sacreBLEU's default is {DEFAULT_SEED}), "
+            f"got {seed!r}"
+        )
+    return key, n, int(check_seed(whole) or 0)
 
 
 def compare_report(
@@ -665,19 +697,69 @@ def explanation_html(line: int, explanation: MatchExplanation, bleu: float, orde
     return "".join(parts)
 
 
+def explain_segment(hypothesis: str, references: Sequence[Optional[str]], options: BleuOptions) -> MatchExplanation:
+    """``explain_sentence`` within the explanation limits (``MAX_EXPLAIN_CHARS`` and
+    ``MAX_EXPLAIN_TOKENS`` per segment), so that one explanation takes about a second at most, or
+    a ValueError naming the segment and the limit. The page and ``/explain`` both go through it.
+
+    >>> explain_segment("the cat", ["the cat"], make_options()).row[:2]
+    [2, 2]
+    """
+    segments = [("the hypothesis", hypothesis)] + [(f"reference {k}", r) for k, r in enumerate(references, start=1)]
+    for name, text in segments:
+        if isinstance(text, str) and len(text) > MAX_EXPLAIN_CHARS:
+            raise ValueError(
+                f"{name} has {len(text):,} characters: explanations take segments of at most "
+                f"{MAX_EXPLAIN_CHARS:,} (the score itself has no such limit)"
+            )
+    tokenizer = get_tokenizer(options.tokenize)
+    for name, text in segments:
+        if isinstance(text, str):
+            n_tokens = len(preprocess(text, tokenizer, options.lowercase))
+            if n_tokens > MAX_EXPLAIN_TOKENS:
+                raise ValueError(
+                    f"{name} has {n_tokens:,} tokens: explanations take segments of at most "
+                    f"{MAX_EXPLAIN_TOKENS:,} (the score itself has no such limit)"
+                )
+    return explain_sentence(hypothesis, list(references), options)
+
+
 def explain_report(hypothesis: str, references: Sequence[Optional[str]], options: BleuOptions) -> Dict[str, Any]:
     """One sentence's explanation plus its sentence BLEU, computed from the explanation's own row.
+    Each order lists at most ``MAX_SHOWN_NGRAMS`` matched and as many unmatched n-grams (as the
+    page's table), in order of first occurrence; ``ngrams_omitted`` counts the rest, whose numbers
+    are in ``matched`` and ``total``.
 
     >>> r = explain_report("the cat sat", ["the cat sat down"], make_options())
-    >>> r["row"], round(r["bleu"], 4)
-    ([3, 4, 3, 2, 1, 0, 3, 2, 1, 0], 71.6531)
+    >>> r["row"], round(r["bleu"], 4), r["orders"][0]["ngrams_omitted"]
+    ([3, 4, 3, 2, 1, 0, 3, 2, 1, 0], 71.6531, 0)
     """
-    explanation = explain_sentence(hypothesis, list(references), options)
+    explanation = explain_segment(hypothesis, list(references), options)
     bleu = float(sentence_scores_from_statistics(explanation.statistics(), options.sentence_level())[0])
     out = explanation.to_dict()
+    for order in out["orders"]:
+        kept, seen = [], {True: 0, False: 0}
+        for ngram in order["ngrams"]:
+            kind = ngram["matched"] > 0
+            seen[kind] += 1
+            if seen[kind] <= MAX_SHOWN_NGRAMS:
+                kept.append(ngram)
+        order["ngrams_omitted"] = len(order["ngrams"]) - len(kept)
+        order["ngrams"] = kept
     out["bleu"] = bleu
     out["row"] = explanation.row
     return out
+
+
+def explanation_panel(line: int, hypothesis: str, references: Sequence[str], options: BleuOptions, bleu: float,
+                      order: Optional[int]) -> str:
+    """The "why this score" panel of one line, or a note where the line is beyond the explanation
+    limits (its score stays in the table)."""
+    try:
+        explanation = explain_segment(hypothesis, references, options)
+    except ValueError as e:
+        return notice_html([f"Line {line} is not explained: {e}."], name="explain")
+    return explanation_html(line, explanation, bleu, order)
 
 
 # ----------------------------------------------------------------------------- files
@@ -774,7 +856,6 @@ def on_score(
         (f"reference set {k}", t) for k, t in enumerate([ref1, ref2, ref3, ref4], 1)
     ]
     first = report["sentences"][0]
-    explanation = explain_sentence(first["hypothesis"], first["references"], options)
     order_choices = [ALL_ORDERS] + [str(n) for n in range(1, options.max_ngram_order + 1)]
     return (
         notice_html(bom_notes(fields)),
@@ -785,7 +866,7 @@ def on_score(
         gr.update(value=write_json(report), visible=True),
         gr.update(value=1, maximum=len(report["sentences"])),
         gr.update(choices=order_choices, value=ALL_ORDERS),
-        explanation_html(1, explanation, first["score"], None),
+        explanation_panel(1, first["hypothesis"], first["references"], options, first["score"], None),
     )
 
 
@@ -805,7 +886,7 @@ def _explain_line(report: Optional[Dict[str, Any]], line: Optional[float], highl
     s = sentences[int(line) - 1]
     options = BleuOptions(**report["options"])
     order = None if highlight in (None, ALL_ORDERS) else int(highlight)
-    return explanation_html(s["line"], explain_sentence(s["hypothesis"], s["references"], options), s["score"], order)
+    return explanation_panel(s["line"], s["hypothesis"], s["references"], options, s["score"], order)
 
 
 def on_select(report: Optional[Dict[str, Any]], highlight: Optional[str], evt: gr.SelectData) -> Tuple[int, str]:
@@ -931,6 +1012,20 @@ def clear_variants() -> Tuple[str, pd.DataFrame]:
 # ----------------------------------------------------------------------------- API endpoints
 
 
+def api_texts(value: Any, what: str, layout: str) -> List[Any]:
+    """A list argument of the API as a list (missing: empty), checked by the core: a single
+    string would otherwise be iterated as characters, each a reference set.
+
+    >>> api_texts(None, "references", "one text per reference set")
+    []
+    """
+    if value is None:
+        return []
+    if isinstance(value, str):
+        raise TypeError(f"{what} must be a list ({layout}), got a single string; wrap it: [text]")
+    return check_sequence(value, what, of="texts")
+
+
 def bleu(
     hypotheses: str,
     references: List[str],
@@ -950,7 +1045,7 @@ def bleu(
     """
     try:
         options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_ngram_order, effective_order)
-        return score_report(hypotheses, list(references or []), options)
+        return score_report(hypotheses, api_texts(references, "references", "one text per reference set"), options)
     except (ValueError, TypeError) as e:
         raise _user_error("/bleu", e) from None
 
@@ -969,14 +1064,17 @@ def explain(
     [3, 4, 3, 2, 1, 0, 3, 2, 1, 0]
     """
     try:
+        if hypothesis is None:
+            raise ValueError("hypothesis is missing: give the sentence to explain")
         if not isinstance(hypothesis, str) or len(hypothesis) > MAX_CHARS:
             raise ValueError(f"hypothesis must be a string of at most {MAX_CHARS:,} characters")
-        if not references or len(references) > MAX_REFERENCE_SETS:
+        refs = api_texts(references, "references", "one text per reference of this sentence")
+        if not refs or len(refs) > MAX_REFERENCE_SETS:
             raise ValueError(f"give 1 to {MAX_REFERENCE_SETS} references")
-        if any(isinstance(r, str) and len(r) > MAX_CHARS for r in references):
+        if any(isinstance(r, str) and len(r) > MAX_CHARS for r in refs):
             raise ValueError(f"a reference is over {MAX_CHARS:,} characters")
         options = make_options(tokenize, DEFAULT_SENTENCE_SMOOTH, None, lowercase, max_ngram_order).sentence_level()
-        return explain_report(hypothesis, references, options)
+        return explain_report(hypothesis, refs, options)
     except (ValueError, TypeError) as e:
         raise _user_error("/explain", e) from None
 
@@ -1007,9 +1105,11 @@ def compare(
     """
     try:
         options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_ngram_order, effective_order)
-        if names is not None and (isinstance(names, str) or len(names) != len(systems or [])):
+        texts = api_texts(systems, "systems", "one text per system")
+        given = api_texts(names, "names", "one name per system")
+        if names is not None and len(given) != len(texts):
             raise ValueError("names: give one name per system (a list), or none")
-        named, refs = parse_systems(list(systems or []), list(names or []), list(references or []))
+        named, refs = parse_systems(texts, given, api_texts(references, "references", "one text per reference set"))
         method, n, seed = paired_settings(method, n_samples, seed)
         return compare_report(named, refs, options, method, n, seed)
     except (ValueError, TypeError) as e:
@@ -1025,7 +1125,7 @@ def variants(hypotheses: str, references: List[str]) -> dict:
     'sacreBLEU'
     """
     try:
-        hyps, refs = parse_corpus(hypotheses, list(references or []))
+        hyps, refs = parse_corpus(hypotheses, api_texts(references, "references", "one text per reference set"))
         return bleukit.compare_variants(hyps, refs).to_dict()
     except (ValueError, TypeError) as e:
         raise _user_error("/variants", e) from None
@@ -1404,4 +1504,7 @@ if __name__ == "__main__":
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         max_file_size=MAX_FILE_SIZE,
         css=CSS,
+        # Errors raised before an endpoint runs (an API call with too few input values) reach the
+        # client with Gradio's message instead of a null one; ours are gr.Error and shown anyway.
+        show_error=True,
     )

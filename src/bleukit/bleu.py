@@ -59,7 +59,8 @@ def corpus_bleu(
     threads (0: all cores; only the native engine gains from it); the score is the same. With
     ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95% ``ci`` of the score
     over N resamples drawn with ``seed`` (``None``: unseeded), as sacreBLEU's ``--confidence``
-    (see ``bleukit.significance``). Without ``tokenize``, the target language (``trg_lang="zh"`` or
+    (see ``bleukit.significance``); as in sacreBLEU, only ``N > 1`` resamples (``N=1`` is a
+    plain score). Without ``tokenize``, the target language (``trg_lang="zh"`` or
     ``language_pair="en-zh"``) picks ``zh``, ``ja-mecab`` or ``ko-mecab`` as sacreBLEU's
     ``trg_lang`` does (else ``13a``; the signature's ``tok:`` says which); a Thai, Khmer, Lao or
     Burmese target warns that whitespace tokens are phrases there (use ``flores200`` or ``char``).

@@ -22,7 +22,7 @@ from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .inputs import check_sentence_references
+from .inputs import check_sentence_references, check_sequence, check_tokens
 from .metrics.bleu.extract import preprocess
 from .metrics.bleu.options import BleuOptions, check_max_ngram_order
 from .metrics.bleu.statistics import BleuStatistics, closest_ref_length, ngram_counts, reference_clips
@@ -213,8 +213,11 @@ def explain_tokens(
     ([3, 3, 3, 1, 3, 2], (2, 2, 1), ((2, 2, 0), (1,)))
     """
     max_ngram_order = check_max_ngram_order(max_ngram_order)
-    hyp = tuple(hyp_tokens)
-    refs = tuple(tuple(r) for r in refs_tokens)
+    hyp = tuple(check_tokens(hyp_tokens, "hyp_tokens"))
+    refs = tuple(
+        tuple(check_tokens(r, f"refs_tokens[{k}]"))
+        for k, r in enumerate(check_sequence(refs_tokens, "refs_tokens", of="token lists"))
+    )
     if not refs:
         raise ValueError("a hypothesis needs at least one reference")
     clip = reference_clips(refs, max_ngram_order)

@@ -9,15 +9,24 @@ References are laid out per hypothesis: ``references[i]`` is a string or a list 
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
+from itertools import chain
 from typing import Any, List, Optional, Sequence, Union
 
 __all__ = [
+    "check_sequence",
+    "check_tokens",
     "check_texts",
     "check_hypotheses",
     "check_references",
     "check_sentence_references",
+    "check_utf8",
+    "check_seed",
+    "check_count",
+    "check_number",
     "references_from_streams",
 ]
 
@@ -62,6 +71,57 @@ def _as_list(obj: Any, what: str) -> List[Any]:
         return list(obj)
     except TypeError:
         raise TypeError(f"{what} must be a list of strings, got {type(obj).__name__}") from None
+
+
+def check_sequence(items: Any, what: str, of: str = "strings") -> List[Any]:
+    """An ordered collection of ``of`` as a new list (a generator is read once), whatever its
+    items are, or a ``TypeError`` naming ``what``: a single string, ``None``, a mapping, a set (no
+    order) and a DataFrame (iterating it gives its column names) are refused wherever a list
+    belongs. (:func:`check_texts` and :func:`check_references` apply the same rules to text.)
+
+    >>> check_sequence((s for s in ["a", ["b"]]), "candidates")
+    ['a', ['b']]
+    >>> check_sequence({0.5, 0.25}, "weights", of="numbers")
+    Traceback (most recent call last):
+    ...
+    TypeError: weights must be an ordered sequence of numbers, got a set (a set has no order); pass a list
+    """
+    if items is None or isinstance(items, (str, bytes)):
+        kind = "None" if items is None else f"a single {type(items).__name__}"
+        raise TypeError(f"{what} must be a list of {of}, got {kind}")
+    if isinstance(items, Mapping):
+        raise TypeError(f"{what} must be a list of {of}, got a {type(items).__name__} (a mapping)")
+    if isinstance(items, AbstractSet):
+        raise TypeError(
+            f"{what} must be an ordered sequence of {of}, got a {type(items).__name__} (a set has no order); "
+            "pass a list"
+        )
+    if hasattr(items, "columns") and hasattr(items, "iloc"):
+        raise TypeError(
+            f"{what} must be a list of {of}, got a {type(items).__name__}; pass one column, e.g. "
+            'df["column"].tolist()'
+        )
+    try:
+        return list(items)
+    except TypeError:
+        raise TypeError(f"{what} must be a list of {of}, got {type(items).__name__}") from None
+
+
+def check_tokens(tokens: Any, what: str) -> List[Any]:
+    """A list of tokens (any hashable items) as a new list, for the entry points that take
+    tokenized input: a string (split it first), a set (its n-grams would change from run to run),
+    a mapping or a DataFrame is a ``TypeError`` naming ``what``; a generator is read once.
+
+    >>> check_tokens(iter(["the", "cat"]), "candidate")
+    ['the', 'cat']
+    >>> check_tokens("the cat", "candidate")
+    Traceback (most recent call last):
+    ...
+    TypeError: candidate must be a list of tokens, got a str; split it first: candidate.split()
+    """
+    if isinstance(tokens, str):
+        raise TypeError(f"{what} must be a list of tokens, got a str; split it first: {what}.split()")
+    return check_sequence(tokens, what, of="tokens")
 
 
 def check_texts(texts: Any, what: str) -> List[str]:
@@ -139,7 +199,100 @@ def check_sentence_references(references: Any) -> List[str]:
     >>> check_sentence_references("the cat")
     ['the cat']
     """
+    if not isinstance(references, str) and references is not None:
+        # A set, a mapping or a DataFrame (which would give its column names) is named here;
+        # a generator is read once.
+        references = check_sequence(references, "references", of="strings (or one string)")
     return _refs_of_one(references, "references")
+
+
+def check_utf8(texts: Sequence[Union[str, Sequence[str]]], what: str) -> None:
+    """A ``ValueError`` naming the first text of ``texts`` (strings, or lists of strings such as
+    checked references) that UTF-8 cannot encode: a lone surrogate such as ``"\\ud800"``, from
+    text decoded with ``errors="surrogateescape"``.
+
+    Python strings may hold them and the scores treat them as characters, but Arrow (evaluate,
+    datasets) and JSON writers cannot store them: the entry points that hand text over check here
+    first, so that the error says which item it is.
+
+    >>> check_utf8(["fine", ["ok", "bad \\ud800"]], "references")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: references[1][1] is not valid Unicode text: it holds a lone surrogate ('\\ud800' at character 4), ...
+    """
+    flat = chain.from_iterable([t] if isinstance(t, str) else t for t in texts)
+    try:
+        "".join(flat).encode("utf-8")  # one pass in C for the common, valid case
+        return
+    except UnicodeEncodeError:
+        pass
+    for i, item in enumerate(texts):
+        for k, text in enumerate([item] if isinstance(item, str) else item):
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as err:
+                where = f"{what}[{i}]" if isinstance(item, str) else f"{what}[{i}][{k}]"
+                raise ValueError(
+                    f"{where} is not valid Unicode text: it holds a lone surrogate ({text[err.start]!r} at "
+                    f"character {err.start}), which UTF-8 cannot encode; decode the input with "
+                    'errors="replace" or fix the source'
+                ) from None
+
+
+def check_seed(seed: Any, what: str = "seed") -> Optional[int]:
+    """A random seed: an int >= 0 (any size, as numpy takes it) or ``None`` (fresh entropy). A
+    float, even a whole one, is a ``TypeError``: above 2**53 it is not the number that was meant.
+
+    >>> check_seed(2**64 + 1), check_seed(None)
+    (18446744073709551617, None)
+    """
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"{what} must be an int >= 0 or None, got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"{what} must be an int >= 0 or None, got {seed}")
+    return int(seed)
+
+
+def check_count(count: Any, what: str, minimum: int = 1) -> int:
+    """A number of things to do (samples, resamples, n-best): an int >= ``minimum``, not a bool or
+    a float (``minimum=0`` where sacreBLEU takes 0 to mean none, as its ``n_bootstrap``).
+
+    >>> check_count(1000, "n_samples")
+    1000
+    """
+    if isinstance(count, bool) or not isinstance(count, numbers.Integral):
+        raise TypeError(f"{what} must be an int, got {type(count).__name__}")
+    if count < minimum:
+        raise ValueError(f"{what} must be >= {minimum}, got {count}")
+    return int(count)
+
+
+def check_number(value: Any, what: str, minimum: Optional[float] = None, strict: bool = False) -> float:
+    """A real number option (a smoothing value, a weight, a reward's scale) as the float the
+    formulas use: finite, and ``>= minimum`` (``> minimum`` when ``strict``) when given. A bool or
+    a string is a ``TypeError``; NaN, an infinity or a number out of range a ``ValueError``.
+
+    >>> check_number(1, "scale", minimum=0, strict=True)
+    1.0
+    >>> check_number(float("nan"), "scale")
+    Traceback (most recent call last):
+    ...
+    ValueError: scale must be a finite number, got nan
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a number, got {type(value).__name__}")
+    bound = "" if minimum is None else f" {'>' if strict else '>='} {minimum:g}"
+    try:
+        number = float(value)
+    except OverflowError:  # an int or Fraction beyond float's range
+        number = math.inf
+    if not math.isfinite(number) or (
+        minimum is not None and (number <= minimum if strict else number < minimum)
+    ):
+        raise ValueError(f"{what} must be a finite number{bound}, got {value!r}")
+    return number
 
 
 def references_from_streams(
@@ -166,13 +319,14 @@ def references_from_streams(
     streams = _as_list(streams, "streams")
     if not streams:
         raise ValueError("no reference streams given")
-    lengths = []
-    for k, stream in enumerate(streams):
-        if isinstance(stream, str) or not _is_sequence(stream):
-            raise TypeError(
-                f"streams[{k}] must be a list of reference strings, got {type(stream).__name__}"
-            )
-        lengths.append(len(stream))
+    # Each stream as a sequence: a generator is read once; a set, a mapping, a DataFrame or a
+    # single string is named. Lists and tuples are taken as they are (copying 4 x 100k lines
+    # would add half again to this step).
+    streams = [
+        stream if type(stream) in (list, tuple) else check_sequence(stream, f"streams[{k}]", of="reference strings")
+        for k, stream in enumerate(streams)
+    ]
+    lengths = [len(stream) for stream in streams]
     if n_hypotheses is not None:
         for k, n in enumerate(lengths):
             if n != n_hypotheses:

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
@@ -59,7 +58,7 @@ from typing import (
 import numpy as np
 
 from .defaults import DEFAULT_SAMPLES, DEFAULT_SEED
-from .inputs import check_hypotheses, check_references
+from .inputs import check_count, check_hypotheses, check_references, check_seed, check_sequence
 from .metrics import metric_for, resolve_options
 from .metrics.base import MetricOptions, MetricResult, Statistics
 from .pipeline import corpus_statistics
@@ -78,6 +77,7 @@ __all__ = [
     "PairedResult",
     "bootstrap_ci",
     "bootstrap_scores",
+    "check_systems",
     "paired_test",
     "resampled_scores",
     "with_bootstrap",
@@ -142,24 +142,6 @@ class PairedResult:
             "ci": self.ci,
             "signature": self.result.signature,
         }
-
-
-def _check_samples(n_samples: Any, what: str = "n_samples") -> int:
-    if isinstance(n_samples, bool) or not isinstance(n_samples, numbers.Integral):
-        raise TypeError(f"{what} must be an int, got {type(n_samples).__name__}")
-    if n_samples <= 0:
-        raise ValueError(f"{what} must be >= 1, got {n_samples}")
-    return int(n_samples)
-
-
-def _check_seed(seed: Any) -> Seed:
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be an int >= 0 or None, got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be an int >= 0 or None, got {seed}")
-    return int(seed)
 
 
 def _estimate_ci(scores: np.ndarray) -> BootstrapCI:
@@ -264,8 +246,8 @@ def bootstrap_scores(
     >>> bootstrap_scores(stats, BleuOptions(), n_samples=3, seed=1).round(2).tolist()
     [72.31, 50.0, 100.0]
     """
-    n_samples = _check_samples(n_samples)
-    seed = _check_seed(seed)
+    n_samples = check_count(n_samples, "n_samples")
+    seed = check_seed(seed)
     metric_for(options).check_statistics(statistics, options)
     if len(statistics) == 0:
         raise ValueError("cannot resample an empty corpus")
@@ -308,7 +290,8 @@ def bootstrap_ci(
 
 def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_samples: int, seed: Seed) -> R:
     """``result`` with the bootstrap ``mean`` and ``ci`` of ``statistics`` and ``bs:N|seed:S`` in its
-    signature (what ``corpus_bleu(..., n_bootstrap=N, seed=S)`` returns).
+    signature (what ``corpus_bleu(..., n_bootstrap=N, seed=S)`` returns). As sacreBLEU, only
+    ``n_samples > 1`` resamples: ``n_samples=1`` (sacreBLEU's default) returns ``result`` as it is.
 
     >>> from bleukit import BleuOptions, corpus_statistics, score_statistics
     >>> opts = BleuOptions()
@@ -316,24 +299,33 @@ def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_
     >>> r = with_bootstrap(score_statistics(stats, opts), stats, opts, 10, 12345)
     >>> r.signature.split("|")[:3]
     ['nrefs:1', 'bs:10', 'seed:12345']
+    >>> with_bootstrap(score_statistics(stats, opts), stats, opts, 1, 12345).mean is None
+    True
     """
-    n_samples = _check_samples(n_samples, "n_bootstrap")
-    seed = _check_seed(seed)
+    n_samples = check_count(n_samples, "n_bootstrap")
+    seed = check_seed(seed)
+    if n_samples == 1:
+        return result  # one resample estimates nothing: sacreBLEU bootstraps only when n > 1
     mean, ci = _estimate_ci(bootstrap_scores(statistics, options, n_samples, seed))
     return result.with_estimate(mean, ci, options.signature(statistics.nrefs_signature, ("bs", n_samples, seed)))
 
 
-def _named_systems(systems: Any) -> List[Tuple[str, Sequence[str]]]:
+def check_systems(systems: Any) -> List[Tuple[str, List[str]]]:
+    """The systems of a paired test as ``(name, hypotheses)`` pairs, hypotheses as new lists of
+    equal length, from a mapping name -> hypotheses or a sequence of pairs (the first is the
+    baseline); a ``TypeError``/``ValueError`` names what is wrong (a set of pairs, one string,
+    a duplicate name, systems of different lengths, ...). Generators are read once.
+
+    >>> check_systems({"base": ("a b",), "new": (h for h in ["a c"])})
+    [('base', ['a b']), ('new', ['a c'])]
+    """
     if isinstance(systems, Mapping):
         pairs = list(systems.items())
-    elif isinstance(systems, (str, bytes)) or not hasattr(systems, "__iter__"):
-        raise TypeError(
-            f"systems must be a mapping name -> hypotheses or a list of (name, hypotheses), "
-            f"got {type(systems).__name__}"
-        )
     else:
+        # (a set of pairs would change which system is the baseline from run to run)
+        items = check_sequence(systems, "systems", of="(name, hypotheses) pairs, or a mapping name -> hypotheses")
         pairs = []
-        for k, item in enumerate(systems):
+        for k, item in enumerate(items):
             if isinstance(item, (str, bytes)) or not hasattr(item, "__len__") or len(item) != 2:
                 raise TypeError(f"systems[{k}] must be a (name, hypotheses) pair")
             pairs.append((item[0], item[1]))
@@ -346,7 +338,16 @@ def _named_systems(systems: Any) -> List[Tuple[str, Sequence[str]]]:
         if name in seen:
             raise ValueError(f"duplicate system name {name!r}: every system needs its own name")
         seen.add(name)
-    return pairs
+    checked: List[Tuple[str, List[str]]] = []
+    for name, hyps in pairs:
+        hyps = check_hypotheses(hyps)
+        if checked and len(hyps) != len(checked[0][1]):
+            raise ValueError(
+                f"system {name!r} has {len(hyps)} hypotheses but {checked[0][0]!r} has {len(checked[0][1])}: "
+                "every system must translate the same sentences"
+            )
+        checked.append((name, hyps))
+    return checked
 
 
 def paired_test(
@@ -395,20 +396,12 @@ def paired_test(
             f"unknown method={method!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate "
             "randomization)"
         )
-    n = DEFAULT_SAMPLES[method] if n_samples is None else _check_samples(n_samples)
-    seed = _check_seed(seed)
+    n = DEFAULT_SAMPLES[method] if n_samples is None else check_count(n_samples, "n_samples")
+    seed = check_seed(seed)
     opts = resolve_options(options, keywords)
     metric = metric_for(opts)
-    named = _named_systems(systems)
-    checked: List[List[str]] = []
-    for name, hyps in named:
-        hyps = check_hypotheses(hyps)
-        if checked and len(hyps) != len(checked[0]):
-            raise ValueError(
-                f"system {name!r} has {len(hyps)} hypotheses but {named[0][0]!r} has {len(checked[0])}: "
-                "every system must translate the same sentences"
-            )
-        checked.append(hyps)
+    named = check_systems(systems)
+    checked = [hyps for _, hyps in named]
     refs = check_references(references, len(checked[0]))
     stats = [metric.statistics(hyps, refs, opts) for hyps in checked]
     results = [metric.result(s, opts) for s in stats]

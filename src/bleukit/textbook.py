@@ -10,19 +10,12 @@ from __future__ import annotations
 
 from typing import Hashable, Sequence
 
+from .inputs import check_tokens
 from .metrics.bleu.formula import score_table
 from .metrics.bleu.options import BleuOptions
 from .metrics.bleu.statistics import count_statistics
 
 __all__ = ["bleu_score", "bleu_unigram"]
-
-
-def _check_tokens(tokens: object, what: str) -> list:
-    if isinstance(tokens, str):
-        raise TypeError(f"{what} must be a list of tokens, got a str; split it first: {what}.split()")
-    if tokens is None or not hasattr(tokens, "__iter__"):
-        raise TypeError(f"{what} must be a list of tokens, got {type(tokens).__name__}")
-    return list(tokens)
 
 
 def bleu_score(candidate: Sequence[Hashable], references: Sequence[Sequence[Hashable]], max_n: int = 4) -> float:
@@ -38,11 +31,11 @@ def bleu_score(candidate: Sequence[Hashable], references: Sequence[Sequence[Hash
     >>> round(q, 12)
     0.5
     """
-    cand = _check_tokens(candidate, "candidate")
-    refs = _check_tokens(references, "references")
+    cand = check_tokens(candidate, "candidate")
+    refs = check_tokens(references, "references")
     if not refs:
         raise ValueError("references is empty: give at least one reference token list")
-    refs = [_check_tokens(r, f"references[{i}]") for i, r in enumerate(refs)]
+    refs = [check_tokens(r, f"references[{i}]") for i, r in enumerate(refs)]
     options = BleuOptions(smooth_method="none", max_ngram_order=max_n)
     stats = count_statistics([cand], [refs], options.max_ngram_order)
     out = score_table(stats.rows, options)
@@ -55,4 +48,4 @@ def bleu_unigram(candidate: Sequence[Hashable], reference: Sequence[Hashable]) -
     >>> bleu_unigram([], ["a"])
     0.0
     """
-    return bleu_score(candidate, [_check_tokens(reference, "reference")], max_n=1)
+    return bleu_score(candidate, [check_tokens(reference, "reference")], max_n=1)

@@ -1,8 +1,10 @@
 """MBR selection (bleukit.mbr_select): utilities, weights, n-best, ties, batches, aggregation."""
 
 import glob
+import random
 
 import numpy as np
+import pandas as pd
 import pytest
 import sacrebleu
 from shared_data import read_lines
@@ -61,6 +63,82 @@ def test_nbest_and_ties_take_the_lowest_index():
         bleukit.mbr_select(CANDS, nbest=6)
     with pytest.raises(ValueError, match="nbest"):
         bleukit.mbr_select(CANDS, nbest=0)
+
+
+def test_mathematically_equal_utilities_are_bit_equal_and_the_lowest_index_wins(shared_data):
+    # Candidate B is candidate A with words swapped in pairs (a bijection of the vocabulary), and
+    # every pseudo-reference comes with its image under the same swap, at the same weight: B scores
+    # against the image of each reference as A against the reference, so their expected utilities
+    # are equal. A BLAS dot product summed them in another order and broke some ties by rounding.
+    tok = bleukit.get_tokenizer("13a")
+    sentences = [tok(line) for line in read_lines(shared_data / "wmt17-en-de" / "ref.de")[:300]]
+    vocabulary = sorted({w for s in sentences for w in s.split()})
+    swap = {}
+    for a, b in zip(vocabulary[0::2], vocabulary[1::2]):
+        swap[a], swap[b] = b, a
+
+    def image(sentence):
+        return " ".join(swap.get(w, w) for w in sentence.split())
+
+    rng = random.Random(7)
+    for _ in range(60):
+        a = rng.choice(sentences)
+        refs = rng.sample(sentences, rng.randint(2, 9))
+        pairs = [(r, w) for r in refs for w in [rng.choice([1.0, 2.0, 0.5, 3.0])]]
+        pseudo = [(r, w) for r, w in pairs] + [(image(r), w) for r, w in pairs]
+        rng.shuffle(pseudo)
+        for cands in ([a, image(a)], [image(a), a]):
+            for weights in (None, [w for _, w in pseudo]):
+                pick = bleukit.mbr_select(cands, [r for r, _ in pseudo], weights, nbest=2, tokenize="none")
+                assert pick.utilities[0] == pick.utilities[1]
+                assert pick.indices == [0, 1]
+
+
+def test_weights_whose_sum_overflows_are_uniform():
+    uniform = bleukit.mbr_select(CANDS)
+    for big in ([1e308] * 5, [np.finfo(np.float64).max] * 5):
+        pick = bleukit.mbr_select(CANDS, weights=big)
+        np.testing.assert_array_equal(pick.utilities, uniform.utilities)
+        assert pick.indices == uniform.indices
+    for bad in ([float("nan")] + [1.0] * 4, [float("inf")] + [1.0] * 4, [-1.0] + [1.0] * 4):
+        with pytest.raises(ValueError, match="finite and >= 0"):
+            bleukit.mbr_select(CANDS, weights=bad)
+    with pytest.raises(ValueError, match="NaN or \\+inf"):
+        bleukit.mbr_select(CANDS, weights=[float("nan")] + [0.0] * 4, log_weights=True)
+
+
+@pytest.mark.parametrize(
+    "make, error, message",
+    [
+        (set, TypeError, "candidates must be an ordered sequence.*set"),
+        (lambda c: dict(enumerate(c)), TypeError, "candidates must be a list of strings.*got a dict"),
+        (lambda c: pd.DataFrame({"text": c}), TypeError, "got a DataFrame"),
+        (lambda c: c[0], TypeError, "got a single str"),
+    ],
+)
+def test_unordered_or_keyed_candidates_are_named_on_every_path(make, error, message):
+    # A set said "'set' object is not subscriptable", a dict "KeyError: 0", a DataFrame its column.
+    distinct = CANDS[:4]
+    with pytest.raises(error, match=message):
+        bleukit.mbr_select(make(distinct))
+    with pytest.raises(error, match=message.replace("candidates", "pseudo_references")):
+        bleukit.mbr_select(distinct, make(distinct))
+    with pytest.raises(error, match=message.replace("candidates", r"candidates\[1\]")):
+        bleukit.mbr_select([distinct, make(distinct)])
+    with pytest.raises(error, match=message.replace("candidates", r"pseudo_references\[1\]")):
+        bleukit.mbr_select([distinct, distinct], [distinct, make(distinct)])
+
+
+def test_generators_are_read_once_on_every_path():
+    one = bleukit.mbr_select(CANDS, CANDS[:3], [1, 2, 3], threads=0)
+    got = bleukit.mbr_select((c for c in CANDS), (r for r in CANDS[:3]), (w for w in [1, 2, 3]))
+    assert got.indices == one.indices and got.selected == one.selected
+    np.testing.assert_array_equal(got.utilities, one.utilities)
+    batch = bleukit.mbr_select(iter([iter(CANDS), (c for c in CANDS[:3])]), iter([None, iter(CANDS[:2])]))
+    one_by_one = [bleukit.mbr_select(CANDS), bleukit.mbr_select(CANDS[:3], CANDS[:2])]
+    assert [p.selected for p in batch] == [p.selected for p in one_by_one]
+    # threads=0 means every core, as everywhere
+    np.testing.assert_array_equal(bleukit.mbr_select(CANDS, threads=0).utilities, bleukit.mbr_select(CANDS).utilities)
 
 
 def test_batches_equal_one_call_per_source():

@@ -197,6 +197,42 @@ def test_ids_padded_arrays_and_tensors(engine):
         np.testing.assert_allclose(on_device.numpy(), expected, rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("backend", ["auto", "numpy", "torch"])
+def test_ids_are_checked_as_the_ids_package_checks_them(backend):
+    # pairwise_bleu_ids had its own np.asarray / .to(torch.int64): uint64 ids >= 2**63 wrapped,
+    # floats were truncated, a bool was the id 1, a list pad_id compared position by position.
+    torch = pytest.importorskip("torch")
+    big = np.array([[2**63 + 5, 7, 8]], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"2\*\*63"):
+        bleukit.pairwise_bleu_ids(big, np.array([[5, 7, 8]], dtype=np.uint64), backend=backend)
+    with pytest.raises(ValueError, match=r"2\*\*63"):
+        bleukit.pairwise_bleu_ids([[1, 2]], [big[0]], backend=backend)
+    for floats in (np.array([[1.5, 2.0]]), torch.tensor([[1.0, 2.0]])):
+        with pytest.raises(TypeError, match="integer token ids"):
+            bleukit.pairwise_bleu_ids(floats, [[1, 2]], backend=backend)
+    with pytest.raises(TypeError, match="bool"):
+        bleukit.pairwise_bleu_ids([[True, 2, 3]], [[1, 2, 3]], backend=backend)
+    for pad in (True, "1", 1.5, [0, 1.5]):
+        with pytest.raises(TypeError, match="pad_id"):
+            bleukit.pairwise_bleu_ids([[1, 2, 3]], [[1, 2, 3]], pad_id=pad, backend=backend)
+    # several pad ids: each dropped wherever it occurs, as in sentence_bleu_ids (rows of any length)
+    hyps, refs = [[1, 2], [4, 1, 5, 6, 9]], [[1, 2, 9], [4, 5, 6], [9, 9, 4, 5]]
+    got = bleukit.pairwise_bleu_ids(hyps, refs, pad_id=[1, 9], backend=backend)
+    want = np.array([[bleukit.ids.sentence_bleu_ids([h], [r], pad_id=[1, 9])[0] for r in refs] for h in hyps])
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
+    stripped = [[t for t in x if t not in (1, 9)] for x in hyps], [[t for t in x if t not in (1, 9)] for x in refs]
+    padded = bleukit.pairwise_bleu_ids(hyps, refs, pad_id=[1, 9])
+    np.testing.assert_array_equal(bleukit.pairwise_bleu_ids(*stripped), padded)
+    # a reversed view (negative strides) scores as its copy, on every backend
+    grid = np.arange(24).reshape(4, 6) % 5
+    view = grid[:, ::-1]
+    np.testing.assert_allclose(
+        np.asarray(bleukit.pairwise_bleu_ids(view, view[::-1], pad_id=0, backend=backend)),
+        np.asarray(bleukit.pairwise_bleu_ids(view.copy(), view[::-1].copy(), pad_id=0, backend=backend)),
+        rtol=0, atol=0,
+    )
+
+
 def test_ids_torch_ops_on_real_sentences(german):
     torch = pytest.importorskip("torch")
     hyps, refs = german

@@ -13,6 +13,7 @@ from strategies import corpora
 
 import bleukit
 from bleukit import significance
+from bleukit.metrics.chrf import ChrfOptions
 from bleukit.options import BleuOptions
 
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
@@ -213,6 +214,23 @@ def test_corpus_bleu_without_bootstrap_has_no_estimate():
     assert boot.score == bleukit.corpus_bleu(["a b c d", "a b c"], ["a b c d", "a b c d"]).score
 
 
+def test_one_resample_is_a_plain_score_as_in_sacrebleu(wmt17):
+    # sacreBLEU bootstraps only when n_bootstrap > 1; one resample used to print "(μ = … ± 0.00)".
+    systems, refs, _ = wmt17
+    hyps, refs = next(iter(systems.values()))[:50], refs[:50]
+    metric = BLEU()
+    theirs = metric.corpus_score(hyps, [refs], n_bootstrap=1)
+    ours = bleukit.corpus_bleu(hyps, refs, n_bootstrap=1)
+    assert ours.mean is None and ours.ci is None and "bs:" not in ours.signature
+    assert ours.format(signature=False) == theirs.format()
+    assert ours.signature.rsplit("|", 1)[0] == metric.get_signature().format().rsplit("|", 1)[0]
+    # ... for every metric: the shared helper returns the result as it is
+    for options in (BleuOptions(), ChrfOptions()):
+        stats = bleukit.corpus_statistics(hyps, refs, options)
+        plain = bleukit.score_statistics(stats, options)
+        assert significance.with_bootstrap(plain, stats, options, 1, 12345) is plain
+
+
 @pytest.mark.parametrize("n_rows", [1, 7, 33, 3004])
 @pytest.mark.parametrize("chunk", [1, 100, 4096])
 def test_chunked_draws_equal_one_sacrebleu_call(monkeypatch, n_rows, chunk):
@@ -303,7 +321,7 @@ def test_resampled_scores_equal_scoring_the_resampled_corpus(data, draws, tokeni
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], method="t"), ValueError, "unknown method"),
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], seed=-1), ValueError, "seed must be"),
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], seed="1"), TypeError, "seed must be"),
-        (lambda: bleukit.paired_test("ab", ["x"]), TypeError, "systems must be a mapping"),
+        (lambda: bleukit.paired_test("ab", ["x"]), TypeError, r"systems must be a list of \(name, hypotheses\) pairs"),
         (lambda: bleukit.paired_test([("a", ["x"]), "b"], ["x"]), TypeError, r"systems\[1\] must be"),
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], tokenize="nope"), ValueError, "unknown tokenize"),
         (lambda: bleukit.corpus_bleu(["x"], ["x"], n_bootstrap=0), ValueError, "n_bootstrap must be >= 1"),

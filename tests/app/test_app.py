@@ -3,6 +3,7 @@ server, and its page in a real headless Chromium driven by Playwright."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -74,6 +75,69 @@ def test_wrong_types_are_named(app):
         app.parse_corpus("a", "a")
     with pytest.raises(TypeError, match="reference set 1 must be one text"):
         app.parse_corpus("a", [["a"]])
+
+
+def test_api_lists_are_never_strings_and_missing_inputs_are_named(app):
+    # /bleu and /compare iterated a references string: a 2-character string became 2 reference sets.
+    import gradio as gr
+
+    for call in (
+        lambda: app.bleu("a b\nc d", "ab"),
+        lambda: app.variants("a b\nc d", "ab"),
+        lambda: app.compare(["a b\nc d", "a c\nc d"], "ab"),
+        lambda: app.compare("ab", ["a b"]),
+        lambda: app.compare(["a b", "a c"], ["a b"], names="xy"),
+        lambda: app.explain("a b", "ab"),
+    ):
+        with pytest.raises(gr.Error, match="single string; wrap it: \\[text\\]"):
+            call()
+    for call, message in (
+        (lambda: app.bleu(None, None), "hypotheses are empty"),
+        (lambda: app.bleu("a b", None), "No references"),
+        (lambda: app.explain(None, ["a"]), "hypothesis is missing"),
+        (lambda: app.explain("a b", None), "give 1 to 4 references"),
+        (lambda: app.compare(None, None), "Fill at least 2 systems"),
+        (lambda: app.variants(None, ["a"]), "hypotheses are empty"),
+    ):
+        with pytest.raises(gr.Error, match=message):
+            call()
+    for refs in ({"a b"}, {"set": "a b"}, (r for r in ["a b"])):
+        if isinstance(refs, (set, dict)):
+            with pytest.raises(gr.Error, match="references must be"):
+                app.bleu("a b", refs)
+        else:
+            assert app.bleu("a b", refs)["corpus"]["score"] == app.bleu("a b", ["a b"])["corpus"]["score"]
+
+
+def test_explain_is_bounded_in_time_and_size(app, shared_data):
+    # /explain at the field limits (2M characters, 4 references) took 84 s and returned 86 MB.
+    import gradio as gr
+
+    words = " ".join(read_lines(shared_data / "wmt17-en-de" / "ref.de")).split()
+    long = " ".join(words[: app.MAX_EXPLAIN_TOKENS + 1])
+    with pytest.raises(gr.Error, match="hypothesis has [0-9,]+ tokens: explanations take segments of at most 5,000"):
+        app.explain(long, [long[:100]])
+    with pytest.raises(gr.Error, match="reference 4 has 2,000,000 characters"):
+        app.explain("a b", ["a b"] * 3 + ["x" * app.MAX_CHARS])
+    fits = " ".join(words[:4000])
+    start = time.monotonic()
+    got = app.explain(fits, [" ".join(words[k * 7 : k * 7 + 4000]) for k in range(4)])
+    assert time.monotonic() - start < 60  # about a second; a loose bound for a loaded machine
+    assert len(json.dumps(got)) < 5_000_000
+    refs = [" ".join(words[k * 7 : k * 7 + 4000]) for k in range(4)]
+    options = BleuOptions().sentence_level()
+    assert got["row"] == corpus_statistics([fits], [refs], options).rows[0].tolist()
+    for order, full in zip(got["orders"], explain_sentence(fits, refs, options).orders):
+        hits = [m for m in full.ngrams if m.matched]
+        misses = [m for m in full.ngrams if not m.matched]
+        kept = hits[: app.MAX_SHOWN_NGRAMS] + misses[: app.MAX_SHOWN_NGRAMS]
+        assert [n["ngram"] for n in order["ngrams"]] == [" ".join(m.ngram) for m in full.ngrams if m in kept]
+        assert order["ngrams_omitted"] == len(full.ngrams) - len(kept) > 0
+        assert (order["matched"], order["total"]) == (full.matched, full.total)
+    # the page explains within the same limits, and says so beyond them
+    report = app.score_report(long, [long], app.make_options())
+    panel = app._explain_line(report, 1, None)
+    assert "Line 1 is not explained: the hypothesis has" in html.unescape(panel)
 
 
 def test_size_limits(app):
@@ -473,6 +537,29 @@ def test_api_explain_agrees_with_statistics(client):
     assert got["bleu"] == pytest.approx(sacrebleu.sentence_bleu(hyp, refs).score, abs=1e-9)
     the = got["orders"][0]["ngrams"][0]
     assert (the["ngram"], the["hyp_count"], the["ref_count"], the["matched"]) == ("the", 3, 2, 2)
+
+
+def test_api_answers_hostile_calls_with_a_message(client, server):
+    # A seed >= 2**64 ended in an ASGI traceback and a bare CancelledError; a short input list
+    # (a raw HTTP call that leaves arguments out) in Gradio's null-message error.
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match="below 2\\*\\*64"):
+        client.predict(systems=["a b c", "a b d"], references=["a b c"], seed=2**64, api_name="/compare")
+    got = client.predict(systems=["a b c", "a b d"], references=["a b c"], seed=2**64 - 1, n_samples=20,
+                         api_name="/compare")
+    assert got["seed"] == 2**64 - 1
+    with pytest.raises(AppError, match="single string"):
+        client.predict(hypotheses="a b\nc d", references="ab", api_name="/bleu")
+    request = urllib.request.Request(
+        server + "gradio_api/call/bleu", data=json.dumps({"data": ["a b"]}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as r:
+        event = json.loads(r.read())["event_id"]
+    with urllib.request.urlopen(server + f"gradio_api/call/bleu/{event}", timeout=60) as r:
+        answer = r.read().decode()
+    assert "event: error" in answer and '"error": null' not in answer and "needed: 8, got: 1" in answer
 
 
 # ----------------------------------------------------------------------------- browser

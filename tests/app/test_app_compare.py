@@ -222,3 +222,40 @@ def test_api_functions_raise_the_messages(app):
         app.compare(["a b", "a c"], ["a b"], names=["x"])
     with pytest.raises(gr.Error, match="hypotheses are empty"):
         app.variants("", ["a"])
+
+
+@pytest.mark.parametrize("seed", [2**53 + 1, 2**63 + 12345, 2**64 - 1])
+def test_api_seeds_are_never_rounded_through_a_float(app, wmt17, monkeypatch, seed):
+    # /compare read seeds above 2**53 through float (p-values of a neighbouring seed), and a seed
+    # of 2**64 or more ended in an ASGI traceback when Gradio encoded the answer (orjson: 64 bits).
+    import orjson
+
+    systems, refs = wmt17
+    (a, hyps_a), (b, hyps_b) = systems[:2]
+    got = app.compare(["\n".join(hyps_a[:60]), "\n".join(hyps_b[:60])], ["\n".join(refs[:60])], names=[a, b],
+                      method="ar", n_samples=200, seed=seed)
+    _, theirs = _sacrebleu_paired([(a, hyps_a[:60]), (b, hyps_b[:60])], [refs[:60]], "ar", 200, seed, monkeypatch)
+    assert got["seed"] == seed and f"ar:200|seed:{seed}|" in got["signature"]
+    assert [s["p_value"] for s in got["systems"]] == [t.p_value for t in theirs]
+    assert orjson.loads(orjson.dumps(got))["seed"] == seed
+    assert app.paired_settings("paired bootstrap", "10", str(seed)) == ("bs", 10, seed)
+
+
+def test_api_seed_and_sample_errors_are_clean(app):
+    import gradio as gr
+
+    args = (["a b c", "a b d"], ["a b c"])
+    for seed, message in (
+        (2**64, "below 2\\*\\*64"),
+        (2**70, "below 2\\*\\*64"),
+        (float(2**60), "float above 2\\*\\*53"),
+        (True, "whole number"),
+        (float("nan"), "whole number"),
+        (float("inf"), "whole number"),
+        ("12a", "whole number"),
+    ):
+        with pytest.raises(gr.Error, match=message):
+            app.compare(*args, seed=seed)
+    with pytest.raises(gr.Error, match="number of samples must be a whole number"):
+        app.compare(*args, n_samples=float("nan"))
+    assert app.compare(*args, n_samples=10.0, seed=5.0)["seed"] == 5  # the page's number boxes give floats

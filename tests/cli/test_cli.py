@@ -154,3 +154,39 @@ def test_variants_prints_the_table_of_every_bleu():
     assert sacre["score"] == bleukit.corpus_bleu(lines(HYP), refs).score
     code, out, err = run(REF_A, "-i", HYP, REF_B, "--variants")
     assert code == 1 and "--variants works on one system" in err
+
+
+MEMORY_LIMITED = """
+import resource, sys
+limit = int(sys.argv[1]) << 20
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from bleukit.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS and /dev/zero")
+def test_out_of_memory_is_a_one_line_error(tmp_path):
+    # /dev/zero as input or a gzip bomb printed a MemoryError traceback. The child's address space
+    # is capped, so the machine's memory is never at stake.
+    import gzip
+    import os
+
+    bomb = tmp_path / "bomb.txt.gz"
+    with gzip.open(bomb, "wb", compresslevel=9) as f:
+        for _ in range(64):
+            f.write(b"\0" * (1 << 24))  # 1 GiB of zeros in 1 MB
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    for args, stdin, where in (
+        ([REF_A, "-i", "/dev/zero"], None, "/dev/zero: out of memory"),
+        ([str(bomb), "-i", HYP], None, f"{bomb}: out of memory"),
+        ([REF_A], "/dev/zero", "out of memory"),
+    ):
+        with open(stdin or os.devnull, "rb") as source:
+            done = subprocess.run(
+                [sys.executable, "-c", MEMORY_LIMITED, "700", *args], stdin=source, capture_output=True, text=True,
+                env=env, timeout=120,
+            )
+        assert done.returncode == 1, done.stderr
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("bleukit: error: ") and where in done.stderr
+        assert "Traceback" not in done.stderr and done.stdout == ""

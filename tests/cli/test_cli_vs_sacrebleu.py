@@ -246,6 +246,26 @@ def test_errors_have_sacrebleus_exit_codes(files, args):
     assert code != 0 and out == ""
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32"])
+def test_utf16_without_a_byte_order_mark_stops_as_sacrebleu(files, tmp_path, encoding):
+    # "-e utf-16" on a file without a BOM was decoded as little-endian and scored (exit 0);
+    # sacreBLEU's text-mode file stops with "UTF-16 stream does not start with BOM".
+    codec = {"utf-16": "utf-16-le", "utf-32": "utf-32-le"}[encoding]
+    plain = tmp_path / "plain.txt"
+    plain.write_bytes("".join(h + "\n" for h in HYPS).encode(codec))
+    marked = tmp_path / "marked.txt"
+    marked.write_bytes("".join(h + "\n" for h in HYPS).encode(encoding))
+    ref = tmp_path / "ref.txt"
+    ref.write_bytes("".join(r + "\n" for r in REFS[0]).encode(encoding))
+    code, out = compare([str(ref), "-i", str(plain), "-e", encoding])
+    assert code == 1 and out == ""
+    code, out, err = run_bleukit([str(ref), "-i", str(plain), "-e", encoding])
+    assert err == f"bleukit: error: {plain}: {encoding.upper()} stream does not start with BOM (-e {encoding})\n"
+    code, out, err = run_bleukit([str(ref), "-e", encoding], stdin=plain.read_bytes())
+    assert code == 1 and "stdin: " + encoding.upper() + " stream does not start with BOM" in err
+    assert compare([str(ref), "-i", str(marked), "-e", encoding, "-b"])[0] == 0  # with a BOM: read as sacreBLEU
+
+
 def test_stdin_with_different_numbers_of_columns_is_exit_17(files):
     compare([files["ref0.txt"]], stdin=b"a\tb\n" + b"c\n" * (len(HYPS) - 1))
 

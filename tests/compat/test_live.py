@@ -142,6 +142,42 @@ def test_torchmetrics_module_batches(data):
     assert float(ours.compute()) == float(theirs.compute())
 
 
+texts = st.lists(st.sampled_from(["a", "b", "c", " ", "ab", "a b", "b c a"]), min_size=0, max_size=4).map("".join)
+
+
+@CASES
+@given(
+    hyps=st.lists(texts, min_size=1, max_size=4),
+    data=st.data(),
+    smooth=st.booleans(),
+    functional=st.booleans(),
+    tokenize=st.sampled_from(["13a", "char", "none"]),
+)
+def test_torchmetrics_reads_a_str_target_as_characters(hyps, data, smooth, functional, tokenize):
+    # torchmetrics 1.9's BLEUScore.update, SacreBLEUScore and sacre_bleu_score iterate a str
+    # target entry as characters (one reference each); reproduced, with bleukit's quirk warning.
+    tm = pytest.importorskip("torchmetrics")
+    entry = st.one_of(texts, st.lists(texts, min_size=1, max_size=2))
+    target = [data.draw(entry) for _ in hyps]
+    if functional:
+        want = _run(tm.functional.text.sacre_bleu_score, hyps, target, smooth=smooth, tokenize=tokenize)
+        got = _run(torchmetrics.sacre_bleu_score, hyps, target, smooth=smooth, tokenize=tokenize)
+    else:
+        theirs, ours = tm.text.BLEUScore(smooth=smooth), torchmetrics.BLEUScore(smooth=smooth)
+        want = _run(lambda: (theirs.update(hyps, target), theirs.compute())[1])
+        got = _run(lambda: (ours.update(hyps, target), ours.compute())[1])
+    if isinstance(want, type):  # an empty str entry: torchmetrics fails on min() of no lengths
+        assert want is ValueError and got is ValueError
+    else:
+        assert float(got) == float(want)
+    if any(isinstance(t, str) and len(t) > 1 for t in target) and not isinstance(want, type):
+        with pytest.warns(torchmetrics.TorchmetricsQuirkWarning, match=r"target\[\d+\] is a str"):
+            torchmetrics.BLEUScore().update(hyps, target)
+    # bleu_score wraps a str entry in a list, in both
+    wrapped = [t or [""] for t in target]
+    assert float(torchmetrics.bleu_score(hyps, wrapped)) == float(tm.functional.text.bleu_score(hyps, wrapped))
+
+
 @CASES
 @given(data=corpora(max_refs=1), tok=st.sampled_from(["intl", "13a"]))
 def test_t5_preset_equals_sacrebleu(data, tok):

@@ -75,7 +75,7 @@ def test_bad_corpus_input(hyps, refs, error, pattern):
         (dict(max_ngram_order=0), ValueError, "max_ngram_order must be >= 1"),
         (dict(max_ngram_order=2.0), TypeError, "max_ngram_order must be an int"),
         (dict(weights=[0.5, 0.5]), ValueError, "weights has 2 values but max_ngram_order is 4"),
-        (dict(weights=[0.25, 0.25, 0.25, -0.25]), ValueError, "weights must be finite and >= 0"),
+        (dict(weights=[0.25, 0.25, 0.25, -0.25]), ValueError, r"weights\[3\] must be a finite number >= 0"),
         (dict(weights=[0, 0, 0, 0]), ValueError, "weights must not all be zero"),
         (dict(weights="0.25"), TypeError, "weights must be a sequence"),
         (dict(lowercase="yes"), TypeError, "lowercase must be a bool"),

@@ -81,6 +81,32 @@ def test_uniform_weights_equal_default_and_custom_weights_follow_the_definition(
     assert "|weights:0.4,0.3,0.2,0.1|" in custom.signature
 
 
+@pytest.mark.parametrize(
+    "w, scale",
+    [
+        ([1e308] * 4, 2.0**-60),
+        ([1e308] * 4, 2.0**-1000),
+        ([1e308, 5e307, 0.0, 1e308], 2.0**-1),
+        ([0.4, 0.3, 0.2, 0.1], 2.0**1000),
+        ([0.4, 0.3, 0.2, 0.1], 2.0**-900),
+    ],
+)
+def test_weights_count_by_their_ratios_even_when_their_sum_overflows(w, scale):
+    # [1e308] * 4 sums to inf: the score was NaN. Weights times a power of two score the same,
+    # to the bit (the formula divides by their sum), also past the float64 range of the sum.
+    scaled = [v * scale for v in w]
+    for hyps, refs in ((HYPS, REFS), (["a b c d e"], ["a b c x e"])):
+        ours = bleukit.corpus_bleu(hyps, refs, weights=w, smooth_method="floor")
+        assert math.isfinite(ours.score)
+        assert ours.score == bleukit.corpus_bleu(hyps, refs, weights=scaled, smooth_method="floor").score
+        assert bleukit.sentence_bleu(hyps[0], refs[0], weights=w).score == bleukit.sentence_bleu(
+            hyps[0], refs[0], weights=scaled
+        ).score
+    assert bleukit.corpus_bleu(HYPS, REFS, weights=[1e308] * 4).score == pytest.approx(
+        bleukit.corpus_bleu(HYPS, REFS).score, rel=1e-15
+    )
+
+
 def test_weights_renormalised_over_effective_orders():
     # "Yes ." has 2 unigrams, 1 bigram and no trigrams: with effective order only orders 1-2 count.
     r = bleukit.sentence_bleu("Yes.", "Yes.", weights=[0.5, 0.3, 0.1, 0.1])

@@ -293,6 +293,37 @@ def test_bad_input_is_named(tokenizer):
         BleuCallback(lambda p: {})
 
 
+def test_hostile_ids_and_dtypes(tokenizer):
+    # bfloat16 logits raised "Got unsupported ScalarType BFloat16"; uint64 ids >= 2**63 wrapped to
+    # negative ids and were dropped as -100; ids >= 2**32 reached the tokenizer's OverflowError.
+    ep = eval_prediction(tokenizer)
+    metric = BleuComputeMetrics(tokenizer, signature=False)
+    expected = metric(ep)
+    ids = np.where(ep.predictions < 0, tokenizer.pad_token_id, ep.predictions)
+    logits = torch.nn.functional.one_hot(torch.from_numpy(ids), len(tokenizer)).to(torch.bfloat16)
+    assert metric(EvalPrediction(predictions=(logits,), label_ids=ep.label_ids)) == expected
+    # reversed views (negative strides) of the ids and of the logits score as they do
+    flipped = ep.predictions[::-1].copy()[::-1]
+    assert flipped.strides[0] < 0
+    assert metric(EvalPrediction(predictions=flipped, label_ids=ep.label_ids)) == expected
+    flipped_logits = logits.float().numpy()[::-1].copy()[::-1]
+    assert metric(EvalPrediction(predictions=flipped_logits, label_ids=ep.label_ids)) == expected
+    big = ep.predictions.astype(np.uint64)
+    big[3, 1] = 2**63 + 7
+    with pytest.raises(ValueError, match=r"predictions holds ids above 2\*\*63 - 1"):
+        metric(EvalPrediction(predictions=big, label_ids=ep.label_ids))
+    with pytest.raises(ValueError, match=r"predictions holds ids above 2\*\*63 - 1"):
+        as_torch = torch.from_numpy(big.view(np.int64)).view(torch.uint64)
+        metric(EvalPrediction(predictions=as_torch, label_ids=ep.label_ids))
+    huge = ep.predictions.copy()
+    huge[5, 2] = 2**32
+    with pytest.raises(ValueError, match=r"predictions\[5\] holds the token id 4294967296, which the tokenizer cannot"):
+        metric(EvalPrediction(predictions=huge, label_ids=ep.label_ids))
+    with pytest.raises(ValueError, match=r"label_ids\[0\] holds the token id 4294967296"):
+        metric(EvalPrediction(predictions=ep.predictions, label_ids=[[2**32, 5]] + list(ep.label_ids[1:])))
+    assert metric(ep) == expected  # nothing kept from the failed calls
+
+
 # --------------------------------------------------------------------------- real Trainer runs
 
 

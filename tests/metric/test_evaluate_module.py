@@ -269,3 +269,19 @@ def test_hub_metric_repo_requirement_before_a_release(tmp_path):
     assert f"pip install '{url}' evaluate" in (tmp_path / "repo" / "README.md").read_text(encoding="utf-8")
     with pytest.raises(ValueError, match="one pip requirement line for bleukit"):
         main([str(tmp_path / "bad"), "--requirement", "evaluate>=0.4"])
+
+
+@pytest.mark.parametrize("path", ["bleu", "compat bleu", "compat google_bleu"])
+def test_a_lone_surrogate_is_named_by_its_item(path):
+    # Arrow cannot store a lone surrogate: evaluate failed with a UnicodeEncodeError naming no item.
+    evaluate = pytest.importorskip("evaluate")
+    from bleukit.compat import evaluate_module_path
+
+    metric = evaluate.load(bleukit.metric_path() if path == "bleu" else evaluate_module_path(path.split()[1]))
+    with pytest.raises(ValueError, match=r"predictions\[1\] is not valid Unicode text.*'\\ud800' at character 4"):
+        metric.compute(predictions=["ok", "bad \ud800"], references=["a", "b"])
+    with pytest.raises(ValueError, match=r"references\[1\]\[1\] is not valid Unicode text.*'\\udcff' at character 1"):
+        metric.add_batch(predictions=["ok", "x"], references=[["a"], ["b", "c\udcff"]])
+    good = metric.compute(predictions=HYPS, references=[[r for r in refs if r] for refs in REFS])
+    if path == "bleu":
+        assert good == _expected(HYPS, REFS)

@@ -148,6 +148,9 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
     except (ImportError, FileNotFoundError) as e:  # an optional package or a tokenizer's model file
         print(f"bleukit: error: {e}", file=err)
         return 1
+    except MemoryError:  # input too large for this machine (the failed allocation is freed by now)
+        print("bleukit: error: out of memory; the input is too large to score on this machine", file=err)
+        return 1
     except BrokenPipeError:  # where SIGPIPE cannot end us (Windows): quiet, like a killed process
         try:
             sys.stdout = open(os.devnull, "w")

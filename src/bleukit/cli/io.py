@@ -12,6 +12,7 @@ end lines too); ``.gz`` files are decompressed. Errors name the file and the lin
 from __future__ import annotations
 
 import argparse
+import codecs
 import gzip
 from typing import IO, Any, Callable, List, Sequence, Tuple
 
@@ -28,16 +29,22 @@ class CliError(Exception):
 
 
 def _decode(data: bytes, encoding: str, where: str) -> str:
+    # The incremental decoder, as sacreBLEU's text-mode files use: "utf-16" then requires a
+    # byte-order mark ("UTF-16 stream does not start with BOM") where bytes.decode would guess.
     try:
-        return data.decode(encoding)
+        decoder = codecs.getincrementaldecoder(encoding)()
     except LookupError:
         raise CliError(f"unknown encoding {encoding!r} (-e/--encoding)") from None
+    try:
+        return decoder.decode(data, final=True)
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
         raise CliError(
             f"{where}, line {line}: not valid {encoding} ({err.reason} at byte {err.start}); "
             "give the file's encoding with -e/--encoding"
         ) from None
+    except UnicodeError as err:
+        raise CliError(f"{where}: {err} (-e {encoding})") from None
 
 
 def _split(text: str) -> List[str]:
@@ -72,6 +79,9 @@ def read_lines(path: str, encoding: str = "utf-8") -> List[str]:
         raise CliError(f"{path}: is a directory, not a segment file") from None
     except (OSError, EOFError) as err:
         raise CliError(f"{path}: cannot read it ({err})") from None
+    except MemoryError:
+        # /dev/zero, a gzip bomb: the buffer that failed is gone, a message fits.
+        raise CliError(f"{path}: out of memory reading it (is it a segment file?)") from None
     return [line.rstrip() for line in _split(_decode(data, encoding, path))]
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Hashable, List, Sequence
+from typing import Any, Callable, Dict, Hashable, List, Sequence, Tuple
 
+from ..inputs import check_sequence, check_texts
 from ..metrics.bleu.statistics import BleuStatistics
 from ..tokenizers import get_tokenizer
 
@@ -13,9 +14,7 @@ def per_hypothesis_references(references: Sequence[Any], n_predictions: int, who
 
     The Hugging Face metrics decide the layout from ``references[0]`` alone; so does this.
     """
-    if isinstance(references, (str, bytes)) or isinstance(references, dict):
-        raise TypeError(f"{who}: references must be a list (one entry per prediction), got {type(references).__name__}")
-    refs = list(references)
+    refs = check_sequence(references, f"{who}: references", of="entries (one per prediction)")
     if len(refs) != n_predictions:
         raise ValueError(
             f"{who}: {n_predictions} predictions but {len(refs)} references; give one entry per "
@@ -26,11 +25,12 @@ def per_hypothesis_references(references: Sequence[Any], n_predictions: int, who
     out = []
     for i, r in enumerate(refs):
         if isinstance(r, str) or not hasattr(r, "__iter__"):
-            raise TypeError(
-                f"{who}: references[{i}] must be a list of strings like references[0], got "
-                f"{type(r).__name__}"
-            )
-        r = list(r)
+            layout = "a str or a list of strings" if i == 0 else "a list of strings like references[0]"
+            raise TypeError(f"{who}: references[{i}] must be {layout}, got {type(r).__name__}")
+        r = check_sequence(r, f"{who}: references[{i}]")
+        for k, ref in enumerate(r):
+            if not isinstance(ref, str):
+                raise TypeError(f"{who}: references[{i}][{k}] must be a str, got {type(ref).__name__}")
         if not r:
             raise ValueError(f"{who}: references[{i}] is empty; every prediction needs a reference")
         out.append(r)
@@ -38,12 +38,10 @@ def per_hypothesis_references(references: Sequence[Any], n_predictions: int, who
 
 
 def predictions_list(predictions: Any, who: str) -> List[Any]:
-    if isinstance(predictions, (str, bytes)) or predictions is None:
-        raise TypeError(f"{who}: predictions must be a list of strings, got {type(predictions).__name__}")
-    preds = list(predictions)
+    preds = check_sequence(predictions, f"{who}: predictions")
     if not preds:
         raise ValueError(f"{who}: empty input (no predictions); the original divides by zero here")
-    return preds
+    return check_texts(preds, f"{who}: predictions")
 
 
 def token_function(tokenizer: Any) -> Callable[[str], List[str]]:
@@ -59,15 +57,29 @@ def token_function(tokenizer: Any) -> Callable[[str], List[str]]:
     return tokenizer
 
 
-def check_token_lists(list_of_references: Sequence[Any], hypotheses: Sequence[Any], who: str) -> None:
-    """NLTK scores a ``str`` as a sequence of characters; that is almost always a mistake, so say so."""
-    if isinstance(hypotheses, str) or any(isinstance(h, str) for h in hypotheses):
+def check_token_lists(
+    list_of_references: Sequence[Any], hypotheses: Sequence[Any], who: str
+) -> Tuple[List[List[List[Any]]], List[List[Any]]]:
+    """References and hypotheses as new lists of token lists (generators read once; sets, mappings
+    and DataFrames refused by :func:`bleukit.inputs.check_sequence`). NLTK scores a ``str`` as a
+    sequence of characters; that is almost always a mistake, so say so."""
+    if isinstance(hypotheses, str):
+        hypotheses = [hypotheses]  # named by the check below
+    hyps = check_sequence(hypotheses, f"{who}: hypotheses", of="token lists")
+    if any(isinstance(h, str) for h in hyps):
         raise TypeError(f"{who} takes token lists, got a str hypothesis (NLTK would score its characters); "
                         "split it first, e.g. hypothesis.split()")
-    for refs in list_of_references:
-        if isinstance(refs, str) or any(isinstance(r, str) for r in refs):
+    hyps = [check_sequence(h, f"{who}: hypotheses[{i}]", of="tokens") for i, h in enumerate(hyps)]
+    refs = []
+    for i, entry in enumerate(check_sequence(list_of_references, f"{who}: list_of_references", of="reference lists")):
+        where = f"{who}: list_of_references[{i}]"
+        if not isinstance(entry, str):
+            entry = check_sequence(entry, where, of="token lists")
+        if isinstance(entry, str) or any(isinstance(r, str) for r in entry):
             raise TypeError(f"{who} takes a list of token lists per hypothesis, got a str reference; "
                             "e.g. [reference.split()]")
+        refs.append([check_sequence(r, f"{where}[{k}]", of="tokens") for k, r in enumerate(entry)])
+    return refs, hyps
 
 
 def token_statistics(

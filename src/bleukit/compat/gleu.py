@@ -36,9 +36,9 @@ def corpus_gleu(
     >>> corpus_gleu([[["a", "b"]], [["c"]]], [["a", "b"], ["d"]])
     0.75
     """
+    list_of_references, hypotheses = check_token_lists(list_of_references, hypotheses, "corpus_gleu")
     if len(list_of_references) != len(hypotheses):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(list_of_references)} reference lists")
-    check_token_lists(list_of_references, hypotheses, "corpus_gleu")
     if isinstance(min_len, bool) or not isinstance(min_len, int) or min_len < 1:
         raise ValueError(f"min_len must be an int >= 1, got {min_len!r}")
     if isinstance(max_len, bool) or not isinstance(max_len, int) or max_len < min_len:

@@ -33,6 +33,7 @@ import os
 import re
 from typing import Any, List, Sequence, Union
 
+from ..inputs import check_sequence
 from ..tokenizers.mteval import mteval_rules, mteval_unescape
 from ._common import token_statistics
 
@@ -63,19 +64,16 @@ def _lines(source: Lines, as_bytes: bool, what: str) -> list:
             source = source.decode("utf-8", "replace")
         lines = _chopped_lines(source)
     else:
-        try:
-            lines = list(source)
-        except TypeError:
-            raise TypeError(f"{what} must be file contents (str/bytes) or a list of lines") from None
+        lines = check_sequence(source, what, of="lines (or file contents as str/bytes)")
     out = []
-    for line in lines:
+    for i, line in enumerate(lines):
         if isinstance(line, str):
             out.append(line.encode("utf-8") if as_bytes else line)
         elif isinstance(line, bytes):
             # the detok script decodes its input (malformed bytes: U+FFFD here)
             out.append(line if as_bytes else line.decode("utf-8", "replace"))
         else:
-            raise TypeError(f"{what} lines must be str or bytes, got {type(line).__name__}")
+            raise TypeError(f"{what}[{i}] must be a line (str or bytes), got {type(line).__name__}")
     return out
 
 
@@ -132,9 +130,7 @@ def _plain_tokens(line: str, lowercase: bool = False) -> list:
 
 
 def _check_refs(references: Sequence[Lines]) -> list:
-    if isinstance(references, (str, bytes)):
-        raise TypeError("references must be a list of reference files (contents or lists of lines)")
-    refs = list(references)
+    refs = check_sequence(references, "references", of="reference files (contents or lists of lines)")
     if not refs:
         raise ValueError("no reference file given")
     return refs
@@ -150,7 +146,9 @@ def multi_bleu(hypotheses: Lines, references: Sequence[Lines], lowercase: bool =
         return (line.lower() if lowercase else line).split()  # bytes: ASCII case and whitespace only
 
     hyps = [tokens(h) for h in _lines(hypotheses, True, "hypotheses")]
-    streams = [[tokens(r) for r in _lines(ref, True, "references")] for ref in _check_refs(references)]
+    streams = [
+        [tokens(r) for r in _lines(ref, True, f"references[{k}]")] for k, ref in enumerate(_check_refs(references))
+    ]
     return _score_line(hyps, streams)
 
 
@@ -162,8 +160,8 @@ def multi_bleu_detok(hypotheses: Lines, references: Sequence[Lines], lowercase: 
     """
     hyps = [_detok_tokens(_perl_lc(h) if lowercase else h) for h in _lines(hypotheses, False, "hypotheses")]
     streams = []
-    for ref in _check_refs(references):
-        toks = [_detok_tokens(r) for r in _lines(ref, False, "references")]
+    for k, ref in enumerate(_check_refs(references)):
+        toks = [_detok_tokens(r) for r in _lines(ref, False, f"references[{k}]")]
         if lowercase:
             # the script lowercases the tokenized reference
             toks = [_perl_lc(" ".join(t)).split(" ") if t else [] for t in toks]

@@ -213,17 +213,16 @@ def corpus_bleu(
     >>> round(corpus_bleu(refs, hyps, weights=[(0.5, 0.5), (1.0,)])[0], 6)
     0.790569
     """
-    if len(list_of_references) != len(hypotheses):
+    refs, hypotheses = check_token_lists(list_of_references, hypotheses, "corpus_bleu")
+    if len(refs) != len(hypotheses):
         raise ValueError(
-            f"list_of_references has {len(list_of_references)} entries and hypotheses {len(hypotheses)}: "
+            f"list_of_references has {len(refs)} entries and hypotheses {len(hypotheses)}: "
             "NLTK needs one list of references per hypothesis"
         )
     if not hypotheses:
         raise ValueError("empty corpus: NLTK's corpus_bleu needs at least one hypothesis")
-    check_token_lists(list_of_references, hypotheses, "corpus_bleu")
     weight_list = list(weights) if _is_weight_list(weights) else [weights]
     order = max(len(w) for w in weight_list)
-    refs = [list(r) for r in list_of_references]
     if any(not r for r in refs):
         raise ValueError("every hypothesis needs at least one reference")
     stats = token_statistics(hypotheses, refs, order)

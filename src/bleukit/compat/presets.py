@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from ..inputs import check_hypotheses, check_references, references_from_streams
+from ..inputs import check_hypotheses, check_references, check_sequence, references_from_streams
 from ..metrics.bleu import METRIC
 from ..metrics.bleu.extract import text_statistics
 from ..metrics.bleu.options import BleuOptions
@@ -34,7 +34,8 @@ def t5_bleu(targets: Sequence[Any], predictions: Sequence[str], tokenizer: str =
     """
     preds = check_hypotheses(predictions)
     refs: List[List[Any]]
-    if not isinstance(targets, (str, bytes)) and len(targets) and isinstance(targets[0], list):
+    targets = check_sequence(targets, "targets")
+    if targets and isinstance(targets[0], list):
         refs = references_from_streams(targets)
     else:
         refs = check_references(targets, len(preds))

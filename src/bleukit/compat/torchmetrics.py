@@ -7,7 +7,12 @@ How torchmetrics' BLEU differs from sacreBLEU:
 * the closest reference length goes to the *first listed* reference on ties (sacreBLEU: the shorter);
 * one order without any match returns 0 before any smoothing; ``smooth=True`` adds one to every
   order but the unigrams (Lin & Och);
-* the score is computed in float32 and returned as a 0-d float32 tensor on the 0-1 scale.
+* the score is computed in float32 and returned as a 0-d float32 tensor on the 0-1 scale;
+* ``BLEUScore.update``/``SacreBLEUScore`` and ``sacre_bleu_score`` iterate a plain ``str`` target
+  entry (and a ``str`` of predictions) as characters: every character is a reference of its own
+  (only ``bleu_score`` wraps a string in a list). Reproduced, with a
+  :class:`TorchmetricsQuirkWarning`; an empty string entry, where torchmetrics fails on
+  ``min()`` of no reference lengths, is a ``ValueError`` saying so.
 
 The float32 accumulation is not copied. torchmetrics adds every sentence's counts into float32
 tensors; float32 holds integers exactly only up to 2**24 = 16,777,216, so on a corpus with more
@@ -23,19 +28,59 @@ rounded value of the true counts. The final formula needs ``torch`` (imported wh
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
+from ..inputs import check_sequence
 from ..tokenizers import get_tokenizer
 from ._common import token_statistics
 
-__all__ = ["bleu_score", "sacre_bleu_score", "BLEUScore", "SacreBLEUScore"]
+__all__ = ["bleu_score", "sacre_bleu_score", "BLEUScore", "SacreBLEUScore", "TorchmetricsQuirkWarning"]
 
 
-def _inputs(preds: Any, target: Any) -> tuple:
-    preds_ = [preds] if isinstance(preds, str) else list(preds)
-    target_ = [[t] if isinstance(t, str) else list(t) for t in target]
+class TorchmetricsQuirkWarning(UserWarning):
+    """A torchmetrics quirk that changes the number was reproduced (a string read as characters)."""
+
+
+def _characters(text: str, where: str) -> List[str]:
+    """torchmetrics' reading of a ``str`` where a list belongs: one item per character."""
+    if len(text) != 1:  # one character reads the same either way
+        warnings.warn(
+            f"{where} is a str, which torchmetrics iterates as characters ({len(text)} items of one "
+            "character each); give a list of strings to score the text",
+            TorchmetricsQuirkWarning,
+            stacklevel=4,
+        )
+    return list(text)
+
+
+def _inputs(preds: Any, target: Any, wrap: bool) -> tuple:
+    """Predictions and per-prediction reference lists as torchmetrics reads them: ``wrap``
+    (``bleu_score``) puts a lone string in a list, otherwise a string is its characters."""
+    if isinstance(preds, str):
+        preds_ = [preds] if wrap else _characters(preds, "preds")
+    else:
+        preds_ = check_sequence(preds, "preds")
+    target_ = []
+    for i, t in enumerate(check_sequence(target, "target", of="references (one entry per prediction)")):
+        if isinstance(t, str):
+            if not (wrap or t):
+                raise ValueError(
+                    f"target[{i}] is an empty str: torchmetrics iterates a str target as characters, so it "
+                    "has no reference (torchmetrics fails on min() of no lengths); give [''] for an empty "
+                    "reference"
+                )
+            target_.append([t] if wrap else _characters(t, f"target[{i}]"))
+        else:
+            target_.append(check_sequence(t, f"target[{i}]"))
+    # torchmetrics fails on a non-string deep inside its tokenizer (AttributeError); name it here.
+    # (An empty corpus stays valid: torchmetrics scores it 0.)
+    for where, texts in [("preds", preds_)] + [(f"target[{i}]", refs) for i, refs in enumerate(target_)]:
+        for k, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise TypeError(f"{where}[{k}] must be a str, got {type(text).__name__}")
     if len(preds_) != len(target_):
         raise ValueError(f"Corpus has different size {len(preds_)} != {len(target_)}")
     for i, refs in enumerate(target_):
@@ -114,9 +159,9 @@ def _sacre_tokens(tokenize: str, lowercase: bool):
     return tokens
 
 
-def _score(preds, target, tokens, n_gram, smooth, weights):
+def _score(preds, target, tokens, n_gram, smooth, weights, wrap):
     w = _weights(n_gram, weights)
-    preds_, target_ = _inputs(preds, target)
+    preds_, target_ = _inputs(preds, target, wrap)
     counts = _Counts(n_gram)
     counts.add([tokens(p) for p in preds_], [[tokens(t) for t in ts] for ts in target_])
     return counts.compute(w, smooth)
@@ -130,7 +175,7 @@ def bleu_score(
     >>> float(bleu_score(["a b c d"], [["a b c d"]]))
     1.0
     """
-    return _score(preds, target, _split, n_gram, smooth, weights)
+    return _score(preds, target, _split, n_gram, smooth, weights, wrap=True)
 
 
 def sacre_bleu_score(
@@ -148,7 +193,7 @@ def sacre_bleu_score(
     >>> float(sacre_bleu_score(["The cat sat."], [["The cat sat."]]))
     1.0
     """
-    return _score(preds, target, _sacre_tokens(tokenize, lowercase), n_gram, smooth, weights)
+    return _score(preds, target, _sacre_tokens(tokenize, lowercase), n_gram, smooth, weights, wrap=False)
 
 
 class BLEUScore:
@@ -172,7 +217,7 @@ class BLEUScore:
         return _split(line)
 
     def update(self, preds: Any, target: Sequence[Any]) -> None:
-        preds_, target_ = _inputs(preds, target)
+        preds_, target_ = _inputs(preds, target, wrap=False)
         self._counts.add([self._tokens(p) for p in preds_], [[self._tokens(t) for t in ts] for ts in target_])
 
     def compute(self):

@@ -28,7 +28,7 @@ import numpy as np
 
 from .._torch import is_torch_tensor
 
-__all__ = ["PadIds", "Flat", "Padded", "gather"]
+__all__ = ["PadIds", "Flat", "Padded", "gather", "sequences", "pad_ids", "check_id_array"]
 
 PadIds = Union[None, int, Sequence[int]]
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
@@ -68,7 +68,13 @@ class Padded:
     max_slot: int  # the largest slot (number of references of the row with most)
 
 
-def _pad_set(pad_id: PadIds) -> Optional[Tuple[int, ...]]:
+def pad_ids(pad_id: PadIds) -> Optional[Tuple[int, ...]]:
+    """The ids ``pad_id`` names (one int or a collection of ints; ``None``: no padding), or a
+    ``TypeError``/``ValueError``: a bool, a float, a string or an empty collection is refused.
+
+    >>> pad_ids(0), pad_ids([0, 1]), pad_ids(None)
+    ((0,), (0, 1), None)
+    """
     if pad_id is None:
         return None
     values: Any = [pad_id] if isinstance(pad_id, numbers.Integral) or _is_scalar_int(pad_id) else pad_id
@@ -101,8 +107,16 @@ def _is_array(obj: Any) -> bool:
     return isinstance(obj, np.ndarray) or is_torch_tensor(obj)
 
 
-def _check_int_array(x: Any, what: str) -> None:
-    if not _is_int_dtype(x.dtype):
+def check_id_array(x: Any, what: str) -> None:
+    """A ``TypeError`` unless the numpy array or torch tensor ``x`` holds integers, a ``ValueError``
+    if unsigned ids do not fit int64 (they would wrap to negative ids).
+
+    >>> check_id_array(np.array([2**63], dtype=np.uint64), "hyp_ids")
+    Traceback (most recent call last):
+    ...
+    ValueError: hyp_ids holds ids above 2**63 - 1, which do not fit int64
+    """
+    if not _is_int_dtype(x.dtype) and not _empty_float(x):
         raise TypeError(f"{what} must hold integer token ids, got dtype {x.dtype}")
     too_big = False
     if isinstance(x, np.ndarray):
@@ -117,10 +131,17 @@ def _check_int_array(x: Any, what: str) -> None:
         raise ValueError(f"{what} holds ids above 2**63 - 1, which do not fit int64")
 
 
+def _empty_float(x: Any) -> bool:
+    # torch.tensor([]) and np.array([]) are float: an empty sequence has no id to misread.
+    if isinstance(x, np.ndarray):
+        return x.size == 0 and x.dtype.kind == "f"
+    return x.numel() == 0 and x.is_floating_point()
+
+
 def _ids_in_backend(ops, x: Any, what: str):
     """Integer ids checked and converted to int64 in ``ops``' library (first, so that unsigned
     dtypes never meet torch's type promotion)."""
-    _check_int_array(x, what)
+    check_id_array(x, what)
     if is_torch_tensor(x) and str(x.dtype) == "torch.uint64":
         import torch
 
@@ -195,18 +216,24 @@ def _ragged_part(ops, seqs: List[Any], what: str, pads, owner: np.ndarray, slot:
             if _is_array(s):
                 if s.ndim != 1:
                     raise ValueError(f"{what}[{i}] must be 1-D, got shape {tuple(s.shape)}")
-            elif isinstance(s, (str, bytes)) or not hasattr(s, "__len__"):
+            elif isinstance(s, (str, bytes, dict, set, frozenset)) or not hasattr(s, "__len__"):
+                # (a set has no order, a dict iterates over its keys)
                 raise TypeError(f"{what}[{i}] must be a sequence of int ids, got {type(s).__name__}")
             counted.append(len(s))
         flat = list(chain.from_iterable(s.tolist() if _is_array(s) else s for s in seqs))
-        if not set(map(type, flat)).isdisjoint(_BOOL_TYPES):
+        kinds = set(map(type, flat))
+        if not kinds.isdisjoint(_BOOL_TYPES):
             # numpy would read True and False as the ids 1 and 0.
             raise TypeError(f"{what} holds a bool where an int id belongs")
-        arr = np.array(flat) if flat else np.zeros(0, dtype=np.int64)
-        if arr.dtype == object or arr.ndim != 1:
-            raise TypeError(f"{what} must hold int ids (or ids that fit int64)")
-        _check_int_array(arr, what)
-        tokens = np.asarray(arr, dtype=np.int64)
+        odd = next((k for k in kinds if not issubclass(k, (numbers.Integral, np.integer))), None)
+        if odd is not None:
+            if not issubclass(odd, (str, bytes)) and hasattr(odd, "__iter__"):
+                raise ValueError(f"{what} must hold 1-D id sequences, got a {odd.__name__} inside one")
+            raise TypeError(f"{what} must hold integer token ids, got a {odd.__name__}")
+        try:
+            tokens = np.array(flat, dtype=np.int64)
+        except OverflowError:
+            raise ValueError(f"{what} holds ids outside [-2**63, 2**63 - 1], which do not fit int64") from None
         lengths = np.array(counted, dtype=np.int64)
         on_host = True
     if on_host:
@@ -252,7 +279,8 @@ def _to_backend(ops, x):
                     f"token ids are on different devices ({x.device} and {ops.device}); move them to one"
                 )
             return x
-        return ops.torch.as_tensor(np.asarray(x), device=ops.device)
+        # torch cannot view an array with negative strides (a reversed slice): copy it first.
+        return ops.torch.as_tensor(np.ascontiguousarray(x), device=ops.device)
     if is_torch_tensor(x):
         return x.detach().cpu().numpy()
     return np.asarray(x)
@@ -286,35 +314,68 @@ def _is_single_ref(item: Any) -> bool:
     return first is not None and (isinstance(first, numbers.Integral) or _is_scalar_int(first))
 
 
+def _check_container(value: Any, name: str) -> None:
+    if (
+        value is None
+        or isinstance(value, (str, bytes, dict, set, frozenset))
+        or not hasattr(value, "__len__")
+        or (hasattr(value, "columns") and hasattr(value, "iloc"))
+    ):
+        # A set has no order; a DataFrame or a dict iterates over its keys.
+        raise TypeError(
+            f"{name} must be a 2-D array/tensor of ids or a list of id lists, got {type(value).__name__}"
+        )
+
+
+def _rows_part(ops, ids: Any, what: str, lengths: Any, lengths_name: str, pads, padded: bool) -> Tuple[_Part, int]:
+    """One sequence per row of ``ids`` (a 2-D array/tensor or a list of id sequences) and the
+    number of rows."""
+    if _is_array(ids):
+        if ids.ndim != 2:
+            raise ValueError(
+                f"{what} must be 2-D (batch, length), got shape {tuple(ids.shape)}; for one "
+                "sentence pass ids[None] or [ids]"
+            )
+        return _dense_part(ops, ids, what, lengths, lengths_name, pads, 0, padded), int(ids.shape[0])
+    if lengths is not None:
+        raise ValueError(f"{lengths_name} applies to padded 2-D {what}; lists carry their own lengths")
+    seqs = list(ids)
+    n_rows = len(seqs)
+    owner = np.arange(n_rows, dtype=np.int64)
+    return _ragged_part(ops, seqs, what, pads, owner, np.zeros(n_rows, dtype=np.int64), padded), n_rows
+
+
+def sequences(ids: Any, pad_id: PadIds, what: str, ops, padded: bool = False) -> Tuple[Any, Any]:
+    """The id sequences of one side alone (a pairwise matrix's hypotheses or references), checked
+    as :func:`gather` checks hypotheses, ``pad_id`` dropped: all ids end to end and each
+    sequence's length, or with ``padded`` (torch ops) one row per sequence, its ids first.
+
+    >>> from bleukit.ids.backends import NumpyOps
+    >>> tokens, lengths = sequences([[5, 0, 6], [7]], 0, "hyp_ids", NumpyOps())
+    >>> tokens.tolist(), lengths.tolist()
+    ([5, 6, 7], [2, 1])
+    """
+    pads = pad_ids(pad_id)
+    _check_container(ids, what)
+    part, n_rows = _rows_part(ops, ids, what, None, "lengths", pads, padded)
+    if n_rows == 0:
+        raise ValueError(f"{what} is empty: at least one id sequence is needed")
+    if padded and part.one_per_row:
+        return _kept_rows(ops, part.tokens, part.lengths, pads)
+    return part.tokens, part.lengths
+
+
 def gather(
     hyp_ids: Any, ref_ids: Any, pad_id: PadIds, hyp_lengths: Any, ref_lengths: Any, ops, padded: bool = False
 ) -> Union[Flat, Padded]:
     """Check the inputs and lay them out in ``ops``' array library: a :class:`Flat` batch, or a
     :class:`Padded` one (torch ops only) when ``padded``."""
-    pads = _pad_set(pad_id)
+    pads = pad_ids(pad_id)
     for value, name in ((hyp_ids, "hyp_ids"), (ref_ids, "ref_ids")):
-        if value is None or isinstance(value, (str, bytes, dict)) or not hasattr(value, "__len__"):
-            raise TypeError(
-                f"{name} must be a 2-D array/tensor of ids or a list of id lists, got "
-                f"{type(value).__name__}"
-            )
+        _check_container(value, name)
 
     # Hypotheses.
-    if _is_array(hyp_ids):
-        if hyp_ids.ndim != 2:
-            raise ValueError(
-                f"hyp_ids must be 2-D (batch, length), got shape {tuple(hyp_ids.shape)}; for one "
-                "sentence pass ids[None] or [ids]"
-            )
-        n_rows = int(hyp_ids.shape[0])
-        hyp_part = _dense_part(ops, hyp_ids, "hyp_ids", hyp_lengths, "hyp_lengths", pads, 0, padded)
-    else:
-        if hyp_lengths is not None:
-            raise ValueError("hyp_lengths applies to padded 2-D hyp_ids; lists carry their own lengths")
-        seqs = list(hyp_ids)
-        n_rows = len(seqs)
-        owner = np.arange(n_rows, dtype=np.int64)
-        hyp_part = _ragged_part(ops, seqs, "hyp_ids", pads, owner, np.zeros(n_rows, dtype=np.int64), padded)
+    hyp_part, n_rows = _rows_part(ops, hyp_ids, "hyp_ids", hyp_lengths, "hyp_lengths", pads, padded)
     if n_rows == 0:
         raise ValueError("empty batch: hyp_ids has no rows, BLEU needs at least one hypothesis")
 

@@ -16,20 +16,20 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from bleukit.inputs import check_count, check_sequence
 from bleukit.metrics import metric_for
 from bleukit.metrics.base import MetricOptions, Statistics
 from bleukit.pipeline import corpus_statistics
 
-__all__ = ["check_column_names", "require_columns", "references_of_rows", "statistics_of_columns"]
+__all__ = ["check_batching", "check_column_names", "require_columns", "references_of_rows", "statistics_of_columns"]
 
 Columns = Union[str, Sequence[str]]
 
 
 def _names(value: Any, what: str, allow_empty: bool = False) -> Tuple[str, ...]:
-    names = (value,) if isinstance(value, str) else value
-    if isinstance(names, (bytes, dict)) or not hasattr(names, "__iter__"):
+    if isinstance(value, bytes) or not (isinstance(value, str) or hasattr(value, "__iter__")):
         raise TypeError(f"{what} must be a column name or a list of column names, got {type(value).__name__}")
-    names = tuple(names)
+    names = (value,) if isinstance(value, str) else tuple(check_sequence(value, what, of="column names"))
     if not names and not allow_empty:
         raise ValueError(f"{what} is empty: give at least one column name")
     for name in names:
@@ -51,6 +51,19 @@ def check_column_names(
         raise ValueError(f"column {hypothesis_column!r} is both the hypothesis and a reference column")
     keys = () if group_by is None else _names(group_by, "group_by")
     return hypothesis_column, refs, keys
+
+
+def check_batching(batch_size: Any, num_proc: Any = None) -> Tuple[Optional[int], Optional[int]]:
+    """``batch_size`` and ``num_proc`` as the table libraries take them: an int >= 1 or ``None``
+    (their default: the whole table, one process). A bool, a float, a string or 0 is named here,
+    before the library turns it into "the whole table" or an error that does not say which.
+
+    >>> check_batching(1000, None)
+    (1000, None)
+    """
+    size = None if batch_size is None else check_count(batch_size, "batch_size")
+    procs = None if num_proc is None else check_count(num_proc, "num_proc")
+    return size, procs
 
 
 def require_columns(available: Sequence[str], needed: Sequence[str]) -> None:

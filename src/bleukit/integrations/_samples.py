@@ -111,10 +111,12 @@ def _frozen(value: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=64)
-def _cached(items: Tuple[Tuple[str, Any], ...]) -> SampleScorer:
-    return SampleScorer(**dict(items))
+def _cached(items: Tuple[Tuple[str, str, Any], ...]) -> SampleScorer:
+    return SampleScorer(**{k: v for k, _, v in items})
 
 
 def sample_scorer(**config: Any) -> SampleScorer:
     """The :class:`SampleScorer` of a configuration, built once (per-sample calls reuse it)."""
-    return _cached(tuple(sorted((k, _frozen(v)) for k, v in config.items())))
+    # The type is part of the key: True == 1 == 1.0 would otherwise find the scorer of another
+    # value's checks (scale=True would get scale=1.0's).
+    return _cached(tuple(sorted((k, type(v).__name__, _frozen(v)) for k, v in config.items())))

@@ -26,11 +26,12 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 import numpy as np
 
 from bleukit.accumulator import StatisticsAccumulator
+from bleukit.inputs import check_count
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult
 from bleukit.pipeline import sentence_scores_from_statistics
 
-from ._columns import Columns, check_column_names, require_columns, statistics_of_columns
+from ._columns import Columns, check_batching, check_column_names, require_columns, statistics_of_columns
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -144,6 +145,7 @@ def corpus_bleu_from_statistics(
     73.0297
     """
     opts = resolve_options(options, keywords)
+    batch_size = check_count(batch_size, "batch_size")
     require_columns(dataset.column_names, (column, nrefs_column))
     acc = StatisticsAccumulator(opts)
     empty = metric_for(opts).empty(opts)
@@ -167,7 +169,7 @@ def corpus_bleu(
     reference_columns: Columns,
     *,
     num_proc: Optional[int] = None,
-    batch_size: int = 1000,
+    batch_size: Optional[int] = 1000,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> MetricResult:
@@ -181,6 +183,7 @@ def corpus_bleu(
     82.2267
     """
     opts = resolve_options(options, keywords)
+    batch_size, num_proc = check_batching(batch_size, num_proc)
     fn = statistics_function(hypothesis_column, reference_columns, options=opts)
     stats = dataset.map(
         fn, batched=True, batch_size=batch_size, num_proc=num_proc, remove_columns=dataset.column_names,
@@ -196,7 +199,7 @@ def add_sentence_bleu(
     output_column: str = "bleu",
     *,
     num_proc: Optional[int] = None,
-    batch_size: int = 1000,
+    batch_size: Optional[int] = 1000,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> Any:
@@ -208,5 +211,6 @@ def add_sentence_bleu(
     ['a b c d']
     """
     opts = resolve_options(options, keywords, sentence=True)
+    batch_size, num_proc = check_batching(batch_size, num_proc)
     fn = sentence_bleu_function(hypothesis_column, reference_columns, output_column=output_column, options=opts)
     return dataset.map(fn, batched=True, batch_size=batch_size, num_proc=num_proc, desc="bleukit sentence BLEU")

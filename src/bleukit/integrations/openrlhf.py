@@ -30,6 +30,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import torch
 
+from bleukit.inputs import check_sequence
 from bleukit.integrations._samples import DEFAULT_LANGUAGE_KEY, sample_scorer, split_label
 
 __all__ = ["RewardFunction", "reward_func", "response_text", "END_MARKERS"]
@@ -87,6 +88,14 @@ class RewardFunction:
         sample_scorer(**self.config)  # validates the options now, not at the first sample
 
     def __call__(self, queries: Sequence[str], prompts: Sequence[str], labels: Sequence[Any]) -> Dict[str, Any]:
+        # one string is not a batch of its characters; sets, mappings and DataFrames are named
+        queries = check_sequence(queries, "queries")
+        prompts = check_sequence(prompts, "prompts")
+        labels = check_sequence(labels, "labels")
+        for what, texts in (("queries", queries), ("prompts", prompts)):
+            for i, text in enumerate(texts):
+                if not isinstance(text, str):
+                    raise TypeError(f"{what}[{i}] must be a str, got {type(text).__name__}")
         if not len(queries) == len(prompts) == len(labels):
             raise ValueError(f"got {len(queries)} queries, {len(prompts)} prompts and {len(labels)} labels")
         hypotheses = [response_text(q, p, self.end_markers) for q, p in zip(queries, prompts)]

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from bleukit.metrics.bleu.options import BleuOptionKeywords
 
-from ._columns import Columns, check_column_names, require_columns, statistics_of_columns
+from ._columns import Columns, check_batching, check_column_names, require_columns, statistics_of_columns
 
 __all__ = ["corpus_bleu", "add_sentence_bleu"]
 
@@ -77,6 +77,7 @@ def corpus_bleu(
     (100.0, 'nrefs:var')
     """
     opts = resolve_options(options, keywords)
+    batch_size, _ = check_batching(batch_size)
     hyp, refs, keys = check_column_names(hypothesis_column, reference_columns, group_by)
     _check_known_columns(dataset, (hyp,) + refs + keys)
     count = functools.partial(_partial_sums, hyp, refs, keys, opts)
@@ -124,6 +125,7 @@ def add_sentence_bleu(
     1
     """
     opts = resolve_options(options, keywords, sentence=True)
+    batch_size, _ = check_batching(batch_size)
     hyp, refs, _ = check_column_names(hypothesis_column, reference_columns)
     if not isinstance(output_column, str):
         raise TypeError(f"output_column must be a column name (str), got {type(output_column).__name__}")

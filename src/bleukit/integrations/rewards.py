@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import math
-import numbers
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from bleukit.ids import PadIds, id_statistics
+from bleukit.inputs import check_number, check_sequence
 from bleukit.integrations._columns import _names, references_of_rows
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, Statistics
@@ -61,7 +60,7 @@ __all__ = [
 _TRAINER_KWARGS = {"trainer_state", "log_extra", "log_metric", "environments"}
 
 
-def completion_text(completion: Any) -> str:
+def completion_text(completion: Any, what: str = "a completion") -> str:
     """The text of one completion: a string, or a conversation (list of messages) whose last
     message's content is used (a string, or a list of ``{"type": "text", "text": ...}`` parts).
 
@@ -69,6 +68,8 @@ def completion_text(completion: Any) -> str:
     'Hi there'
     >>> completion_text([{"role": "assistant", "content": [{"type": "text", "text": "Hi"}]}])
     'Hi'
+
+    ``what`` names the completion in an error (``completions[3]``).
     """
     if isinstance(completion, str):
         return completion
@@ -79,9 +80,11 @@ def completion_text(completion: Any) -> str:
         if isinstance(content, (list, tuple)):
             parts = [p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"]
             return "".join(parts)
-        raise TypeError(f"message content must be a str or a list of parts, got {type(content).__name__}")
+        raise TypeError(
+            f"{what}: message content must be a str or a list of parts, got {type(content).__name__}"
+        )
     raise TypeError(
-        "a completion must be a str or a list of chat messages ({'role': ..., 'content': ...}), "
+        f"{what} must be a str or a list of chat messages ({{'role': ..., 'content': ...}}), "
         f"got {type(completion).__name__}"
     )
 
@@ -118,15 +121,6 @@ def options_for_language(options: MetricOptions, language: Optional[str]) -> Met
     if tokenizer == DEFAULT_TOKENIZER:
         return options
     return dataclasses.replace(options, tokenize=tokenizer)  # type: ignore[type-var]
-
-
-def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{what} must be a number, got {type(value).__name__}")
-    number = float(value)
-    if not math.isfinite(number):
-        raise ValueError(f"{what} must be a finite number, got {value!r}")
-    return number
 
 
 def _missing(reference: Any) -> bool:
@@ -200,13 +194,9 @@ class MetricReward:
             raise ValueError("tokenizer= and pad_id= apply to token ids: pass ids=True, or leave them out")
         self.options: MetricOptions = resolved
         self.ids = ids
-        self.scale = _number(scale, "scale")
-        if self.scale <= 0:
-            raise ValueError(f"scale must be > 0, got {scale!r}")
-        self.power = _number(power, "power")
-        if self.power <= 0:
-            raise ValueError(f"power must be > 0, got {power!r}")
-        self.threshold = None if threshold is None else _number(threshold, "threshold")
+        self.scale = check_number(scale, "scale", minimum=0, strict=True)
+        self.power = check_number(power, "power", minimum=0, strict=True)
+        self.threshold = None if threshold is None else check_number(threshold, "threshold")
         if language_column is not None and not isinstance(language_column, str):
             raise TypeError(f"language_column must be a column name (str), got {type(language_column).__name__}")
         if language_column in self.reference_columns:
@@ -307,12 +297,13 @@ class MetricReward:
         """One reward per completion, as TRL's reward functions return them (``None``: no reference)."""
         if self.ids:
             if completion_ids is None:
-                raise ValueError(f"{type(self).__name__}(ids=True) needs completion_ids (TRL passes them)")
-            hypotheses: List[Any] = list(completion_ids)
+                raise ValueError(f"{type(self).__name__}(ids=True) needs completion_ids (TRL passes them), got None")
+            hypotheses: List[Any] = check_sequence(completion_ids, "completion_ids", of="id lists")
         else:
             if completions is None:
-                raise ValueError(f"the {self.__name__} reward needs completions")
-            hypotheses = [completion_text(c) for c in completions]
+                raise ValueError(f"the {self.__name__} reward needs completions, got None")
+            items = check_sequence(completions, "completions", of="completions (strings or chat messages)")
+            hypotheses = [completion_text(c, f"completions[{i}]") for i, c in enumerate(items)]
         n = len(hypotheses)
         references = references_of_rows([self._column(kwargs, name, n) for name in self.reference_columns])
         languages = self._column(kwargs, self.language_column, n) if self.language_column is not None else None
@@ -329,7 +320,8 @@ class MetricReward:
                 f"the {self.__name__} reward needs the column {name!r}, but the batch has only {columns}; "
                 f"name a dataset column (reference_column=..., language_column=...)"
             )
-        values = list(kwargs[name])
+        # A set, a mapping or a DataFrame is named; a string is one value, not one per character.
+        values = check_sequence(kwargs[name], f"column {name!r}", of="values, one per completion")
         if len(values) != n:
             raise ValueError(f"got {n} completions but {len(values)} entries in column {name!r}")
         return values

@@ -30,6 +30,7 @@ import numpy as np
 
 from bleukit._torch import is_torch_tensor
 from bleukit.accumulator import StatisticsAccumulator
+from bleukit.ids.layout import check_id_array
 from bleukit.metrics import resolve_options
 from bleukit.metrics.base import MetricOptions, Statistics
 from bleukit.metrics.bleu.options import BleuOptions
@@ -182,9 +183,12 @@ class BleuComputeMetrics:
             return [], []
         pad = getattr(self.tokenizer, "pad_token_id", None)
         gen_tokens = [int(np.count_nonzero(row != pad)) if pad is not None else len(row) for row in rows]
-        texts = self.tokenizer.batch_decode(
-            [row.tolist() for row in rows], skip_special_tokens=self.skip_special_tokens
-        )
+        try:
+            texts = self.tokenizer.batch_decode(
+                [row.tolist() for row in rows], skip_special_tokens=self.skip_special_tokens
+            )
+        except OverflowError as err:
+            raise _overflow(rows, what, err) from None
         if self.postprocess is not None:
             texts = [self.postprocess(t) for t in texts]
             for i, t in enumerate(texts):
@@ -230,9 +234,24 @@ def _unpack(eval_pred: Any) -> Tuple[Any, Any, Any]:
     )
 
 
+def _overflow(rows: List[np.ndarray], what: str, err: OverflowError) -> ValueError:
+    """The tokenizer could not take an id (the Rust tokenizers read 32-bit ids): say which."""
+    for i, row in enumerate(rows):
+        if row.size and int(row.max()) > 2**32 - 1:
+            return ValueError(
+                f"{what}[{i}] holds the token id {int(row.max())}, which the tokenizer cannot decode ({err}); "
+                "token ids must lie in the tokenizer's vocabulary"
+            )
+    return ValueError(f"the tokenizer cannot decode {what} ({err})")
+
+
 def _to_numpy(array: Any) -> np.ndarray:
     if is_torch_tensor(array):
-        return array.detach().cpu().numpy()
+        array = array.detach()
+        if array.is_floating_point() and str(array.dtype) not in ("torch.float16", "torch.float32", "torch.float64"):
+            # numpy has no bfloat16 (or float8): float32 holds every such value exactly.
+            array = array.float()
+        return array.cpu().numpy()
     return np.asarray(array)
 
 
@@ -266,6 +285,7 @@ def _integral(array: np.ndarray, what: str) -> np.ndarray:
     if array.dtype == object:
         raise TypeError(f"{what} must hold token ids (integers), got objects")
     if np.issubdtype(array.dtype, np.integer):
+        check_id_array(array, what)  # uint64 ids above 2**63 - 1 would wrap to "ignored" negative ids
         return array.astype(np.int64, copy=False)
     if np.issubdtype(array.dtype, np.floating) and np.all(np.isfinite(array)) and np.all(array == np.round(array)):
         # Gathered or padded ids sometimes arrive as floats; whole numbers are still ids.

@@ -39,6 +39,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Sequence, Union
 
+from bleukit.inputs import check_sequence
 from bleukit.integrations._samples import DEFAULT_LANGUAGE_KEY, sample_scorer, split_label
 
 __all__ = ["compute_score", "compute_score_async"]
@@ -73,9 +74,14 @@ def compute_score(
     if batch:
         if solution_str is not None or ground_truth is not None:
             raise TypeError("give either the single form (solution_str=...) or the batch form (solution_strs=...)")
-        hypotheses = list(solution_strs)  # type: ignore[arg-type]
-        labels = list(ground_truths) if ground_truths is not None else []
-        infos = list(extra_infos) if extra_infos is not None else [None] * len(hypotheses)
+        # one string is not a batch of its characters; sets, mappings and DataFrames are named
+        hypotheses = check_sequence(solution_strs, "solution_strs")
+        labels = check_sequence(ground_truths, "ground_truths", of="labels")
+        infos = (
+            check_sequence(extra_infos, "extra_infos", of="mappings (or None)")
+            if extra_infos is not None
+            else [None] * len(hypotheses)
+        )
         if not len(labels) == len(infos) == len(hypotheses):
             raise ValueError(
                 f"got {len(hypotheses)} solution_strs, {len(labels)} ground_truths and {len(infos)} extra_infos"
@@ -86,9 +92,8 @@ def compute_score(
         hypotheses, labels, infos = [solution_str], [ground_truth], [extra_info]
     for i, hypothesis in enumerate(hypotheses):
         if not isinstance(hypothesis, str):
-            raise TypeError(
-                f"solution_str must be a str (the decoded response), got {type(hypothesis).__name__} at {i}"
-            )
+            where = f"solution_strs[{i}]" if batch else "solution_str"
+            raise TypeError(f"{where} must be a str (the decoded response), got {type(hypothesis).__name__}")
     references, languages = [], []
     for label, info in zip(labels, infos):
         refs, language = split_label(label, language_key)

@@ -18,9 +18,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import datasets
 import evaluate
 
-from bleukit.inputs import check_hypotheses, check_references
+from bleukit.inputs import check_hypotheses, check_references, check_utf8
 
-__all__ = ["text_features", "TextMetric"]
+__all__ = ["text_features", "TextMetric", "check_arrow_text"]
 
 
 def text_features() -> List[datasets.Features]:
@@ -38,6 +38,26 @@ def text_features() -> List[datasets.Features]:
             }
         ),
     ]
+
+
+def check_arrow_text(predictions: Any, references: Any) -> None:
+    """The lone-surrogate check (:func:`bleukit.inputs.check_utf8`) for modules that hand their
+    input to evaluate as it came (the drop-ins of ``bleukit.compat``): Arrow stores UTF-8, and
+    fails on a lone surrogate without saying which item holds it. Strings and lists of strings
+    are checked; anything else is left to evaluate's own checks.
+
+    >>> check_arrow_text(["a", "b"], [["a"], "b"])
+    """
+    for texts, what in ((predictions, "predictions"), (references, "references")):
+        if isinstance(texts, (list, tuple)):
+            check_utf8(
+                [
+                    t if isinstance(t, str) else [r if isinstance(r, str) else "" for r in t]
+                    if isinstance(t, (list, tuple)) else ""
+                    for t in texts
+                ],
+                what,
+            )
 
 
 class TextMetric(evaluate.Metric):
@@ -60,9 +80,17 @@ class TextMetric(evaluate.Metric):
         if predictions is None and references is None:
             return None, None
         if predictions is None or references is None:
-            raise ValueError("give both predictions and references")
+            missing = "predictions" if predictions is None else "references"
+            raise ValueError(
+                f"{missing} is None: give both predictions and references (or neither, to score the "
+                "batches added with add_batch)"
+            )
         hyps = check_hypotheses(predictions)
-        return hyps, check_references(references, len(hyps))
+        refs = check_references(references, len(hyps))
+        # Arrow stores UTF-8: a lone surrogate would fail there without saying which item holds it.
+        check_utf8(hyps, "predictions")
+        check_utf8(refs, "references")
+        return hyps, refs
 
     def compute(
         self, *, predictions: Optional[Sequence[str]] = None, references: Optional[Sequence[Any]] = None,

@@ -36,6 +36,8 @@ from .._torch import is_torch_tensor
 from ..defaults import DEFAULT_THREADS
 from ..engine import thread_count
 from ..ids.api import id_options
+from ..ids.backends import NumpyOps, TorchOps
+from ..ids.layout import PadIds, sequences
 from ..inputs import check_texts
 from ..metrics import metric_for, resolve_options
 from ..metrics.base import MetricOptions
@@ -141,7 +143,7 @@ def pairwise_bleu_ids(
     hyp_ids: Any,
     ref_ids: Any,
     *,
-    pad_id: Optional[int] = None,
+    pad_id: PadIds = None,
     threads: int = DEFAULT_THREADS,
     backend: str = "auto",
     **options: Unpack[BleuIdOptionKeywords],
@@ -149,7 +151,8 @@ def pairwise_bleu_ids(
     """Pairwise sentence BLEU on token ids (candidates that were never detokenized).
 
     ``hyp_ids`` and ``ref_ids`` are 2-D arrays/tensors ``(N, length)`` padded with ``pad_id``
-    (dropped wherever it occurs), or lists of 1-D id sequences. Element ``(i, j)`` equals
+    (an id or several, dropped wherever they occur), or lists of 1-D id sequences, checked as
+    :func:`bleukit.ids.sentence_bleu_ids` checks them. Element ``(i, j)`` equals
     ``sacrebleu.sentence_bleu(" ".join(map(str, hyp_i)), [" ".join(map(str, ref_j))],
     tokenize="none")``. Host data (numpy, lists, CPU tensors) goes through the counted tables and
     pair loop of :func:`pairwise_bleu`; tensors on an accelerator (or ``backend="torch"``) are
@@ -188,45 +191,25 @@ def _torch_device(*objs: Any):
     return None
 
 
-def _id_tuples(seqs: Any, pad_id: Optional[int], what: str) -> List[Tuple[int, ...]]:
-    """Each sequence as a tuple of Python ints without padding (hashable: equal ones count once)."""
-    if seqs is None or isinstance(seqs, (str, bytes, dict)) or not hasattr(seqs, "__len__"):
-        raise TypeError(
-            f"{what} must be a 2-D array/tensor of ids or a list of id sequences, got "
-            f"{type(seqs).__name__}"
-        )
-    if is_torch_tensor(seqs):
-        seqs = seqs.detach().cpu().numpy()
-    if isinstance(seqs, np.ndarray) and seqs.ndim != 2:
-        raise ValueError(f"{what} must be 2-D (sequences, length) or a list of sequences, got shape {seqs.shape}")
-    if len(seqs) == 0:
-        raise ValueError(f"{what} is empty: pairwise BLEU needs at least one sequence on each side")
-    out = []
-    for i, seq in enumerate(seqs):
-        if is_torch_tensor(seq):
-            seq = seq.detach().cpu().numpy()
-        arr = np.asarray(seq)
-        if arr.ndim != 1:
-            raise ValueError(f"{what}[{i}] must be a 1-D sequence of token ids, got shape {arr.shape}")
-        if arr.size and not np.issubdtype(arr.dtype, np.integer):
-            raise TypeError(f"{what}[{i}] must hold integer token ids, got dtype {arr.dtype}")
-        if pad_id is not None:
-            arr = arr[arr != pad_id]
-        out.append(tuple(arr.tolist()))
-    return out
+def _id_tuples(seqs: Any, pad_id: PadIds, what: str) -> List[Tuple[int, ...]]:
+    """Each sequence as a tuple of Python ints without padding (hashable: equal ones count once),
+    checked by the token-id layout (:func:`bleukit.ids.layout.sequences`)."""
+    tokens, lengths = sequences(seqs, pad_id, what, NumpyOps())
+    ids = tokens.tolist()
+    ends = np.cumsum(lengths).tolist()
+    return [tuple(ids[end - n : end]) for end, n in zip(ends, lengths.tolist())]
 
 
-def _pairwise_ids_torch(hyp_ids: Any, ref_ids: Any, pad_id: Optional[int], options: BleuOptions, device) -> Any:
+def _pairwise_ids_torch(hyp_ids: Any, ref_ids: Any, pad_id: PadIds, options: BleuOptions, device) -> Any:
     import torch
 
     from ..ids import sentence_bleu_ids
 
-    if device is None:
-        device = torch.device("cpu")
-    hyps, hyp_len = _padded(torch, hyp_ids, pad_id, device, "hyp_ids")
-    refs, ref_len = (hyps, hyp_len) if ref_ids is hyp_ids else _padded(torch, ref_ids, pad_id, device, "ref_ids")
+    ops = TorchOps(torch, device if device is not None else torch.device("cpu"))
+    hyps, hyp_len = sequences(hyp_ids, pad_id, "hyp_ids", ops, padded=True)
+    refs, ref_len = (hyps, hyp_len) if ref_ids is hyp_ids else sequences(ref_ids, pad_id, "ref_ids", ops, padded=True)
     n, m = hyps.shape[0], refs.shape[0]
-    out = torch.empty((n, m), dtype=torch.float64, device=device)
+    out = torch.empty((n, m), dtype=torch.float64, device=ops.device)
     # Each block repeats its hypotheses against all references; its size bounds the ids in flight.
     width = max(1, hyps.shape[1] + refs.shape[1])
     step = max(1, (1 << 22) // (m * width))
@@ -235,33 +218,9 @@ def _pairwise_ids_torch(hyp_ids: Any, ref_ids: Any, pad_id: Optional[int], optio
         b = i1 - i0
         out[i0:i1] = sentence_bleu_ids(
             hyps[i0:i1].repeat_interleave(m, 0), refs.repeat(b, 1),
-            pad_id=pad_id, hyp_lengths=hyp_len[i0:i1].repeat_interleave(m, 0), ref_lengths=ref_len.repeat(b),
+            hyp_lengths=hyp_len[i0:i1].repeat_interleave(m, 0), ref_lengths=ref_len.repeat(b),
             max_ngram_order=options.max_ngram_order, smooth_method=options.smooth_method,
             smooth_value=options.smooth_value, effective_order=options.effective_order,
             weights=options.weights, backend="torch",
         ).reshape(b, m)
     return out
-
-
-def _padded(torch, seqs: Any, pad_id: Optional[int], device, what: str):
-    """A (n, L) int64 tensor on ``device`` and each row's length (pads are dropped by the scorer)."""
-    if seqs is None or isinstance(seqs, (str, bytes, dict)) or not hasattr(seqs, "__len__") or len(seqs) == 0:
-        raise TypeError(f"{what} must be a non-empty 2-D tensor of ids or a list of id sequences")
-    if is_torch_tensor(seqs) or isinstance(seqs, np.ndarray):
-        x = torch.as_tensor(seqs).to(device=device, dtype=torch.int64)
-        if x.ndim != 2:
-            raise ValueError(
-                f"{what} must be 2-D (sequences, length) or a list of sequences, got shape "
-                f"{tuple(x.shape)}"
-            )
-        return x, torch.full((x.shape[0],), x.shape[1], dtype=torch.int64, device=device)
-    rows = [torch.as_tensor(r if is_torch_tensor(r) else np.asarray(r)).to(device=device, dtype=torch.int64)
-            for r in seqs]
-    for i, r in enumerate(rows):
-        if r.ndim != 1:
-            raise ValueError(f"{what}[{i}] must be a 1-D sequence of token ids, got shape {tuple(r.shape)}")
-    lengths = torch.tensor([r.shape[0] for r in rows], dtype=torch.int64, device=device)
-    x = torch.nn.utils.rnn.pad_sequence(rows, batch_first=True, padding_value=0)
-    if x.shape[1] == 0:
-        x = torch.zeros((len(rows), 1), dtype=torch.int64, device=device)
-    return x, lengths

@@ -10,6 +10,15 @@ with ``w_j`` uniform, given probabilities or given log-probabilities. The N x M 
 the metric's ``pairwise_scores`` (:func:`bleukit.pairwise.pairwise_scores`; for BLEU every sentence
 is counted once and a compiled loop clips the pairs).
 
+A BLAS dot product rounds in an order that depends on the position of a pseudo-reference, so
+utilities that are mathematically equal (candidates scoring the same against the
+pseudo-references in another order, say) could differ in the last bit and the rounding would
+break the tie. Every utility within the product's rounding bound of another is therefore
+recomputed as the correctly rounded value of the exact sum of the exact products (error-free
+products, summed by ``math.fsum``): mathematically equal utilities are bit-equal, and the tie rule
+(the lowest index first) decides between them. (Exact as long as no product falls below 2**-969,
+some 1e-292, where its rounding error would underflow.)
+
 ``aggregate=True`` uses reference aggregation instead (DeNero et al. 2009; Vamvas & Sennrich
 2024): one expected reference whose n-gram counts and length are the weighted means of the
 pseudo-references', and each candidate's sentence score against it (BLEU and chrF implement it).
@@ -24,7 +33,7 @@ expectation and may rank candidates differently.
 
 from __future__ import annotations
 
-import numbers
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -33,9 +42,10 @@ import numpy as np
 from .._torch import is_torch_tensor
 from ..defaults import DEFAULT_THREADS
 from ..engine import thread_count
-from ..inputs import check_texts
+from ..inputs import check_count, check_sequence, check_texts
 from ..metrics import metric_for, resolve_options
 from ..metrics.base import MetricOptions
+from ..metrics.bleu.formula import binary_scaled
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -69,10 +79,10 @@ class MBRSelection:
 
 
 def _normalised_weights(weights: Any, log_weights: bool, m: int, where: str) -> np.ndarray:
-    if isinstance(weights, (str, bytes, dict)) or not hasattr(weights, "__len__"):
-        raise TypeError(f"{where} must be a sequence of numbers, one per pseudo-reference")
     if is_torch_tensor(weights):
         weights = weights.detach().cpu().numpy()
+    if not isinstance(weights, np.ndarray):
+        weights = check_sequence(weights, where, of="numbers")
     w = np.asarray(weights)
     if w.ndim != 1 or w.shape[0] != m:
         raise ValueError(f"{where} has shape {w.shape}, but there are {m} pseudo-references: give one weight each")
@@ -91,10 +101,66 @@ def _normalised_weights(weights: Any, log_weights: bool, m: int, where: str) -> 
             f"{where} (probabilities) must be finite and >= 0; pass log_weights=True for "
             "log-probabilities"
         )
-    total = w.sum()
-    if not total > 0:
+    if not w.max(initial=0.0) > 0:
         raise ValueError(f"{where} sum to zero: no pseudo-reference has any weight")
-    return w / total
+    if (w == w[0]).all():
+        return np.full(m, 1.0 / m)  # equal weights are the plain mean, to the bit
+    # A power of two changes no bit of the normalised weights, and keeps a sum of huge weights
+    # ([1e308] * 3) finite.
+    w = np.asarray(binary_scaled(w.tolist()), dtype=np.float64)
+    return w / w.sum()
+
+
+_SPLIT = 134217729.0  # 2**27 + 1: Dekker's splitter for float64
+
+
+def _halves(x: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Each float as the exact sum of two with at most 26 significant bits (Dekker)."""
+    c = _SPLIT * x
+    high = c - (c - x)
+    return high, x - high
+
+
+def _exact_dot(matrix: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``matrix @ weights``, each element the correctly rounded exact sum of the exact products:
+    every product split into its rounded value and its rounding error (Dekker), each row's terms
+    summed by ``math.fsum``."""
+    product = matrix * weights
+    m_high, m_low = _halves(matrix)
+    w_high, w_low = _halves(weights)
+    error = ((m_high * w_high - product) + m_high * w_low + m_low * w_high) + m_low * w_low
+    terms = np.ascontiguousarray(np.concatenate([product, error], axis=1))
+    return np.array([math.fsum(memoryview(row)) for row in terms], dtype=np.float64)
+
+
+def expected_utilities(matrix: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``matrix @ weights`` (the expected utility of every candidate) where a value that could tie
+    with another is exact: mathematically equal utilities come out bit-equal.
+
+    The BLAS product rounds in an order that depends on the columns' positions, so two candidates
+    with the same scores against permuted pseudo-references may differ in the last bit. Its error
+    is bounded (``gamma(M+1) * sum |terms|``, whatever the order, FMA or not); every value within
+    twice that bound of its neighbour in sorted order is recomputed as the correctly rounded exact
+    sum (:func:`_exact_dot`). Values further apart are ordered correctly as they are.
+
+    >>> m = np.array([[0.1, 0.7, 0.2], [0.2, 0.1, 0.7], [0.5, 0.5, 0.5]])
+    >>> u = expected_utilities(m, np.full(3, 1 / 3))
+    >>> bool(u[0] == u[1]), bool(u[2] == m[2] @ np.full(3, 1 / 3))
+    (True, True)
+    """
+    utilities = matrix @ weights
+    n, m = matrix.shape
+    if n < 2:
+        return utilities
+    unit = 2.0**-53
+    gamma = (m + 1) * unit / (1 - (m + 1) * unit)  # Higham's bound for a dot product of length m
+    slack = 2 * gamma * float((np.abs(matrix) @ weights).max()) + 4 * float(np.spacing(np.abs(utilities).max()))
+    order = np.argsort(utilities, kind="stable")
+    near = np.diff(utilities[order]) <= slack
+    rows = order[np.concatenate(([False], near)) | np.concatenate((near, [False]))]
+    if rows.size:
+        utilities[rows] = _exact_dot(matrix[rows], weights)
+    return utilities
 
 
 def _distinct(items: List[str]) -> Tuple[List[str], np.ndarray]:
@@ -127,19 +193,20 @@ def _select_one(
     if aggregate:
         distinct = metric.aggregate_scores(distinct_cands, distinct_refs, w_distinct, options)
     else:
-        distinct = metric.pairwise_scores(distinct_cands, distinct_refs, options, threads=threads) @ w_distinct
+        distinct = expected_utilities(
+            metric.pairwise_scores(distinct_cands, distinct_refs, options, threads=threads), w_distinct
+        )
     utilities = distinct[cand_index]
     # A stable sort of the negated utilities: among equal utilities the lowest index comes first.
     order = np.argsort(-utilities, kind="stable")[:nbest]
     indices = [int(i) for i in order]
-    return MBRSelection(indices=indices, selected=[candidates[i] for i in indices], utilities=utilities)
+    return MBRSelection(indices=indices, selected=[cands[i] for i in indices], utilities=utilities)
 
 
-def _is_batch(candidates: Any) -> bool:
-    if isinstance(candidates, (str, bytes)) or not hasattr(candidates, "__len__") or len(candidates) == 0:
-        return False
-    first = candidates[0]
-    return not isinstance(first, str) and hasattr(first, "__len__")
+def _is_batch(items: List[Any]) -> bool:
+    # A list whose first item is a collection (list, tuple, set, generator, ...) is a batch; its
+    # items are then checked as candidate lists, so a set among them is named by its index.
+    return bool(items) and not isinstance(items[0], (str, bytes)) and hasattr(items[0], "__iter__")
 
 
 def mbr_select(
@@ -179,29 +246,31 @@ def mbr_select(
     """
     opts = resolve_options(options, keywords, sentence=True)
     threads = thread_count(threads)
-    if isinstance(nbest, bool) or not isinstance(nbest, numbers.Integral) or nbest < 1:
-        raise ValueError(f"nbest must be an int >= 1, got {nbest!r}")
+    nbest = check_count(nbest, "nbest")
     for flag, name in ((log_weights, "log_weights"), (aggregate, "aggregate")):
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
-    nbest = int(nbest)
-    if not _is_batch(candidates):
-        return _select_one(
-            candidates, pseudo_references, weights, nbest, log_weights, aggregate, opts, threads, "candidates"
-        )
-    batch = list(candidates)
+    items = check_sequence(candidates, "candidates", of="strings (or a batch of lists of strings)")
+    if not _is_batch(items):
+        return _select_one(items, pseudo_references, weights, nbest, log_weights, aggregate, opts, threads,
+                           "candidates")
+    per_source: Dict[str, List[Any]] = {}
     for value, name in ((pseudo_references, "pseudo_references"), (weights, "weights")):
-        if value is not None and (not hasattr(value, "__len__") or len(value) != len(batch)):
+        if value is None:
+            continue
+        entries = check_sequence(value, name, of="entries, one per source")
+        if len(entries) != len(items):
             raise ValueError(
-                f"candidates is a batch of {len(batch)} source sentences, so {name} must be a list of "
-                f"{len(batch)} entries (one per source)"
+                f"candidates is a batch of {len(items)} source sentences, so {name} must be a list of "
+                f"{len(items)} entries (one per source), got {len(entries)}"
             )
+        per_source[name] = entries
     return [
         _select_one(
             cands,
-            None if pseudo_references is None else pseudo_references[k],
-            None if weights is None else weights[k],
+            per_source["pseudo_references"][k] if "pseudo_references" in per_source else None,
+            per_source["weights"][k] if "weights" in per_source else None,
             nbest, log_weights, aggregate, opts, threads, f"candidates[{k}]",
         )
-        for k, cands in enumerate(batch)
+        for k, cands in enumerate(items)
     ]

@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..defaults import DEFAULT_SAMPLES, environment_seed
-from ..significance import paired_test
+from ..inputs import check_count
+from ..significance import check_systems, paired_test
 from .metrics.base import Metric, Signature
 
 __all__ = ["PairedTest", "Result"]
@@ -76,11 +77,14 @@ class PairedTest:
                 "by bleukit.sacrebleu; leave it at -1, or run test_type='bs' for intervals"
             )
         self.test_type = test_type
-        self.named_systems = named_systems
+        # bleukit's checks of paired_test's systems (a generator read once, sets and strings named)
+        self.named_systems = check_systems(named_systems)
         self.metrics = metrics
         self.references = references
         self.n_ar_confidence = n_ar_confidence
         self.n_jobs = n_jobs
+        # sacreBLEU: 0 is the test's default number of samples
+        n_samples = check_count(n_samples, "n_samples", minimum=0)
         self.n_samples = n_samples if n_samples > 0 else self._DEFAULT_SAMPLES[test_type]
         self._seed = environment_seed()
 

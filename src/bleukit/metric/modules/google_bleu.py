@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 import evaluate
 
 from bleukit.compat import gleu
-from bleukit.metric.base import text_features
+from bleukit.metric.base import check_arrow_text, text_features
 
 _CITATION = """\
 @misc{wu2016googles,
@@ -63,7 +63,19 @@ class GoogleBleu(evaluate.Metric):
             return super().compute(**kwargs)
         if predictions is not None and len(predictions) == 0:
             raise ValueError("empty input: no predictions to score")
+        check_arrow_text(predictions, references)
         return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions: Optional[List[str]] = None, references: Optional[List[Any]] = None,
+                  **kwargs: Any) -> None:
+        """As evaluate's; a lone surrogate is a ValueError naming its item."""
+        check_arrow_text(predictions, references)
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
+        """As evaluate's; a lone surrogate is a ValueError naming it."""
+        check_arrow_text([prediction], [reference])
+        return super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(self, predictions: List[str], references: List[Any], tokenizer: Any = None,
                  min_len: int = 1, max_len: int = 4) -> Dict[str, float]:

@@ -14,8 +14,9 @@ token-id path on a GPU runs this very function instead of a copy of it.
 from __future__ import annotations
 
 import contextlib
+import math
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence, Tuple
 
 from ..._torch import array_namespace
 from .options import BleuOptions
@@ -114,18 +115,39 @@ def _score_orders(xp: Any, counts: Any, totals: Any, sys_len: Any, ref_len: Any,
         terms = log_p if in_use is None else xp.where(in_use, log_p, 0.0)
         mean_log = _running(xp, terms, "sum")[-1] / eff
     else:
-        w = _column(xp, options.weights, p)
+        w = _column(xp, binary_scaled(options.weights), p)
         used_w = xp.broadcast_to(w, p.shape) if in_use is None else xp.where(in_use, w, 0.0)
         log_sum = _running(xp, used_w * log_p, "sum")[-1]
         weight_sum = _running(xp, used_w, "sum")[-1]
         # Weights are renormalised over the orders in use; no weight on any of them means no
         # evidence, scored 0. A zero precision with any positive weight makes the geometric mean
         # exactly 0: the log(0) floor times a tiny weight would otherwise leave a positive score.
-        zero_factor = ((used_w > 0) & (p <= 0)).any(0)
+        # (Positive as given: scaling may have rounded a weight 2**1000 times below the largest to 0.)
+        positive = _column(xp, [float(v > 0) for v in options.weights], p) > 0
+        used_positive = xp.broadcast_to(positive, p.shape) if in_use is None else in_use & positive
+        zero_factor = (used_positive & (p <= 0)).any(0)
         has_weight = (weight_sum > 0) & ~zero_factor
         mean_log = xp.where(has_weight, log_sum / xp.where(has_weight, weight_sum, 1.0), LOG_ZERO)
     score = xp.where(any_match, bp * xp.exp(mean_log), 0.0)
     return RowScores(score=score, precisions=p, bp=bp, counts=out_counts, totals=out_totals)
+
+
+def binary_scaled(values: Sequence[float]) -> Tuple[float, ...]:
+    """Non-negative weights times the power of two that brings the largest into [0.5, 1).
+
+    The geometric mean divides by the weights' sum, so their scale cancels; a power of two
+    changes no bit of a product, sum or quotient (barring overflow), so the scores are those of
+    the weights as given, and weights whose sum overflows (``[1e308] * 4``) score as their
+    ratios say instead of NaN.
+
+    >>> binary_scaled([3.0, 6.0]), binary_scaled([2.0**1023] * 2) == binary_scaled([1.0] * 2)
+    ((0.375, 0.75), True)
+    """
+    largest = max(values)
+    if not largest > 0:
+        return tuple(values)
+    shift = math.frexp(largest)[1]
+    return tuple(math.ldexp(v, -shift) for v in values)
 
 
 def _running(xp: Any, x: Any, op: str) -> Any:

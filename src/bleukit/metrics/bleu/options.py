@@ -8,12 +8,12 @@
 from __future__ import annotations
 
 import functools
-import math
 import numbers
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, List, Mapping, Optional, Sequence, Tuple, TypedDict
+from typing import Any, ClassVar, Mapping, Optional, Sequence, Tuple, TypedDict
 
 from ..._version import __version__
+from ...inputs import check_number
 from ...tokenizers import DEFAULT_TOKENIZER, check_tokenizer_name, tokenizer_class
 from ..base import MetricOptions, NRefs, Resampling
 
@@ -106,13 +106,9 @@ class BleuOptions(MetricOptions):
             )
         value = self.smooth_value
         if value is not None:
-            if isinstance(value, bool) or not isinstance(value, numbers.Real):
-                raise TypeError(f"smooth_value must be a number, got {type(value).__name__}")
             # Any real number type (Fraction, Decimal, numpy) becomes the float the formula uses,
             # so nothing fails later (formatting the signature, say).
-            value = float(value)
-            if not math.isfinite(value) or value < 0:
-                raise ValueError(f"smooth_value must be a finite number >= 0, got {self.smooth_value!r}")
+            value = check_number(value, "smooth_value", minimum=0)
             object.__setattr__(self, "smooth_value", value)
         else:
             value = SMOOTH_DEFAULTS[self.smooth_method]
@@ -212,13 +208,7 @@ def _check_weights(weights: Sequence[float], order: int) -> Tuple[float, ...]:
             f"weights has {len(weights)} values but max_ngram_order is {order}: give one weight "
             "per n-gram order"
         )
-    out: List[float] = []
-    for w in weights:
-        if isinstance(w, bool) or not isinstance(w, numbers.Real):
-            raise TypeError(f"weights must be numbers, got {type(w).__name__}")
-        if not math.isfinite(w) or w < 0:
-            raise ValueError(f"weights must be finite and >= 0, got {w!r}")
-        out.append(float(w))
+    out = [check_number(w, f"weights[{i}]", minimum=0) for i, w in enumerate(weights)]
     if sum(out) <= 0:
         raise ValueError("weights must not all be zero")
     return tuple(out)

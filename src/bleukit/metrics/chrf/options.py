@@ -19,6 +19,7 @@ from typing import ClassVar, Mapping, Optional, TypedDict, Union
 import numpy as np
 
 from ..._version import __version__
+from ...inputs import check_number
 from ..base import MetricOptions, NRefs, Resampling
 
 __all__ = [
@@ -57,13 +58,10 @@ def _check_order(name: str, value: object, minimum: int) -> int:
 
 
 def _check_beta(value: object) -> Beta:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"beta must be a number (int or float), got {type(value).__name__}")
+    number = check_number(value, "beta", minimum=0)
     # An integer beta stays an int, as in sacreBLEU: beta ** 2 and 1 + beta ** 2 are then exact
     # integers that are rounded once when they meet a float (see formula.py).
-    beta: Beta = int(value) if isinstance(value, numbers.Integral) else float(value)
-    if not math.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a finite number >= 0, got {value!r}")
+    beta: Beta = int(value) if isinstance(value, numbers.Integral) else number
     try:
         factor = float(beta**2)
     except OverflowError:

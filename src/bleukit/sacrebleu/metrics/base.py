@@ -22,7 +22,14 @@ from typing import Any, ClassVar, Dict, List, Optional, Sequence, Type
 
 from ...cli.output import score_json, score_line
 from ...defaults import DEFAULT_THREADS, environment_seed
-from ...inputs import check_hypotheses, check_references, check_sentence_references, references_from_streams
+from ...inputs import (
+    check_count,
+    check_hypotheses,
+    check_references,
+    check_sentence_references,
+    check_sequence,
+    references_from_streams,
+)
 from ...metrics import metric_for
 from ...metrics.base import MetricOptions, MetricResult
 from ...pipeline import corpus_statistics, score_statistics
@@ -163,8 +170,11 @@ class Metric:
 
     def _references_for(self, n: int, references: Optional[Sequence[Sequence[Optional[str]]]]) -> List[List[str]]:
         """The per-hypothesis references of ``n`` hypotheses: the given streams, else the cache."""
-        if references is not None and len(references) > 0:
-            return self._cache_references(references, n)
+        if references is not None:
+            # sacreBLEU takes an empty list as "use the cache"; a generator is read once here
+            references = check_sequence(references, "references", of="reference streams")
+            if references:
+                return self._cache_references(references, n)
         if self._ref_cache is None:
             raise RuntimeError("No references provided and the cache is empty.")
         if len(self._ref_cache) != n:
@@ -198,7 +208,9 @@ class Metric:
         self._check_system(hyps)
         stats = corpus_statistics(hyps, refs, options, DEFAULT_THREADS)
         result = score_statistics(stats, options)
-        if n_bootstrap > 1:
+        # sacreBLEU resamples only when n_bootstrap > 1 (0 and 1 are a plain score); a bool, a
+        # float or a string is named here rather than compared
+        if check_count(n_bootstrap, "n_bootstrap", minimum=0) > 1:
             seed = environment_seed()
             self.n_bootstrap, self.seed = n_bootstrap, str(seed).lower()
             result = with_bootstrap(result, stats, options, n_bootstrap, seed)
