@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast lint docs dist bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-lighteval lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,19 @@ demo: install
 
 test: install-dev
 	$(BIN)/python -m pytest -q
+
+# lighteval 0.13 pins nltk 3.9.1 (the dev venv tests the NLTK reproductions against 3.10.4), so its
+# plug-in is tested in a venv of its own, with the package installed from this checkout.
+LT_VENV := .venv-lighteval
+$(LT_VENV)/.installed: pyproject.toml setup.py
+	$(PYTHON) -m venv $(LT_VENV)
+	$(LT_VENV)/bin/python -m pip install -q --upgrade pip
+	$(LT_VENV)/bin/python -m pip install -q $(TORCH_PIP_ARGS) '$(TORCH_SPEC)'
+	$(LT_VENV)/bin/python -m pip install -q -e '.[lighteval]' pytest pytest-timeout sacrebleu==2.6.0
+	touch $@
+
+test-lighteval: $(LT_VENV)/.installed
+	$(LT_VENV)/bin/python -m pytest -q tests/integrations/test_lighteval.py src/bleukit/integrations/lighteval.py
 
 # Everything but the end-to-end tests marked slow (training runs, browser, builds); `make test` runs all.
 test-fast: install-dev
@@ -84,4 +97,4 @@ app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
 clean:
-	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf .fuzz-ter
+	rm -rf $(VENV) $(LT_VENV) build dist site src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf .fuzz-ter

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from ..bleu import corpus_bleu
 from ..inputs import check_hypotheses, check_references
 from ..tokenizers import get_tokenizer
-from . import gleu, hf_evaluate, moses, nltk, presets, torchmetrics
+from . import coco, gleu, hf_evaluate, moses, nltk, presets, torchmetrics
 
 __all__ = ["VariantRow", "VariantTable", "compare_variants"]
 
@@ -78,6 +78,8 @@ NOTES = {
     "no brevity penalty",
     "spBLEU (flores200)": "SentencePiece pieces of the FLORES-200 model instead of 13a words",
     "spBLEU (flores101)": "SentencePiece pieces of the FLORES-101 model instead of 13a words",
+    "COCO caption Bleu_4": "captioning's toolkit (pycocoevalcap) on the 13a tokens: every precision smoothed "
+    "by 1e-15/1e-9, so no match gives a tiny score, not 0",
 }
 
 
@@ -127,6 +129,8 @@ def compare_variants(
     # T5's metric is this call (its list-of-lists targets are sacreBLEU streams; see presets.t5_bleu)
     add("T5 (sacreBLEU intl)", corpus_bleu(hyps, refs, tokenize="intl", smooth_method="exp", smooth_value=0.0).score)
     add("GLEU (google_bleu)", 100 * gleu.corpus_gleu(ref13, hyp13))
+    joined = [" ".join(h) for h in hyp13], [[" ".join(r) for r in rs] for rs in ref13]
+    add("COCO caption Bleu_4", 100 * coco.coco_bleu(*joined)[0][3])
     for name in ("flores200", "flores101"):
         try:
             result = presets.spbleu(hyps, refs, tokenize=name, model_file=(spm_model_files or {}).get(name))
