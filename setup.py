@@ -118,8 +118,9 @@ ext_modules = (
         Extension(
             "bleukit._native_kernel",
             sources=["csrc/module.c", "csrc/tokenize.c", "csrc/count.c"],
-            depends=["csrc/kernel.h", "csrc/hash.h", "csrc/poll.h", "csrc/pyhelpers.h"],
-            extra_compile_args=_compile_args(),
+            depends=["csrc/kernel.h", "csrc/hash.h", "csrc/poll.h", "csrc/pyhelpers.h", "csrc/entries.h"],
+            extra_compile_args=_compile_args() + _pthread(),
+            extra_link_args=_pthread(),
             optional=True,
         ),
         # The pairwise match loop (bleukit.metrics.bleu.pairs) is its own module: it shares only the small

@@ -10,8 +10,11 @@ on CPU time: the processes are single-threaded, so it equals wall time on an idl
 stays put when other work shares the cores. The run fails if a p-value differs from sacreBLEU's
 or a mean/CI by more than sacreBLEU's float32 rounding.
 
-    python benchmarks/bench_significance.py            # WMT17 rows + bleukit scaling (about a minute)
+    python benchmarks/bench_significance.py            # WMT17 rows + bleukit scaling + command lines (minutes)
     python benchmarks/bench_significance.py --scale-peers
+
+The last table runs the command lines as users do (``bleukit REF -i SYS... --paired-bs``, and
+sacreBLEU's), whole processes: interpreter start-up and imports included.
 """
 
 from __future__ import annotations
@@ -30,13 +33,26 @@ from typing import List, Optional
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from run import SHARED, _reset_peak, _status_kb  # noqa: E402  (the same memory probe as run.py)
+from _common import (  # noqa: E402
+    ONE_THREAD,
+    SHARED,
+    VENV_BIN,
+    WMT17_SYSTEMS,
+    load_average,
+    machine_line,
+    process_cpu,
+    reset_peak,
+    status_kb,
+    versions,
+)
 
-WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
+WMT17 = WMT17_SYSTEMS
 SEED = 12345
 # Minimum ratio sacreBLEU time / bleukit time, and maximum bleukit peak / sacreBLEU peak.
 TARGETS = {"wmt17-bs": 20, "wmt17-ar": 10}
 MEMORY_TARGET = 0.25
+# Whole processes, as users run them (issue 25): minimum ratio of sacreBLEU's CPU time to bleukit's.
+CLI_TARGETS = {"--paired-bs": 25, "--paired-ar": 30, "--confidence": 10}
 
 
 def _read(path: Path) -> List[str]:
@@ -101,12 +117,12 @@ def worker(tool: str, workload: str) -> dict:
                 return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in scores["BLEU"]]
 
     gc.collect()
-    peak_ok = _reset_peak()
-    base = _status_kb("VmRSS")
+    peak_ok = reset_peak()
+    base = status_kb("VmRSS")
     start, cpu_start = time.perf_counter(), time.process_time()
     results = call()
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    peak_kb = _status_kb("VmHWM") - base if peak_ok else None
+    peak_kb = status_kb("VmHWM") - base if peak_ok else None
     clean = [{k: (None if v is None else float(v)) for k, v in r.items()} for r in results]
     return {"seconds": seconds, "cpu": cpu, "peak_mb": None if peak_kb is None else peak_kb / 1024, "results": clean}
 
@@ -147,15 +163,40 @@ def check_equal(ours: List[dict], theirs: List[dict]) -> List[str]:
     return problems
 
 
+def cli_rows(missed: List[str]) -> None:
+    """The whole command line on the 5 WMT17 systems: start-up, imports, reading, statistics, the
+    test, printing. The fastest of a few runs, CPU time of the process (one BLAS thread for both)."""
+    folder = SHARED / "wmt17-en-de"
+    systems = [str(folder / f"hyp.{name}.de") for name in WMT17]
+    print("\n| command line, 5 WMT17 systems x 3004 lines | bleukit CPU (s) | sacreBLEU CPU (s) "
+          "| × faster (CPU / wall) | target |")
+    print("|---|---:|---:|---:|---|")
+    for flag in CLI_TARGETS:
+        files = systems[:1] if flag == "--confidence" else systems
+        argv = [str(folder / "ref.de"), "-i", *files, flag, "-q"]
+        env = {**ONE_THREAD, "SACREBLEU_SEED": str(SEED)}
+        ours = process_cpu([str(VENV_BIN / "bleukit"), *argv], repeats=3, env=env)
+        theirs = process_cpu([str(VENV_BIN / "sacrebleu"), *argv], repeats=1, env=env)
+        ratio = theirs[0] / ours[0]
+        target = CLI_TARGETS[flag]
+        if ratio < target:
+            missed.append(f"command line {flag}: {ratio:.1f}x < {target}x")
+        print(f"| `{flag}` | {ours[0]:.3f} | {theirs[0]:.3f} | {ratio:.1f} / {theirs[1] / ours[1]:.1f} "
+              f"| ≥{target}× {'✓' if ratio >= target else '✗'} |", flush=True)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--worker", nargs=2, metavar=("TOOL", "WORKLOAD"), help=argparse.SUPPRESS)
     parser.add_argument("--scale-peers", action="store_true", help="run sacreBLEU on the 20 x 10,000 rows too")
     parser.add_argument("--repeats", type=int, default=3, help="fresh runs of a short call (fastest kept)")
+    parser.add_argument("--no-cli", action="store_true", help="skip the whole-process rows")
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(*args.worker)))
         return 0
+    print(machine_line("bleukit significance benchmark"))
+    print(f"# peers: {versions('sacrebleu', 'numpy')}")
     rows = [
         ("wmt17-bs", True),
         ("wmt17-ar", True),
@@ -190,6 +231,12 @@ def main(argv: Optional[List[str]] = None) -> int:
             for problem in check_equal(ours["results"], theirs["results"]):
                 failed.append(f"{workload}: {problem}")
         print(line, flush=True)
+    missed: List[str] = []
+    if not args.no_cli:
+        cli_rows(missed)
+    print(f"\nload average at the end: {load_average()}")
+    for line in missed:
+        print("below target:", line)
     for f in failed:
         print("FAILED:", f)
     return 1 if failed else 0

@@ -43,7 +43,7 @@
 enum { TOK_13A = 0, TOK_INTL = 1, TOK_ZH = 2, TOK_CHAR = 3, TOK_NONE = 4 };
 
 /* Why a step without the GIL failed (module.c raises the matching exception). */
-enum { KERR_NONE = 0, KERR_NOMEM, KERR_TOO_LONG, KERR_INTERRUPTED };
+enum { KERR_NONE = 0, KERR_NOMEM, KERR_TOO_LONG, KERR_INTERRUPTED, KERR_SUM_OVERFLOW };
 
 typedef uint32_t cp_t;
 
@@ -111,14 +111,31 @@ typedef struct {
     size_t hmask;      /* slots in use - 1 (a power of two minus one) */
     int hshift;        /* 64 - log2(slots in use) */
     int64_t minus1_id; /* id of the integer token -1 in the current sentence (token-id path) */
-    poller *poll;      /* the calling thread's (poll.h) */
+    poller *poll;      /* the calling thread's (poll.h); a worker thread's is disabled */
+    /* With worker threads (module.c): set by whichever thread must stop them all (Ctrl-C in the
+     * calling thread, a failure in any); every thread reads it every POLL_SLICE units. NULL
+     * when the call runs on one thread. */
+    volatile int *stop;
+    size_t stop_units;
 } workspace;
 
-/* Account for `units` of work (poll.h); -1 with KERR_INTERRUPTED when a signal handler raised. */
+/* Account for `units` of work (poll.h); -1 with KERR_INTERRUPTED when a signal handler raised
+ * or another thread of the call asked to stop. */
 static inline int ws_work(workspace *ws, size_t units) {
     if (poller_work(ws->poll, units) < 0) {
         ws->err = KERR_INTERRUPTED;
+        if (ws->stop) *ws->stop = 1;
         return -1;
+    }
+    if (ws->stop) {
+        ws->stop_units += units;
+        if (ws->stop_units >= POLL_SLICE) {
+            ws->stop_units = 0;
+            if (*ws->stop) {
+                ws->err = KERR_INTERRUPTED;
+                return -1;
+            }
+        }
     }
     return 0;
 }

@@ -22,11 +22,24 @@
  * Text items are read as their str value: a str subclass's overridden methods (lower() among
  * them) are never called, in this engine as in the Python one (bleukit.engine.preprocess).
  */
+#include "entries.h"
 #include "kernel.h"
 #include "pyhelpers.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef _WIN32
+#include <pthread.h>
+#include <time.h>
+#define TEXT_THREADS 1
+#else
+#define TEXT_THREADS 0
+#endif
+/* The most threads one call counts on (threads= above this is an error). */
+#define MAX_THREADS 64
+/* The most systems one systems_statistics call counts against the same references. */
+#define MAX_SYSTEMS 1024
 
 /* Code points gathered per release of the GIL: some 40 ms of work. The batch holds references,
  * not copies (32 bytes per segment), and every return to the GIL may wait a switch interval
@@ -40,6 +53,7 @@
 typedef struct {
     PyObject *str_lower;   /* str.lower, unbound: a subclass cannot override it */
     PyObject *main_thread; /* threading.main_thread, asked at each call (poll.h) */
+    workspace *spare;      /* sentence_row's workspace between calls (NULL: none yet, or in use) */
 } module_state;
 
 static module_state *state_of(PyObject *module) { return (module_state *)PyModule_GetState(module); }
@@ -91,8 +105,34 @@ static void raise_kernel_error(int err) {
         PyErr_SetString(PyExc_OverflowError, "sentence too long for the native kernel");
     else if (err == KERR_INTERRUPTED)
         PyErr_SetString(PyExc_KeyboardInterrupt, "");
+    else if (err == KERR_SUM_OVERFLOW)
+        PyErr_SetString(PyExc_OverflowError, "the statistics' column sums overflow int64");
     else
         PyErr_NoMemory();
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the caller's references (entries.h checks them as bleukit.inputs does)                      */
+
+/* Entry i of the private list `refs` checked; an entry of another type is replaced there by the
+ * Python check's list. 0, or -1 with the error. */
+static int check_entry(PyObject *refs, Py_ssize_t i, PyObject *normalize) {
+    PyObject *e = PyList_GET_ITEM(refs, i);
+    PyObject *readable = readable_entry(e, i, normalize);
+    if (!readable) return -1;
+#ifdef Py_GIL_DISABLED
+    /* without a GIL another thread could change the caller's list while it is read: read a copy */
+    if (readable == e && PyList_CheckExact(e)) {
+        Py_DECREF(readable);
+        readable = PyList_AsTuple(e);
+        if (!readable) return -1;
+    }
+#endif
+    if (readable == e)
+        Py_DECREF(readable);
+    else
+        PyList_SetItem(refs, i, readable); /* steals it, releases the entry */
+    return 0;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -104,46 +144,58 @@ typedef struct {
     segment_src src;
 } held_segment;
 
+/* Sentences gathered under the GIL, counted without it. Sentence s has segments first[s] to
+ * first[s + 1] - 1 (its hypothesis, then its references) and weighs cum[s + 1] - cum[s] (code
+ * points), by which the batch is split between threads. */
 typedef struct {
     held_segment *seg;
-    Py_ssize_t *nseg; /* per sentence of the batch: its segments (hypothesis + references) */
-    size_t n_seg, cap_seg, n_sent, cap_sent;
+    size_t *first;
+    int64_t *cum;
+    size_t n_seg, cap_seg, n_sent, cap_first, cap_cum;
+    int64_t chars; /* cum[n_sent]: the weight of the batch */
 } batch;
 
 static void batch_clear(batch *b) {
     for (size_t i = 0; i < b->n_seg; i++) Py_DECREF(b->seg[i].str);
     b->n_seg = b->n_sent = 0;
+    b->chars = 0;
 }
 
 static void batch_free(batch *b) {
     batch_clear(b);
     free(b->seg);
-    free(b->nseg);
+    free(b->first);
+    free(b->cum);
 }
 
-/* Room for one more segment and one more sentence: kernel.h's grow_array, raising on failure. */
-static int batch_reserve(batch *b) {
-    void *seg = b->seg, *nseg = b->nseg;
-    int err = grow_array(&seg, &b->cap_seg, b->n_seg + 1, sizeof(held_segment));
-    b->seg = (held_segment *)seg;
-    if (!err) err = grow_array(&nseg, &b->cap_sent, b->n_sent + 1, sizeof(Py_ssize_t));
-    b->nseg = (Py_ssize_t *)nseg;
+/* kernel.h's grow_array, raising on failure. */
+static int batch_grow(void **data, size_t *cap, size_t need, size_t elem) {
+    const int err = grow_array(data, cap, need, elem);
     if (err) raise_kernel_error(err);
     return err ? -1 : 0;
 }
 
-/* Hold one segment for the batch; returns its length in code points, -1 on error. */
-static Py_ssize_t add_segment(batch *b, PyObject *str_lower, PyObject *s, int lowercase, Py_ssize_t i,
-                              Py_ssize_t j) {
-    if (!PyUnicode_Check(s)) {
-        if (j < 0)
-            PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a str, got %.80s", i, Py_TYPE(s)->tp_name);
-        else
-            PyErr_Format(PyExc_TypeError, "references[%zd][%zd] must be a str, got %.80s", i, j,
-                         Py_TYPE(s)->tp_name);
-        return -1;
-    }
-    if (batch_reserve(b) < 0) return -1;
+static int batch_reserve_segment(batch *b) {
+    void *seg = b->seg;
+    const int r = batch_grow(&seg, &b->cap_seg, b->n_seg + 1, sizeof(held_segment));
+    b->seg = (held_segment *)seg;
+    return r;
+}
+
+/* Room for one more sentence and the closing entries of first and cum. */
+static int batch_reserve_sentence(batch *b) {
+    void *first = b->first, *cum = b->cum;
+    int r = batch_grow(&first, &b->cap_first, b->n_sent + 2, sizeof(size_t));
+    b->first = (size_t *)first;
+    if (r == 0) r = batch_grow(&cum, &b->cap_cum, b->n_sent + 2, sizeof(int64_t));
+    b->cum = (int64_t *)cum;
+    return r;
+}
+
+/* Hold one str for the batch (lowercased first when asked and not ASCII); its length in code
+ * points, -1 on error. */
+static Py_ssize_t add_segment(batch *b, PyObject *str_lower, PyObject *s, int lowercase) {
+    if (batch_reserve_segment(b) < 0) return -1;
 #if PY_VERSION_HEX < 0x030C0000
     if (PyUnicode_READY(s) < 0) return -1;
 #endif
@@ -177,81 +229,355 @@ static Py_ssize_t add_segment(batch *b, PyObject *str_lower, PyObject *s, int lo
     return PyUnicode_GET_LENGTH(s);
 }
 
-/* Gather sentence i (hypothesis and references) into the batch; returns its code points. */
-static int64_t add_sentence(batch *b, PyObject *str_lower, PyObject *hyp, PyObject *refs_i, int lowercase,
-                            Py_ssize_t i) {
-    Py_ssize_t len = add_segment(b, str_lower, hyp, lowercase, i, -1);
-    if (len < 0) return -1;
-    if (len > MAX_SENTENCE_CHARS) {
+/* Room for a segment of `len` code points in a sentence that has `chars` so far; -1 with an
+ * OverflowError past the kernel's limit. */
+static int sentence_room(int64_t chars, Py_ssize_t len, Py_ssize_t i) {
+    if ((int64_t)len <= MAX_SENTENCE_CHARS - chars) return 0; /* chars <= MAX_SENTENCE_CHARS: no overflow */
+    if (i >= 0)
         PyErr_Format(PyExc_OverflowError, "sentence %zd is too long for the native kernel", i);
-        return -1;
-    }
-    int64_t chars = len;
-    if (!PyList_Check(refs_i) && !PyTuple_Check(refs_i)) { /* a str would be read as its characters */
-        PyErr_Format(PyExc_TypeError, "references[%zd] must be a list of str, got %.80s", i, Py_TYPE(refs_i)->tp_name);
-        return -1;
-    }
-#ifdef Py_GIL_DISABLED
-    /* without a GIL another thread could change the list while it is read: read a copy */
-    PyObject *rf = PySequence_Tuple(refs_i);
-#else
-    PyObject *rf = PySequence_Fast(refs_i, "references[i] must be a list of str");
-#endif
-    if (!rf) return -1;
-    const Py_ssize_t nr = PySequence_Fast_GET_SIZE(rf);
-    for (Py_ssize_t j = 0; j < nr; j++) {
-        len = add_segment(b, str_lower, PySequence_Fast_GET_ITEM(rf, j), lowercase, i, j);
-        if (len < 0) {
-            Py_DECREF(rf);
-            return -1;
-        }
-        if (len > MAX_SENTENCE_CHARS - chars) { /* chars <= MAX_SENTENCE_CHARS: no overflow */
-            Py_DECREF(rf);
-            PyErr_Format(PyExc_OverflowError, "sentence %zd is too long for the native kernel", i);
-            return -1;
-        }
-        chars += len;
-    }
-    Py_DECREF(rf);
-    if (nr < 1) {
-        PyErr_Format(PyExc_ValueError, "references[%zd] is empty", i);
-        return -1;
-    }
-    b->nseg[b->n_sent++] = 1 + nr; /* room reserved by add_segment */
-    return chars;
+    else
+        PyErr_SetString(PyExc_OverflowError, "sentence too long for the native kernel");
+    return -1;
 }
 
-/* Tokenize and count the batch (no GIL needed) into rows and nrefs, which start at its first sentence. */
-static int count_batch(workspace *ws, const batch *b, int64_t *rows, int64_t *nrefs, Py_ssize_t width) {
-    size_t seg = 0;
-    for (size_t s = 0; s < b->n_sent; s++) {
-        ws->chars.n = ws->tok_off.n = ws->tok_len.n = ws->tok_hash.n = ws->seg_start.n = 0;
-        for (Py_ssize_t j = 0; j < b->nseg[s]; j++)
-            if (tokenize_segment(ws, &b->seg[seg++].src) < 0) return -1; /* opens its segment in seg_start */
-        ws->seg_start.d[ws->seg_start.n++] = (int64_t)ws->tok_off.n; /* room left by tokenize_segment */
-        if (count_sentence(ws, rows + (Py_ssize_t)s * width, NULL) < 0) return -1;
-        nrefs[s] = b->nseg[s] - 1;
+/* Gather sentence i: its hypothesis (one per system: paired tests count every system against the
+ * references tokenized once) and the references of its checked entry (i < 0: the one sentence of
+ * sentence_row). The entry's list may have changed since it was checked (the GIL is released
+ * between batches), so its items are checked again as they are read. */
+static int add_sentence(batch *b, PyObject *str_lower, PyObject *const *hyps, int systems, PyObject *entry,
+                        int lowercase, Py_ssize_t i) {
+    if (batch_reserve_sentence(b) < 0) return -1;
+    const size_t first = b->n_seg;
+    int64_t chars = 0;
+    Py_ssize_t len = 0;
+    for (int j = 0; j < systems; j++) {
+        len = add_segment(b, str_lower, hyps[j], lowercase);
+        if (len < 0 || sentence_room(chars, len, i) < 0) return -1;
+        chars += len;
+    }
+    if (PyUnicode_Check(entry)) {
+        len = add_segment(b, str_lower, entry, lowercase);
+        if (len < 0 || sentence_room(chars, len, i) < 0) return -1;
+        chars += len;
+    } else if (PyList_CheckExact(entry) || PyTuple_CheckExact(entry)) {
+        Py_ssize_t found = 0;
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(entry); k++) {
+            PyObject *x = PySequence_Fast_GET_ITEM(entry, k);
+            if (x == Py_None) continue;
+            if (!PyUnicode_Check(x)) {
+                entry_error(ENTRY_ITEM, i, k, x);
+                return -1;
+            }
+            len = add_segment(b, str_lower, x, lowercase);
+            if (len < 0 || sentence_room(chars, len, i) < 0) return -1;
+            chars += len;
+            found++;
+        }
+        if (!found) {
+            entry_error(ENTRY_EMPTY, i, 0, NULL);
+            return -1;
+        }
+    } else {
+        entry_error(entry == Py_None ? ENTRY_NONE : ENTRY_TYPE, i, 0, entry == Py_None ? NULL : entry);
+        return -1;
+    }
+    b->first[b->n_sent] = first;
+    b->cum[b->n_sent] = b->chars;
+    b->chars += chars + SENTENCE_CHARS;
+    b->n_sent++;
+    b->first[b->n_sent] = b->n_seg;
+    b->cum[b->n_sent] = b->chars;
+    return 0;
+}
+
+/* Column sums of the rows a thread counted, and the range of their numbers of references. */
+typedef struct {
+    int64_t *row;   /* the sentence being counted */
+    int64_t *total; /* the sums so far */
+    int64_t nrefs_lo, nrefs_hi;
+} sums;
+
+/* Add a counted row to the sums; -1 when a sum would overflow int64 (counts are never negative). */
+static int sums_add(sums *acc, int64_t nrefs, Py_ssize_t width) {
+    for (Py_ssize_t c = 0; c < width; c++) {
+        if (acc->row[c] > INT64_MAX - acc->total[c]) return -1;
+        acc->total[c] += acc->row[c];
+    }
+    if (nrefs < acc->nrefs_lo) acc->nrefs_lo = nrefs;
+    if (nrefs > acc->nrefs_hi) acc->nrefs_hi = nrefs;
+    return 0;
+}
+
+/* Where counted rows go: sentence s (of the batch) of system j at rows + j * stride + s * width,
+ * its number of references at nrefs[j * nrefs_stride + s]; or, with sums, into them. */
+typedef struct {
+    int64_t *rows, *nrefs;
+    Py_ssize_t width, stride, nrefs_stride;
+    int systems;
+} outrows;
+
+/* Append the tokens of refs' store (its segments) to ws' store: a paired test's references,
+ * tokenized once per sentence, after each system's hypothesis. */
+static int append_tokens(workspace *ws, const workspace *refs) {
+    const size_t base = ws->chars.n, t0 = ws->tok_off.n, nt = refs->tok_off.n, ns = refs->seg_start.n;
+    if (cp_reserve(ws, &ws->chars, base + refs->chars.n) < 0 || i64_reserve(ws, &ws->tok_off, t0 + nt) < 0 ||
+        i64_reserve(ws, &ws->tok_len, t0 + nt) < 0 || i64_reserve(ws, &ws->tok_hash, t0 + nt) < 0 ||
+        i64_reserve(ws, &ws->seg_start, ws->seg_start.n + ns + 1) < 0)
+        return -1;
+    if (refs->chars.n) memcpy(ws->chars.d + base, refs->chars.d, refs->chars.n * sizeof(cp_t));
+    for (size_t t = 0; t < nt; t++) ws->tok_off.d[t0 + t] = refs->tok_off.d[t] + (int64_t)base;
+    if (nt) {
+        memcpy(ws->tok_len.d + t0, refs->tok_len.d, nt * sizeof(int64_t));
+        memcpy(ws->tok_hash.d + t0, refs->tok_hash.d, nt * sizeof(int64_t));
+    }
+    for (size_t e = 0; e < ns; e++) ws->seg_start.d[ws->seg_start.n++] = refs->seg_start.d[e] + (int64_t)t0;
+    ws->chars.n += refs->chars.n;
+    ws->tok_off.n = ws->tok_len.n = ws->tok_hash.n = t0 + nt;
+    return ws_work(ws, refs->chars.n + nt);
+}
+
+static void store_clear(workspace *ws) {
+    ws->chars.n = ws->tok_off.n = ws->tok_len.n = ws->tok_hash.n = ws->seg_start.n = 0;
+}
+
+/* Tokenize and count sentences lo..hi-1 of the batch (no GIL needed) into `o`, or with `acc` into
+ * its sums. With several systems, the references are tokenized once into `refs` (a second
+ * workspace) and copied after each system's hypothesis. */
+static int count_range(workspace *ws, workspace *refs, const batch *b, size_t lo, size_t hi, const outrows *o,
+                       sums *acc) {
+    const int systems = o->systems;
+    for (size_t s = lo; s < hi; s++) {
+        const size_t g0 = b->first[s], g1 = b->first[s + 1];
+        const int64_t nr = (int64_t)(g1 - g0) - systems;
+        if (systems > 1) {
+            store_clear(refs);
+            for (size_t g = g0 + (size_t)systems; g < g1; g++)
+                if (tokenize_segment(refs, &b->seg[g].src) < 0) {
+                    ws->err = refs->err;
+                    return -1;
+                }
+        }
+        for (int j = 0; j < systems; j++) {
+            store_clear(ws);
+            if (systems > 1) {
+                if (tokenize_segment(ws, &b->seg[g0 + (size_t)j].src) < 0 || append_tokens(ws, refs) < 0) return -1;
+            } else {
+                for (size_t g = g0; g < g1; g++)
+                    if (tokenize_segment(ws, &b->seg[g].src) < 0) return -1; /* opens its segment in seg_start */
+            }
+            ws->seg_start.d[ws->seg_start.n++] = (int64_t)ws->tok_off.n; /* room left by tokenize_segment */
+            if (acc) {
+                if (count_sentence(ws, acc->row, NULL) < 0) return -1;
+                if (sums_add(acc, nr, o->width) < 0) {
+                    ws->err = KERR_SUM_OVERFLOW;
+                    return -1;
+                }
+            } else if (count_sentence(ws, o->rows + j * o->stride + (Py_ssize_t)s * o->width, NULL) < 0) {
+                return -1;
+            }
+        }
+        for (int j = 0; j < systems && !acc; j++) o->nrefs[j * o->nrefs_stride + (Py_ssize_t)s] = nr;
         if (ws_work(ws, SENTENCE_CHARS) < 0) return -1;
     }
     return 0;
 }
 
-static PyObject *py_text_statistics(PyObject *module, PyObject *args) {
-    PyObject *hyps_in, *refs_in, *table_in, *rows_in, *nrefs_in;
-    int tokenizer, lowercase, order;
-    if (!PyArg_ParseTuple(args, "OOiiiOOO:text_statistics", &hyps_in, &refs_in, &tokenizer, &lowercase, &order,
-                          &table_in, &rows_in, &nrefs_in))
+/* A call's counting threads: the calling thread (which polls for signals) and up to
+ * MAX_THREADS - 1 workers started per batch, each with its own workspace and sums. */
+typedef struct {
+    workspace *ws;
+    workspace *refs; /* with several systems: each thread's references, tokenized once */
+    sums *acc;       /* NULL: rows are written out */
+    poller idle;     /* the workers' (never polls) */
+    volatile int stop;
+    int threads;
+} counters;
+
+#if TEXT_THREADS
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t finished; /* signalled when a worker ends */
+    int running;             /* workers not finished */
+} crew;
+
+typedef struct {
+    const batch *b;
+    size_t lo, hi;
+    const outrows *o;
+    workspace *ws, *refs;
+    sums *acc;
+    crew *crew;
+} part;
+
+static void *run_part(void *arg) {
+    part *p = (part *)arg;
+    if (count_range(p->ws, p->refs, p->b, p->lo, p->hi, p->o, p->acc) < 0 && p->ws->stop)
+        *p->ws->stop = 1; /* the others stop at their next report */
+    pthread_mutex_lock(&p->crew->lock);
+    p->crew->running--;
+    pthread_cond_signal(&p->crew->finished);
+    pthread_mutex_unlock(&p->crew->lock);
+    return NULL;
+}
+
+/* The calling thread, its own part done: wait for the workers, polling for signals every
+ * POLL_INTERVAL_MS where handlers run; a raised handler tells the workers to stop, and the wait
+ * goes on until they have (they use the batch). */
+static void crew_wait(crew *c, workspace *self) {
+    poller *p = self->poll;
+    pthread_mutex_lock(&c->lock);
+    while (c->running > 0) {
+        if (!p->enabled || self->err) {
+            pthread_cond_wait(&c->finished, &c->lock);
+            continue;
+        }
+        struct timespec deadline;
+        clock_gettime(CLOCK_REALTIME, &deadline);
+        deadline.tv_nsec += POLL_INTERVAL_MS * 1000000L;
+        if (deadline.tv_nsec >= 1000000000L) {
+            deadline.tv_sec += 1;
+            deadline.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&c->finished, &c->lock, &deadline);
+        if (c->running == 0) break;
+        pthread_mutex_unlock(&c->lock); /* never hold the lock while waiting for the GIL */
+        if (poller_check(p) < 0) {
+            self->err = KERR_INTERRUPTED;
+            *self->stop = 1;
+        }
+        pthread_mutex_lock(&c->lock);
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+#endif
+
+/* Count the batch (without the GIL) on up to k->threads threads, in parts of about equal code
+ * points; the last part on the calling thread. -1 when any thread failed or was stopped. */
+static int count_batch(counters *k, const batch *b, const outrows *o) {
+    int parts = k->threads;
+    if ((size_t)parts > b->n_sent) parts = b->n_sent > 0 ? (int)b->n_sent : 1;
+    workspace *self = &k->ws[0], *self_refs = k->refs ? &k->refs[0] : NULL;
+    sums *own = k->acc ? &k->acc[0] : NULL;
+    if (parts == 1) return count_range(self, self_refs, b, 0, b->n_sent, o, own);
+#if TEXT_THREADS
+    size_t bounds[MAX_THREADS + 1];
+    bounds[0] = 0;
+    const int64_t total = b->cum[b->n_sent];
+    size_t s = 0;
+    for (int t = 1; t < parts; t++) {
+        const int64_t goal = total / parts * t + total % parts * t / parts;
+        while (s < b->n_sent && b->cum[s] < goal) s++;
+        bounds[t] = s;
+    }
+    bounds[parts] = b->n_sent;
+    crew c;
+    c.running = 0;
+    int crew_ok = pthread_mutex_init(&c.lock, NULL) == 0;
+    if (crew_ok && pthread_cond_init(&c.finished, NULL) != 0) {
+        pthread_mutex_destroy(&c.lock);
+        crew_ok = 0;
+    }
+    pthread_t tid[MAX_THREADS];
+    part jobs[MAX_THREADS];
+    int created[MAX_THREADS];
+    int rc = 0;
+    /* workers take parts 1.., the calling thread part 0 (after starting them) */
+    for (int t = 1; t < parts; t++) {
+        jobs[t] = (part){b, bounds[t], bounds[t + 1], o, &k->ws[t], k->refs ? &k->refs[t] : NULL,
+                         k->acc ? &k->acc[t] : NULL, &c};
+        created[t] = 0;
+        if (crew_ok) {
+            pthread_mutex_lock(&c.lock);
+            c.running++;
+            pthread_mutex_unlock(&c.lock);
+            created[t] = pthread_create(&tid[t], NULL, run_part, &jobs[t]) == 0;
+            if (!created[t]) {
+                pthread_mutex_lock(&c.lock);
+                c.running--;
+                pthread_mutex_unlock(&c.lock);
+            }
+        }
+    }
+    rc = count_range(self, self_refs, b, bounds[0], bounds[1], o, own);
+    if (rc < 0) *self->stop = 1;
+    for (int t = 1; t < parts; t++) /* a part whose thread could not start runs here */
+        if (!created[t] && rc == 0) {
+            rc = count_range(self, self_refs, b, jobs[t].lo, jobs[t].hi, o, own);
+            if (rc < 0) *self->stop = 1;
+        }
+    if (crew_ok) {
+        crew_wait(&c, self);
+        for (int t = 1; t < parts; t++)
+            if (created[t]) pthread_join(tid[t], NULL);
+        pthread_cond_destroy(&c.finished);
+        pthread_mutex_destroy(&c.lock);
+    }
+    for (int t = 1; t < parts; t++)
+        if (k->ws[t].err) rc = -1;
+    return rc < 0 || self->err ? -1 : 0;
+#else
+    return count_range(self, self_refs, b, 0, b->n_sent, o, own);
+#endif
+}
+
+/* The failure to report of a call whose threads stopped: a real error before an interruption
+ * (a worker stopped by the one that failed reports KERR_INTERRUPTED). */
+static int counters_error(const counters *k) {
+    int err = KERR_NONE;
+    for (int t = 0; t < k->threads; t++)
+        if (k->ws[t].err && (err == KERR_NONE || err == KERR_INTERRUPTED)) err = k->ws[t].err;
+    return err;
+}
+
+/* The private copy of the hypotheses of one system: a list of n items (checked: str). */
+static PyObject *hypotheses_copy(PyObject *in, Py_ssize_t n, int check) {
+    if (PyUnicode_Check(in) || PyBytes_Check(in)) {
+        PyErr_SetString(PyExc_TypeError, "hypotheses and references must be sequences (of str, of reference entries)");
         return NULL;
+    }
+    PyObject *list = PySequence_List(in);
+    if (!list) return NULL;
+    if (n >= 0 && PyList_GET_SIZE(list) != n) {
+        PyErr_Format(PyExc_ValueError, "every system needs %zd hypotheses, one has %zd", n, PyList_GET_SIZE(list));
+        Py_DECREF(list);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; check && i < PyList_GET_SIZE(list); i++) {
+        PyObject *h = PyList_GET_ITEM(list, i);
+        if (!PyUnicode_Check(h)) {
+            PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(h), "__name__");
+            if (name) PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a str, got %U", i, name);
+            Py_XDECREF(name);
+            Py_DECREF(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+/* What text_statistics and systems_statistics share once their arguments are parsed: `hyps` holds
+ * one private list of hypotheses per system (checked), `refs` the private list of entries. */
+static PyObject *count_text(PyObject *module, PyObject *const *hyps, int systems, PyObject *refs, int tokenizer,
+                            int lowercase, int order, PyObject *table_in, PyObject *rows_in, PyObject *nrefs_in,
+                            int threads, int summed, PyObject *normalize) {
     const module_state *st = state_of(module);
-    PyObject *hyps = NULL, *refs = NULL, *result = NULL;
+    PyObject *result = NULL;
     Py_buffer table = {0};
     outputs out = {0};
     batch b = {0};
-    workspace ws;
-    memset(&ws, 0, sizeof(ws));
+    counters k = {0};
     poller poll;
+    PyObject *hyp_i[MAX_SYSTEMS];
     if (tokenizer < TOK_13A || tokenizer > TOK_NONE) {
         PyErr_Format(PyExc_ValueError, "unknown tokenizer code %d", tokenizer);
+        goto done;
+    }
+    if (threads < 1 || threads > MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be between 1 and %d, got %d", MAX_THREADS, threads);
+        goto done;
+    }
+    if (normalize != Py_None && !PyCallable_Check(normalize)) {
+        PyErr_SetString(PyExc_TypeError, "normalize must be callable or None");
         goto done;
     }
     if (PyObject_GetBuffer(table_in, &table, PyBUF_SIMPLE) < 0) goto done;
@@ -259,57 +585,310 @@ static PyObject *py_text_statistics(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "character table must have 0x110000 entries");
         goto done;
     }
-    if (PyUnicode_Check(hyps_in) || PyBytes_Check(hyps_in) || PyUnicode_Check(refs_in) || PyBytes_Check(refs_in)) {
-        PyErr_SetString(PyExc_TypeError, "hypotheses and references must be sequences (of str, of lists of str)");
-        goto done;
-    }
-    /* private copies of the outer sequences: nothing another thread does to the caller's lists
-     * while the GIL is released can move an item under us */
-    hyps = PySequence_List(hyps_in);
-    if (!hyps) goto done;
-    refs = PySequence_List(refs_in);
-    if (!refs) goto done;
-    const Py_ssize_t n = PyList_GET_SIZE(hyps);
+    const Py_ssize_t n = PyList_GET_SIZE(hyps[0]);
     if (PyList_GET_SIZE(refs) != n) {
-        PyErr_Format(PyExc_ValueError, "got %zd hypotheses but %zd reference lists", n, PyList_GET_SIZE(refs));
+        PyErr_Format(PyExc_ValueError, "got %zd hypotheses but %zd reference entries", n, PyList_GET_SIZE(refs));
         goto done;
     }
-    if (check_outputs(order, n, rows_in, nrefs_in, &out) < 0) goto done;
+    /* rows: n per system, or one row of sums */
+    if (n > PY_SSIZE_T_MAX / systems) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (check_outputs(order, summed ? 1 : n * systems, rows_in, nrefs_in, &out) < 0) goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (check_entry(refs, i, normalize) < 0) goto done;
+    if (threads > 1 && n < 2 * (Py_ssize_t)threads) threads = n > 1 ? (int)(n / 2) : 1;
+    k.threads = threads;
+    k.ws = (workspace *)PyMem_Calloc((size_t)threads, sizeof(workspace));
+    k.refs = systems > 1 ? (workspace *)PyMem_Calloc((size_t)threads, sizeof(workspace)) : NULL;
+    if (!k.ws || (systems > 1 && !k.refs)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (summed) {
+        k.acc = (sums *)PyMem_Calloc((size_t)threads, sizeof(sums));
+        int64_t *space = k.acc ? (int64_t *)PyMem_Calloc(2 * (size_t)threads * (size_t)out.width, sizeof(int64_t)) : NULL;
+        if (!space) {
+            PyMem_Free(k.acc);
+            k.acc = NULL;
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (int t = 0; t < threads; t++) {
+            k.acc[t].row = space + 2 * (size_t)t * (size_t)out.width;
+            k.acc[t].total = k.acc[t].row + out.width;
+            k.acc[t].nrefs_lo = INT64_MAX;
+            k.acc[t].nrefs_hi = -1;
+        }
+    }
     if (poller_start(&poll, st->main_thread) < 0) goto done;
-    ws.cls = (const uint8_t *)table.buf;
-    ws.tokenizer = tokenizer;
-    ws.order = order;
-    ws.poll = &poll;
+    k.idle = poll;
+    k.idle.enabled = 0;
+    for (int t = 0; t < threads; t++) {
+        workspace *w[2] = {&k.ws[t], k.refs ? &k.refs[t] : NULL};
+        for (int r = 0; r < 2 && w[r]; r++) {
+            w[r]->cls = (const uint8_t *)table.buf;
+            w[r]->tokenizer = tokenizer;
+            w[r]->order = order;
+            w[r]->poll = t == 0 ? &poll : &k.idle;
+            w[r]->stop = threads > 1 ? &k.stop : NULL;
+        }
+    }
     int64_t *rows = (int64_t *)out.rows.buf, *nrefs = (int64_t *)out.nrefs.buf;
+    const int64_t batch_chars = BATCH_CHARS * threads;
     for (Py_ssize_t i = 0; i < n;) {
         const Py_ssize_t first = i;
-        int64_t chars = 0;
-        while (i < n && (i == first || chars < BATCH_CHARS)) {
-            const int64_t c = add_sentence(&b, st->str_lower, PyList_GET_ITEM(hyps, i), PyList_GET_ITEM(refs, i),
-                                           lowercase, i);
-            if (c < 0) goto done;
-            chars += c + SENTENCE_CHARS;
+        while (i < n && (i == first || b.chars < batch_chars)) {
+            for (int j = 0; j < systems; j++) hyp_i[j] = PyList_GET_ITEM(hyps[j], i);
+            if (add_sentence(&b, st->str_lower, hyp_i, systems, PyList_GET_ITEM(refs, i), lowercase, i) < 0) goto done;
             i++;
         }
+        const outrows o = {summed ? NULL : rows + first * out.width, summed ? NULL : nrefs + first, out.width,
+                           n * out.width, n, systems};
         poller_release(&poll);
-        const int rc = count_batch(&ws, &b, rows + first * out.width, nrefs + first, out.width);
+        const int rc = count_batch(&k, &b, &o);
         poller_acquire(&poll);
         batch_clear(&b);
         if (rc < 0) {
-            raise_kernel_error(ws.err);
+            raise_kernel_error(counters_error(&k));
             goto done;
         }
         if (PyErr_CheckSignals() < 0) goto done;
+    }
+    if (summed) {
+        int64_t *total = (int64_t *)out.rows.buf, lo = INT64_MAX, hi = -1;
+        for (Py_ssize_t c = 0; c < out.width; c++) total[c] = 0;
+        for (int t = 0; t < threads; t++) {
+            for (Py_ssize_t c = 0; c < out.width; c++) {
+                if (k.acc[t].total[c] > INT64_MAX - total[c]) {
+                    raise_kernel_error(KERR_SUM_OVERFLOW);
+                    goto done;
+                }
+                total[c] += k.acc[t].total[c];
+            }
+            if (k.acc[t].nrefs_lo < lo) lo = k.acc[t].nrefs_lo;
+            if (k.acc[t].nrefs_hi > hi) hi = k.acc[t].nrefs_hi;
+        }
+        /* Statistics.summed(): the common number of references, or -1 when they differ */
+        *(int64_t *)out.nrefs.buf = lo == hi ? lo : -1;
     }
     result = Py_None;
     Py_INCREF(result);
 done:
     batch_free(&b);
-    workspace_free(&ws);
-    Py_XDECREF(hyps);
-    Py_XDECREF(refs);
+    for (int t = 0; t < k.threads; t++) {
+        if (k.ws) workspace_free(&k.ws[t]);
+        if (k.refs) workspace_free(&k.refs[t]);
+    }
+    PyMem_Free(k.ws);
+    PyMem_Free(k.refs);
+    if (k.acc) PyMem_Free(k.acc[0].row);
+    PyMem_Free(k.acc);
     buffer_release(&table);
     outputs_release(&out);
+    return result;
+}
+
+static PyObject *py_text_statistics(PyObject *module, PyObject *args) {
+    PyObject *hyps_in, *refs_in, *table_in, *rows_in, *nrefs_in, *normalize = Py_None;
+    int tokenizer, lowercase, order, threads = 1, summed = 0;
+    if (!PyArg_ParseTuple(args, "OOiiiOOO|iiO:text_statistics", &hyps_in, &refs_in, &tokenizer, &lowercase, &order,
+                          &table_in, &rows_in, &nrefs_in, &threads, &summed, &normalize))
+        return NULL;
+    if (PyUnicode_Check(refs_in) || PyBytes_Check(refs_in)) {
+        PyErr_SetString(PyExc_TypeError, "hypotheses and references must be sequences (of str, of reference entries)");
+        return NULL;
+    }
+    /* private copies of the outer sequences: nothing another thread does to the caller's lists
+     * while the GIL is released can move an item under us */
+    PyObject *hyps = hypotheses_copy(hyps_in, -1, 1), *refs = NULL, *result = NULL;
+    if (hyps && (refs = PySequence_List(refs_in)) != NULL)
+        result = count_text(module, &hyps, 1, refs, tokenizer, lowercase, order, table_in, rows_in, nrefs_in, threads,
+                            summed != 0, normalize);
+    Py_XDECREF(hyps);
+    Py_XDECREF(refs);
+    return result;
+}
+
+static PyObject *py_systems_statistics(PyObject *module, PyObject *args) {
+    PyObject *systems_in, *refs_in, *table_in, *rows_in, *nrefs_in, *normalize = Py_None;
+    int tokenizer, lowercase, order, threads = 1;
+    if (!PyArg_ParseTuple(args, "OOiiiOOO|iO:systems_statistics", &systems_in, &refs_in, &tokenizer, &lowercase,
+                          &order, &table_in, &rows_in, &nrefs_in, &threads, &normalize))
+        return NULL;
+    if (PyUnicode_Check(refs_in) || PyBytes_Check(refs_in) || PyUnicode_Check(systems_in) ||
+        PyBytes_Check(systems_in)) {
+        PyErr_SetString(PyExc_TypeError, "systems and references must be sequences");
+        return NULL;
+    }
+    PyObject *systems = PySequence_List(systems_in), *refs = NULL, *result = NULL;
+    PyObject *hyps[MAX_SYSTEMS];
+    Py_ssize_t made = 0, count = 0;
+    if (!systems) return NULL;
+    count = PyList_GET_SIZE(systems);
+    if (count < 1 || count > MAX_SYSTEMS) {
+        PyErr_Format(PyExc_ValueError, "systems_statistics takes 1 to %d systems, got %zd", MAX_SYSTEMS, count);
+        goto done;
+    }
+    for (; made < count; made++) {
+        hyps[made] = hypotheses_copy(PyList_GET_ITEM(systems, made), made ? PyList_GET_SIZE(hyps[0]) : -1, 1);
+        if (!hyps[made]) goto done;
+    }
+    refs = PySequence_List(refs_in);
+    if (refs)
+        result = count_text(module, hyps, (int)count, refs, tokenizer, lowercase, order, table_in, rows_in, nrefs_in,
+                            threads, 0, normalize);
+done:
+    for (Py_ssize_t j = 0; j < made; j++) Py_DECREF(hyps[j]);
+    Py_DECREF(systems);
+    Py_XDECREF(refs);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* one sentence                                                                                */
+
+/* Code points up to which one sentence is counted without releasing the GIL: a few tens of
+ * microseconds of work, less than releasing and taking the GIL back would cost a busy process. */
+#define SHORT_SENTENCE_CHARS ((int64_t)1 << 14)
+
+/* An int from a fast-call argument; -1 with the error (every code is >= 0 here). */
+static int int_arg(PyObject *o, const char *what) {
+    const long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "%s out of range", what);
+        return -1;
+    }
+    return (int)v;
+}
+
+/* sentence_row(hyp, references, tokenizer, lowercase, order, table, normalize): the statistics
+ * row of one hypothesis against its references entry, as a tuple of ints (the row, then the
+ * number of references). No outputs to allocate, no batch of one: what sentence_bleu calls. A
+ * short sentence is counted holding the GIL, in a workspace the module keeps for the next call
+ * (its buffers stay small: a long sentence gets a workspace of its own, released). */
+static PyObject *py_sentence_row(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError, "sentence_row takes 7 arguments, got %zd", nargs);
+        return NULL;
+    }
+    module_state *st = state_of(module);
+    PyObject *hyp = args[0], *entry = args[1], *normalize = args[6], *fixed = NULL, *result = NULL;
+    const int tokenizer = int_arg(args[2], "tokenizer code"), lowercase = PyObject_IsTrue(args[3]);
+    const int order = int_arg(args[4], "max_ngram_order");
+    if (tokenizer < 0 || lowercase < 0 || order < 0) return NULL;
+    if (tokenizer < TOK_13A || tokenizer > TOK_NONE) {
+        PyErr_Format(PyExc_ValueError, "unknown tokenizer code %d", tokenizer);
+        return NULL;
+    }
+    if (order < 1 || order > MAX_ORDER) {
+        PyErr_Format(PyExc_ValueError, "max_ngram_order must be between 1 and %d, got %d", MAX_ORDER, order);
+        return NULL;
+    }
+    if (!PyUnicode_Check(hyp)) {
+        PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(hyp), "__name__");
+        if (name) PyErr_Format(PyExc_TypeError, "hypothesis must be a str, got %U", name);
+        Py_XDECREF(name);
+        return NULL;
+    }
+    Py_buffer table = {0};
+    batch b = {0};
+    workspace *ws = NULL;
+    int64_t small_row[2 + 2 * 8], *row = small_row;
+    int keep = 0; /* the workspace goes back to the module for the next call */
+    poller poll;
+    if (PyObject_GetBuffer(args[5], &table, PyBUF_SIMPLE) < 0) return NULL;
+    if (table.len != TABLE_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "character table must have 0x110000 entries");
+        goto done;
+    }
+    fixed = readable_entry(entry, -1, normalize);
+    if (!fixed) goto done;
+#ifdef Py_GIL_DISABLED
+    if (PyList_CheckExact(fixed)) { /* another thread could change the caller's list while it is read */
+        PyObject *copy = PyList_AsTuple(fixed);
+        Py_DECREF(fixed);
+        fixed = copy;
+        if (!fixed) goto done;
+    }
+#endif
+    entry = fixed;
+    if (add_sentence(&b, st->str_lower, &hyp, 1, entry, lowercase, -1) < 0) goto done;
+    const Py_ssize_t width = 2 + 2 * (Py_ssize_t)order;
+    if (order > 8) {
+        row = (int64_t *)PyMem_Malloc((size_t)width * sizeof(int64_t));
+        if (!row) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    const int short_one = b.chars <= SHORT_SENTENCE_CHARS;
+#ifndef Py_GIL_DISABLED
+    if (short_one && st->spare) { /* the GIL is held throughout: nobody else can take it */
+        ws = st->spare;
+        st->spare = NULL;
+    }
+#endif
+    if (!ws) {
+        ws = (workspace *)PyMem_Calloc(1, sizeof(workspace));
+        if (!ws) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    ws->cls = (const uint8_t *)table.buf;
+    ws->tokenizer = tokenizer;
+    ws->order = order;
+    ws->poll = &poll;
+    ws->stop = NULL;
+    ws->err = KERR_NONE;
+    int64_t nrefs = 0;
+    const outrows o = {row, &nrefs, width, 0, 0, 1};
+    int rc;
+    if (short_one) {
+        poll.enabled = 0; /* the GIL is not released: nothing to poll */
+        poll.work = 0;
+        rc = count_range(ws, NULL, &b, 0, 1, &o, NULL);
+    } else {
+        if (poller_start(&poll, st->main_thread) < 0) goto done;
+        poller_release(&poll);
+        rc = count_range(ws, NULL, &b, 0, 1, &o, NULL);
+        poller_acquire(&poll);
+    }
+    if (rc < 0) {
+        raise_kernel_error(ws->err);
+        goto done;
+    }
+    keep = short_one;
+    result = PyTuple_New(width + 1);
+    if (!result) goto done;
+    for (Py_ssize_t c = 0; c <= width; c++) {
+        PyObject *v = PyLong_FromLongLong(c < width ? row[c] : nrefs);
+        if (!v) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, c, v);
+    }
+done:
+    if (ws) {
+#ifndef Py_GIL_DISABLED
+        if (keep && !st->spare) {
+            st->spare = ws;
+            ws = NULL;
+        }
+#endif
+        if (ws) {
+            workspace_free(ws);
+            PyMem_Free(ws);
+        }
+    }
+    if (row != small_row) PyMem_Free(row);
+    batch_free(&b);
+    Py_XDECREF(fixed);
+    buffer_release(&table);
     return result;
 }
 
@@ -442,11 +1021,24 @@ done:
 
 static PyMethodDef methods[] = {
     {"text_statistics", py_text_statistics, METH_VARARGS,
-     "text_statistics($module, hyps, refs, tokenizer, lowercase, order, table, rows_out, nrefs_out, /)\n--\n\n"
+     "text_statistics($module, hyps, refs, tokenizer, lowercase, order, table, rows_out, nrefs_out,\n"
+     "                threads=1, summed=0, normalize=None, /)\n--\n\n"
      "Fill rows_out (int64, n x (2 + 2 order)) and nrefs_out (int64, n) with the statistics of\n"
-     "hyps[i] (a str) against refs[i] (a non-empty list of str). tokenizer is one of the TOK_*\n"
-     "constants; table is bleukit._native.character_table().\n"
-     "Releases the GIL while it counts."},
+     "hyps[i] (a str) against refs[i] (a str, or a list or tuple of str and None, at least one\n"
+     "str; another type goes through normalize(entry, i), which returns a list of str). With\n"
+     "summed, rows_out is 1 x (2 + 2 order): the column sums, and nrefs_out[0] the common number\n"
+     "of references (-1 when they differ). tokenizer is one of the TOK_* constants; table is\n"
+     "bleukit._native.character_table(). Counts on `threads` threads, without the GIL."},
+    {"systems_statistics", py_systems_statistics, METH_VARARGS,
+     "systems_statistics($module, systems, refs, tokenizer, lowercase, order, table, rows_out, nrefs_out,\n"
+     "                   threads=1, normalize=None, /)\n--\n\n"
+     "text_statistics for several systems translating the same sentences: rows_out is S x n x\n"
+     "(2 + 2 order) and nrefs_out S x n (int64), system j's rows at [j]. Each sentence's references\n"
+     "are tokenized once for all systems."},
+    {"sentence_row", (PyCFunction)(void (*)(void))py_sentence_row, METH_FASTCALL,
+     "sentence_row($module, hyp, refs, tokenizer, lowercase, order, table, normalize, /)\n--\n\n"
+     "The statistics row of one hypothesis against its references (an entry as in\n"
+     "text_statistics), as a tuple of 2 + 2 order ints followed by the number of references."},
     {"ids_statistics_flat", py_ids_statistics_flat, METH_VARARGS,
      "ids_statistics_flat($module, tokens, lengths, owner, n_rows, order, rows_out, nrefs_out, /)\n--\n\n"
      "The same statistics from a flat batch of int64 ids: one length and owner row per\n"
@@ -467,7 +1059,9 @@ static int module_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "TOK_13A", TOK_13A) < 0 || PyModule_AddIntConstant(m, "TOK_INTL", TOK_INTL) < 0 ||
         PyModule_AddIntConstant(m, "TOK_ZH", TOK_ZH) < 0 || PyModule_AddIntConstant(m, "TOK_CHAR", TOK_CHAR) < 0 ||
         PyModule_AddIntConstant(m, "TOK_NONE", TOK_NONE) < 0 ||
-        PyModule_AddIntConstant(m, "MAX_ORDER", MAX_ORDER) < 0)
+        PyModule_AddIntConstant(m, "MAX_ORDER", MAX_ORDER) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_THREADS", MAX_THREADS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_SYSTEMS", MAX_SYSTEMS) < 0)
         return -1;
     return 0;
 }
@@ -483,6 +1077,11 @@ static int module_clear(PyObject *m) {
     module_state *st = state_of(m);
     Py_CLEAR(st->str_lower);
     Py_CLEAR(st->main_thread);
+    if (st->spare) {
+        workspace_free(st->spare);
+        PyMem_Free(st->spare);
+        st->spare = NULL;
+    }
     return 0;
 }
 

@@ -79,8 +79,8 @@ def requested_engine() -> Optional[str]:
     ...     requested_engine()
     'python'
     """
-    value = os.environ.get("BLEUKIT_ENGINE", "").strip().lower()
-    if not value:
+    value = os.environ.get("BLEUKIT_ENGINE")
+    if not value or not (value := value.strip().lower()):
         return None
     if value not in ENGINES:
         raise ValueError(f"BLEUKIT_ENGINE={value!r} is not one of {', '.join(ENGINES)}")
@@ -99,6 +99,8 @@ def kernel(module: str) -> Optional[ModuleType]:
     requested = requested_engine()
     if requested == "python":
         return None
+    if module in _loaded and _loaded[module][0] is not None:  # the common case, once loaded
+        return _loaded[module][0]
     found = load_kernel(module)
     if found is None:
         reason = kernel_error(module)

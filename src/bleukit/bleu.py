@@ -11,19 +11,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Optional, Sequence, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
-from .inputs import check_sentence_references
+from .metrics import cached_options
 from .metrics.bleu import METRIC
 from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
 from .metrics.bleu.result import BleuResult
 from .metrics.bleu.statistics import BleuStatistics
-from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
-from .significance import with_bootstrap
+from .pipeline import corpus_result, corpus_statistics, score_statistics, sentence_scores_from_statistics
 from .tokenizers.languages import tokenizer_for_language
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "corpus_bleu",
@@ -71,20 +71,15 @@ def corpus_bleu(
     >>> round(r.score, 2), r.signature.split("|")[0]
     (53.73, 'nrefs:2')
     """
-    options = BleuOptions(
-        tokenize=tokenizer_for_language(tokenize, trg_lang, language_pair),
-        lowercase=lowercase,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=max_ngram_order,
-        weights=weights,
-        effective_order=effective_order,
-    )
+    options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
+                       weights, effective_order)
+    if n_bootstrap is None:
+        # the column sums alone: no table, constant memory
+        return cast(BleuResult, corpus_result(hypotheses, references, options, threads))
+    from .significance import with_bootstrap
+
     stats = cast(BleuStatistics, corpus_statistics(hypotheses, references, options, threads))
-    result = METRIC.result(stats, options)
-    if n_bootstrap is not None:
-        result = with_bootstrap(result, stats, options, n_bootstrap, seed)
-    return result
+    return with_bootstrap(METRIC.result(stats, options), stats, options, n_bootstrap, seed)
 
 
 def sentence_bleu(
@@ -112,17 +107,11 @@ def sentence_bleu(
             f"hypothesis must be a str, got {type(hypothesis).__name__}; "
             "for many sentences use sentence_scores(hypotheses, references)"
         )
-    options = BleuOptions(
-        tokenize=tokenizer_for_language(tokenize, trg_lang, language_pair),
-        lowercase=lowercase,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=max_ngram_order,
-        weights=weights,
-        effective_order=effective_order,
-    )
-    refs = check_sentence_references(references)
-    return METRIC.result(METRIC.statistics([hypothesis], [refs], options), options)
+    options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
+                       weights, effective_order)
+    # one kernel call for the row, the formula on plain floats: no table, no batch
+    row, nrefs = METRIC.sentence_row(hypothesis, references, options)
+    return METRIC.row_result(row, nrefs, options)
 
 
 def sentence_scores(
@@ -139,7 +128,7 @@ def sentence_scores(
     trg_lang: Optional[str] = None,
     language_pair: Optional[str] = None,
     threads: int = DEFAULT_THREADS,
-) -> np.ndarray:
+) -> "np.ndarray":
     """Sentence BLEU of every hypothesis (float64 array), from one pass over the corpus.
 
     Element ``i`` equals ``sentence_bleu(hypotheses[i], references[i]).score``. ``threads``,
@@ -148,14 +137,24 @@ def sentence_scores(
     >>> sentence_scores(["a b c d", "x y"], ["a b c d", "x z"]).round(4).tolist()
     [100.0, 50.0]
     """
-    options = BleuOptions(
-        tokenize=tokenizer_for_language(tokenize, trg_lang, language_pair),
-        lowercase=lowercase,
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        max_ngram_order=max_ngram_order,
-        weights=weights,
-        effective_order=effective_order,
-    )
+    import numpy as np
+
+    options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
+                       weights, effective_order)
     stats = corpus_statistics(hypotheses, references, options, threads)
     return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)
+
+
+def _options(
+    tokenize: Optional[str], trg_lang: Optional[str], language_pair: Optional[str], *values: Any
+) -> BleuOptions:
+    """BleuOptions from the public keywords (``values``: lowercase to effective_order, in
+    BleuOptions' field order), kept for the next call when no target language is given (the
+    language's choice may warn each call) and no weights (a sequence: see cached_options)."""
+    if trg_lang is not None or language_pair is not None or values[4] is not None:
+        return BleuOptions(tokenizer_for_language(tokenize, trg_lang, language_pair), *values)
+    return cached_options(_build, tokenize, *values)
+
+
+def _build(tokenize: Optional[str], *values: Any) -> BleuOptions:
+    return BleuOptions(tokenizer_for_language(tokenize), *values)

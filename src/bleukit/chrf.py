@@ -12,18 +12,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Optional, Sequence, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
-from .inputs import check_sentence_references
+from .metrics import cached_options
 from .metrics.chrf import METRIC
 from .metrics.chrf.options import DEFAULT_BETA, DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER, Beta, ChrfOptions
 from .metrics.chrf.result import ChrfResult
 from .metrics.chrf.statistics import ChrfStatistics
-from .pipeline import corpus_statistics
-from .significance import with_bootstrap
+from .pipeline import corpus_result, corpus_statistics
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["corpus_chrf", "sentence_chrf", "sentence_chrf_scores"]
 
@@ -63,19 +63,14 @@ def corpus_chrf(
     >>> corpus_chrf(["a cat"], ["the cat"], char_order=2).matches
     [3, 2]
     """
-    options = ChrfOptions(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
+    options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    if n_bootstrap is None:
+        # the protocol's corpus path (the analyses stay unimported)
+        return cast(ChrfResult, corpus_result(hypotheses, references, options, threads))
+    from .significance import with_bootstrap
+
     stats = cast(ChrfStatistics, corpus_statistics(hypotheses, references, options, threads))
-    result = METRIC.result(stats, options)
-    if n_bootstrap is not None:
-        result = with_bootstrap(result, stats, options, n_bootstrap, seed)
-    return result
+    return with_bootstrap(METRIC.result(stats, options), stats, options, n_bootstrap, seed)
 
 
 def sentence_chrf(
@@ -102,16 +97,11 @@ def sentence_chrf(
             f"hypothesis must be a str, got {type(hypothesis).__name__}; "
             "for many sentences use sentence_chrf_scores(hypotheses, references)"
         )
-    options = ChrfOptions(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
-    refs = check_sentence_references(references)
-    return METRIC.result(METRIC.statistics([hypothesis], [refs], options), options)
+    options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    # one kernel call for the row (it checks the references as check_sentence_references does),
+    # the formula on plain floats: no table, no batch
+    row, nrefs = METRIC.sentence_row(hypothesis, references, options)
+    return METRIC.row_result(row, nrefs, options)
 
 
 def sentence_chrf_scores(
@@ -125,7 +115,7 @@ def sentence_chrf_scores(
     whitespace: bool = False,
     eps_smoothing: bool = False,
     threads: int = DEFAULT_THREADS,
-) -> np.ndarray:
+) -> "np.ndarray":
     """Sentence chrF of every hypothesis (float64 array), from one pass over the corpus.
 
     Element ``i`` equals ``sentence_chrf(hypotheses[i], references[i]).score`` (what
@@ -134,13 +124,8 @@ def sentence_chrf_scores(
     >>> sentence_chrf_scores(["a b c d", "x y"], ["a b c d", "x z"]).round(4).tolist()
     [100.0, 25.0]
     """
-    options = ChrfOptions(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
+    options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+    import numpy as np
+
     stats = corpus_statistics(hypotheses, references, options, threads)
     return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numbers
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, List, TypeVar
 
 from .inputs import check_references
@@ -69,6 +68,8 @@ def in_threads(
     >>> len(stats), stats.summed().rows.tolist()
     (3000, [[6000, 6000, 6000, 3000, 6000, 3000]])
     """
+    from concurrent.futures import ThreadPoolExecutor
+
     n = len(hypotheses)
     raw = isinstance(references, (list, tuple)) and len(references) == n
     refs = references if raw else check_references(references, n)

@@ -22,6 +22,8 @@ __all__ = [
     "check_texts",
     "check_hypotheses",
     "check_references",
+    "reference_entries",
+    "check_reference_entry",
     "check_sentence_references",
     "check_utf8",
     "check_seed",
@@ -134,9 +136,12 @@ def check_texts(texts: Any, what: str) -> List[str]:
     items = _as_list(texts, what)
     if not items:
         raise ValueError(f"empty corpus: {what} is empty, at least one sentence is needed")
-    for i, item in enumerate(items):
-        if not isinstance(item, str):
-            raise TypeError(f"{what}[{i}] must be a str, got {type(item).__name__}")
+    # The distinct types first (a C loop, no object per item): a million sentences are checked in
+    # milliseconds; only a corpus with a bad item is walked in Python, to name the first one.
+    if not all(issubclass(kind, str) for kind in set(map(type, items))):
+        for i, item in enumerate(items):
+            if not isinstance(item, str):
+                raise TypeError(f"{what}[{i}] must be a str, got {type(item).__name__}")
     return items
 
 
@@ -173,11 +178,35 @@ def _refs_of_one(item: Any, where: str) -> List[str]:
     return refs
 
 
-def check_references(references: Any, n_hypotheses: int) -> List[List[str]]:
-    """References per hypothesis as new lists of strings with missing (``None``) ones removed.
+def check_reference_entry(entry: Any, index: int) -> List[str]:
+    """The references of one entry as a new list of strings, ``None`` ones removed: entry
+    ``index`` of a corpus's references, or with ``index=-1`` the references of a single hypothesis.
 
-    >>> check_references(["only one"], n_hypotheses=1)
-    [['only one']]
+    This is the one check of a reference entry. A compiled extractor that reads entries as the
+    caller gave them (:meth:`bleukit.metrics.base.Metric.reads_reference_entries`) applies the
+    same rules with the same messages to ``str``, ``list`` and ``tuple`` entries, and calls this
+    function for any other type.
+
+    >>> check_reference_entry(["a", None, "b"], 3)
+    ['a', 'b']
+    >>> check_reference_entry(None, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: references[3] is None: every hypothesis needs at least one reference
+    """
+    if index < 0:
+        return check_sentence_references(entry)
+    return _refs_of_one(entry, f"references[{index}]")
+
+
+def reference_entries(references: Any, n_hypotheses: int) -> List[Any]:
+    """The caller's references as a new list of entries, one per hypothesis, each left as it is
+    (a string, or a list of strings with ``None`` for a missing reference): the checks of the
+    whole (type, length, layout) without a list per hypothesis. The entries themselves are
+    checked by :func:`check_reference_entry`, or by a kernel that reads them in place.
+
+    >>> reference_entries(("r1", ["r2a", None]), n_hypotheses=2)
+    ['r1', ['r2a', None]]
     """
     refs = _as_list(references, "references")
     if len(refs) != n_hypotheses:
@@ -188,9 +217,19 @@ def check_references(references: Any, n_hypotheses: int) -> List[List[str]]:
                 f"{n_hypotheses} lines): convert them with bleukit.references_from_streams(references). "
             )
         raise ValueError(message + _LAYOUT_HINT)
+    return refs
+
+
+def check_references(references: Any, n_hypotheses: int) -> List[List[str]]:
+    """References per hypothesis as new lists of strings with missing (``None``) ones removed.
+
+    >>> check_references(["only one"], n_hypotheses=1)
+    [['only one']]
+    """
+    refs = reference_entries(references, n_hypotheses)
     # A plain string is the common case: skip the per-item call and error-message formatting
     # (a third of the check's time on a 100k-line corpus); the result is the same.
-    return [[item] if type(item) is str else _refs_of_one(item, f"references[{i}]") for i, item in enumerate(refs)]
+    return [[item] if type(item) is str else check_reference_entry(item, i) for i, item in enumerate(refs)]
 
 
 def check_sentence_references(references: Any) -> List[str]:

@@ -15,16 +15,54 @@ functions serve BLEU, chrF and TER.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, List, Sequence, Tuple
 
 from .engine import MIN_CHUNK, in_threads, thread_count
-from .inputs import check_hypotheses, check_references
+from .inputs import check_hypotheses, check_references, reference_entries
 from .metrics import metric_for
-from .metrics.base import MetricOptions, MetricResult, Statistics
+from .metrics.base import Metric, MetricOptions, MetricResult, Statistics
 
-__all__ = ["corpus_statistics", "score_statistics", "sentence_scores_from_statistics"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "checked_input",
+    "checked_references",
+    "corpus_statistics",
+    "corpus_result",
+    "sentence_result",
+    "score_statistics",
+    "sentence_scores_from_statistics",
+]
+
+
+def checked_input(hypotheses: Any, references: Any, options: MetricOptions) -> Tuple[List[str], List[Any]]:
+    """User input as the options' metric reads it: the hypotheses as a checked list of str, and
+    the references either checked into lists of strings or, for a metric that
+    :meth:`~bleukit.metrics.base.Metric.reads_reference_entries` (BLEU's kernel), as the caller's
+    entries, checked as a whole here and entry by entry as they are read (no list per sentence).
+
+    >>> from bleukit.metrics.bleu import BleuOptions
+    >>> checked_input(("a b",), ["a b c"], BleuOptions(tokenize="ja-mecab"))
+    (['a b'], [['a b c']])
+    """
+    hyps = check_hypotheses(hypotheses)
+    return hyps, checked_references(references, len(hyps), options)
+
+
+def checked_references(references: Any, n_hypotheses: int, options: MetricOptions) -> List[Any]:
+    """The references of ``n_hypotheses`` checked hypotheses as the options' metric reads them:
+    the caller's entries (checked as a whole) for a metric that reads entries in place, else
+    :func:`bleukit.inputs.check_references`' lists.
+
+    >>> from bleukit.metrics.bleu import BleuOptions
+    >>> checked_references(["a", ["b", None]], 2, BleuOptions(tokenize="ko-mecab"))
+    [['a'], ['b']]
+    """
+    n = n_hypotheses
+    if metric_for(options).reads_reference_entries(options):
+        return reference_entries(references, n)
+    return check_references(references, n)
 
 
 def corpus_statistics(
@@ -46,8 +84,50 @@ def corpus_statistics(
     if n_threads > 1 and len(hyps) >= 2 * MIN_CHUNK and metric.chunks_in_threads(options):
         table: Statistics = in_threads(lambda h, r: metric.statistics(h, r, options), hyps, references, n_threads)
     else:
-        table = metric.statistics(hyps, check_references(references, len(hyps)), options, threads=n_threads)
+        table = metric.statistics(hyps, checked_references(references, len(hyps), options), options, threads=n_threads)
     return table
+
+
+def corpus_result(
+    hypotheses: Sequence[str], references: Sequence[Any], options: MetricOptions, threads: int = 1
+) -> MetricResult:
+    """The corpus result of the options' metric, from the column sums alone
+    (:meth:`~bleukit.metrics.base.Metric.summed_row`): the same result as
+    ``score_statistics(corpus_statistics(...))``, without a table where the metric's extractor
+    sums as it counts (BLEU's kernel: constant memory whatever the corpus' size).
+
+    >>> from bleukit.metrics.bleu import BleuOptions
+    >>> corpus_result(["a b c"], ["a b d"], BleuOptions(max_ngram_order=2)).counts
+    [2, 1]
+    """
+    metric = metric_for(options)
+    n_threads = thread_count(threads)
+    # Only a metric that sums as it counts has a summed row to gain from; for the others (TER
+    # adds its sentences' averages in order, not the summed row's quotient) the table decides.
+    if (n_threads > 1 and metric.chunks_in_threads(options)) or type(metric).summed_row is Metric.summed_row:
+        return score_statistics(corpus_statistics(hypotheses, references, options, threads), options)
+    hyps, refs = checked_input(hypotheses, references, options)
+    row, nrefs = metric.summed_row(hyps, refs, options, threads=n_threads)
+    result: MetricResult = metric.row_result(row, nrefs, options)
+    return result
+
+
+def sentence_result(hypothesis: str, references: Any, options: MetricOptions) -> MetricResult:
+    """The result of one hypothesis against its references (a string, or a list of strings with
+    ``None`` for a missing one), through the metric's one-sentence path
+    (:meth:`~bleukit.metrics.base.Metric.sentence_row` and ``row_result``): no table, no batch.
+    Pass sentence-level options for sacreBLEU's sentence scores (``options.sentence_level()``).
+
+    >>> from bleukit.metrics.bleu import BleuOptions
+    >>> round(sentence_result("the cat sat", "the cat sat down", BleuOptions().sentence_level()).score, 4)
+    71.6531
+    """
+    if not isinstance(hypothesis, str):
+        raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
+    metric = metric_for(options)
+    row, nrefs = metric.sentence_row(hypothesis, references, options)
+    result: MetricResult = metric.row_result(row, nrefs, options)
+    return result
 
 
 def score_statistics(statistics: Statistics, options: MetricOptions) -> MetricResult:
@@ -62,7 +142,7 @@ def score_statistics(statistics: Statistics, options: MetricOptions) -> MetricRe
     return result
 
 
-def sentence_scores_from_statistics(statistics: Statistics, options: MetricOptions) -> np.ndarray:
+def sentence_scores_from_statistics(statistics: Statistics, options: MetricOptions) -> "np.ndarray":
     """The score of every row of a statistics table, as a float64 array (pass sentence-level options
     for sentence scores: ``options.sentence_level()``).
 
@@ -71,6 +151,8 @@ def sentence_scores_from_statistics(statistics: Statistics, options: MetricOptio
     >>> sentence_scores_from_statistics(stats, BleuOptions(max_ngram_order=2, effective_order=True))
     array([100.,   0.])
     """
+    import numpy as np
+
     metric = metric_for(options)
     metric.check_statistics(statistics, options)
     return np.asarray(metric.scores(statistics.rows, options), dtype=np.float64)

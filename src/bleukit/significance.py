@@ -58,10 +58,10 @@ from typing import (
 import numpy as np
 
 from .defaults import DEFAULT_SAMPLES, DEFAULT_SEED
-from .inputs import check_count, check_hypotheses, check_references, check_seed, check_sequence
+from .inputs import check_count, check_hypotheses, check_seed, check_sequence
 from .metrics import metric_for, resolve_options
 from .metrics.base import MetricOptions, MetricResult, Statistics
-from .pipeline import corpus_statistics
+from .pipeline import checked_references, corpus_statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -402,8 +402,8 @@ def paired_test(
     metric = metric_for(opts)
     named = check_systems(systems)
     checked = [hyps for _, hyps in named]
-    refs = check_references(references, len(checked[0]))
-    stats = [metric.statistics(hyps, refs, opts) for hyps in checked]
+    refs = checked_references(references, len(checked[0]), opts)
+    stats = metric.systems_statistics(checked, refs, opts)  # the references counted once for all
     results = [metric.result(s, opts) for s in stats]
     names = [name for name, _ in named]
     if method == "bs":

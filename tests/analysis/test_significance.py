@@ -13,6 +13,7 @@ from strategies import corpora
 
 import bleukit
 from bleukit import significance
+from bleukit.metrics.bleu import formula
 from bleukit.metrics.chrf import ChrfOptions
 from bleukit.options import BleuOptions
 
@@ -299,7 +300,10 @@ def test_resampled_scores_equal_scoring_the_resampled_corpus(data, draws, tokeni
     scores = significance.resampled_scores(stats, indices, opts)
     for row, score in zip(indices, scores):
         direct = bleukit.corpus_bleu([hyps[i] for i in row], [refs[i] for i in row], tokenize=tokenize)
-        assert score == direct.score
+        if getattr(formula, "libm", None) is not None:
+            assert score == direct.score
+        else:  # corpus_bleu scores its sums with math.exp/log, the arrays with numpy's (last bit on AVX-512)
+            assert score == pytest.approx(direct.score, rel=1e-14, abs=1e-13)
 
 
 @pytest.mark.parametrize(

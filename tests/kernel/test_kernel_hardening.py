@@ -103,15 +103,19 @@ def test_text_entry_point_rejects_bad_arguments():
         _text_call(["a"], [["a"]], rows=readonly)
     with pytest.raises(TypeError, match=r"hypotheses\[1\] must be a str, got bytes"):
         _text_call(["a", b"b"], [["a"], ["b"]])
-    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a str, got NoneType"):
-        _text_call(["a"], [["a", None]])
-    with pytest.raises(TypeError, match=r"references\[0\] must be a list of str, got str"):
-        _text_call(["a"], ["abc"])
+    # reference entries as bleukit.inputs.check_reference_entry checks them, with its messages
+    assert _text_call(["a"], [["a", None]]).tolist() == _text_call(["a"], ["a"]).tolist()
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a str or None, got int"):
+        _text_call(["a"], [["a", 3]])
+    with pytest.raises(TypeError, match=r"references\[0\] must be a str or a list of str \(None for a missing"):
+        _text_call(["a"], [b"abc"])
     with pytest.raises(TypeError, match="must be sequences"):
         _text_call("a", [["a"]])
-    with pytest.raises(ValueError, match=r"references\[0\] is empty"):
+    with pytest.raises(ValueError, match=r"references\[0\] holds no reference \(empty or all None\)"):
         _text_call(["a"], [[]])
-    with pytest.raises(ValueError, match="1 hypotheses but 2 reference lists"):
+    with pytest.raises(ValueError, match=r"references\[0\] is None: every hypothesis needs"):
+        _text_call(["a"], [None])
+    with pytest.raises(ValueError, match="1 hypotheses but 2 reference entries"):
         _text_call(["a"], [["a"], ["b"]], rows=np.empty((1, 10), np.int64))
 
 
@@ -267,6 +271,8 @@ elif kind == "ids":
     n = 200_000
     lengths = np.full(2 * n, 30)
     owner = np.repeat(np.arange(n), 2)
+elif kind == "threads, long sentences":  # a worker thread gets long sentences: it must stop too
+    args = ([hyp] * 4 + [hyp * 40000] * 4, [ref] * 4 + [[ref * 40000]] * 4)
 else:
     args = ([hyp] * 3_000_000, [[ref]] * 3_000_000)
 bleukit.corpus_bleu(["a"], ["a"])
@@ -282,6 +288,9 @@ try:
             _native.native_flat_ids_statistics(tokens, lengths, owner, n, 4)
     elif kind == "threads":
         bleukit.corpus_bleu(*args, threads=2)
+    elif kind == "threads, long sentences":
+        for _ in range(50):
+            bleukit.corpus_bleu(*args, threads=2, lowercase=True)
     else:
         for _ in range(20):
             _native.native_text_statistics(*args, BleuOptions(lowercase=True))
@@ -292,7 +301,7 @@ except KeyboardInterrupt:
 
 
 @needs_kernel
-@pytest.mark.parametrize("kind", ["many sentences", "one long sentence", "ids", "threads"])
+@pytest.mark.parametrize("kind", ["many sentences", "one long sentence", "ids", "threads", "threads, long sentences"])
 def test_ctrl_c_stops_a_long_call_promptly(kind):
     proc = subprocess.run(
         [sys.executable, "-c", INTERRUPT.format(kind=kind)], capture_output=True, text=True, timeout=240, cwd=REPO

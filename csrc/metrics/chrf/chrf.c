@@ -28,8 +28,9 @@
  * threads; the calling thread, when it is the main thread, polls for signals every POLL_WORK
  * units of work, so Ctrl-C raises KeyboardInterrupt within some 10 ms and stops the other threads.
  */
-#include "kernel.h" /* mix64, finish_hash, EMPTY_KEY, cp_t, size limits */
-#include "poll.h"   /* poll_clock_ms, POLL_INTERVAL_MS, POLL_SLICE, poll_main_thread, poll_here */
+#include "entries.h" /* reference entries checked as bleukit.inputs checks them */
+#include "kernel.h"  /* mix64, finish_hash, EMPTY_KEY, cp_t, size limits */
+#include "poll.h"    /* poll_clock_ms, POLL_INTERVAL_MS, POLL_SLICE, poll_main_thread, poll_here */
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,9 +59,12 @@
 /* ------------------------------------------------------------------------------------------ */
 /* module state                                                                                */
 
+typedef struct worker_s worker;
+
 typedef struct {
     PyObject *str_lower;             /* str.lower, unbound: a str subclass cannot override it */
     PyObject *main_thread;           /* threading.main_thread: asked at each call (it changes after a fork) */
+    worker *spare;                   /* sentence()'s worker between calls (NULL: none yet, or in use) */
 } module_state;
 
 static module_state *get_state(PyObject *module) { return (module_state *)PyModule_GetState(module); }
@@ -113,7 +117,7 @@ enum { ERR_NONE = 0, ERR_NOMEM, ERR_TOO_LONG, ERR_INTERRUPTED };
 
 typedef struct shared_s shared;
 
-typedef struct {
+struct worker_s {
     const chrf_opts *o;
     /* the sentence's text: code points kept for character n-grams, segment bounds */
     cp_t *chars;
@@ -148,7 +152,7 @@ typedef struct {
     size_t work;
     int64_t last_ms; /* when this worker last polled */
     int err;
-} worker;
+};
 
 struct shared_s {
     volatile int stop;      /* set when one thread fails or Ctrl-C was seen */
@@ -1361,6 +1365,131 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* one sentence                                                                                */
+
+/* Code points up to which one sentence is counted without releasing the GIL (tens of µs). */
+#define SHORT_SENTENCE_CHARS ((int64_t)1 << 14)
+
+/* sentence(hyp, refs, char_order, word_order, lowercase, whitespace, eps_smoothing, factor,
+ * one_plus, punctuation, normalize): the statistics row of one hypothesis against its references
+ * (an entry as entries.h reads it), as a tuple of 3 * order ints and then the number of
+ * references: sentence chrF without a table. A short sentence is counted holding the GIL, in a
+ * worker the module keeps for the next call (its character map is allocated once: that is most
+ * of a one-sentence statistics() call); a long one releases the GIL and polls for signals. */
+static PyObject *py_sentence(PyObject *module, PyObject *args) {
+    PyObject *hyp, *entry, *punct, *lc, *ws_in, *eps_in, *normalize;
+    int char_order, word_order;
+    double factor, one_plus;
+    if (!PyArg_ParseTuple(args, "OOiiO!O!O!ddOO", &hyp, &entry, &char_order, &word_order, &PyBool_Type, &lc,
+                          &PyBool_Type, &ws_in, &PyBool_Type, &eps_in, &factor, &one_plus, &punct, &normalize))
+        return NULL;
+    module_state *st = get_state(module);
+    chrf_opts o;
+    if (parse_opts(&o, char_order, word_order, ws_in == Py_True, eps_in == Py_True, factor, one_plus, punct) < 0)
+        return NULL;
+    if (!PyUnicode_Check(hyp)) {
+        PyObject *name = PyObject_GetAttrString((PyObject *)Py_TYPE(hyp), "__name__");
+        if (name) PyErr_Format(PyExc_TypeError, "hypothesis must be a str, got %U", name);
+        Py_XDECREF(name);
+        return NULL;
+    }
+    PyObject *refs = readable_entry(entry, -1, normalize), *result = NULL;
+    if (!refs) return NULL;
+    const int lowercase = lc == Py_True;
+    texts tx = {0};
+    worker *w = NULL;
+    int64_t *row = NULL;
+    int keep = 0;
+    int64_t chars = texts_add(&tx, hyp, lowercase, st->str_lower);
+    if (chars < 0) goto done;
+    if (PyUnicode_Check(refs)) {
+        const int64_t len = texts_add(&tx, refs, lowercase, st->str_lower);
+        if (len < 0) goto done;
+        chars += len;
+    } else {
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(refs); k++) {
+            PyObject *x = PySequence_Fast_GET_ITEM(refs, k);
+            if (x == Py_None) continue;
+            const int64_t len = texts_add(&tx, x, lowercase, st->str_lower); /* count_entry: a str */
+            if (len < 0) goto done;
+            chars += len;
+        }
+    }
+    if (PyUnicode_GET_LENGTH(hyp) > INT32_MAX || chars > MAX_SENTENCE_CHARS) {
+        PyErr_SetString(PyExc_OverflowError, "a sentence is too long for the native chrF kernel");
+        goto done;
+    }
+    const size_t width = 3 * (size_t)o.order;
+    row = (int64_t *)PyMem_Malloc(width * sizeof(int64_t));
+    if (!row) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const int short_one = chars <= SHORT_SENTENCE_CHARS;
+#ifndef Py_GIL_DISABLED
+    if (short_one && st->spare) { /* the GIL is held throughout: nobody else can take it */
+        w = st->spare;
+        st->spare = NULL;
+    }
+#endif
+    if (!w && !(w = (worker *)PyMem_Calloc(1, sizeof(worker)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    shared sh = {0, NULL};
+    PyThreadState *saved = NULL;
+    sh.saved = &saved;
+    w->o = &o;
+    w->sh = &sh;
+    w->err = ERR_NONE;
+    w->work = 0;
+    int rc;
+    if (short_one) {
+        w->polls = 0; /* the GIL is not released: nothing to poll */
+        rc = sentence_row(w, tx.src, tx.n, row);
+    } else {
+        w->polls = poll_here(st->main_thread);
+        if (w->polls < 0) goto done;
+        w->last_ms = poll_clock_ms();
+        saved = PyEval_SaveThread();
+        rc = sentence_row(w, tx.src, tx.n, row);
+        PyEval_RestoreThread(saved);
+    }
+    if (rc < 0) {
+        raise_error(w->err);
+        goto done;
+    }
+    keep = short_one;
+    result = PyTuple_New((Py_ssize_t)width + 1);
+    if (!result) goto done;
+    for (size_t c = 0; c <= width; c++) {
+        PyObject *v = PyLong_FromLongLong(c < width ? row[c] : (long long)tx.n - 1);
+        if (!v) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, (Py_ssize_t)c, v);
+    }
+done:
+    if (w) {
+#ifndef Py_GIL_DISABLED
+        if (keep && !st->spare) { /* a finished sentence leaves the maps cleared */
+            st->spare = w;
+            w = NULL;
+        }
+#endif
+        if (w) {
+            worker_free(w);
+            PyMem_Free(w);
+        }
+    }
+    PyMem_Free(row);
+    texts_free(&tx);
+    Py_DECREF(refs);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* module                                                                                      */
 
 static PyMethodDef methods[] = {
@@ -1376,6 +1505,12 @@ static PyMethodDef methods[] = {
      "Sentence chrF (scores_out, float64 N x M) and/or statistics rows (rows_out, int64 N x M x 3 order)\n"
      "of every hypothesis against every single reference (pass the same list twice for MBR).\n"
      "Either output may be None. Releases the GIL."},
+    {"sentence", py_sentence, METH_VARARGS,
+     "sentence(hyp, refs, char_order, word_order, lowercase, whitespace, eps_smoothing, factor, one_plus,\n"
+     "         punctuation, normalize)\n\n"
+     "The statistics row of one hypothesis against its references (a str, or a list or tuple of str\n"
+     "and None; another type goes through normalize(refs, -1), which returns a list of str): a tuple\n"
+     "of 3 (char_order + word_order) ints, then the number of references."},
     {NULL, NULL, 0, NULL}};
 
 static int module_exec(PyObject *m) {
@@ -1404,6 +1539,11 @@ static int module_clear(PyObject *m) {
     if (st) {
         Py_CLEAR(st->str_lower);
         Py_CLEAR(st->main_thread);
+        if (st->spare) {
+            worker_free(st->spare);
+            PyMem_Free(st->spare);
+            st->spare = NULL;
+        }
     }
     return 0;
 }

@@ -129,6 +129,7 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
     from_shell = argv is None and stdout is None
     if from_shell:
         _default_sigpipe()
+        _one_blas_thread()
     args = build_parser().parse_args(argv)
     if os.environ.get("SACREBLEU_FORMAT", "").lower() in OUTPUT_FORMATS:
         args.format = os.environ["SACREBLEU_FORMAT"].lower()
@@ -172,6 +173,16 @@ def _utf8(stream: IO) -> IO:
     if encoding.lower().replace("-", "") != "utf8" and hasattr(stream, "reconfigure"):
         stream.reconfigure(encoding="utf-8")
     return stream
+
+
+def _one_blas_thread() -> None:
+    # The command line's matrix products (bootstrap resamples, randomization trials) are a few
+    # thousand rows by tens of columns: BLAS threads that wait for work cost a busy machine ten
+    # times the product itself. The process is ours, numpy not yet imported: one thread, unless
+    # the user says otherwise.
+    if "numpy" not in sys.modules:
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ.setdefault(name, "1")
 
 
 def _default_sigpipe() -> None:

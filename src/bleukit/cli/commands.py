@@ -19,8 +19,8 @@ from .args import metric_cli
 from .io import CliError
 from .output import Colors, align_single_results, score_json, score_line, short_signature
 
-__all__ = ["Log", "check_system", "progress_bar", "sentence_level", "explain", "variants", "paired", "multi",
-           "single"]
+__all__ = ["Log", "check_system", "progress_bar", "reference_entries", "sentence_level", "explain", "variants",
+           "paired", "multi", "single"]
 
 _PROGRESS_DELAY_S = 2.0
 
@@ -65,6 +65,17 @@ def progress_bar(total: int, args: argparse.Namespace, stderr: IO, desc: str, un
     from tqdm import tqdm
 
     return tqdm(total=total, desc=desc, file=stderr, delay=_PROGRESS_DELAY_S, leave=False, unit=unit)
+
+
+def reference_entries(streams: List[List[str]]) -> List[Any]:
+    """The reference streams as one entry per segment, without a list per segment: a single
+    stream's lines are the entries (each a str), several streams' lines are zipped into tuples.
+    (A metric that reads entries in place, BLEU's kernel, then reads the file's lines as they are.)
+
+    >>> reference_entries([["a", "b"]]), reference_entries([["a", "b"], ["A", "B"]])
+    (['a', 'b'], [('a', 'A'), ('b', 'B')])
+    """
+    return streams[0] if len(streams) == 1 else list(zip(*streams))
 
 
 def _signature(options: MetricOptions, result: Any, args: argparse.Namespace) -> str:
@@ -161,7 +172,7 @@ def paired(names: List[str], systems: List[List[str]], refs: List[List[str]], me
     """sacreBLEU's ``--paired-bs``/``--paired-ar``: each metric's records per system, and signatures."""
     from ..significance import paired_test
 
-    references = references_from_streams(refs)
+    references = reference_entries(refs)
     n = args.paired_bs_n if method == "bs" else args.paired_ar_n
     n_used = n if n > 0 else DEFAULT_SAMPLES[method]  # sacreBLEU's defaults, its messages
     step = (f" > Performing paired bootstrap resampling test (# resamples: {n_used})" if method == "bs"
@@ -198,9 +209,9 @@ def paired(names: List[str], systems: List[List[str]], refs: List[List[str]], me
 def multi(names: List[str], systems: List[List[str]], refs: List[List[str]], metrics: Sequence[MetricOptions],
           args: argparse.Namespace, log: Log, stderr: IO) -> Tuple[Dict[str, list], Dict[str, str]]:
     """Several systems, no test: each metric's score strings per system, and signatures."""
-    from ..pipeline import corpus_statistics
+    from ..pipeline import corpus_result
 
-    references = references_from_streams(refs)
+    references = reference_entries(refs)
     bar = log.bar = progress_bar(len(systems), args, stderr, "scoring")
     columns: Dict[str, list] = {}
     signatures: Dict[str, str] = {}
@@ -208,8 +219,7 @@ def multi(names: List[str], systems: List[List[str]], refs: List[List[str]], met
         for system in systems:
             for options in metrics:
                 check_system(system, options, args, log)
-                metric = metric_for(options)
-                result = metric.result(corpus_statistics(system, references, options), options)
+                result = corpus_result(system, references, options)
                 columns.setdefault(result.name, []).append(f"{result.score:.{args.width}f}")
                 signatures[result.name] = _signature(options, result, args)
             if bar is not None:
@@ -224,19 +234,20 @@ def multi(names: List[str], systems: List[List[str]], refs: List[List[str]], met
 def single(system: List[str], refs: List[List[str]], metrics: Sequence[MetricOptions], args: argparse.Namespace,
            seed: Optional[int], log: Log, colors: Colors, out: IO) -> None:
     """One system: one line (or JSON object) per metric, with ``--confidence`` the bootstrap estimate."""
-    from ..pipeline import corpus_statistics
-    from ..significance import with_bootstrap
+    from ..pipeline import corpus_result, corpus_statistics
 
-    references = references_from_streams(refs)
+    references = reference_entries(refs)
     n_bootstrap = args.confidence_n if args.confidence and args.confidence_n > 1 else None
     lines = []
     for options in metrics:
         check_system(system, options, args, log)
-        metric = metric_for(options)
-        stats = corpus_statistics(system, references, options)
-        result = metric.result(stats, options)
-        if n_bootstrap is not None:
-            result = with_bootstrap(result, stats, options, n_bootstrap, seed)
+        if n_bootstrap is None:
+            result = corpus_result(system, references, options)  # the column sums: no table
+        else:
+            from ..significance import with_bootstrap
+
+            stats = corpus_statistics(system, references, options)
+            result = with_bootstrap(metric_for(options).result(stats, options), stats, options, n_bootstrap, seed)
         mean, ci = result.mean, result.ci
         if args.format == "json":
             # sacreBLEU's JSON carries the full signature, never the short one

@@ -86,6 +86,12 @@ class SampleScorer:
         for i, ref in enumerate(references):
             if ref is None or (isinstance(ref, list) and all(r is None for r in ref)):
                 raise ValueError(f"sample {i} has no reference (its label / ground truth is {ref!r})")
+        if len(hypotheses) == 1:  # verl's single form: one sample per call, no batch bookkeeping
+            chrf = self.chrf is not None and target_language(languages[0]) in self.chrf_targets
+            reward = self.chrf if chrf and self.chrf is not None else self.reward
+            score = reward.scores(hypotheses, references, languages)[0]
+            one: List[Any] = [(reward.reward_of(score), score, reward.__name__)]  # a score: its reference was checked
+            return one
         chrf_rows = [i for i, lang in enumerate(languages) if self.chrf and target_language(lang) in self.chrf_targets]
         out: List[Any] = [None] * len(hypotheses)
         chrf_set = set(chrf_rows)

@@ -36,7 +36,7 @@ from bleukit.metrics.base import MetricOptions, Statistics
 from bleukit.metrics.bleu.formula import score_table
 from bleukit.metrics.bleu.options import BleuOptions
 from bleukit.metrics.chrf.options import ChrfOptions
-from bleukit.pipeline import corpus_statistics
+from bleukit.pipeline import corpus_statistics, sentence_result
 from bleukit.tokenizers import DEFAULT_TOKENIZER, languages
 
 if TYPE_CHECKING:
@@ -260,6 +260,13 @@ class MetricReward:
     ) -> List[Optional[float]]:
         """The metric's sentence score (0-100, unscaled) of every row; ``None`` where a row has no
         reference. Texts, or id lists with ``ids=True``."""
+        if len(hypotheses) == 1 and not self.ids:
+            # one sample (verl's single form, a notebook): the metric's one-sentence path, one
+            # kernel call and the formula on plain floats, the same score as the table's row
+            if _missing(references[0]):
+                return [None]
+            language = target_language(languages[0]) if languages is not None else None
+            return [sentence_result(hypotheses[0], references[0], self.sentence_options(language)).score]
         table, rows = self.table(hypotheses, references, languages)
         return self._scatter(self._row_scores(table), rows, len(hypotheses))
 
@@ -307,6 +314,8 @@ class MetricReward:
         n = len(hypotheses)
         references = references_of_rows([self._column(kwargs, name, n) for name in self.reference_columns])
         languages = self._column(kwargs, self.language_column, n) if self.language_column is not None else None
+        if n == 1 and not (callable(kwargs.get("log_metric")) or callable(kwargs.get("log_extra"))):
+            return [self.reward_of(s) for s in self.scores(hypotheses, references, languages)]
         table, rows = self.table(hypotheses, references, languages)
         scores = self._row_scores(table)
         if table is not None:

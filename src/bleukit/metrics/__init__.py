@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from typing import Any, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple, TypeVar
 
 from .base import Metric, MetricOptions, MetricResult, Statistics
 
@@ -29,6 +29,7 @@ __all__ = [
     "get_metric",
     "metric_for",
     "resolve_options",
+    "cached_options",
 ]
 
 
@@ -93,4 +94,35 @@ def resolve_options(
             f"give either options= or option keywords, not both (got options={type(options).__name__} "
             f"and {', '.join(sorted(keywords))})"
         )
+    return options
+
+
+OptionsT = TypeVar("OptionsT", bound=MetricOptions)
+
+# Options built from the public functions' keyword values, kept: a one-sentence call in a loop
+# (an RL reward, a notebook) then spends nothing on building and validating them.
+_OPTIONS: Dict[Tuple[Any, ...], Any] = {}
+
+
+def cached_options(build: Callable[..., OptionsT], *values: Any) -> OptionsT:
+    """``build(*values)`` (an options type, or a function that returns options), built once per
+    distinct ``values`` and kept (up to 256 sets). Keys hold the values' types too, so that
+    ``True`` and ``1`` (one a ``TypeError``, the other a number) never share an entry; an
+    unhashable value is built each time, so the options' own checks name the problem. Pass no
+    sequence whose items' types matter (BLEU's ``weights``): the key would not hold them.
+
+    >>> from bleukit.metrics.chrf import ChrfOptions
+    >>> cached_options(ChrfOptions, 6, 2) is cached_options(ChrfOptions, 6, 2)
+    True
+    """
+    try:
+        key = (build, *values, *map(type, values))
+        return _OPTIONS[key]  # type: ignore[no-any-return]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable value
+        return build(*values)
+    options = build(*values)
+    if len(_OPTIONS) < 256:
+        _OPTIONS[key] = options
     return options

@@ -31,9 +31,28 @@ import abc
 import dataclasses
 import json
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Dict, Generic, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Dict,
+    Generic,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+    TypeVar,
+    Union,
+)
 
-import numpy as np
+from ..inputs import check_sentence_references
+
+if TYPE_CHECKING:
+    import numpy as np
+# numpy is imported where a table is made, not here: a corpus or sentence score that never makes
+# a table (the command line's `-b`, a one-sentence call) starts without it.
 
 __all__ = [
     "MetricOptions",
@@ -132,6 +151,8 @@ class Statistics:
     nrefs: np.ndarray
 
     def __post_init__(self) -> None:
+        import numpy as np
+
         rows = np.asarray(self.rows, dtype=np.int64)
         width = self.expected_width()
         if rows.ndim != 2 or rows.shape[1] != width:
@@ -162,6 +183,8 @@ class Statistics:
         if type(other) is not type(self):
             return NotImplemented
         assert isinstance(other, Statistics)
+        import numpy as np
+
         return (
             self.layout() == other.layout()
             and np.array_equal(self.rows, other.rows)
@@ -172,6 +195,8 @@ class Statistics:
 
     def __getitem__(self: StatisticsT, index: Any) -> StatisticsT:
         """Rows selected by a slice, index array or boolean mask (used for resampling)."""
+        import numpy as np
+
         if isinstance(index, (int, np.integer)):
             index = [index]
         return self.with_rows(self.rows[index], self.nrefs[index])
@@ -205,6 +230,8 @@ class Statistics:
                 raise ValueError(
                     f"cannot concatenate statistics of different layouts ({first.layout()} and {p.layout()})"
                 )
+        import numpy as np
+
         return first.with_rows(np.concatenate([p.rows for p in parts]), np.concatenate([p.nrefs for p in parts]))
 
 
@@ -295,6 +322,8 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
 
     def empty(self, options: OptionsT) -> StatisticsT:
         """A table with no rows and the layout of these options."""
+        import numpy as np
+
         width = len(self.columns(options))
         table = self.statistics_type(np.zeros((0, width), np.int64), np.zeros(0, np.int64), **self.layout(options))
         return table  # type: ignore[return-value]
@@ -318,13 +347,65 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
         GIL and takes no ``threads`` of its own); :func:`bleukit.engine.in_threads` then does it."""
         return False
 
+    def reads_reference_entries(self, options: OptionsT) -> bool:
+        """Whether :meth:`statistics` and :meth:`summed_row` read the caller's reference entries as
+        they are (``references[i]`` a str, or a list or tuple of str and ``None``, as
+        :func:`bleukit.inputs.reference_entries` passes them) and check each one themselves, with
+        :func:`bleukit.inputs.check_reference_entry`'s errors. A compiled extractor that reads
+        them in place saves a corpus its million small lists. The default, ``False``, gives
+        those methods :func:`bleukit.inputs.check_references`' lists."""
+        return False
+
     @abc.abstractmethod
     def statistics(
-        self, hypotheses: List[str], references: List[List[str]], options: OptionsT, *, threads: int = 1
+        self, hypotheses: List[str], references: Sequence[Any], options: OptionsT, *, threads: int = 1
     ) -> StatisticsT:
         """The table of checked input: ``references[i]`` is the non-empty list of reference strings of
-        ``hypotheses[i]`` (:mod:`bleukit.inputs` checks user input into this form). ``threads`` as
+        ``hypotheses[i]`` (:mod:`bleukit.inputs` checks user input into this form), or the caller's
+        entry when the metric :meth:`reads_reference_entries`. ``threads`` as
         :func:`bleukit.engine.thread_count`; the table is the same whatever it is."""
+
+    def systems_statistics(
+        self, systems: List[List[str]], references: Sequence[Any], options: OptionsT, *, threads: int = 1
+    ) -> List[StatisticsT]:
+        """The table of each system (``systems[j]``: checked hypotheses of the same sentences)
+        against the same references, as :meth:`statistics` counts them: a paired test's input. A
+        metric that can count the reference side once for every system overrides it (BLEU's
+        kernel tokenizes each sentence's references once); this default counts system by system."""
+        return [self.statistics(hyps, references, options, threads=threads) for hyps in systems]
+
+    def summed_row(
+        self, hypotheses: List[str], references: Sequence[Any], options: OptionsT, *, threads: int = 1
+    ) -> Tuple[List[int], int]:
+        """The column sums of :meth:`statistics`' table as Python ints, and the number of
+        references of that summed row (the common one, ``-1`` when it varies, as
+        :meth:`Statistics.summed`): all a corpus score needs. A metric whose extractor sums as it
+        counts overrides it, so that a corpus score takes no memory per sentence (its
+        :meth:`row_result` of the sums must then equal :meth:`result` of the table); this default
+        sums the table, and :func:`bleukit.pipeline.corpus_result` scores the table itself for a
+        metric that does not override it."""
+        table = self.statistics(hypotheses, references, options, threads=threads).summed()
+        return [int(x) for x in table.rows[0].tolist()], int(table.nrefs[0])
+
+    def sentence_row(self, hypothesis: str, references: Any, options: OptionsT) -> Tuple[List[int], int]:
+        """The statistics row of one hypothesis as Python ints, and its number of references.
+        ``references`` is as the user gave it (a str, or a list of str with ``None`` for a missing
+        one), checked as :func:`bleukit.inputs.check_sentence_references` does. A metric with a
+        cheaper way for one sentence than a table of one row overrides it (one kernel call)."""
+        table = self.statistics([hypothesis], [check_sentence_references(references)], options)
+        return [int(x) for x in table.rows[0].tolist()], int(table.nrefs[0])
+
+    def row_result(self, row: Sequence[int], nrefs: int, options: OptionsT) -> ResultT:
+        """The result of one statistics row (a sentence's, or a corpus's column sums) whose
+        sentences had ``nrefs`` references (``-1``: not all the same). Metrics override it with
+        their formula on plain floats, the same floats as :meth:`scores` (tests compare them with
+        ``==``), so that a sentence or a corpus score needs no array; this default scores a
+        table of one row."""
+        import numpy as np
+
+        table = self.statistics_type(np.asarray([row], dtype=np.int64), np.asarray([nrefs], dtype=np.int64),
+                                     **self.layout(options))
+        return self.result(table, options)  # type: ignore[arg-type]  # the metric's own table type
 
     @abc.abstractmethod
     def scores(self, rows: Any, options: OptionsT) -> Any:
@@ -342,6 +423,8 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
         """The score of every hypothesis against every single reference: a float64 ``(N, M)`` matrix
         (pass sentence-level options for sentence scores). This default counts all N x M pairs;
         a metric overrides it with a way that counts each sentence once (BLEU: an inverted index)."""
+        import numpy as np
+
         n, m = len(hypotheses), len(references)
         hyps = [h for h in hypotheses for _ in range(m)]
         refs = [[r] for _ in range(n) for r in references]

@@ -17,18 +17,19 @@ Token ids become tables in :mod:`bleukit.ids`, pairs of sentences in :mod:`bleuk
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, List, Tuple, Type
-
-import numpy as np
+import functools
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Sequence, Tuple, Type
 
 from ..base import Metric
-from . import pairs
-from .extract import text_statistics
-from .formula import score_table
-from .kernel import uses_native
+from .extract import one_sentence_row, summed_row, text_statistics
+from .formula import score_row, score_table
+from .kernel import native_systems_statistics, uses_native
 from .options import BleuOptions
 from .result import BleuResult
 from .statistics import BleuStatistics, column_names
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["BLEU", "METRIC", "BleuOptions", "BleuStatistics", "BleuResult"]
 
@@ -36,6 +37,11 @@ __all__ = ["BLEU", "METRIC", "BleuOptions", "BleuStatistics", "BleuResult"]
 def _number(x: float) -> Any:
     x = float(x)
     return int(x) if x.is_integer() else x
+
+
+@functools.lru_cache(maxsize=256)
+def _signature(options: BleuOptions, nrefs: int) -> str:
+    return options.signature(nrefs if nrefs >= 0 else "var")
 
 
 class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
@@ -51,28 +57,59 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
     def layout(self, options: BleuOptions) -> Dict[str, Any]:
         return {"max_ngram_order": options.max_ngram_order}
 
-    def chunks_in_threads(self, options: BleuOptions) -> bool:
-        # Only the kernel releases the GIL; the Python engine counts in one thread.
+    def reads_reference_entries(self, options: BleuOptions) -> bool:
+        # The kernel checks and reads the caller's entries in place (no list per sentence).
         return uses_native(options)
 
     def statistics(
-        self, hypotheses: List[str], references: List[List[str]], options: BleuOptions, *, threads: int = 1
+        self, hypotheses: List[str], references: Sequence[Any], options: BleuOptions, *, threads: int = 1
     ) -> BleuStatistics:
-        return text_statistics(hypotheses, references, options)
+        # The kernel counts on its own threads; the Python engine counts in one.
+        return text_statistics(hypotheses, references, options, threads=threads)
+
+    def systems_statistics(
+        self, systems: List[List[str]], references: Sequence[Any], options: BleuOptions, *, threads: int = 1
+    ) -> List[BleuStatistics]:
+        # the kernel tokenizes each sentence's references once for every system
+        if uses_native(options):
+            return native_systems_statistics(systems, references, options, threads)
+        return super().systems_statistics(systems, references, options, threads=threads)
+
+    def summed_row(
+        self, hypotheses: List[str], references: Sequence[Any], options: BleuOptions, *, threads: int = 1
+    ) -> Tuple[List[int], int]:
+        return summed_row(hypotheses, references, options, threads)
+
+    def sentence_row(self, hypothesis: str, references: Any, options: BleuOptions) -> Tuple[List[int], int]:
+        return one_sentence_row(hypothesis, references, options)
+
+    def row_result(self, row: Sequence[int], nrefs: int, options: BleuOptions) -> BleuResult:
+        score, precisions, bp, counts, totals = score_row(row, options)
+        if options.smooth_method == "add-k":  # k added: the counts may be fractions
+            counts, totals = [_number(c) for c in counts], [_number(t) for t in totals]
+        else:
+            n = options.max_ngram_order
+            counts, totals = [int(c) for c in row[2 : 2 + n]], [int(t) for t in row[2 + n :]]
+        return BleuResult(score, counts, totals, precisions, bp, int(row[0]), int(row[1]),
+                          _signature(options, int(nrefs)), options)
 
     def scores(self, rows: Any, options: BleuOptions) -> Any:
         return score_table(rows, options).score
 
     def pairwise_scores(
         self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1
-    ) -> np.ndarray:
+    ) -> "np.ndarray":
+        from . import pairs
+
         # Each distinct sentence counted once, an inverted index, the compiled pair loop (.pairs).
         scores: np.ndarray = pairs.scores(pairs.text_pairs(hypotheses, references, options), options, threads)
         return scores
 
     def pairwise_statistics(
         self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1
-    ) -> np.ndarray:
+    ) -> "np.ndarray":
+        from . import pairs
+
         counted = pairs.text_pairs(hypotheses, references, options)
         tables = counted.tables
         rows: np.ndarray = pairs.expand(
@@ -80,8 +117,12 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
         return rows
 
     def aggregate_scores(
-        self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: BleuOptions
-    ) -> np.ndarray:
+        self, hypotheses: List[str], references: List[str], ref_weights: "np.ndarray", options: BleuOptions
+    ) -> "np.ndarray":
+        import numpy as np
+
+        from . import pairs
+
         counted = pairs.text_pairs(hypotheses, references, options)
         # Equal references were counted once: their weights add up.
         weights = np.bincount(counted.ref_index, weights=ref_weights, minlength=len(counted.tables.ref_len))
@@ -90,7 +131,8 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
 
     def result(self, statistics: BleuStatistics, options: BleuOptions) -> BleuResult:
         self.check_statistics(statistics, options)
-        return self._results(statistics.summed(), options)[0]
+        summed = statistics.summed()
+        return self.row_result(summed.rows[0].tolist(), int(summed.nrefs[0]), options)
 
     def sentence_results(self, statistics: BleuStatistics, options: BleuOptions) -> List[BleuResult]:
         # One call of the formula for every row (not one per row).
@@ -99,16 +141,13 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
 
     def _results(self, stats: BleuStatistics, options: BleuOptions) -> List[BleuResult]:
         out = score_table(stats.rows, options)
-        signatures: Dict[int, str] = {}
         results = []
         columns = zip(out.score.tolist(), out.counts.tolist(), out.totals.tolist(), out.precisions.tolist(),
                       out.bp.tolist(), stats.sys_len.tolist(), stats.ref_len.tolist(), stats.nrefs.tolist())
         for score, counts, totals, precisions, bp, sys_len, ref_len, nrefs in columns:
-            if nrefs not in signatures:
-                signatures[nrefs] = options.signature(nrefs if nrefs >= 0 else "var")
             results.append(BleuResult(
                 score=score, counts=[_number(c) for c in counts], totals=[_number(t) for t in totals],
-                precisions=precisions, bp=bp, sys_len=sys_len, ref_len=ref_len, signature=signatures[nrefs],
+                precisions=precisions, bp=bp, sys_len=sys_len, ref_len=ref_len, signature=_signature(options, nrefs),
                 options=options,
             ))
         return results

@@ -15,18 +15,23 @@ False
 
 from __future__ import annotations
 
+from array import array
 from types import ModuleType
-from typing import Optional, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from ... import _native
+from ...inputs import check_reference_entry
 from ...tokenizers.mteval import CHINESE_RANGES, MTEVAL_RULES, MtevalRule
 from .options import BleuOptions
 from .statistics import BleuStatistics, stats_columns
 
+if TYPE_CHECKING:
+    import numpy as np
+
 __all__ = ["NATIVE_TOKENIZERS", "KERNEL", "available", "unavailable_reason", "uses_native", "ids_kernel_in_use",
-           "character_table", "native_text_statistics", "native_flat_ids_statistics"]
+           "character_table", "native_text_statistics", "native_systems_statistics", "native_summed_row",
+           "native_sentence_row",
+           "native_flat_ids_statistics"]
 
 #: The module name of BLEU's kernel.
 KERNEL = _native.MAIN_KERNEL
@@ -88,7 +93,9 @@ def character_table(unicode_properties: bool = True) -> bytes:
     if _full_table is not None:
         return _full_table
     if _table is None:
-        table = np.zeros(0x110000, dtype=np.uint8)
+        # A bytearray, not numpy: a score on a few lines (the command line's start-up) never
+        # imports numpy; the mteval and Chinese classes cost a millisecond this way.
+        table = bytearray(0x110000)
         flags = _flags()
         # The mteval patterns are ASCII classes (their ranges are written with ASCII bounds), so
         # testing the ASCII code points reads them off completely; test_native checks all others.
@@ -98,23 +105,25 @@ def character_table(unicode_properties: bool = True) -> bytes:
             # the digit class, read off the rule that splits "<digit>-"
             if MTEVAL_RULES[MtevalRule.DASH_AFTER_DIGIT][0].fullmatch(chr(cp) + "-"):
                 table[cp] |= flags["DIGIT"]
+        set_zh = bytes(b | flags["ZH"] for b in range(256))
         for lo, hi in CHINESE_RANGES:
-            table[lo : hi + 1] |= flags["ZH"]
-        _table = table.tobytes()
+            table[lo : hi + 1] = table[lo : hi + 1].translate(set_zh)
+        _table = bytes(table)
     if not unicode_properties:
         return _table
+    import numpy as np
     import regex
 
-    table = np.frombuffer(_table, dtype=np.uint8).copy()
+    full = np.frombuffer(_table, dtype=np.uint8).copy()
     every = _decode(np.arange(0x110000, dtype=np.uint32))
     for name in ("P", "S", "N"):
         starts = [m.start() for m in regex.finditer(rf"\p{{{name}}}", every)]
-        table[np.asarray(starts, dtype=np.int64)] |= _flags()[name]
-    _full_table = table.tobytes()
+        full[np.asarray(starts, dtype=np.int64)] |= _flags()[name]
+    _full_table = full.tobytes()
     return _full_table
 
 
-def _decode(codes: np.ndarray) -> str:
+def _decode(codes: "np.ndarray") -> str:
     # Lone surrogates are code points too (a str can hold them), so they are in the table.
     return codes.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
 
@@ -126,34 +135,120 @@ def _flags() -> dict:
     return {name: getattr(_kernel, f"CLS_{name}") for name in ("P", "S", "N", "ZH", "13A", "DIGIT")}
 
 
-def native_text_statistics(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]], options: BleuOptions
-) -> BleuStatistics:
-    """Statistics of checked input from the kernel (same table as the Python reference).
-
-    >>> if available():
-    ...     native_text_statistics(["Hello, world!"], [["Hello world!"]], BleuOptions()).rows.tolist()
-    ... else:
-    ...     [[4, 3, 3, 1, 0, 0, 4, 3, 2, 1]]
-    [[4, 3, 3, 1, 0, 0, 4, 3, 2, 1]]
-    """
+def _kernel_arguments(options: BleuOptions) -> Tuple[Any, int]:
+    """The kernel and the tokenizer's code in it, or an error saying why the kernel cannot count."""
     if _kernel is None:
         raise RuntimeError(unavailable_reason)
     code = NATIVE_TOKENIZERS.get(options.tokenize)
     if code is None:
         raise ValueError(f"the native kernel does not implement tokenize={options.tokenize!r}")
+    return _kernel, code
+
+
+def native_text_statistics(
+    hypotheses: Sequence[str], references: Sequence[Any], options: BleuOptions, threads: int = 1
+) -> BleuStatistics:
+    """Statistics from the kernel (same table as the Python reference), on ``threads`` threads.
+
+    ``references[i]`` is entry ``i`` as the caller gave it (a str, or a list or tuple of str and
+    ``None``): the kernel checks it with :func:`bleukit.inputs.check_reference_entry`'s errors
+    and reads it in place; other types of entry go through that function.
+
+    >>> if available():
+    ...     native_text_statistics(["Hello, world!"], ["Hello world!"], BleuOptions()).rows.tolist()
+    ... else:
+    ...     [[4, 3, 3, 1, 0, 0, 4, 3, 2, 1]]
+    [[4, 3, 3, 1, 0, 0, 4, 3, 2, 1]]
+    """
+    import numpy as np
+
+    kernel, code = _kernel_arguments(options)
     n = len(hypotheses)
     rows = np.empty((n, stats_columns(options.max_ngram_order)), dtype=np.int64)
     nrefs = np.empty(n, dtype=np.int64)
-    _kernel.text_statistics(
+    kernel.text_statistics(
         hypotheses, references, code, int(options.lowercase), options.max_ngram_order,
         character_table(unicode_properties=options.tokenize == "intl"), rows, nrefs,
+        min(threads, kernel.MAX_THREADS), 0, check_reference_entry,
     )
     return BleuStatistics(rows, nrefs, options.max_ngram_order)
 
 
+def native_systems_statistics(
+    systems: Sequence[Sequence[str]], references: Sequence[Any], options: BleuOptions, threads: int = 1
+) -> List[BleuStatistics]:
+    """:func:`native_text_statistics` of several systems translating the same sentences, each
+    sentence's references tokenized once for all of them (a paired test's tables).
+
+    >>> if available():
+    ...     tables = native_systems_statistics([["a b"], ["a"]], ["a b"], BleuOptions(max_ngram_order=1))
+    ...     [t.rows.tolist() for t in tables]
+    ... else:
+    ...     [[[2, 2, 2, 2]], [[1, 2, 1, 1]]]
+    [[[2, 2, 2, 2]], [[1, 2, 1, 1]]]
+    """
+    import numpy as np
+
+    kernel, code = _kernel_arguments(options)
+    if len(systems) > kernel.MAX_SYSTEMS:
+        step = kernel.MAX_SYSTEMS
+        return [table for j in range(0, len(systems), step)
+                for table in native_systems_statistics(systems[j : j + step], references, options, threads)]
+    count, n = len(systems), len(references)
+    rows = np.empty((count * n, stats_columns(options.max_ngram_order)), dtype=np.int64)
+    nrefs = np.empty(count * n, dtype=np.int64)
+    kernel.systems_statistics(
+        systems, references, code, int(options.lowercase), options.max_ngram_order,
+        character_table(unicode_properties=options.tokenize == "intl"), rows, nrefs,
+        min(threads, kernel.MAX_THREADS), check_reference_entry,
+    )
+    return [BleuStatistics(rows[j * n : (j + 1) * n], nrefs[j * n : (j + 1) * n], options.max_ngram_order)
+            for j in range(count)]
+
+
+def native_summed_row(
+    hypotheses: Sequence[str], references: Sequence[Any], options: BleuOptions, threads: int = 1
+) -> Tuple[List[int], int]:
+    """The column sums of :func:`native_text_statistics`' table and the summed row's number of
+    references (``-1`` when it varies), counted without the table: constant memory per corpus.
+
+    >>> if available():
+    ...     native_summed_row(["a b", "c"], ["a b", ["c", "d"]], BleuOptions(max_ngram_order=1))
+    ... else:
+    ...     ([3, 3, 3, 3], -1)
+    ([3, 3, 3, 3], -1)
+    """
+    kernel, code = _kernel_arguments(options)
+    row = array("q", bytes(8 * stats_columns(options.max_ngram_order)))
+    nrefs = array("q", [0])
+    kernel.text_statistics(
+        hypotheses, references, code, int(options.lowercase), options.max_ngram_order,
+        character_table(unicode_properties=options.tokenize == "intl"), row, nrefs,
+        min(threads, kernel.MAX_THREADS), 1, check_reference_entry,
+    )
+    return row.tolist(), nrefs[0]
+
+
+def native_sentence_row(hypothesis: str, references: Any, options: BleuOptions) -> Tuple[List[int], int]:
+    """The statistics row of one hypothesis against its references (a str, or a list of str
+    and ``None``) and their number, in one kernel call.
+
+    >>> if available():
+    ...     native_sentence_row("the cat sat", ["the cat sat down", None], BleuOptions(max_ngram_order=2))
+    ... else:
+    ...     ([3, 4, 3, 2, 3, 2], 1)
+    ([3, 4, 3, 2, 3, 2], 1)
+    """
+    kernel, code = _kernel_arguments(options)
+    out = kernel.sentence_row(
+        hypothesis, references, code, options.lowercase, options.max_ngram_order,
+        character_table(unicode_properties=options.tokenize == "intl"), check_reference_entry,
+    )
+    return list(out[:-1]), out[-1]
+
+
 def native_flat_ids_statistics(
-    tokens: np.ndarray, lengths: np.ndarray, owner: np.ndarray, n_rows: int, max_ngram_order: int = 4
+    tokens: "np.ndarray", lengths: "np.ndarray", owner: "np.ndarray", n_rows: int, max_ngram_order: int = 4
 ) -> BleuStatistics:
     """Statistics of a flat batch of ids without a Python loop over sentences.
 
@@ -171,6 +266,8 @@ def native_flat_ids_statistics(
     >>> rows.tolist()
     [[4, 3, 3, 2, 4, 3]]
     """
+    import numpy as np
+
     if _kernel is None:
         raise RuntimeError(unavailable_reason)
     rows = np.empty((n_rows, stats_columns(max_ngram_order)), dtype=np.int64)

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Hashable, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Hashable, Iterable, Iterator, List, Optional, Protocol, Sequence, Tuple, TypeVar
 
 from ..base import Statistics
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "BleuStatistics",
@@ -182,6 +183,8 @@ def count_statistics(
     >>> count_statistics([[1, 2, 3]], [[[1, 2, 3]]], 1).rows.tolist()
     [[3, 3, 3, 3]]
     """
+    import numpy as np
+
     width = stats_columns(max_ngram_order)
     rows = np.zeros((len(hypotheses), width), dtype=np.int64)
     nrefs = np.zeros(len(hypotheses), dtype=np.int64)

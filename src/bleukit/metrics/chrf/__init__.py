@@ -17,19 +17,27 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, List, Tuple, Type
-
-import numpy as np
+import functools
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Sequence, Tuple, Type
 
 from ..base import Metric
-from . import aggregate
-from .extract import chrf_statistics, pairwise_chrf, pairwise_chrf_statistics
-from .formula import sentence_scores
+from .formula import score_row, sentence_scores
 from .options import ChrfOptions
 from .result import ChrfResult
 from .statistics import ChrfStatistics, column_names
 
+if TYPE_CHECKING:
+    import numpy as np
+
+# The extractor (and numpy) are imported when text is counted, not with the package: the command
+# line imports every metric's package to build its parser.
+
 __all__ = ["CHRF", "METRIC", "ChrfOptions", "ChrfStatistics", "ChrfResult"]
+
+
+@functools.lru_cache(maxsize=256)
+def _signature(options: ChrfOptions, nrefs: int) -> str:
+    return options.signature(nrefs if nrefs >= 0 else "var")
 
 
 class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
@@ -49,31 +57,53 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
         return options.name
 
     def statistics(
-        self, hypotheses: List[str], references: List[List[str]], options: ChrfOptions, *, threads: int = 1
+        self, hypotheses: List[str], references: Sequence[Any], options: ChrfOptions, *, threads: int = 1
     ) -> ChrfStatistics:
+        import numpy as np
+
+        from .extract import chrf_statistics
+
         rows = chrf_statistics(hypotheses, references, options, threads=threads)
         nrefs = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
         return ChrfStatistics(rows, nrefs, options.char_order, options.word_order)
+
+    def sentence_row(self, hypothesis: str, references: Any, options: ChrfOptions) -> Tuple[List[int], int]:
+        from .extract import sentence_row
+
+        return sentence_row(hypothesis, references, options)  # one kernel call: no table
+
+    def row_result(self, row: Sequence[int], nrefs: int, options: ChrfOptions) -> ChrfResult:
+        return ChrfResult(
+            score=score_row(row, options), char_order=options.char_order, word_order=options.word_order,
+            beta=options.beta, hyp_ngrams=list(row[0::3]), ref_ngrams=list(row[1::3]), matches=list(row[2::3]),
+            signature=_signature(options, int(nrefs)), options=options,
+        )
 
     def scores(self, rows: Any, options: ChrfOptions) -> Any:
         return sentence_scores(rows, options)
 
     def pairwise_scores(
         self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1
-    ) -> np.ndarray:
+    ) -> "np.ndarray":
+        from .extract import pairwise_chrf
+
         # Each sentence's n-grams counted once, then the pairs (the kernel's pairwise loop).
         scores: np.ndarray = pairwise_chrf(hypotheses, references, options, threads=threads)
         return scores
 
     def pairwise_statistics(
         self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1
-    ) -> np.ndarray:
+    ) -> "np.ndarray":
+        from .extract import pairwise_chrf_statistics
+
         rows: np.ndarray = pairwise_chrf_statistics(hypotheses, references, options, threads=threads)
         return rows
 
     def aggregate_scores(
-        self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: ChrfOptions
-    ) -> np.ndarray:
+        self, hypotheses: List[str], references: List[str], ref_weights: "np.ndarray", options: ChrfOptions
+    ) -> "np.ndarray":
+        from . import aggregate
+
         return aggregate.aggregate_scores(hypotheses, references, ref_weights, options)
 
     def result(self, statistics: ChrfStatistics, options: ChrfOptions) -> ChrfResult:
@@ -87,6 +117,8 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
     def _results(self, stats: ChrfStatistics, options: ChrfOptions) -> List[ChrfResult]:
         signatures: Dict[int, str] = {}
         out = []
+        import numpy as np
+
         scores = np.asarray(sentence_scores(stats.rows, options)).tolist()
         for score, row, nrefs in zip(scores, stats.rows.tolist(), stats.nrefs.tolist()):
             if nrefs not in signatures:

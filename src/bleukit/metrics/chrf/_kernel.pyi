@@ -1,6 +1,6 @@
 """Type stub of the compiled chrF kernel (csrc/metrics/chrf/chrf.c); the glue is extract.py."""
 
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 MAX_ORDER: int
 MAX_THREADS: int
@@ -34,3 +34,16 @@ def pairwise(
     rows_out: Optional[Any],
     threads: int,
 ) -> None: ...
+def sentence(
+    hyp: str,
+    refs: Any,
+    char_order: int,
+    word_order: int,
+    lowercase: bool,
+    whitespace: bool,
+    eps_smoothing: bool,
+    factor: float,
+    one_plus: float,
+    punctuation: str,
+    normalize: Optional[Callable[[Any, int], List[str]]],
+) -> Tuple[int, ...]: ...

@@ -19,12 +19,12 @@ n-grams, reference n-grams, matches). Counts are read as float64, exact below 2*
 
 from __future__ import annotations
 
-from typing import Any, Tuple
+from typing import Any, Sequence, Tuple
 
 from ..._torch import array_namespace
 from .options import ChrfOptions
 
-__all__ = ["EPS", "beta_factors", "sentence_scores", "corpus_score"]
+__all__ = ["EPS", "beta_factors", "sentence_scores", "corpus_score", "score_row"]
 
 #: sacreBLEU's stand-in for a precision, recall or F-score that has nothing to divide by.
 EPS = 1e-16
@@ -105,3 +105,35 @@ def corpus_score(table: Any, options: ChrfOptions) -> float:
         raise ValueError(f"a corpus score needs a 2-D table with at least one row, got shape {tuple(table.shape)}")
     totals = table.sum(0, keepdim=True) if xp.__name__ == "torch" else table.sum(0, keepdims=True)
     return float(sentence_scores(totals, options)[0])
+
+
+def score_row(row: Sequence[int], options: ChrfOptions) -> float:
+    """chrF of one statistics row in plain Python floats: the same operations in the same order as
+    :func:`sentence_scores` (sacreBLEU's), without arrays, for one sentence or a corpus's sums.
+
+    >>> score_row([2, 2, 2], ChrfOptions(char_order=1)), score_row([4, 6, 3, 3, 5, 2], ChrfOptions(char_order=2))
+    (100.0, 48.54063429137999)
+    """
+    k = options.order
+    if len(row) != 3 * k:
+        raise ValueError(
+            f"a chrF statistics row with char_order={options.char_order} and word_order={options.word_order} "
+            f"has {3 * k} values, got {len(row)}"
+        )
+    factor, one_plus = beta_factors(options)
+    score = avg_prec = avg_rec = effective = 0.0
+    for i in range(0, 3 * k, 3):
+        n_hyp, n_ref, n_match = float(row[i]), float(row[i + 1]), float(row[i + 2])
+        prec = n_match / n_hyp if n_hyp > 0 else EPS
+        rec = n_match / n_ref if n_ref > 0 else EPS
+        denom = factor * prec + rec
+        score = score + (one_plus * prec * rec / denom if denom > 0 else EPS)
+        if n_hyp > 0 and n_ref > 0:
+            avg_prec, avg_rec, effective = avg_prec + prec, avg_rec + rec, effective + 1.0
+    if options.eps_smoothing:
+        return 100 * score / k
+    if effective > 0:
+        avg_prec, avg_rec = avg_prec / effective, avg_rec / effective
+    if avg_prec + avg_rec != 0:
+        return 100 * (one_plus * avg_prec * avg_rec / (factor * avg_prec + avg_rec))
+    return 0.0

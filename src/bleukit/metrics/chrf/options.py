@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from dataclasses import dataclass, field
 from typing import ClassVar, Mapping, Optional, TypedDict, Union
-
-import numpy as np
 
 from ..._version import __version__
 from ...inputs import check_number
@@ -43,7 +42,10 @@ Beta = Union[int, float]
 
 
 def _check_flag(name: str, value: object) -> bool:
-    if isinstance(value, (bool, np.bool_)):
+    # numpy's bool only where numpy is loaded (no value can be one otherwise): options are made
+    # without importing it
+    np = sys.modules.get("numpy")
+    if isinstance(value, bool) or (np is not None and isinstance(value, np.bool_)):
         return bool(value)
     raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
 

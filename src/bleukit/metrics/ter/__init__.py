@@ -20,14 +20,15 @@ Lower is better: ``METRIC.higher_is_better`` is ``False``, which paired tests an
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, List, Tuple, Type
+from typing import Any, ClassVar, Dict, List, Sequence, Tuple, Type
 
 from ..base import Metric
-from .extract import ter_statistics
-from .formula import average_lengths, corpus_totals, sentence_ters, ter_score
 from .options import TerOptions
 from .result import TerResult
 from .statistics import COLUMNS, TerStatistics, from_counts
+
+# The extractor and formula (and numpy) are imported when text is counted, not with the package:
+# the command line imports every metric's package to build its parser.
 
 __all__ = ["TER", "METRIC", "TerOptions", "TerStatistics", "TerResult"]
 
@@ -47,14 +48,20 @@ class TER(Metric[TerOptions, TerStatistics, TerResult]):
         return {}
 
     def statistics(
-        self, hypotheses: List[str], references: List[List[str]], options: TerOptions, *, threads: int = 1
+        self, hypotheses: List[str], references: Sequence[Any], options: TerOptions, *, threads: int = 1
     ) -> TerStatistics:
+        from .extract import ter_statistics
+
         return from_counts(ter_statistics(hypotheses, references, options, threads=threads))
 
     def scores(self, rows: Any, options: TerOptions) -> Any:
+        from .formula import sentence_ters
+
         return sentence_ters(rows)
 
     def result(self, statistics: TerStatistics, options: TerOptions) -> TerResult:
+        from .formula import corpus_totals, ter_score
+
         self.check_statistics(statistics, options)
         # The sentences' averages added in order, as sacreBLEU adds them (not the summed row's division).
         edits, ref_length = corpus_totals(statistics.rows)
@@ -62,6 +69,8 @@ class TER(Metric[TerOptions, TerStatistics, TerResult]):
                          signature=options.signature(statistics.nrefs_signature), options=options)
 
     def sentence_results(self, statistics: TerStatistics, options: TerOptions) -> List[TerResult]:
+        from .formula import average_lengths, sentence_ters
+
         self.check_statistics(statistics, options)
         scores = sentence_ters(statistics.rows).tolist()
         lengths = average_lengths(statistics.rows).tolist()

@@ -6,10 +6,9 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, fields
 from typing import ClassVar, Mapping, Optional, Tuple, TypedDict
-
-import numpy as np
 
 from ..._version import __version__
 from ..base import MetricOptions, NRefs, Resampling
@@ -23,7 +22,10 @@ TOKENIZER_SIGNATURE = "tercom"
 def _is_bool(value: object) -> bool:
     # numpy's bool is accepted as a bool (a flag read off an array); ints are not: TER(1) is
     # most likely a mistake, and sacreBLEU would silently treat any object as a truth value.
-    return isinstance(value, (bool, np.bool_))
+    # (numpy is looked up, not imported: a numpy bool exists only once numpy is loaded, and the
+    # command line builds its parser from every metric's options without numpy)
+    numpy = sys.modules.get("numpy")
+    return isinstance(value, bool) or (numpy is not None and isinstance(value, numpy.bool_))
 
 
 class TerOptionKeywords(TypedDict, total=False):

@@ -26,7 +26,6 @@ from ...inputs import (
     check_count,
     check_hypotheses,
     check_references,
-    check_sentence_references,
     check_sequence,
     references_from_streams,
 )
@@ -227,10 +226,11 @@ class Metric:
                 "wrap the reference in a list: [reference]"
             )
         options = self._options()
-        refs = check_sentence_references(references)
-        self.num_refs = len(refs)
         metric = metric_for(options)
-        return self._score(metric.result(metric.statistics([hypothesis], [refs], options), options))
+        # the metric's one-sentence path (one kernel call, the formula on plain floats), which
+        # checks the references as check_sentence_references does
+        row, self.num_refs = metric.sentence_row(hypothesis, references, options)
+        return self._score(metric.row_result(row, self.num_refs, options))
 
     def get_signature(self) -> Signature:
         """The signature of the last scoring (its number of references, and the bootstrap if any)."""

@@ -32,7 +32,11 @@ class CHRFScore(Score):
 
     @classmethod
     def _from_result(cls, result: ChrfResult) -> "CHRFScore":
-        return cls(result.score, result.char_order, result.word_order, result.beta)
+        # the result names itself: no options object to build (a sentence_chrf call's cost)
+        score = cls.__new__(cls)
+        score.beta, score.char_order, score.word_order = result.beta, result.char_order, result.word_order
+        Score.__init__(score, result.name, result.score)
+        return score
 
 
 class CHRF(Metric):
