@@ -162,3 +162,14 @@ def test_every_docs_page_is_in_the_site_navigation():
     docs = REPO / "docs"
     on_disk = {p.relative_to(docs).as_posix() for p in docs.rglob("*.md") if "_ext" not in p.parts}
     assert listed == on_disk
+
+
+def test_readme_is_a_landing_page():
+    # what it is, install, a quick start and links: the rest is in docs/ (the site)
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if not target.startswith(("http://", "https://")):
+            assert (REPO / target).exists(), target
+    for command in ("make demo", "make test", "pip install"):
+        assert command in text
