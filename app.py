@@ -5,13 +5,16 @@ and get the corpus score with its signature, a chart of its parts, a per-sentenc
 selected sentence, its hypothesis with the matched n-grams highlighted against its references; on
 request, the same text scored by every other BLEU people report. A second tab compares 2-5 systems
 against a baseline with sacreBLEU's paired tests (p-values, confidence intervals, the bootstrap
-distributions). Every number comes from the bleukit core (statistics -> score, paired_test,
-bootstrap_scores, compare_variants); this file only translates between the page and the core.
+distributions), with BLEU or, through the metric protocol, chrF, chrF++ or TER; the scoring tab
+also gives the text's chrF, chrF++ and TER. Every number comes from the bleukit core (statistics ->
+score, paired_test, bootstrap_scores, compare_variants); this file only translates between the page
+and the core.
 
 Run it with ``make app`` or ``python app.py`` (127.0.0.1:7860; ``GRADIO_SERVER_NAME`` and
 ``GRADIO_SERVER_PORT`` override, as for any Gradio app). Besides the page, four API endpoints are
 usable with ``gradio_client``: ``/bleu`` (the whole report as JSON), ``/explain`` (one sentence's
-matched n-grams), ``/compare`` (the paired test) and ``/variants`` (every other BLEU).
+matched n-grams), ``/compare`` (the paired test, any metric), ``/variants`` (every other BLEU) and
+``/metrics`` (chrF, chrF++ and TER of the same text).
 """
 
 from __future__ import annotations
@@ -46,8 +49,11 @@ from bleukit import BleuOptions, sentence_scores_from_statistics
 from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleukit.explain import MatchExplanation, explain_sentence
 from bleukit.inputs import check_seed, check_sequence
+from bleukit.metrics import get_metric, metric_for
+from bleukit.metrics.base import MetricOptions
 from bleukit.metrics.bleu.extract import preprocess
 from bleukit.metrics.bleu.options import DEFAULT_SENTENCE_SMOOTH, OPTION_NAMES, SMOOTH_DEFAULTS
+from bleukit.pipeline import corpus_statistics, score_statistics
 from bleukit.report import score_report as core_score_report
 from bleukit.tokenizers import TOKENIZERS, get_tokenizer
 
@@ -78,6 +84,18 @@ ALL_ORDERS = "all orders (highest match)"
 METHODS = {"paired bootstrap": "bs", "approximate randomization": "ar"}
 COMPARE_COLUMNS = ["system", "BLEU", "mean ± 95% CI", "p-value", f"significant (p < {SIGNIFICANCE_LEVEL})"]
 VARIANT_COLUMNS = ["variant", "BLEU", "differs from sacreBLEU by"]
+
+#: The metrics a user can pick, by their label on the page: (metric name, option keywords). BLEU
+#: takes the form's options; the others sacreBLEU's defaults (``-m chrf``, ``-m chrf
+#: --chrf-word-order 2``, ``-m ter``). Any metric of the protocol fits here.
+METRIC_CHOICES: Dict[str, Tuple[str, Dict[str, Any]]] = {
+    "BLEU": ("bleu", {}),
+    "chrF": ("chrf", {}),
+    "chrF++": ("chrf", {"word_order": 2}),
+    "TER": ("ter", {}),
+}
+OTHER_METRICS = [label for label in METRIC_CHOICES if label != "BLEU"]
+METRIC_COLUMNS = ["metric", "score", "better", "signature"]
 
 #: The corpus defaults, read from the core (never spelled out here).
 DEFAULTS = BleuOptions()
@@ -203,6 +221,63 @@ def make_options(
     )
 
 
+def metric_options(metric: str, bleu_options: Optional[BleuOptions] = None) -> MetricOptions:
+    """The options of a metric picked on the page (a :data:`METRIC_CHOICES` label): BLEU's are the
+    form's (``bleu_options``), the others' sacreBLEU's defaults.
+
+    >>> metric_options("TER").signature(1).split("|")[:3]
+    ['nrefs:1', 'case:lc', 'tok:tercom']
+    >>> metric_options("chrF++").word_order
+    2
+    """
+    if metric not in METRIC_CHOICES:
+        raise ValueError(f"unknown metric {metric!r}: choose one of {', '.join(METRIC_CHOICES)}")
+    name, keywords = METRIC_CHOICES[metric]
+    if name == "bleu":
+        return bleu_options if bleu_options is not None else DEFAULTS
+    return get_metric(name).options_type.from_keywords(keywords)
+
+
+def metrics_report(hypotheses: str, reference_sets: Sequence[Optional[str]]) -> Dict[str, Any]:
+    """The text fields scored with chrF, chrF++ and TER (sacreBLEU's defaults): per metric its
+    corpus score, whether higher is better, and its signature.
+
+    >>> [(r["metric"], round(r["score"], 2), r["higher_is_better"]) for r in
+    ...  metrics_report("the cat sat on the mat", ["the mat the cat sat on"])["rows"]]
+    [('chrF', 81.09, True), ('chrF++', 83.32, True), ('TER', 16.67, False)]
+    """
+    hyps, refs = parse_corpus(hypotheses, reference_sets)
+    rows = []
+    for label in OTHER_METRICS:
+        options = metric_options(label)
+        result = score_statistics(corpus_statistics(hyps, refs, options), options)
+        rows.append(
+            {
+                "metric": label,
+                "name": result.name,
+                "score": result.score,
+                "higher_is_better": metric_for(options).higher_is_better,
+                "signature": result.signature,
+            }
+        )
+    return {"rows": rows}
+
+
+def metrics_frame(report: Dict[str, Any]) -> pd.DataFrame:
+    """The other metrics' table as the page shows it (two decimals).
+
+    >>> metrics_frame(metrics_report("a b c d", ["a b c d"])).values.tolist()[2][:3]
+    ['TER', '0.00', 'lower']
+    """
+    return pd.DataFrame(
+        [
+            [r["metric"], f"{r['score']:.2f}", "higher" if r["higher_is_better"] else "lower", r["signature"]]
+            for r in report["rows"]
+        ],
+        columns=METRIC_COLUMNS,
+    )
+
+
 def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], options: BleuOptions) -> Dict[str, Any]:
     """The text fields scored by the core's report (corpus result and per-sentence rows), as JSON.
 
@@ -325,18 +400,22 @@ def paired_settings(method: str, n_samples: Any, seed: Any) -> Tuple[str, int, i
 def compare_report(
     systems: Sequence[Tuple[str, Sequence[str]]],
     refs: Sequence[Sequence[str]],
-    options: BleuOptions,
+    options: MetricOptions,
     method: str,
     n_samples: int,
     seed: int,
 ) -> Dict[str, Any]:
     """``bleukit.paired_test`` as JSON: each system's score, p-value against the baseline (the
-    first), bootstrap mean and CI (paired bootstrap only, as in sacreBLEU), and whether p < 0.05.
+    first), bootstrap mean and CI (paired bootstrap only, as in sacreBLEU), and whether p < 0.05;
+    ``options`` are any metric's (``metric``: its score's name; for TER lower is better).
 
     >>> systems = [("a", ["a b c d", "a b"]), ("b", ["a b c d", "x y"])]
     >>> r = compare_report(systems, [["a b c d"], ["a b"]], make_options(), "bs", 10, 1)
     >>> [(s["name"], round(s["score"], 2), s["significant"]) for s in r["systems"]]
     [('a', 100.0, None), ('b', 84.09, False)]
+    >>> r = compare_report(systems, [["a b c d"], ["a b"]], metric_options("TER"), "bs", 10, 1)
+    >>> r["metric"], r["higher_is_better"], [s["score"] for s in r["systems"]]
+    ('TER', False, [0.0, 33.33333333333333])
     """
     results = bleukit.paired_test(
         [(name, list(hyps)) for name, hyps in systems],
@@ -344,7 +423,7 @@ def compare_report(
         method=method,
         n_samples=n_samples,
         seed=seed,
-        **options.to_dict(),
+        options=options,
     )
     rows = []
     for r in results:
@@ -357,6 +436,8 @@ def compare_report(
         "seed": seed,
         "significance_level": SIGNIFICANCE_LEVEL,
         "signature": results[0].result.signature,
+        "metric": results[0].result.name,
+        "higher_is_better": metric_for(options).higher_is_better,
         "options": options.to_dict(),
         "systems": rows,
     }
@@ -383,17 +464,18 @@ def compare_frame(report: Dict[str, Any]) -> pd.DataFrame:
                 "—" if p is None else ("yes" if s["significant"] else "no"),
             ]
         )
-    return pd.DataFrame(rows, columns=COMPARE_COLUMNS)
+    # the score column is named after the metric (BLEU, chrF2, TER ...)
+    return pd.DataFrame(rows, columns=[COMPARE_COLUMNS[0], report.get("metric", "BLEU"), *COMPARE_COLUMNS[2:]])
 
 
 def distribution_frame(
     systems: Sequence[Tuple[str, Sequence[str]]],
     refs: Sequence[Sequence[str]],
-    options: BleuOptions,
+    options: MetricOptions,
     n_samples: int,
     seed: int,
 ) -> pd.DataFrame:
-    """Plot data: each system's bootstrap distribution of its corpus BLEU (``bleukit.bootstrap_scores``
+    """Plot data: each system's bootstrap distribution of its corpus score (``bleukit.bootstrap_scores``
     on its statistics, the same resamples for every system) as the share of resamples per score
     bin, over bins shared by all systems.
 
@@ -419,7 +501,7 @@ def distribution_frame(
         keep = slice(max(used[0] - 1, 0), used[-1] + 2)
         parts.append(
             pd.DataFrame(
-                {"BLEU": centres[keep], "share of resamples (%)": 100.0 * counts[keep] / len(values), "system": name}
+                {"score": centres[keep], "share of resamples (%)": 100.0 * counts[keep] / len(values), "system": name}
             )
         )
     return pd.concat(parts, ignore_index=True)
@@ -443,8 +525,14 @@ def compare_summary_html(report: Dict[str, Any], plot_samples: int) -> str:
         f'<div id="compare-summary">{test}, {report["n_samples"]:,} samples, seed {report["seed"]}: p-values '
         f"against the baseline (the first system); <b>*</b> marks p &lt; {SIGNIFICANCE_LEVEL}. "
         + ("" if report["method"] == "bs" else "Approximate randomization gives no mean or CI (as in sacreBLEU). ")
+        + ("" if report.get("higher_is_better", True) else f"{report['metric']} is an error rate: lower is better. ")
         + f"Plot: {plot_note}.</div>"
-        + options_html(report["options"], "compare-options")
+        + (
+            options_html(report["options"], "compare-options")
+            if report.get("metric", "BLEU") == "BLEU"
+            else f'<div id="compare-options" class="options-used">options: {html.escape(report["metric"])} with '
+            "sacreBLEU's defaults (the BLEU options above do not apply)</div>"
+        )
         + f'<div>signature <code id="compare-signature">{_signature_html(report["signature"])}</code></div>'
     )
 
@@ -942,14 +1030,17 @@ def compare_error_outputs(message: str) -> tuple:
 def on_compare(*values: Any) -> tuple:
     """Compare button. ``values``: the ``MAX_SYSTEMS`` system texts, their names, the
     ``MAX_REFERENCE_SETS`` reference sets, the form options (``FORM_OPTIONS``), then test, number of
-    samples and seed. Returns the notice, the table, the summary with the signature and the plot
-    data; an input error shows its message and clears the results instead."""
+    samples, seed and (optional, BLEU when left out) the metric's label. Returns the notice, the
+    table, the summary with the signature and the plot data; an input error shows its message and
+    clears the results instead."""
     texts, names = values[:MAX_SYSTEMS], values[MAX_SYSTEMS : 2 * MAX_SYSTEMS]
     sets = values[2 * MAX_SYSTEMS : 2 * MAX_SYSTEMS + MAX_REFERENCE_SETS]
     rest = values[2 * MAX_SYSTEMS + MAX_REFERENCE_SETS :]
-    form_options, (method, n_samples, seed) = rest[: len(FORM_OPTIONS)], rest[len(FORM_OPTIONS) :]
+    form_options, settings = rest[: len(FORM_OPTIONS)], rest[len(FORM_OPTIONS) :]
+    method, n_samples, seed = settings[:3]
+    metric = settings[3] if len(settings) > 3 else "BLEU"
     try:
-        options = make_options(*form_options)
+        options = metric_options(metric, make_options(*form_options))
         systems, refs = parse_systems(list(texts), list(names), list(sets))
         method, n, seed = paired_settings(method, n_samples, seed)
         report = compare_report(systems, refs, options, method, n, seed)
@@ -991,6 +1082,17 @@ def on_upload_systems(paths: Optional[List[str]]) -> Tuple[Any, ...]:
     return tuple(texts + empty + names + empty) + (notice_html(notes, name="compare"),)
 
 
+def on_metrics(hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str) -> Tuple[str, pd.DataFrame]:
+    """Other metrics button: the scoring tab's text scored with chrF, chrF++ and TER; an input
+    error shows its message and clears the table."""
+    try:
+        report = metrics_report(hyps_text, [ref1, ref2, ref3, ref4])
+    except (ValueError, TypeError) as e:
+        _log_input_error("metrics", e)
+        return notice_html([str(e)], error=True, name="metrics"), pd.DataFrame([], columns=METRIC_COLUMNS)
+    return "", metrics_frame(report)
+
+
 def on_variants(hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str) -> Tuple[str, pd.DataFrame]:
     """Other BLEUs button: the scoring tab's text scored by every variant (each with its own
     defaults), and a note naming those that could not run; an input error clears the table."""
@@ -1004,9 +1106,10 @@ def on_variants(hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str) -> T
     return notice_html(notes, name="variants"), variants_frame(table)
 
 
-def clear_variants() -> Tuple[str, pd.DataFrame]:
-    """A new score: the variants table of an earlier text is cleared (it is computed on request)."""
-    return "", pd.DataFrame([], columns=VARIANT_COLUMNS)
+def clear_variants() -> Tuple[str, pd.DataFrame, str, pd.DataFrame]:
+    """A new score: the variants and other metrics tables of an earlier text are cleared (they are
+    computed on request)."""
+    return "", pd.DataFrame([], columns=VARIANT_COLUMNS), "", pd.DataFrame([], columns=METRIC_COLUMNS)
 
 
 # ----------------------------------------------------------------------------- API endpoints
@@ -1092,19 +1195,24 @@ def compare(
     lowercase: bool = DEFAULTS.lowercase,
     max_ngram_order: int = DEFAULTS.max_ngram_order,
     effective_order: bool = DEFAULTS.effective_order,
+    metric: str = "BLEU",
 ) -> dict:
     """Paired significance test of 2-5 systems against the first (the baseline), as sacreBLEU's
     ``--paired-bs`` / ``--paired-ar``. `systems`: one text per system, one segment per line;
     `references`: one to four reference sets (as for ``/bleu``); `names`: optional, one per system;
     `method`: "bs" (paired bootstrap, default 1000 samples) or "ar" (approximate randomization,
-    default 10000); `seed`: sacreBLEU's default 12345.
+    default 10000); `seed`: sacreBLEU's default 12345; `metric`: "BLEU" (with the BLEU options),
+    "chrF", "chrF++" or "TER" (sacreBLEU's defaults; TER: lower is better).
 
     >>> r = compare(["a b c d\\na b", "a b c d\\nx y"], ["a b c d\\na b"], names=["A", "B"], n_samples=20)
     >>> [(s["name"], round(s["score"], 2)) for s in r["systems"]], r["signature"].split("|")[1:3]
     ([('A', 100.0), ('B', 84.09)], ['bs:20', 'seed:12345'])
+    >>> compare(["a b c d\\na b", "a b c d\\nx y"], ["a b c d\\na b"], n_samples=20, metric="TER")["metric"]
+    'TER'
     """
     try:
-        options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_ngram_order, effective_order)
+        bleu_options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_ngram_order, effective_order)
+        options = metric_options(metric, bleu_options)
         texts = api_texts(systems, "systems", "one text per system")
         given = api_texts(names, "names", "one name per system")
         if names is not None and len(given) != len(texts):
@@ -1114,6 +1222,19 @@ def compare(
         return compare_report(named, refs, options, method, n, seed)
     except (ValueError, TypeError) as e:
         raise _user_error("/compare", e) from None
+
+
+def metrics(hypotheses: str, references: List[str]) -> dict:
+    """The corpus scored with chrF, chrF++ and TER (sacreBLEU's defaults; TER: lower is better),
+    each with its signature. Inputs as for ``/bleu``.
+
+    >>> [r["name"] for r in metrics("a b c d", ["a b c d"])["rows"]]
+    ['chrF2', 'chrF2++', 'TER']
+    """
+    try:
+        return metrics_report(hypotheses, api_texts(references, "references", "one text per reference set"))
+    except (ValueError, TypeError) as e:
+        raise _user_error("/metrics", e) from None
 
 
 def variants(hypotheses: str, references: List[str]) -> dict:
@@ -1336,6 +1457,21 @@ def _score_tab(tokenizers: List[str]) -> None:
             wrap=True,
             elem_id="variants-table",
         )
+    with gr.Accordion("Other metrics: chrF, chrF++, TER", open=False, elem_id="metrics"):
+        gr.Markdown(
+            "The same text scored with sacreBLEU's chrF, chrF++ and TER, each with its defaults (the "
+            "BLEU options above do not apply) and its signature. TER is an error rate: lower is better."
+        )
+        metrics_btn = gr.Button("Score with chrF, chrF++ and TER", elem_id="metrics-btn")
+        metrics_notice = gr.HTML(elem_id="metrics-notice")
+        metrics_table = gr.Dataframe(
+            headers=METRIC_COLUMNS,
+            datatype=["str"] * len(METRIC_COLUMNS),
+            column_widths=["12%", "10%", "10%", "68%"],
+            interactive=False,
+            wrap=True,
+            elem_id="metrics-table",
+        )
     gr.Markdown(
         "### Sentences\nSentence BLEU as `sacrebleu.sentence_bleu` computes it (the options above, "
         "with effective order). Click a row to see why it gets its score."
@@ -1367,7 +1503,13 @@ def _score_tab(tokenizers: List[str]) -> None:
         inputs=form + [sort],
         outputs=[notice, score_out, chart, table, report_state, download, line, highlight, explanation],
         api_visibility="undocumented",
-    ).then(clear_variants, None, [variants_notice, variants_table], api_visibility="undocumented")
+    ).then(
+        clear_variants,
+        None,
+        [variants_notice, variants_table, metrics_notice, metrics_table],
+        api_visibility="undocumented",
+    )
+    metrics_btn.click(on_metrics, [hyps, *refs], [metrics_notice, metrics_table], api_visibility="undocumented")
     reset_btn.click(reset_options, None, options, api_visibility="undocumented")
     variants_btn.click(on_variants, [hyps, *refs], [variants_notice, variants_table], api_visibility="undocumented")
     sort.change(on_sort, [report_state, sort], table, api_visibility="undocumented")
@@ -1438,6 +1580,12 @@ def _compare_tab(tokenizers: List[str]) -> None:
             elem_id="cmp-n",
         )
         seed = gr.Number(DEFAULT_SEED, label="seed", precision=0, minimum=0, elem_id="cmp-seed")
+        metric = gr.Dropdown(
+            list(METRIC_CHOICES),
+            value="BLEU",
+            label="metric (chrF, chrF++, TER: sacreBLEU's defaults; TER: lower is better)",
+            elem_id="cmp-metric",
+        )
     compare_btn = gr.Button("Compare", variant="primary", elem_id="compare-btn")
     notice = gr.HTML(elem_id="compare-notice")
     table = gr.Dataframe(
@@ -1452,18 +1600,18 @@ def _compare_tab(tokenizers: List[str]) -> None:
     gr.Markdown("#### Bootstrap distribution of each system's score")
     # No label: Gradio draws it inside the plot's fixed height, which then cuts off the legend.
     plot = gr.LinePlot(
-        x="BLEU",
+        x="score",
         y="share of resamples (%)",
         color="system",
         sort="x",
-        x_title="corpus BLEU of a bootstrap resample",
+        x_title="corpus score of a bootstrap resample",
         y_title="share of resamples (%)",
         color_title="system",
         show_label=False,
         height=380,
         elem_id="compare-plot",
     )
-    inputs = systems + names + refs + options + [method, n_samples, seed]
+    inputs = systems + names + refs + options + [method, n_samples, seed, metric]
     compare_btn.click(on_compare, inputs, [notice, table, summary, plot], api_visibility="undocumented")
     method.input(on_method, method, n_samples, api_visibility="undocumented")
     systems_file.upload(on_upload_systems, systems_file, systems + names + [notice], api_visibility="undocumented")
@@ -1493,6 +1641,7 @@ def build_demo() -> gr.Blocks:
         gr.api(explain, api_name="explain")
         gr.api(compare, api_name="compare")
         gr.api(variants, api_name="variants")
+        gr.api(metrics, api_name="metrics")
     demo.queue(default_concurrency_limit=2, max_size=32)
     return demo
 

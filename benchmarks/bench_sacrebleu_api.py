@@ -4,11 +4,13 @@ Rows: ``corpus_bleu`` and ``corpus_chrf`` (chrF and chrF++) of a WMT22 de-en sys
 reference streams (1984 lines) and of a WMT17 en-de system (3004 lines, one stream);
 ``BLEU(references=...)`` then ``corpus_score(hyps, None)`` for the five WMT17 systems;
 ``sentence_bleu`` and ``sentence_chrf`` over the first ``--sentences`` lines (one call per line,
-as an RL reward loop does). Each row checks that both give the same score, then times both: best
+as an RL reward loop does); ``corpus_ter`` and ``sentence_ter`` on the first ``--ter-lines`` lines
+of the de-en system (sacreBLEU's TER is pure Python: seconds per few hundred lines). ``--only TEXT``
+runs the rows whose label contains it. Each row checks that both give the same score, then times both: best
 of ``--repeat`` runs of this process' CPU time (``time.process_time``: single-threaded work, so it
 is what counts on a shared machine). The load average is printed first and last.
 
-    python benchmarks/bench_sacrebleu_api.py [--repeat 3] [--sentences 1000]
+    python benchmarks/bench_sacrebleu_api.py [--repeat 3] [--sentences 1000] [--ter-lines 300] [--only ter]
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--sentences", type=int, default=1000)
+    parser.add_argument("--ter-lines", type=int, default=300)
+    parser.add_argument("--only", default="", help="run only the rows whose label contains this text")
     args = parser.parse_args()
     if not DATA.exists():
         sys.exit(f"real MT data not found at {DATA} (set BLEUKIT_SHARED_DATA)")
@@ -57,7 +61,7 @@ def main() -> None:
     refs1 = [_read(en_de / "ref.de")]
     systems = [_read(p) for p in sorted(en_de.glob("hyp.*.de"))]
     hyps1 = systems[0]
-    n = args.sentences
+    n, t = args.sentences, args.ter_lines
 
     def cached(module):
         def call():
@@ -78,7 +82,13 @@ def main() -> None:
         ("corpus_chrf, 3004 lines x 1 ref", lambda m: lambda: m.corpus_chrf(hyps1, refs1).score),
         (f"sentence_bleu x {n}", lambda m: sentences(m.sentence_bleu, hyps2, refs2)),
         (f"sentence_chrf x {n}", lambda m: sentences(m.sentence_chrf, hyps2, refs2)),
+        (f"corpus_ter, {t} lines x 2 refs", lambda m: lambda: m.corpus_ter(hyps2[:t], [r[:t] for r in refs2]).score),
+        (f"corpus_ter normalized, {t} lines x 2", lambda m: lambda: m.corpus_ter(
+            hyps2[:t], [r[:t] for r in refs2], normalized=True).score),
+        (f"sentence_ter x {t}", lambda m: lambda: [m.sentence_ter(h, [r[i] for r in refs2]).score
+                                                   for i, h in enumerate(hyps2[:t])]),
     ]
+    rows = [row for row in rows if args.only in row[0]]
     print(
         f"load average {os.getloadavg()}, {os.cpu_count()} cores, bleukit engine {engine_name()}, "
         f"sacreBLEU {sacrebleu.__version__}"

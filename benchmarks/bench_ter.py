@@ -65,10 +65,10 @@ def load_text() -> str:
 
 
 def bleukit_score(hyps, refs, options, threads):
-    from bleukit.metrics.ter.extract import ter_statistics
-    from bleukit.metrics.ter.formula import corpus_ter
+    # the public call a user makes (input checks and the signature included)
+    from bleukit import corpus_ter
 
-    return corpus_ter(ter_statistics(hyps, [[r] for r in refs], options, threads=threads))
+    return corpus_ter(hyps, refs, threads=threads, **options.to_dict()).score
 
 
 def fastest(fn, repeats):

@@ -110,7 +110,7 @@ def test_compare_tab_equals_sacrebleu_paired_test(app, wmt17, monkeypatch, metho
     for name, values in scores.items():
         counts = np.histogram(values, bins=edges)[0]
         one = plot[plot["system"] == name]
-        shown = {centres.index(c): share for c, share in zip(one["BLEU"], one["share of resamples (%)"])}
+        shown = {centres.index(c): share for c, share in zip(one["score"], one["share of resamples (%)"])}
         assert all(shown.get(b, 0.0) == 100 * counts[b] / plot_n for b in range(app.PLOT_BINS))  # every resample shown
         assert 0 < len(shown) < app.PLOT_BINS or counts.all()
     if key == "bs":  # the plotted resamples are the test's: their mean is the table's mean

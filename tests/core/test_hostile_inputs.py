@@ -720,6 +720,17 @@ def _evaluate_chrf(predictions, references, char_order=6):
     return _EVALUATE_CHRF[0].compute(predictions=predictions, references=references, char_order=char_order)
 
 
+_EVALUATE_TER = []
+
+
+def _evaluate_ter(predictions, references, ignore_punct=False):
+    if not _EVALUATE_TER:
+        import evaluate
+
+        _EVALUATE_TER.append(evaluate.load(bleukit.metric_path("ter")))
+    return _EVALUATE_TER[0].compute(predictions=predictions, references=references, ignore_punct=ignore_punct)
+
+
 ENTRIES: List[Entry] = [
     # text API, BLEU
     Entry(
@@ -1216,6 +1227,16 @@ ENTRIES: List[Entry] = [
             "predictions": Slot("texts", HYPS),
             "references": Slot("references", [[r] for r in REFS]),
             "char_order": Slot("int option", 6),
+        },
+        needs=("evaluate",),
+    ),
+    Entry(
+        "evaluate ter module",
+        _evaluate_ter,
+        {
+            "predictions": Slot("texts", HYPS),
+            "references": Slot("references", [[r] for r in REFS]),
+            "ignore_punct": Slot("flag", False),
         },
         needs=("evaluate",),
     ),

@@ -28,7 +28,10 @@ def _parameters(function):
     return [(p.name, p.kind, p.default) for p in inspect.signature(function).parameters.values()]
 
 
-@pytest.mark.parametrize("name", ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "corpus_chrf", "sentence_chrf"])
+@pytest.mark.parametrize(
+    "name",
+    ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "corpus_chrf", "sentence_chrf", "corpus_ter", "sentence_ter"],
+)
 def test_functions_take_sacrebleus_arguments(name):
     assert _parameters(getattr(shim, name)) == _parameters(getattr(sb, name))
     assert getattr(shim.compat, name) is getattr(shim, name)
@@ -38,7 +41,7 @@ def test_functions_take_sacrebleus_arguments(name):
     "cls, method",
     [
         (cls, method)
-        for cls in ("BLEU", "CHRF")
+        for cls in ("BLEU", "CHRF", "TER")
         for method in ("__init__", "corpus_score", "sentence_score", "get_signature")
     ]
     + [("BLEU", "compute_bleu")],
@@ -57,6 +60,12 @@ def test_score_and_signature_methods_and_paired_test_take_sacrebleus_arguments()
     assert _parameters(shim.significance.Result.__init__) == _parameters(sb.significance.Result.__init__)
     assert _parameters(shim.metrics.BLEUScore.__init__) == _parameters(sb.metrics.BLEUScore.__init__)
     assert _parameters(shim.metrics.CHRFScore.__init__) == _parameters(sb.metrics.CHRFScore.__init__)
+    assert _parameters(shim.metrics.TERScore.__init__) == _parameters(sb.metrics.TERScore.__init__)
+    from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
+    from bleukit.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as ShimTercom
+
+    assert _parameters(ShimTercom.__init__) == _parameters(TercomTokenizer.__init__)
 
 
 def test_class_constants_and_tokenizer_introspection():
@@ -71,11 +80,11 @@ def test_class_constants_and_tokenizer_introspection():
         sb.CHRF.BETA,
     )
     assert shim.metrics.bleu.MAX_NGRAM_ORDER == sb.metrics.bleu.MAX_NGRAM_ORDER
-    assert sorted(shim.metrics.METRICS) == sorted(set(sb.metrics.METRICS) - {"TER"})
+    assert sorted(shim.metrics.METRICS) == sorted(sb.metrics.METRICS)
     assert shim.__version__ == sb.__version__
 
 
-@pytest.mark.parametrize("function", [shim.corpus_bleu, shim.corpus_chrf])
+@pytest.mark.parametrize("function", [shim.corpus_bleu, shim.corpus_chrf, shim.corpus_ter])
 def test_a_short_reference_stream_is_an_error_that_names_it(function):
     short = [REFS[0], REFS[1][:2]]
     with pytest.raises(ValueError, match="reference stream 1 is too short: it has 2 lines for 3 hypotheses"):
@@ -87,7 +96,7 @@ def test_a_short_reference_stream_is_an_error_that_names_it(function):
     assert theirs.score == getattr(sb, function.__name__)(HYPS[:2], [REFS[0][:2], REFS[1][:2]]).score
 
 
-@pytest.mark.parametrize("cls", [shim.BLEU, shim.CHRF])
+@pytest.mark.parametrize("cls", [shim.BLEU, shim.CHRF, shim.TER])
 def test_cached_references_of_another_length(cls):
     with pytest.raises(ValueError, match=r"different lengths: \[3, 2\]; stream 1 is shorter than stream 0"):
         cls(references=[REFS[0], REFS[1][:2]])
@@ -100,7 +109,9 @@ def test_cached_references_of_another_length(cls):
         cls().corpus_score(HYPS, [])
 
 
-@pytest.mark.parametrize("pair", [(shim.BLEU, sb.BLEU), (shim.CHRF, sb.CHRF)], ids=["BLEU", "CHRF"])
+@pytest.mark.parametrize(
+    "pair", [(shim.BLEU, sb.BLEU), (shim.CHRF, sb.CHRF), (shim.TER, sb.TER)], ids=["BLEU", "CHRF", "TER"]
+)
 def test_bad_input(pair):
     ours, theirs = pair
     with pytest.raises(ValueError, match="Number of references unknown"):
@@ -128,6 +139,8 @@ def test_bad_options_fail_at_construction():
         shim.BLEU(tokenize="spm")
     with pytest.raises(ValueError, match="char_order must be between 1"):
         shim.CHRF(char_order=0)
+    with pytest.raises(TypeError, match="TER option normalized must be a bool"):
+        shim.TER(normalized="yes")
     with pytest.raises(TypeError, match="smooth_value must be a number"):
         shim.sentence_bleu("a", ["a"], smooth_method="floor", smooth_value=[0.1])  # unhashable: not kept
     with pytest.raises(ValueError, match="n_ar_confidence .* is not supported"):
@@ -142,6 +155,8 @@ def test_bad_options_fail_at_construction():
         ((shim.BLEU, sb.BLEU), {"lowercase": True, "smooth_method": "floor", "effective_order": True}),
         # (not word_order: sacreBLEU's CHRF keeps the order count of its construction)
         ((shim.CHRF, sb.CHRF), {"beta": 1, "lowercase": True, "whitespace": True}),
+        # (sacreBLEU's TER reads its options through the tokenizer built at construction: only
+        # case_sensitive is read again, by the signature; bleukit's reads every attribute)
     ],
     ids=["BLEU", "CHRF"],
 )
@@ -193,6 +208,8 @@ def test_install_makes_import_sacrebleu_give_the_shim():
         "import sacrebleu, sacrebleu.metrics, sacrebleu.compat\n"
         "from sacrebleu.metrics import BLEU\n"
         "from sacrebleu.significance import PairedTest\n"
+        "from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer\n"
+        "assert TercomTokenizer.__module__ == 'bleukit.sacrebleu.tokenizers.tokenizer_ter'\n"
         "assert sacrebleu is shim and BLEU is shim.BLEU and sacrebleu.compat is shim.compat\n"
         "assert PairedTest.__module__ == 'bleukit.sacrebleu.significance'\n"
         "print(sacrebleu.corpus_bleu(['a b c d'], [['a b c d']]))\n"

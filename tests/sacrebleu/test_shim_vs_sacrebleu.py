@@ -122,6 +122,15 @@ BLEU_OPTIONS = [
     {"use_effective_order": True},
     {"force": True},
 ]
+TER_OPTIONS = [
+    {},
+    {"normalized": True},
+    {"no_punct": True},
+    {"case_sensitive": True},
+    {"normalized": True, "asian_support": True},
+    {"normalized": True, "no_punct": True, "asian_support": True, "case_sensitive": True},
+]
+TER_PREFIX = 80  # sacreBLEU's TER is pure Python: fewer lines in the fast run
 CHRF_OPTIONS = [
     {},
     {"word_order": 2},
@@ -174,6 +183,66 @@ def test_corpus_chrf(case, options, lines):
     hyps, streams = corpus(*case, lines)
     for refs in (streams, with_gaps(streams)):
         assert_same_score(shim.corpus_chrf(hyps, refs, **options), sb.corpus_chrf(hyps, refs, **options))
+
+
+def _ter_corpora():
+    corpora = [CORPORA[1], CORPORA[2]]  # two references; English and Chinese (asian_support)
+    return [
+        pytest.param(c, o, TER_PREFIX, id=f"{c[0]}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}")
+        for c in corpora
+        for o in TER_OPTIONS
+    ] + [pytest.param(c, o, None, marks=pytest.mark.slow, id=f"{c[0]}-full-{i}")
+         for c in (CORPORA[0],) for i, o in enumerate(TER_OPTIONS[:2])]
+
+
+@pytest.mark.parametrize("case, options, lines", _ter_corpora())
+def test_corpus_ter(case, options, lines):
+    hyps, streams = corpus(*case, lines)
+    for refs in (streams, with_gaps(streams)):
+        assert_same_score(shim.corpus_ter(hyps, refs, **options), sb.corpus_ter(hyps, refs, **options))
+
+
+@pytest.mark.parametrize("options", TER_OPTIONS, ids=str)
+def test_sentence_ter(options):
+    for case in CORPORA[1:3]:
+        hyps, streams = corpus(*case, 40)
+        for i, hyp in enumerate(hyps):
+            refs = [stream[i] for stream in with_gaps(streams)]
+            assert_same_score(shim.sentence_ter(hyp, refs, **options), sb.sentence_ter(hyp, refs, **options))
+
+
+@pytest.mark.parametrize("options", TER_OPTIONS, ids=str)
+def test_ter_class(options):
+    hyps, streams = corpus(*CORPORA[2], TER_PREFIX)
+    ours, theirs = shim.TER(**options), sb.TER(**options)
+    for refs in (streams, with_gaps(streams)):
+        ours_score, theirs_score = ours.corpus_score(hyps, refs), theirs.corpus_score(hyps, refs)
+        assert_same_score(ours_score, theirs_score)
+        assert_same_signature(ours, theirs)
+        assert_same_printout(ours_score, theirs_score, ours, theirs)
+    for i in range(0, TER_PREFIX, 8):
+        refs = [stream[i] for stream in streams]
+        assert_same_score(ours.sentence_score(hyps[i], refs), theirs.sentence_score(hyps[i], refs))
+        assert_same_signature(ours, theirs)
+    for name in [k for k in vars(theirs) if not k.startswith("_")]:
+        if name == "tokenizer":
+            for line in hyps[:20] + streams[0][:20]:
+                assert ours.tokenizer(line) == theirs.tokenizer(line)
+            assert ours.tokenizer.signature() == theirs.tokenizer.signature()
+        else:
+            assert getattr(ours, name) == getattr(theirs, name), name
+
+
+def test_tercom_tokenizer_equals_sacrebleus():
+    from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SbTercom
+
+    from bleukit.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as ShimTercom
+
+    lines = [line for case in CORPORA for stream in corpus(*case, 60)[1] for line in stream]
+    lines += ["Jim's car.", "4.2 x-1 &quot;a&amp;b&quot;", "りの拳銃を持", "（注意）：全角，句読点。", ""]
+    for options in TER_OPTIONS:
+        ours, theirs = ShimTercom(**options), SbTercom(**options)
+        assert [ours(line) for line in lines] == [theirs(line) for line in lines], options
 
 
 def test_raw_corpus_bleu():
@@ -263,20 +332,25 @@ def test_chrf_class(options):
 
 @pytest.mark.parametrize(
     "make",
-    [lambda **k: (shim.BLEU(**k), sb.BLEU(**k)), lambda **k: (shim.CHRF(**k), sb.CHRF(**k))],
-    ids=["BLEU", "CHRF"],
+    [
+        lambda **k: (shim.BLEU(**k), sb.BLEU(**k)),
+        lambda **k: (shim.CHRF(**k), sb.CHRF(**k)),
+        lambda **k: (shim.TER(**k), sb.TER(**k)),
+    ],
+    ids=["BLEU", "CHRF", "TER"],
 )
 def test_cached_references_score_several_systems(make):
     folder = "wmt17-en-de"
-    streams = [read_lines(SHARED_DATA / folder / "ref.de")[:PREFIX]]
+    lines = PREFIX if not isinstance(make()[0], shim.TER) else TER_PREFIX
+    streams = [read_lines(SHARED_DATA / folder / "ref.de")[:lines]]
     ours, theirs = make(references=streams)
     assert_same_signature(ours, theirs)  # known before anything is scored
     for system in sorted(p.name for p in (SHARED_DATA / folder).glob("hyp.*")):
-        hyps = read_lines(SHARED_DATA / folder / system)[:PREFIX]
+        hyps = read_lines(SHARED_DATA / folder / system)[:lines]
         assert_same_score(ours.corpus_score(hyps, None), theirs.corpus_score(hyps, None))
         assert_same_signature(ours, theirs)
     # references given at the call replace the cache for that call, and the signature follows them
-    hyps, two = corpus(*CORPORA[1], PREFIX)
+    hyps, two = corpus(*CORPORA[1], lines)
     assert_same_score(ours.corpus_score(hyps, two), theirs.corpus_score(hyps, two))
     assert_same_signature(ours, theirs)
 
@@ -284,8 +358,12 @@ def test_cached_references_score_several_systems(make):
 @pytest.mark.parametrize("seed", [None, "7", "none"])
 @pytest.mark.parametrize(
     "make",
-    [lambda: (shim.BLEU(), sb.BLEU()), lambda: (shim.CHRF(word_order=2), sb.CHRF(word_order=2))],
-    ids=["BLEU", "CHRF"],
+    [
+        lambda: (shim.BLEU(), sb.BLEU()),
+        lambda: (shim.CHRF(word_order=2), sb.CHRF(word_order=2)),
+        lambda: (shim.TER(), sb.TER()),
+    ],
+    ids=["BLEU", "CHRF", "TER"],
 )
 def test_corpus_score_with_bootstrap(make, seed, monkeypatch):
     if seed is not None:
@@ -338,14 +416,14 @@ def test_paired_test(test_type, n_samples):
     systems = [(p.name, read_lines(p)[:lines]) for p in sorted((SHARED_DATA / folder).glob("hyp.*"))]
     ours_signatures, ours = ShimPairedTest(
         systems,
-        {"BLEU": shim.BLEU(references=refs), "chrF2": shim.CHRF(references=refs)},
+        {"BLEU": shim.BLEU(references=refs), "chrF2": shim.CHRF(references=refs), "TER": shim.TER(references=refs)},
         None if test_type == "ar" else refs,
         test_type,
         n_samples,
     )()
     theirs_signatures, theirs = SbPairedTest(
         systems,
-        {"BLEU": sb.BLEU(references=refs), "chrF2": sb.CHRF(references=refs)},
+        {"BLEU": sb.BLEU(references=refs), "chrF2": sb.CHRF(references=refs), "TER": sb.TER(references=refs)},
         None if test_type == "ar" else refs,
         test_type,
         n_samples,

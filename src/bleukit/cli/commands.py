@@ -17,7 +17,7 @@ from ..metrics import metric_for
 from ..metrics.base import MetricOptions
 from .args import metric_cli
 from .io import CliError
-from .output import Colors, align_single_results, score_json, score_line, short_signature
+from .output import Colors, align_single_results, score_json, score_line
 
 __all__ = ["Log", "check_system", "progress_bar", "reference_entries", "sentence_level", "explain", "variants",
            "paired", "multi", "single"]
@@ -79,7 +79,8 @@ def reference_entries(streams: List[List[str]]) -> List[Any]:
 
 
 def _signature(options: MetricOptions, result: Any, args: argparse.Namespace) -> str:
-    return short_signature(result.signature) if args.short else result.signature
+    # each metric's own short field names (TER's tok is t, BLEU's stays tok)
+    return options.short_signature(result.signature) if args.short else result.signature
 
 
 def sentence_level(system: List[str], refs: List[List[str]], options: MetricOptions, args: argparse.Namespace,
@@ -114,7 +115,7 @@ def explain(system: List[str], refs: List[List[str]], options: MetricOptions, ar
         out.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=1) + "\n")
         return
     result = METRIC.result(ex.statistics(), options)
-    sig = short_signature(result.signature) if args.short else result.signature
+    sig = _signature(options, result, args)
     lines = [f"line {n}: " + score_line(result, args.width, False, sig),
              "hypothesis: " + " ".join(str(t) for t in ex.hypothesis_tokens)]
     for k, ref in enumerate(ex.reference_tokens):
@@ -141,7 +142,7 @@ def _explain_chrf(n: int, hypothesis: str, references: List[str], options: Metri
         out.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=1) + "\n")
         return
     result = METRIC.result(ex.statistics(), options)
-    sig = short_signature(result.signature) if args.short else result.signature
+    sig = _signature(options, result, args)
     lines = [f"line {n}: " + score_line(result, args.width, False, sig), f"hypothesis: {ex.hypothesis}"]
     for k, ref in enumerate(ex.references):
         lines.append(f"reference {k + 1}: {ref}" + ("  (its statistics count)" if k == ex.reference_index else ""))

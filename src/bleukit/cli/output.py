@@ -3,12 +3,9 @@
 Every string here is built the way sacreBLEU's ``Score.format``, ``print_single_results`` and
 ``print_results_table`` build theirs, so the output matches byte for byte (the signature's
 ``version:`` field excepted). Colours are ANSI codes, on only where sacreBLEU's colorama would
-let them through: stdout a terminal, no ``NO_COLOR``, no ``--no-color``.
-
->>> short_signature("nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:bleukit-1")
-'#:1|bs:1000|rs:12345|c:mixed|e:no|tok:13a|s:exp|v:bleukit-1'
->>> short_signature("nrefs:2|case:mixed|eff:yes|nc:6|nw:2|space:no|version:bleukit-1")
-'#:2|c:mixed|e:yes|nc:6|nw:2|s:no|v:bleukit-1'
+let them through: stdout a terminal, no ``NO_COLOR``, no ``--no-color``. ``--short`` signatures
+come from each metric's options (``MetricOptions.short_signature``: TER's ``tok`` is ``t``, BLEU's
+stays ``tok``, so one flat table cannot serve every metric).
 """
 
 from __future__ import annotations
@@ -16,14 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-__all__ = ["Colors", "short_signature", "score_line", "score_json", "align_single_results",
+__all__ = ["Colors", "score_line", "score_json", "align_single_results",
            "results_table", "PAIRED_HEADER"]
-
-# sacreBLEU's Signature._abbr plus BLEUSignature's and CHRFSignature's (no field name clashes
-# between them); bleukit's own fields keep their names
-_ABBR = {"version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S", "origlang": "o",
-         "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e", "tok": "tok", "smooth": "s",
-         "nc": "nc", "nw": "nw", "space": "s"}
 
 _ANSI = {"red": "\x1b[31m", "green": "\x1b[32m", "yellow": "\x1b[33m", "cyan": "\x1b[36m"}
 _RESET = "\x1b[0m"
@@ -41,19 +32,6 @@ class Colors:
 
     def format(self, msg: str, color: str) -> str:
         return f"{_ANSI[color]}{msg}{_RESET}" if self.enabled else msg
-
-
-def short_signature(signature: str) -> str:
-    """The ``--short`` form of a signature (sacreBLEU's abbreviations; bleukit's own fields as they are).
-
-    >>> short_signature("nrefs:2|case:lc|order:3|version:bleukit-0.1.0")
-    '#:2|c:lc|order:3|v:bleukit-0.1.0'
-    """
-    out = []
-    for field in signature.split("|"):
-        key, _, value = field.partition(":")
-        out.append(f"{_ABBR.get(key, key)}:{value}")
-    return "|".join(out)
 
 
 def _score_and_confidence(score: float, mean: Optional[float], ci: Optional[float], width: int):

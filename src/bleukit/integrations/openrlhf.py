@@ -63,7 +63,7 @@ def response_text(query: str, prompt: str, end_markers: Iterable[str] = END_MARK
 
 class RewardFunction:
     """``reward_func(queries, prompts, labels)`` for OpenRLHF; ``metric`` (``"bleu"``, ``"chrf"``,
-    ``"chrf++"``, ...), its option keywords, ``chrf_targets`` and the shaping (``scale``,
+    ``"chrf++"``, ``"ter"``, ...), its option keywords, ``chrf_targets`` and the shaping (``scale``,
     ``power``, ``threshold``) as :mod:`bleukit.integrations.verl`. Picklable.
 
     >>> RewardFunction(metric="chrf++", scale=1.0)(["P: Kissa istui."], ["P:"], ["Kissa istuu."])["scores"]

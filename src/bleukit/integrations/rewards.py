@@ -1,4 +1,4 @@
-"""Sentence BLEU, chrF/chrF++ (any metric) as reward functions for RL trainers (TRL's GRPO and alike).
+"""Sentence BLEU, chrF/chrF++, TER (any metric) as reward functions for RL trainers (TRL's GRPO and alike).
 
 TRL 1.16 calls each reward function as ``f(prompts=..., completions=..., completion_ids=...,
 **dataset_columns, trainer_state=..., log_extra=..., log_metric=...)`` and expects one float per
@@ -9,8 +9,18 @@ their logged metrics after ``__name__`` (or the class name).
 :class:`MetricReward` is that function for any metric's options (``BleuOptions``,
 ``ChrfOptions``, ...): a picklable callable object that scores each completion with the
 metric's sacreBLEU-exact sentence score (the core's statistics table and formula), times
-``scale``. :class:`BleuReward` and :class:`ChrfReward` only build the options;
-:func:`bleu_reward` is the older spelling of ``BleuReward``.
+``scale``. :class:`BleuReward`, :class:`ChrfReward` and :class:`TerReward` only build the
+options; :func:`bleu_reward` is the older spelling of ``BleuReward``.
+
+TER is an error rate (lower is better, 0 to 100 and beyond), so its reward is the complement
+``100 - TER`` clipped at 0 (times ``scale``: ``1 - TER/100`` in [0, 1] by default), shaped as the
+others. This keeps every reward "higher is better" and on the same 0-1 scale, so a TER reward can
+be summed or weighted with a BLEU or chrF one (TRL adds its reward functions; verl's and
+OpenRLHF's ``chrf_targets`` mix metrics per sample) and a ``threshold`` or ``power`` means the
+same thing for all of them. TER above 100 (more edits than reference words: a hypothesis far
+longer than its reference) gives 0, as an empty one does; an unbounded negative reward would let
+a few runaway generations dominate a batch's reward, and length is better controlled by a
+length penalty of its own.
 
 >>> reward = BleuReward("reference", scale=1.0)
 >>> reward(prompts=["Hallo Welt", "Guten Tag", "Danke"], completions=["Hello world !", "Good morning", "Thanks"],
@@ -36,6 +46,7 @@ from bleukit.metrics.base import MetricOptions, Statistics
 from bleukit.metrics.bleu.formula import score_table
 from bleukit.metrics.bleu.options import BleuOptions
 from bleukit.metrics.chrf.options import ChrfOptions
+from bleukit.metrics.ter.options import TerOptions
 from bleukit.pipeline import corpus_statistics, sentence_result
 from bleukit.tokenizers import DEFAULT_TOKENIZER, languages
 
@@ -44,11 +55,13 @@ if TYPE_CHECKING:
 
     from bleukit.metrics.bleu.options import BleuOptionKeywords
     from bleukit.metrics.chrf.options import ChrfOptionKeywords
+    from bleukit.metrics.ter.options import TerOptionKeywords
 
 __all__ = [
     "MetricReward",
     "BleuReward",
     "ChrfReward",
+    "TerReward",
     "AsyncReward",
     "bleu_reward",
     "completion_text",
@@ -145,9 +158,9 @@ class MetricReward:
     - ``language_column`` names a per-row language (``"zh"``) or pair (``"en-zh"``) whose target
       picks the tokenizer, as sacreBLEU's ``trg_lang`` (:func:`options_for_language`).
     - Shaping: a score below ``threshold`` (on the metric's 0-100 scale) gives 0; otherwise the
-      reward is ``(score * scale) ** power``. For a metric where lower is better (TER) the
-      reward is minus that. ``scale=0.01`` gives [0, 1]; ``scale=1.0`` and ``power=1.0`` give
-      sacreBLEU's numbers exactly.
+      reward is ``(score * scale) ** power``. For a metric where lower is better (TER) the score
+      shaped is ``max(0, 100 - score)`` (see the module's docstring). ``scale=0.01`` gives [0, 1];
+      ``scale=1.0`` and ``power=1.0`` give sacreBLEU's numbers exactly (``100 - TER`` for TER).
     - Logging: with TRL's ``log_metric`` the batch's corpus score (``<name>/corpus``, scored with
       ``options`` as given, i.e. corpus defaults) and, for BLEU, its brevity penalty and length
       ratio; with ``log_extra`` each completion's n-gram precisions (``<name>/p1``, ...).
@@ -271,16 +284,23 @@ class MetricReward:
         return self._scatter(self._row_scores(table), rows, len(hypotheses))
 
     def reward_of(self, score: Optional[float]) -> Optional[float]:
-        """The reward of a sentence score (``None`` stays ``None``): shaping, scale and sign."""
+        """The reward of a sentence score (``None`` stays ``None``): an error rate's complement
+        (``max(0, 100 - score)`` where lower is better), then shaping and scale.
+
+        >>> TerReward(scale=1.0).reward_of(25.0), TerReward().reward_of(130.0)
+        (75.0, 0.0)
+        """
         if score is None:
             return None
+        if not metric_for(self.options).higher_is_better:
+            score = max(0.0, 100.0 - score)
         if self.threshold is not None and score < self.threshold:
             shaped = 0.0
         else:
             shaped = score * self.scale
             if self.power != 1.0:
                 shaped = shaped**self.power
-        return shaped if metric_for(self.options).higher_is_better else -shaped
+        return shaped
 
     def _row_scores(self, table: Optional[Statistics]) -> List[float]:
         if table is None:
@@ -417,6 +437,33 @@ class ChrfReward(MetricReward):
     ) -> None:
         super().__init__(
             reference_column, options=ChrfOptions.from_keywords(keywords), scale=scale, power=power,
+            threshold=threshold, language_column=language_column, name=name,
+        )
+
+
+class TerReward(MetricReward):
+    """Sentence TER as a reward: ``(100 - TER) * scale`` clipped at 0 (``1 - TER/100`` by default,
+    so lower TER is a higher reward; see the module's docstring for why). The option keywords are
+    :class:`~bleukit.metrics.ter.TerOptions` fields (``normalized``, ``no_punct``,
+    ``asian_support``, ``case_sensitive``). :meth:`~MetricReward.scores` gives the TER itself.
+
+    >>> TerReward()(completions=["the cat sat", "a b"], reference=["the cat sat down", "x y z w v"])
+    [0.75, 0.0]
+    """
+
+    def __init__(
+        self,
+        reference_column: Union[str, Sequence[str]] = "reference",
+        *,
+        scale: float = 0.01,
+        power: float = 1.0,
+        threshold: Optional[float] = None,
+        language_column: Optional[str] = None,
+        name: Optional[str] = None,
+        **keywords: Unpack[TerOptionKeywords],
+    ) -> None:
+        super().__init__(
+            reference_column, options=TerOptions.from_keywords(keywords), scale=scale, power=power,
             threshold=threshold, language_column=language_column, name=name,
         )
 

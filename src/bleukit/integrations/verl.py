@@ -20,7 +20,8 @@ score (0-100)}`` (a list of them for the batch form), never a score rounded to t
 the language; the language pair (``"en-zh"``) or target language is read from
 ``extra_info[language_key]`` (or that mapping) and picks the tokenizer as sacreBLEU's
 ``trg_lang``; targets in ``chrf_targets`` are scored with chrF++. ``metric`` is ``"bleu"``,
-``"chrf"``, ``"chrf++"`` (or any metric of :mod:`bleukit.metrics`) and the other keywords are
+``"chrf"``, ``"chrf++"``, ``"ter"`` (rewarded as ``1 - TER/100`` clipped at 0; see
+:mod:`~bleukit.integrations.rewards`) or any metric of :mod:`bleukit.metrics`; the other keywords are
 its options (``tokenize``, ``lowercase``, ``word_order``, ...), plus the shaping of
 :class:`~bleukit.integrations.rewards.MetricReward` (``scale``, ``power``, ``threshold``).
 

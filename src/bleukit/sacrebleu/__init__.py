@@ -1,7 +1,7 @@
 """sacreBLEU's Python API on bleukit: change the import, keep every call, get the same numbers.
 
 ``from bleukit import sacrebleu`` (or ``import bleukit.sacrebleu as sacrebleu``) gives sacreBLEU
-2.6's functions and classes for BLEU and chrF with its names, argument names, defaults, reference
+2.6's functions and classes for BLEU, chrF and TER with its names, argument names, defaults, reference
 *streams* (``refs[k][i]``), score objects and printed output, computed by bleukit's metric protocol:
 the numbers are sacreBLEU's (``==``). One difference on purpose: reference streams of another
 length than the hypotheses raise a ``ValueError`` naming the stream, where sacreBLEU's ``zip``
@@ -28,17 +28,20 @@ import importlib
 import sys
 
 from . import compat, metrics, significance
-from .compat import corpus_bleu, corpus_chrf, raw_corpus_bleu, sentence_bleu, sentence_chrf
-from .metrics import BLEU, CHRF
+from .compat import corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu, sentence_chrf, sentence_ter
+from .metrics import BLEU, CHRF, TER
 
 __all__ = [
     "BLEU",
     "CHRF",
+    "TER",
     "corpus_bleu",
     "raw_corpus_bleu",
     "sentence_bleu",
     "corpus_chrf",
     "sentence_chrf",
+    "corpus_ter",
+    "sentence_ter",
     "install",
     "compat",
     "metrics",
@@ -50,14 +53,24 @@ __all__ = [
 __version__ = "2.6.0"
 
 # sacreBLEU's modules this package stands in for (install() aliases them)
-_MODULES = ("compat", "significance", "metrics", "metrics.base", "metrics.bleu", "metrics.chrf")
+_MODULES = (
+    "compat",
+    "significance",
+    "metrics",
+    "metrics.base",
+    "metrics.bleu",
+    "metrics.chrf",
+    "metrics.ter",
+    "tokenizers",
+    "tokenizers.tokenizer_ter",
+)
 
 
 def install() -> None:
     """Make ``import sacrebleu`` (and ``sacrebleu.metrics``, ``sacrebleu.compat``,
-    ``sacrebleu.significance``) give this module from now on in this process, for code you cannot
-    edit (an evaluation harness). Call it before that code imports sacreBLEU; modules that already
-    imported the real one keep it.
+    ``sacrebleu.significance``, ``sacrebleu.tokenizers.tokenizer_ter``) give this module from now on
+    in this process, for code you cannot edit (an evaluation harness). Call it before that code
+    imports sacreBLEU; modules that already imported the real one keep it.
 
     >>> import sys
     >>> saved = {k: v for k, v in sys.modules.items() if k == "sacrebleu" or k.startswith("sacrebleu.")}

@@ -1,5 +1,5 @@
-"""sacreBLEU's functions (``sacrebleu.corpus_bleu`` ...): the same names, argument names, order and
-defaults, each a call of the metric class, as in sacreBLEU. References are *streams*:
+"""sacreBLEU's functions (``sacrebleu.corpus_bleu``, ``corpus_chrf``, ``corpus_ter`` ...): the same
+names, argument names, order and defaults, each a call of the metric class, as in sacreBLEU. References are *streams*:
 ``references[k][i]`` is the k-th reference of sentence i (``None`` where it is missing).
 
 >>> hyps = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
@@ -16,10 +16,18 @@ from __future__ import annotations
 import functools
 from typing import Any, Optional, Sequence, Tuple
 
-from .metrics import BLEU, CHRF, BLEUScore, CHRFScore
+from .metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
 from .metrics.base import Metric
 
-__all__ = ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "corpus_chrf", "sentence_chrf"]
+__all__ = [
+    "corpus_bleu",
+    "raw_corpus_bleu",
+    "sentence_bleu",
+    "corpus_chrf",
+    "sentence_chrf",
+    "corpus_ter",
+    "sentence_ter",
+]
 
 Streams = Sequence[Sequence[Optional[str]]]
 
@@ -144,4 +152,41 @@ def sentence_chrf(
         eps_smoothing=eps_smoothing,
     )
     score: CHRFScore = metric.sentence_score(hypothesis, references)
+    return score
+
+
+def corpus_ter(
+    hypotheses: Sequence[str],
+    references: Streams,
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
+    """Corpus TER (lower is better) against reference streams, as ``sacrebleu.corpus_ter``.
+
+    >>> corpus_ter(["a b c d"], [["c d a b"], ["a b x d"]]).score
+    25.0
+    """
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_ter(
+    hypothesis: str,
+    references: Sequence[Optional[str]],
+    normalized: bool = False,
+    no_punct: bool = False,
+    asian_support: bool = False,
+    case_sensitive: bool = False,
+) -> TERScore:
+    """TER of one hypothesis against a list of its references, as ``sacrebleu.sentence_ter``.
+
+    >>> sentence_ter("the cat sat", ["the cat sat down"]).score
+    25.0
+    """
+    metric = _sentence_metric(
+        TER, normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive
+    )
+    score: TERScore = metric.sentence_score(hypothesis, references)
     return score

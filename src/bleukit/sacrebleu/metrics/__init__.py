@@ -5,15 +5,17 @@ attributes, turned into bleukit options) and its score class (sacreBLEU's fields
 result).
 
 >>> sorted(METRICS)
-['BLEU', 'CHRF']
+['BLEU', 'CHRF', 'TER']
 """
 
 from .bleu import BLEU, BLEUScore
 from .chrf import CHRF, CHRFScore
+from .ter import TER, TERScore
 
-__all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "METRICS"]
+__all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "TER", "TERScore", "METRICS"]
 
 METRICS = {
     "BLEU": BLEU,
     "CHRF": CHRF,
+    "TER": TER,
 }

@@ -1,0 +1,111 @@
+"""Offline drop-in for ``evaluate.load("ter")``: the same arguments and result keys, computed by bleukit.
+
+    import evaluate
+    import bleukit
+    ter = evaluate.load(bleukit.metric_path("ter"))
+    ter.compute(predictions=["the cat sat"], references=[["the cat sat down"]], case_sensitive=True)
+
+evaluate copies this file into its cache and imports it on its own, so it imports only installed
+packages (``bleukit``, ``evaluate``, ``datasets``). The Hub metric runs sacreBLEU's ``TER`` with
+its own names for two of the options (``ignore_punct`` is sacreBLEU's ``no_punct``,
+``support_zh_ja_chars`` its ``asian_support``); the numbers here are bleukit's, which equal
+sacreBLEU's with ``==``. Unlike the original, predictions may have different numbers of references
+(a missing one is ``None``, as in sacreBLEU), and bad input or options raise a
+``ValueError``/``TypeError`` naming the problem before anything is scored.
+"""
+
+from typing import Any, Dict, List
+
+import evaluate
+
+from bleukit.metric import base
+from bleukit.metrics.ter.options import TerOptions
+from bleukit.ter import corpus_ter
+
+_CITATION = """\
+@inproceedings{snover-etal-2006-study,
+    title = "A Study of Translation Edit Rate with Targeted Human Annotation",
+    author = "Snover, Matthew  and Dorr, Bonnie  and Schwartz, Rich  and Micciulla, Linnea  and Makhoul, John",
+    booktitle = "Proceedings of the 7th Conference of the Association for Machine Translation in the Americas",
+    year = "2006",
+    address = "Cambridge, Massachusetts, USA",
+    publisher = "Association for Machine Translation in the Americas",
+    url = "https://aclanthology.org/2006.amta-papers.25",
+    pages = "223--231",
+}
+@inproceedings{post-2018-call,
+    title = "A Call for Clarity in Reporting {BLEU} Scores",
+    author = "Post, Matt",
+    booktitle = "Proceedings of the Third Conference on Machine Translation: Research Papers",
+    year = "2018",
+    address = "Belgium, Brussels",
+    publisher = "Association for Computational Linguistics",
+    url = "https://www.aclweb.org/anthology/W18-6319",
+    pages = "186--191",
+}
+"""
+
+_DESCRIPTION = """\
+TER (translation edit rate) counts the word insertions, deletions, substitutions and block shifts
+that turn a prediction into its closest reference, divided by the average reference length, in
+percent: lower is better, and above 100 when there are more edits than reference words. These are
+sacreBLEU 2.x's TER numbers (tercom's shift search), computed by bleukit.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (`list` of `str`): translations to score.
+    references (`list` of `str` or `list` of `list` of `str`): reference(s) for each prediction
+        (`None` marks a missing one).
+    normalized (`bool`): tercom's normalisation and punctuation tokenisation (default False).
+    ignore_punct (`bool`): remove punctuation before scoring (default False).
+    support_zh_ja_chars (`bool`): with the two options above, also Chinese and Japanese characters
+        and punctuation (default False).
+    case_sensitive (`bool`): keep case; by default text is lowercased (default False).
+Returns:
+    'score' (`float`): TER, 0-100 and above; 'num_edits' (`int`): the edits, summed over the
+    predictions; 'ref_length' (`float`): the sum of the average reference lengths.
+Examples:
+    >>> ter = evaluate.load("ter.py")  # doctest: +SKIP
+    >>> ter.compute(predictions=["the cat sat"], references=[["the cat sat down"]])  # doctest: +SKIP
+    {'score': 25.0, 'num_edits': 1, 'ref_length': 4.0}
+"""
+
+#: The Hub metric's option names and the TerOptions fields they set.
+_OPTION_NAMES = {
+    "normalized": "normalized",
+    "ignore_punct": "no_punct",
+    "support_zh_ja_chars": "asian_support",
+    "case_sensitive": "case_sensitive",
+}
+
+
+def _options(kwargs: Dict[str, Any]) -> TerOptions:
+    unknown = sorted(set(kwargs) - set(_OPTION_NAMES))
+    if unknown:
+        raise TypeError(f"unknown TER option(s): {', '.join(unknown)}; known: {', '.join(_OPTION_NAMES)}")
+    return TerOptions(**{_OPTION_NAMES[name]: value for name, value in kwargs.items()})
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Ter(base.TextMetric):
+    """evaluate's "ter", computed by bleukit."""
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            homepage="http://www.cs.umd.edu/~snover/tercom/",
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=base.text_features(),
+            codebase_urls=["https://github.com/mjpost/sacreBLEU#ter"],
+            reference_urls=["https://github.com/jhclark/tercom"],
+        )
+
+    def check_options(self, kwargs: Dict[str, Any]) -> None:
+        _options(kwargs)
+
+    def _compute(self, predictions: List[str], references: List[Any], **options: Any) -> Dict[str, Any]:
+        # Defaults and validation come from bleukit's TerOptions; only the names are the Hub's.
+        result = corpus_ter(predictions, references, **_options(options).to_dict())
+        return {"score": result.score, "num_edits": result.num_edits, "ref_length": result.ref_length}
