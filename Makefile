@@ -81,6 +81,7 @@ bench: install-dev
 	$(BIN)/python benchmarks/bench_significance.py
 	$(BIN)/python benchmarks/bench_pairwise.py
 	$(BIN)/python benchmarks/bench_threads.py
+	$(BIN)/python benchmarks/bench_self_bleu.py
 	$(BIN)/python benchmarks/bench_chrf.py
 
 # The kernels' differential fuzz targets (fuzz_kernel.py: BLEU, fuzz_chrf.py: chrF, fuzz_ter.py: TER)

@@ -5,10 +5,11 @@ and get the corpus score with its signature, a chart of its parts, a per-sentenc
 selected sentence, its hypothesis with the matched n-grams highlighted against its references; on
 request, the same text scored by every other BLEU people report. A second tab compares 2-5 systems
 against a baseline with sacreBLEU's paired tests (p-values, confidence intervals, the bootstrap
-distributions), with BLEU or, through the metric protocol, chrF, chrF++ or TER; the scoring tab
+distributions), with BLEU or, through the metric protocol, chrF, chrF++ or TER, optionally Holm- or
+Bonferroni-corrected, or ranks them from tests of all pairs in significance clusters; the scoring tab
 also gives the text's chrF, chrF++ and TER. Every number comes from the bleukit core (statistics ->
-score, paired_test, bootstrap_scores, compare_variants); this file only translates between the page
-and the core.
+score, paired_test, compare_systems, bootstrap_scores, compare_variants); this file only translates
+between the page and the core.
 
 Run it with ``make app`` or ``python app.py`` (127.0.0.1:7860; ``GRADIO_SERVER_NAME`` and
 ``GRADIO_SERVER_PORT`` override, as for any Gradio app). Besides the page, four API endpoints are
@@ -82,6 +83,12 @@ ALL_ORDERS = "all orders (highest match)"
 
 #: The paired tests the compare tab offers, by their label on the page (sacreBLEU's names as keys).
 METHODS = {"paired bootstrap": "bs", "approximate randomization": "ar"}
+#: What the compare tab tests, by its label on the page: sacreBLEU's comparison with the baseline,
+#: or every pair with a ranking and significance clusters (bleukit.compare_systems).
+COMPARISONS = {"each against the baseline": "baseline", "all pairs: ranking with clusters": "rank"}
+#: The multiple-comparison corrections, by their label on the page (bleukit.significance.adjust_p_values).
+CORRECTIONS = {"none (as sacreBLEU)": None, "Holm-Bonferroni": "holm", "Bonferroni": "bonferroni"}
+RANKING_COLUMNS = ["rank", "cluster", "rank range", "system", "score"]  # the score's column: the metric's name
 COMPARE_COLUMNS = ["system", "BLEU", "mean ± 95% CI", "p-value", f"significant (p < {SIGNIFICANCE_LEVEL})"]
 VARIANT_COLUMNS = ["variant", "BLEU", "differs from sacreBLEU by"]
 
@@ -404,48 +411,67 @@ def compare_report(
     method: str,
     n_samples: int,
     seed: int,
+    comparison: str = "baseline",
+    correction: Optional[str] = None,
 ) -> Dict[str, Any]:
     """``bleukit.paired_test`` as JSON: each system's score, p-value against the baseline (the
     first), bootstrap mean and CI (paired bootstrap only, as in sacreBLEU), and whether p < 0.05;
     ``options`` are any metric's (``metric``: its score's name; for TER lower is better).
+    With ``correction`` (``"holm"``, ``"bonferroni"``) each p-value also has its corrected
+    ``p_value_adjusted``, which then decides ``significant``. With ``comparison="rank"`` the report
+    also holds ``ranking``: ``bleukit.compare_systems`` of all pairs (its ``to_dict()``: the
+    ranking with significance clusters and every pair's test, with the same correction).
 
     >>> systems = [("a", ["a b c d", "a b"]), ("b", ["a b c d", "x y"])]
     >>> r = compare_report(systems, [["a b c d"], ["a b"]], make_options(), "bs", 10, 1)
-    >>> [(s["name"], round(s["score"], 2), s["significant"]) for s in r["systems"]]
-    [('a', 100.0, None), ('b', 84.09, False)]
+    >>> [(s["name"], round(s["score"], 2), s["significant"]) for s in r["systems"]], r["ranking"]
+    ([('a', 100.0, None), ('b', 84.09, False)], None)
     >>> r = compare_report(systems, [["a b c d"], ["a b"]], metric_options("TER"), "bs", 10, 1)
     >>> r["metric"], r["higher_is_better"], [s["score"] for s in r["systems"]]
     ('TER', False, [0.0, 33.33333333333333])
+    >>> r = compare_report(systems, [["a b c d"], ["a b"]], make_options(), "ar", 10, 1, "rank", "holm")
+    >>> [(s["name"], s["cluster"]) for s in r["ranking"]["ranking"]], r["correction"]
+    ([('a', 1), ('b', 1)], 'holm')
     """
+    if comparison not in COMPARISONS.values():
+        raise ValueError(f"comparison must be one of {', '.join(map(repr, COMPARISONS.values()))}, got {comparison!r}")
+    named = [(name, list(hyps)) for name, hyps in systems]
+    references = [list(r) for r in refs]
     results = bleukit.paired_test(
-        [(name, list(hyps)) for name, hyps in systems],
-        [list(r) for r in refs],
-        method=method,
-        n_samples=n_samples,
-        seed=seed,
-        options=options,
+        named, references, method=method, n_samples=n_samples, seed=seed, correction=correction, options=options
     )
     rows = []
     for r in results:
         row = r.to_dict()
-        row["significant"] = None if r.p_value is None else bool(r.p_value < SIGNIFICANCE_LEVEL)
+        row.setdefault("p_value_adjusted", None)
+        in_force = r.p_value if r.p_value_adjusted is None else r.p_value_adjusted
+        row["significant"] = None if in_force is None else bool(in_force < SIGNIFICANCE_LEVEL)
         rows.append(row)
+    ranking = None
+    if comparison == "rank":
+        ranking = bleukit.compare_systems(
+            named, references, method=method, n_samples=n_samples, seed=seed, correction=correction,
+            alpha=SIGNIFICANCE_LEVEL, options=options
+        ).to_dict()
     return {
         "method": method,
         "n_samples": n_samples,
         "seed": seed,
         "significance_level": SIGNIFICANCE_LEVEL,
+        "correction": correction,
         "signature": results[0].result.signature,
         "metric": results[0].result.name,
         "higher_is_better": metric_for(options).higher_is_better,
         "options": options.to_dict(),
         "systems": rows,
+        "ranking": ranking,
     }
 
 
 def compare_frame(report: Dict[str, Any]) -> pd.DataFrame:
     """The comparison table as the page shows it: two decimals, the p-value marked ``*`` below
-    0.05 (as sacreBLEU marks it), and no mean or CI where the test gives none.
+    0.05 (as sacreBLEU marks it; with a correction the corrected p-value follows the arrow and
+    decides), and no mean or CI where the test gives none.
 
     >>> systems = [("a", ["a b c d", "a b"]), ("b", ["a b c d", "x y"])]
     >>> r = compare_report(systems, [["a b c d"], ["a b"]], make_options(), "ar", 10, 1)
@@ -460,12 +486,59 @@ def compare_frame(report: Dict[str, Any]) -> pd.DataFrame:
                 s["name"] + (" (baseline)" if k == 0 else ""),
                 f"{s['score']:.2f}",
                 "—" if s["mean"] is None else f"{s['mean']:.2f} ± {s['ci']:.2f}",
-                "—" if p is None else f"{p:.4f}" + (" *" if s["significant"] else ""),
+                "—" if p is None else f"{p:.4f}" + _adjusted_cell(s.get("p_value_adjusted"))
+                + (" *" if s["significant"] else ""),
                 "—" if p is None else ("yes" if s["significant"] else "no"),
             ]
         )
     # the score column is named after the metric (BLEU, chrF2, TER ...)
     return pd.DataFrame(rows, columns=[COMPARE_COLUMNS[0], report.get("metric", "BLEU"), *COMPARE_COLUMNS[2:]])
+
+
+def _adjusted_cell(q: Optional[float]) -> str:
+    return "" if q is None else f" → {q:.4f}"
+
+
+def ranking_html(report: Dict[str, Any]) -> str:
+    """The ranking of all pairs (``report["ranking"]``) as HTML: the systems by score with their
+    cluster and rank range, then every pair's test; empty when the report has no ranking.
+
+    >>> systems = [("a", ["a b c d", "a b"]), ("b", ["x y z", "x y"])]
+    >>> r = compare_report(systems, [["a b c d"], ["a b"]], make_options(), "ar", 10, 1, "rank", "holm")
+    >>> "<th>cluster</th>" in ranking_html(r), ranking_html(compare_report(systems, [["a"], ["b"]], make_options(),
+    ...                                                                    "ar", 10, 1))
+    (True, '')
+    """
+    ranking = report.get("ranking")
+    if not ranking:
+        return ""
+    esc = html.escape
+    head = "".join(f"<th>{esc(c)}</th>" for c in RANKING_COLUMNS[:-1]) + f"<th>{esc(ranking['name'])}</th>"
+    body = "".join(
+        f"<tr><td>{r['rank']}</td><td>{r['cluster']}</td><td>{r['rank_range'][0]}-{r['rank_range'][1]}</td>"
+        f"<td>{esc(r['name'])}</td><td>{r['score']:.2f}</td></tr>"
+        for r in ranking["ranking"]
+    )
+    corrected = ranking["correction"] is not None
+    pair_head = "<th>system A</th><th>system B</th><th>Δ (A - B)</th><th>p-value</th>" + (
+        f"<th>p ({esc(ranking['correction'])})</th>" if corrected else ""
+    ) + "<th>significant</th>"
+    pairs = "".join(
+        f"<tr><td>{esc(c['a'])}</td><td>{esc(c['b'])}</td><td>{c['delta']:+.2f}</td><td>{c['p_value']:.4f}</td>"
+        + (f"<td>{c['p_value_adjusted']:.4f}</td>" if corrected else "")
+        + f"<td>{'yes: ' + esc(c['better']) if c['significant'] and c['better'] else 'no'}</td></tr>"
+        for c in ranking["comparisons"]
+    )
+    which = "Holm-Bonferroni-corrected" if ranking["correction"] == "holm" else (
+        "Bonferroni-corrected" if corrected else "uncorrected")
+    return (
+        '<div id="compare-ranking"><h4>Ranking of all pairs</h4>'
+        f"<p>Every pair tested, {which} p-values, alpha {ranking['alpha']}. Systems are ordered by score; a "
+        "new cluster starts where every system above is significantly better than every system below (the "
+        "WMT findings' rule), so systems that do not differ significantly share a cluster.</p>"
+        f'<table id="compare-ranking-table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        f'<table id="compare-pairs-table"><thead><tr>{pair_head}</tr></thead><tbody>{pairs}</tbody></table></div>'
+    )
 
 
 def distribution_frame(
@@ -523,7 +596,10 @@ def compare_summary_html(report: Dict[str, Any], plot_samples: int) -> str:
     )
     return (
         f'<div id="compare-summary">{test}, {report["n_samples"]:,} samples, seed {report["seed"]}: p-values '
-        f"against the baseline (the first system); <b>*</b> marks p &lt; {SIGNIFICANCE_LEVEL}. "
+        f"against the baseline (the first system)"
+        + ("" if report.get("correction") is None else
+           f", then corrected for {len(report['systems']) - 1} comparisons ({report['correction']}; after the arrow)")
+        + f"; <b>*</b> marks p &lt; {SIGNIFICANCE_LEVEL}. "
         + ("" if report["method"] == "bs" else "Approximate randomization gives no mean or CI (as in sacreBLEU). ")
         + ("" if report.get("higher_is_better", True) else f"{report['metric']} is an error rate: lower is better. ")
         + f"Plot: {plot_note}.</div>"
@@ -534,6 +610,7 @@ def compare_summary_html(report: Dict[str, Any], plot_samples: int) -> str:
             "sacreBLEU's defaults (the BLEU options above do not apply)</div>"
         )
         + f'<div>signature <code id="compare-signature">{_signature_html(report["signature"])}</code></div>'
+        + ranking_html(report)
     )
 
 
@@ -1030,20 +1107,26 @@ def compare_error_outputs(message: str) -> tuple:
 def on_compare(*values: Any) -> tuple:
     """Compare button. ``values``: the ``MAX_SYSTEMS`` system texts, their names, the
     ``MAX_REFERENCE_SETS`` reference sets, the form options (``FORM_OPTIONS``), then test, number of
-    samples, seed and (optional, BLEU when left out) the metric's label. Returns the notice, the
-    table, the summary with the signature and the plot data; an input error shows its message and
+    samples, seed and, optionally, the metric's label (BLEU when left out), what to compare (a
+    ``COMPARISONS`` label) and the correction (a ``CORRECTIONS`` label). Returns the notice, the
+    table, the summary with the signature (and the ranking of all pairs when asked) and the plot
+    data; an input error shows its message and
     clears the results instead."""
     texts, names = values[:MAX_SYSTEMS], values[MAX_SYSTEMS : 2 * MAX_SYSTEMS]
     sets = values[2 * MAX_SYSTEMS : 2 * MAX_SYSTEMS + MAX_REFERENCE_SETS]
     rest = values[2 * MAX_SYSTEMS + MAX_REFERENCE_SETS :]
     form_options, settings = rest[: len(FORM_OPTIONS)], rest[len(FORM_OPTIONS) :]
     method, n_samples, seed = settings[:3]
-    metric = settings[3] if len(settings) > 3 else "BLEU"
+    chosen = list(settings[3:6])
+    metric, comparison, correction = chosen + ["BLEU", list(COMPARISONS)[0], list(CORRECTIONS)[0]][len(chosen) :]
     try:
         options = metric_options(metric, make_options(*form_options))
         systems, refs = parse_systems(list(texts), list(names), list(sets))
         method, n, seed = paired_settings(method, n_samples, seed)
-        report = compare_report(systems, refs, options, method, n, seed)
+        report = compare_report(
+            systems, refs, options, method, n, seed, COMPARISONS.get(comparison, comparison),
+            CORRECTIONS.get(correction, correction),
+        )
         plot_n = n if method == "bs" else DEFAULT_SAMPLES["bs"]
         plot = distribution_frame(systems, refs, options, plot_n, seed)
     except (ValueError, TypeError) as e:
@@ -1196,9 +1279,13 @@ def compare(
     max_ngram_order: int = DEFAULTS.max_ngram_order,
     effective_order: bool = DEFAULTS.effective_order,
     metric: str = "BLEU",
+    comparison: str = "baseline",
+    correction: Optional[str] = None,
 ) -> dict:
     """Paired significance test of 2-5 systems against the first (the baseline), as sacreBLEU's
-    ``--paired-bs`` / ``--paired-ar``. `systems`: one text per system, one segment per line;
+    ``--paired-bs`` / ``--paired-ar``; `correction`: "holm" or "bonferroni" adds each corrected
+    p-value; `comparison`: "rank" also tests all pairs and ranks the systems in significance
+    clusters (the report's "ranking"). `systems`: one text per system, one segment per line;
     `references`: one to four reference sets (as for ``/bleu``); `names`: optional, one per system;
     `method`: "bs" (paired bootstrap, default 1000 samples) or "ar" (approximate randomization,
     default 10000); `seed`: sacreBLEU's default 12345; `metric`: "BLEU" (with the BLEU options),
@@ -1219,7 +1306,7 @@ def compare(
             raise ValueError("names: give one name per system (a list), or none")
         named, refs = parse_systems(texts, given, api_texts(references, "references", "one text per reference set"))
         method, n, seed = paired_settings(method, n_samples, seed)
-        return compare_report(named, refs, options, method, n, seed)
+        return compare_report(named, refs, options, method, n, seed, comparison, correction)
     except (ValueError, TypeError) as e:
         raise _user_error("/compare", e) from None
 
@@ -1521,12 +1608,14 @@ def _score_tab(tokenizers: List[str]) -> None:
 
 
 def _compare_tab(tokenizers: List[str]) -> None:
-    """The compare tab: 2-5 systems against the first, with p-values, CIs and their distributions."""
+    """The compare tab: 2-5 systems against the first, with p-values, CIs and their distributions;
+    optionally corrected for the number of comparisons, and all pairs ranked in clusters."""
     gr.Markdown(
         f"Is a system really better than the baseline? Paste or upload {MAX_SYSTEMS} systems at most "
         "(the first filled one is the baseline), all translating the same segments, and their "
         "references. The paired tests are sacreBLEU's (`--paired-bs`, `--paired-ar`): the same seed "
-        "gives the same p-values."
+        "gives the same p-values. With several systems, correct the p-values for the number of "
+        "comparisons, or test all pairs for a ranking with significance clusters."
     )
     with gr.Row():
         with gr.Column(scale=3):
@@ -1586,6 +1675,16 @@ def _compare_tab(tokenizers: List[str]) -> None:
             label="metric (chrF, chrF++, TER: sacreBLEU's defaults; TER: lower is better)",
             elem_id="cmp-metric",
         )
+    with gr.Row():
+        comparison = gr.Radio(
+            list(COMPARISONS), value=list(COMPARISONS)[0], label="compare", elem_id="cmp-comparison"
+        )
+        correction = gr.Radio(
+            list(CORRECTIONS),
+            value=list(CORRECTIONS)[0],
+            label="correction for multiple comparisons",
+            elem_id="cmp-correction",
+        )
     compare_btn = gr.Button("Compare", variant="primary", elem_id="compare-btn")
     notice = gr.HTML(elem_id="compare-notice")
     table = gr.Dataframe(
@@ -1611,7 +1710,7 @@ def _compare_tab(tokenizers: List[str]) -> None:
         height=380,
         elem_id="compare-plot",
     )
-    inputs = systems + names + refs + options + [method, n_samples, seed, metric]
+    inputs = systems + names + refs + options + [method, n_samples, seed, metric, comparison, correction]
     compare_btn.click(on_compare, inputs, [notice, table, summary, plot], api_visibility="undocumented")
     method.input(on_method, method, n_samples, api_visibility="undocumented")
     systems_file.upload(on_upload_systems, systems_file, systems + names + [notice], api_visibility="undocumented")

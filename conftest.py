@@ -25,6 +25,7 @@ NEEDS = {
     "src/bleukit/integrations/openrlhf.py": ("torch", ("torch",)),
     "src/bleukit/integrations/torchmetrics.py": ("torchmetrics", ("torch", "torchmetrics")),
     "src/bleukit/integrations/ray.py": ("ray", ("ray", "pyarrow")),
+    "src/bleukit/integrations/pandas.py": ("pandas", ("pandas",)),
     "src/bleukit/integrations/lm_eval.py": ("lm-eval", ("lm_eval",)),
     "src/bleukit/integrations/hub.py": ("hub", ("huggingface_hub", "yaml")),
     "src/bleukit/integrations/lighteval.py": ("lighteval", ("lighteval",)),

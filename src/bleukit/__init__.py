@@ -23,7 +23,11 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .chrf import corpus_chrf, sentence_chrf, sentence_chrf_scores
     from .chrf_explanation import explain_chrf
     from .compat.variants import VariantTable, compare_variants
+    from .diversity import SelfScore, self_bleu, self_bleu_ids
+    from .documents import document_bleu, document_score
     from .explain import explain_sentence, explain_tokens
+    from .groups import paired_test_by_group, score_by_group
+    from .htmlreport import build_report, write_html_report
     from .inputs import references_from_streams
     from .metric import metric_path
     from .metrics.base import MetricOptions, MetricResult, Statistics
@@ -46,6 +50,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
         pairwise_statistics,
     )
     from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
+    from .ranking import SystemComparison, compare_systems
     from .report import CorpusReport, score_report
     from .significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
     from .ter import corpus_ter, sentence_ter, sentence_ter_scores
@@ -129,6 +134,17 @@ _LAZY: Dict[str, str] = {
     "score_report": "report",
     "CorpusReport": "report",
     "compare_variants": "compat.variants",
+    "self_bleu": "diversity",
+    "self_bleu_ids": "diversity",
+    "SelfScore": "diversity",
+    "compare_systems": "ranking",
+    "SystemComparison": "ranking",
+    "score_by_group": "groups",
+    "paired_test_by_group": "groups",
+    "document_bleu": "documents",
+    "document_score": "documents",
+    "build_report": "htmlreport",
+    "write_html_report": "htmlreport",
     "VariantTable": "compat.variants",
     "metric_path": "metric",
     "engine_name": "_native",

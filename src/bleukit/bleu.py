@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Sequence, cast
+from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
 from .metrics import cached_options
@@ -51,6 +51,7 @@ def corpus_bleu(
     threads: int = DEFAULT_THREADS,
     n_bootstrap: Optional[int] = None,
     seed: Optional[int] = DEFAULT_SEED,
+    group_by: Optional[Sequence[Hashable]] = None,
 ) -> BleuResult:
     """Corpus BLEU, identical to ``sacrebleu.corpus_bleu`` (0-100 scale).
 
@@ -60,7 +61,9 @@ def corpus_bleu(
     ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95% ``ci`` of the score
     over N resamples drawn with ``seed`` (``None``: unseeded), as sacreBLEU's ``--confidence``
     (see ``bleukit.significance``); as in sacreBLEU, only ``N > 1`` resamples (``N=1`` is a
-    plain score). Without ``tokenize``, the target language (``trg_lang="zh"`` or
+    plain score). With ``group_by`` (one label per sentence: domain, length bucket, ...) the
+    result also holds each group's result, with its own CI, in ``.groups[label]`` (see
+    ``bleukit.groups``). Without ``tokenize``, the target language (``trg_lang="zh"`` or
     ``language_pair="en-zh"``) picks ``zh``, ``ja-mecab`` or ``ko-mecab`` as sacreBLEU's
     ``trg_lang`` does (else ``13a``; the signature's ``tok:`` says which); a Thai, Khmer, Lao or
     Burmese target warns that whitespace tokens are phrases there (use ``flores200`` or ``char``).
@@ -73,13 +76,19 @@ def corpus_bleu(
     """
     options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
                        weights, effective_order)
-    if n_bootstrap is None:
+    if n_bootstrap is None and group_by is None:
         # the column sums alone: no table, constant memory
         return cast(BleuResult, corpus_result(hypotheses, references, options, threads))
+    from .groups import with_groups
     from .significance import with_bootstrap
 
     stats = cast(BleuStatistics, corpus_statistics(hypotheses, references, options, threads))
-    return with_bootstrap(METRIC.result(stats, options), stats, options, n_bootstrap, seed)
+    result = METRIC.result(stats, options)
+    if n_bootstrap is not None:
+        result = with_bootstrap(result, stats, options, n_bootstrap, seed)
+    if group_by is not None:
+        result = with_groups(result, stats, group_by, options, n_bootstrap, seed)
+    return result
 
 
 def sentence_bleu(

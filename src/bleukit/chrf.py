@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Sequence, cast
+from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
 from .metrics import cached_options
@@ -41,6 +41,7 @@ def corpus_chrf(
     threads: int = DEFAULT_THREADS,
     n_bootstrap: Optional[int] = None,
     seed: Optional[int] = DEFAULT_SEED,
+    group_by: Optional[Sequence[Hashable]] = None,
 ) -> ChrfResult:
     """Corpus chrF (chrF++ with ``word_order=2``), identical to sacreBLEU's ``CHRF(...).corpus_score``.
 
@@ -52,7 +53,9 @@ def corpus_chrf(
     character n-grams, ``eps_smoothing`` is the chrF++.py/NLTK/Moses averaging (see
     :class:`bleukit.ChrfOptions`). ``threads`` splits the counting (0: all cores); the score is
     the same. With ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95% ``ci``
-    over N resamples drawn with ``seed`` (sacreBLEU's ``--confidence``).
+    over N resamples drawn with ``seed`` (sacreBLEU's ``--confidence``). With ``group_by`` (one
+    label per sentence) the result also holds each group's result, with its own CI, in
+    ``.groups[label]`` (see ``bleukit.groups``).
 
     The result has ``score``, the summed per-order ``hyp_ngrams``, ``ref_ngrams`` and
     ``matches`` (character orders first), and the ``signature``.
@@ -62,15 +65,24 @@ def corpus_chrf(
     (64.58, 'chrF2', ['nrefs:2', 'case:mixed', 'eff:yes', 'nc:6'])
     >>> corpus_chrf(["a cat"], ["the cat"], char_order=2).matches
     [3, 2]
+    >>> {k: round(g.score, 2) for k, g in corpus_chrf(["a cat", "a dog"], ["a cat", "the dog"],
+    ...                                                 group_by=["x", "y"]).groups.items()}
+    {'x': 100.0, 'y': 31.25}
     """
     options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-    if n_bootstrap is None:
+    if n_bootstrap is None and group_by is None:
         # the protocol's corpus path (the analyses stay unimported)
         return cast(ChrfResult, corpus_result(hypotheses, references, options, threads))
+    from .groups import with_groups
     from .significance import with_bootstrap
 
     stats = cast(ChrfStatistics, corpus_statistics(hypotheses, references, options, threads))
-    return with_bootstrap(METRIC.result(stats, options), stats, options, n_bootstrap, seed)
+    result = METRIC.result(stats, options)
+    if n_bootstrap is not None:
+        result = with_bootstrap(result, stats, options, n_bootstrap, seed)
+    if group_by is not None:
+        result = with_groups(result, stats, group_by, options, n_bootstrap, seed)
+    return result
 
 
 def sentence_chrf(

@@ -75,6 +75,8 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "BootstrapCI",
     "PairedResult",
+    "CORRECTIONS",
+    "adjust_p_values",
     "bootstrap_ci",
     "bootstrap_scores",
     "check_systems",
@@ -121,6 +123,9 @@ class PairedResult:
     p_value: Optional[float]
     mean: Optional[float]
     ci: Optional[float]
+    #: The p-value corrected for the number of comparisons (``paired_test(..., correction="holm")``);
+    #: ``None`` without a correction and for the baseline.
+    p_value_adjusted: Optional[float] = None
 
     @property
     def score(self) -> float:
@@ -128,13 +133,14 @@ class PairedResult:
         return self.result.score
 
     def to_dict(self) -> Dict[str, Any]:
-        """Plain JSON-ready dictionary: name, score, p_value, mean, ci and signature.
+        """Plain JSON-ready dictionary: name, score, p_value, mean, ci and signature (and
+        ``p_value_adjusted`` when a correction was made).
 
         >>> r = paired_test({"a": ["x y z"], "b": ["x y"]}, ["x y z"], n_samples=10)
         >>> sorted(r[1].to_dict())
         ['ci', 'mean', 'name', 'p_value', 'score', 'signature']
         """
-        return {
+        out = {
             "name": self.name,
             "score": self.score,
             "p_value": self.p_value,
@@ -142,6 +148,9 @@ class PairedResult:
             "ci": self.ci,
             "signature": self.result.signature,
         }
+        if self.p_value_adjusted is not None:
+            out["p_value_adjusted"] = self.p_value_adjusted
+        return out
 
 
 def _estimate_ci(scores: np.ndarray) -> BootstrapCI:
@@ -357,6 +366,7 @@ def paired_test(
     method: str = "bs",
     n_samples: Optional[int] = None,
     seed: Seed = DEFAULT_SEED,
+    correction: Optional[str] = None,
     progress: Progress = None,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
@@ -380,6 +390,10 @@ def paired_test(
     p-values are ``(count + 1) / (n_samples + 1)``, the baseline's is ``None``. With the same seed
     they equal sacreBLEU's; ``seed=None`` draws from OS entropy (sacreBLEU's
     ``SACREBLEU_SEED=none``). Unlike sacreBLEU, ``seed=0`` seeds the comparisons too.
+    ``correction`` (``"holm"`` or ``"bonferroni"``, see :func:`adjust_p_values`) corrects the
+    p-values for the number of systems compared with the baseline: each result then carries
+    ``p_value_adjusted`` (``p_value`` stays the uncorrected one). All pairs of systems and a
+    ranking: :func:`bleukit.ranking.compare_systems`.
     ``progress``, if given, is called with the number of resamples or trials finished after each
     chunk of them (``n_samples`` in all), for a progress bar.
 
@@ -391,94 +405,154 @@ def paired_test(
     base 35.21 None 34.48 26.86
     new 90.39 0.004975124378109453 88.15 27.41
     """
+    n, seed = check_test(method, n_samples, seed)
+    check_correction(correction)
+    opts = resolve_options(options, keywords)
+    names, stats, results = system_statistics(systems, references, opts)
+    pairs = [(0, k) for k in range(1, len(names))]
+    if method == "bs":
+        scores = bootstrap_matrix(stats, opts, n, seed, progress)
+        p_values = [bootstrap_p_value(scores, results, a, b) for a, b in pairs]
+        out = []
+        for k, (name, result) in enumerate(zip(names, results)):
+            mean, ci = _estimate_ci(scores[:, k])
+            signed = result.with_estimate(mean, ci, opts.signature(stats[k].nrefs_signature, ("bs", n, seed)))
+            out.append(PairedResult(name, signed, p_values[k - 1] if k else None, mean, ci))
+    else:
+        p_values = randomization_p_values(stats, results, pairs, opts, n, seed, progress)
+        out = [
+            PairedResult(name, _signed(result, stats[k], opts, ("ar", n, seed)), p_values[k - 1] if k else None,
+                         None, None)
+            for k, (name, result) in enumerate(zip(names, results))
+        ]
+    if correction is not None:
+        adjusted = adjust_p_values(p_values, correction)
+        out = [out[0]] + [dataclasses.replace(r, p_value_adjusted=q) for r, q in zip(out[1:], adjusted)]
+    return out
+
+
+#: The corrections for multiple comparisons :func:`adjust_p_values` knows.
+CORRECTIONS = ("holm", "bonferroni")
+
+
+def check_correction(correction: Any) -> Optional[str]:
+    """``correction`` if it is ``None`` or one of :data:`CORRECTIONS`, else a ``ValueError``."""
+    if correction is not None and correction not in CORRECTIONS:
+        raise ValueError(f"unknown correction={correction!r}; choose one of {', '.join(CORRECTIONS)} (or None)")
+    return correction
+
+
+def adjust_p_values(p_values: Sequence[float], method: str = "holm") -> List[float]:
+    """p-values corrected for testing them all at once (family-wise error rate), in the given order.
+
+    - ``"holm"`` (Holm 1979, step-down Bonferroni): with the p-values sorted ascending
+      ``p(1) <= ... <= p(m)``, ``adjusted(k) = max over j <= k of min(1, (m - j + 1) * p(j))``.
+      A hypothesis is rejected at level alpha exactly when Holm's procedure rejects it, i.e. when
+      its adjusted p-value is at most alpha; never less powerful than Bonferroni.
+    - ``"bonferroni"``: ``min(1, m * p)``.
+
+    >>> adjust_p_values([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    >>> adjust_p_values([0.01, 0.04, 0.03], "bonferroni")
+    [0.03, 0.12, 0.09]
+    """
+    check_correction(method)
+    values = [float(p) for p in p_values]
+    for p in values:
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"p-values must lie in [0, 1], got {p!r}")
+    m = len(values)
+    if method == "bonferroni":
+        return [min(1.0, m * p) for p in values]
+    out = [0.0] * m
+    running = 0.0
+    # a stable sort: equal p-values keep their order, and the running maximum makes them equal anyway
+    for rank, i in enumerate(sorted(range(m), key=values.__getitem__)):
+        running = max(running, min(1.0, (m - rank) * values[i]))
+        out[i] = running
+    return out
+
+
+def check_test(method: Any, n_samples: Any, seed: Any) -> Tuple[int, Seed]:
+    """``(n_samples, seed)`` of a paired test, checked (``n_samples=None``: the method's default)."""
     if method not in DEFAULT_SAMPLES:
         raise ValueError(
             f"unknown method={method!r}; choose 'bs' (paired bootstrap) or 'ar' (approximate "
             "randomization)"
         )
     n = DEFAULT_SAMPLES[method] if n_samples is None else check_count(n_samples, "n_samples")
-    seed = check_seed(seed)
-    opts = resolve_options(options, keywords)
-    metric = metric_for(opts)
+    return n, check_seed(seed)
+
+
+def system_statistics(
+    systems: Any, references: Sequence[Any], options: MetricOptions
+) -> Tuple[List[str], List[Statistics], List[MetricResult]]:
+    """Names, statistics tables and corpus results of systems that translate the same sentences
+    (checked by :func:`check_systems`)."""
+    metric = metric_for(options)
     named = check_systems(systems)
     checked = [hyps for _, hyps in named]
-    refs = checked_references(references, len(checked[0]), opts)
-    stats = metric.systems_statistics(checked, refs, opts)  # the references counted once for all
-    results = [metric.result(s, opts) for s in stats]
-    names = [name for name, _ in named]
-    if method == "bs":
-        return _paired_bootstrap(names, stats, results, opts, n, seed, progress)
-    return _paired_randomization(names, stats, results, opts, n, seed, progress)
+    refs = checked_references(references, len(checked[0]), options)
+    stats = metric.systems_statistics(checked, refs, options)  # the references counted once for all
+    return [name for name, _ in named], stats, [metric.result(s, options) for s in stats]
 
 
-def _paired_bootstrap(
-    names: List[str],
-    stats: List[Statistics],
-    results: List[MetricResult],
-    options: MetricOptions,
-    n: int,
-    seed: Seed,
-    progress: Progress,
-) -> List[PairedResult]:
-    # Every system is resampled with the same draws (sacreBLEU re-seeds each comparison with the
-    # same seed), so all of them are summed in one product over the side-by-side tables.
+def bootstrap_matrix(
+    stats: Sequence[Statistics], options: MetricOptions, n: int, seed: Seed, progress: Progress = None
+) -> np.ndarray:
+    """The corpus score of every system in each of ``n`` paired bootstrap resamples: ``(n, systems)``.
+
+    Every system is resampled with the same draws (sacreBLEU re-seeds each comparison with the same
+    seed), so all of them are summed in one product over the side-by-side tables.
+    """
     rows = np.concatenate([s.rows for s in stats], axis=1)
-    scores = _bootstrap_sums_scores(rows, _draw_indices(rows.shape[0], n, seed), options, len(stats), progress)
-    baseline = results[0].score
-    out = []
-    for k, (name, result) in enumerate(zip(names, results)):
-        mean, ci = _estimate_ci(scores[:, k])
-        p_value = None
-        if k > 0:
-            diffs = np.abs(scores[:, k] - scores[:, 0])
-            # Centring makes the resampled differences a sample under the null hypothesis.
-            p_value = _p_value(diffs - diffs.mean(), abs(baseline - result.score))
-        signature = options.signature(stats[k].nrefs_signature, ("bs", n, seed))
-        signed = result.with_estimate(mean, ci, signature)
-        out.append(PairedResult(name, signed, p_value, mean, ci))
-    return out
+    return _bootstrap_sums_scores(rows, _draw_indices(rows.shape[0], n, seed), options, len(stats), progress)
 
 
-def _paired_randomization(
-    names: List[str],
-    stats: List[Statistics],
-    results: List[MetricResult],
+def bootstrap_p_value(scores: np.ndarray, results: Sequence[MetricResult], a: int, b: int) -> float:
+    """The paired bootstrap p-value of systems ``a`` and ``b`` from :func:`bootstrap_matrix` scores."""
+    diffs = np.abs(scores[:, b] - scores[:, a])
+    # Centring makes the resampled differences a sample under the null hypothesis.
+    return _p_value(diffs - diffs.mean(), abs(results[a].score - results[b].score))
+
+
+def randomization_p_values(
+    stats: Sequence[Statistics],
+    results: Sequence[MetricResult],
+    pairs: Sequence[Tuple[int, int]],
     options: MetricOptions,
     n: int,
     seed: Seed,
-    progress: Progress,
-) -> List[PairedResult]:
+    progress: Progress = None,
+) -> List[float]:
+    """Approximate-randomization p-values of the system pairs ``(a, b)``, one trial stream for all:
+    sacreBLEU re-seeds each comparison, so every pair sees the same coin flips."""
     metric = metric_for(options)
-    base = stats[0].rows
-    n_rows, width = base.shape
-    others = len(stats) - 1
-    # Trial statistics: a = pos @ base + ~pos @ sys = sys_total + pos @ (base - sys), b = the rest.
-    delta = np.concatenate([base - s.rows for s in stats[1:]], axis=1)
-    sys_total = np.concatenate([s.rows.sum(axis=0) for s in stats[1:]])
-    both_total = sys_total + np.tile(base.sum(axis=0), others)
+    n_rows, width = stats[0].rows.shape
+    # Trial statistics: a' = pos @ a + ~pos @ b = b_total + pos @ (a - b), b' = the rest.
+    delta = np.concatenate([stats[a].rows - stats[b].rows for a, b in pairs], axis=1)
+    b_total = np.concatenate([stats[b].rows.sum(axis=0) for _, b in pairs])
+    both_total = b_total + np.concatenate([stats[a].rows.sum(axis=0) for a, _ in pairs])
     product = _ExactProduct(delta, n_rows * int(np.abs(delta).max(initial=0)))
     rng = np.random.default_rng(seed)
-    exceed = np.zeros(others, dtype=np.int64)
-    observed = np.array([abs(results[0].score - r.score) for r in results[1:]])
+    k_pairs = len(pairs)
+    exceed = np.zeros(k_pairs, dtype=np.int64)
+    observed = np.array([abs(results[a].score - results[b].score) for a, b in pairs])
     for k in _chunks(n, n_rows, _CHUNK_FLIPS, _BOOL_BITS):
         swap = rng.integers(2, size=(k, n_rows), dtype=bool)
         moved = product(swap)
-        a = sys_total + moved
-        b = both_total - a
-        score_a = np.asarray(metric.scores(a.reshape(k * others, width), options)).reshape(k, others)
-        score_b = np.asarray(metric.scores(b.reshape(k * others, width), options)).reshape(k, others)
+        a_side = b_total + moved
+        b_side = both_total - a_side
+        score_a = np.asarray(metric.scores(a_side.reshape(k * k_pairs, width), options)).reshape(k, k_pairs)
+        score_b = np.asarray(metric.scores(b_side.reshape(k * k_pairs, width), options)).reshape(k, k_pairs)
         exceed += (np.abs(score_a - score_b) > observed).sum(axis=0)
         if progress is not None:
             progress(k)
-    signed = [
-        dataclasses.replace(r, signature=options.signature(s.nrefs_signature, ("ar", n, seed)))  # type: ignore[type-var]
-        for r, s in zip(results, stats)
-    ]
-    out = [PairedResult(names[0], signed[0], None, None, None)]
-    for k in range(others):
-        result = signed[k + 1]
-        out.append(PairedResult(names[k + 1], result, (int(exceed[k]) + 1) / (n + 1), None, None))
-    return out
+    return [(int(e) + 1) / (n + 1) for e in exceed.tolist()]
+
+
+def _signed(result: MetricResult, stats: Statistics, options: MetricOptions, resampling: Tuple[str, int, Seed]) -> Any:
+    return dataclasses.replace(result, signature=options.signature(stats.nrefs_signature, resampling))  # type: ignore
 
 
 def _p_value(samples: np.ndarray, observed: float) -> float:

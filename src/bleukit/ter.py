@@ -12,11 +12,12 @@ names. TER is an error rate: lower is better.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, cast
+from typing import Any, Hashable, Optional, Sequence, cast
 
 import numpy as np
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
+from .groups import with_groups
 from .inputs import check_sentence_references
 from .metrics.ter import METRIC
 from .metrics.ter.options import TerOptions
@@ -39,6 +40,7 @@ def corpus_ter(
     threads: int = DEFAULT_THREADS,
     n_bootstrap: Optional[int] = None,
     seed: Optional[int] = DEFAULT_SEED,
+    group_by: Optional[Sequence[Hashable]] = None,
 ) -> TerResult:
     """Corpus TER, identical to sacreBLEU's ``TER(...).corpus_score``.
 
@@ -49,13 +51,17 @@ def corpus_ter(
     (remove punctuation), ``asian_support`` (the CJK parts of both), ``case_sensitive`` (by default
     text is lowercased). ``threads`` splits the shift search over threads (0: all cores); the
     score is the same. With ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95%
-    ``ci`` over N resamples drawn with ``seed`` (sacreBLEU's ``--confidence``).
+    ``ci`` over N resamples drawn with ``seed`` (sacreBLEU's ``--confidence``). With ``group_by``
+    (one label per sentence) the result also holds each group's result, with its own CI, in
+    ``.groups[label]`` (see ``bleukit.groups``).
 
     The result has ``score``, ``num_edits``, ``ref_length`` and the ``signature``.
 
     >>> r = corpus_ter(["a b c d"], [["c d a b", "a b x d"]])
     >>> r.score, r.num_edits, r.ref_length, r.signature.split("|")[:3]
     (25.0, 1, 4.0, ['nrefs:2', 'case:lc', 'tok:tercom'])
+    >>> {k: g.score for k, g in corpus_ter(["a b", "c d"], ["a b", "c x"], group_by=["p", "q"]).groups.items()}
+    {'p': 0.0, 'q': 50.0}
     """
     options = TerOptions(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                          case_sensitive=case_sensitive)
@@ -63,6 +69,8 @@ def corpus_ter(
     result = METRIC.result(stats, options)
     if n_bootstrap is not None:
         result = with_bootstrap(result, stats, options, n_bootstrap, seed)
+    if group_by is not None:
+        result = with_groups(result, stats, group_by, options, n_bootstrap, seed)
     return result
 
 

@@ -484,6 +484,13 @@ def test_api_compare_equals_the_core(client):
         assert row["score"] == w.score and row["p_value"] == w.p_value and row["mean"] is None
     assert got["signature"] == want[0].result.signature and "ar:500|seed:7|case:lc" in got["signature"]
     assert got["systems"][1]["significant"] == (want[1].p_value < 0.05)
+    ranked = client.predict(
+        systems=["\n".join(base), "\n".join(new)], references=["\n".join(refs)], names=["base", "new"], method="ar",
+        n_samples=500, seed=7, comparison="rank", correction="bonferroni", api_name="/compare",
+    )
+    expected = bleukit.compare_systems({"base": base, "new": new}, refs, method="ar", n_samples=500, seed=7,
+                                       correction="bonferroni")
+    assert ranked["ranking"] == json.loads(json.dumps(expected.to_dict()))
     from gradio_client.exceptions import AppError
 
     with pytest.raises(AppError, match="System 'new' has 1 line"):
@@ -956,6 +963,27 @@ def test_browser_compare_systems(page, shared_data):
     page.wait_for_function("() => document.querySelector('#cmp-n input').value === '10000'")
     page.click("#cmp-method label:has-text('paired bootstrap')")
     page.wait_for_function("() => document.querySelector('#cmp-n input').value === '1000'")
+
+
+@pytest.mark.slow
+def test_browser_compare_ranks_all_pairs(page, shared_data):
+    systems, refs = _wmt17_systems(shared_data, 200)
+    _open_compare_tab(page)
+    _fill_compare(page, ["\n".join(h) for _, h in systems], [n for n, _ in systems], "\n".join(refs))
+    page.fill("#cmp-n input", "200")
+    page.click("#cmp-comparison label:has-text('all pairs')")
+    page.click("#cmp-correction label:has-text('Holm-Bonferroni')")
+    _compare_and_wait(page)
+    page.wait_for_selector("#compare-ranking-table")
+    want = bleukit.compare_systems(systems, refs, n_samples=200, correction="holm")
+    cells = page.eval_on_selector_all("#compare-ranking-table td", "els => els.map(e => e.textContent.trim())")
+    assert [cells[i : i + 5] for i in range(0, len(cells), 5)] == [
+        [str(r.rank), str(r.cluster), f"{r.rank_range[0]}-{r.rank_range[1]}", r.name, f"{r.score:.2f}"]
+        for r in want.ranking
+    ]
+    assert page.locator("#compare-pairs-table tbody tr").count() == 3
+    assert "Holm-Bonferroni-corrected" in page.inner_text("#compare-ranking")
+    _shot(page, "compare-ranking")
 
 
 @pytest.mark.slow

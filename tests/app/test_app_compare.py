@@ -5,6 +5,7 @@ browser states are in test_app.py, which owns the server and the browser)."""
 from __future__ import annotations
 
 import html
+import json
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from sacrebleu.significance import PairedTest
 from shared_data import read_lines
 
 import bleukit
+from bleukit.schemas import validate
 
 pytest.importorskip("gradio")
 
@@ -132,6 +134,61 @@ def test_compare_report_json_multi_reference(app, shared_data, monkeypatch):
         assert row["mean"] == pytest.approx(t.mean, abs=2**-22 * t.mean)
     assert report["systems"][0]["significant"] is None
     assert report["systems"][1]["significant"] == (theirs[1].p_value < 0.05)
+
+
+@pytest.mark.parametrize("method, correction", [("paired bootstrap", "Holm-Bonferroni"),
+                                                 ("approximate randomization", "Bonferroni")])
+def test_compare_tab_ranks_all_pairs_with_corrected_p_values(app, wmt17, monkeypatch, method, correction):
+    systems, refs = wmt17
+    key, fix = app.METHODS[method], app.CORRECTIONS[correction]
+    form = _form(app, ["\n".join(h) for _, h in systems], [n for n, _ in systems], ["\n".join(refs)], method, 200, 5)
+    notice, table, summary, _ = app.on_compare(*form, "BLEU", "all pairs: ranking with clusters", correction)
+    assert "error" not in notice
+    # The baseline table: sacreBLEU's raw p-values, then the corrected ones, which decide "significant".
+    _, theirs = _sacrebleu_paired(systems, [refs], key, 200, 5, monkeypatch)
+    ours = bleukit.paired_test(systems, refs, method=key, n_samples=200, seed=5, correction=fix)
+    for row, t, r in zip(list(table.itertuples(index=False))[1:], theirs[1:], ours[1:]):
+        assert r.p_value == t.p_value
+        assert row[3] == f"{t.p_value:.4f} → {r.p_value_adjusted:.4f}" + (" *" if r.p_value_adjusted < 0.05 else "")
+        assert row[4] == ("yes" if r.p_value_adjusted < 0.05 else "no")
+    # The ranking: bleukit.compare_systems of all pairs, shown in score order with clusters.
+    expected = bleukit.compare_systems(systems, refs, method=key, n_samples=200, seed=5, correction=fix)
+    report = app.compare_report(systems, [[r] for r in refs], app.make_options(), key, 200, 5, "rank", fix)
+    assert report["ranking"] == expected.to_dict() and report["correction"] == fix
+    validate(json.loads(json.dumps(report)), "app-compare")
+    shown = html.unescape(summary.split('id="compare-ranking-table">')[1].split("</table>")[0])
+    for r in expected.ranking:
+        assert f"<td>{r.rank}</td><td>{r.cluster}</td><td>{r.rank_range[0]}-{r.rank_range[1]}</td><td>{r.name}</td>" \
+            f"<td>{r.score:.2f}</td>" in shown
+    pairs = summary.split('id="compare-pairs-table">')[1]
+    assert pairs.count("<tr>") == 1 + len(systems) * (len(systems) - 1) // 2
+    assert f"then corrected for {len(systems) - 1} comparisons ({fix}" in summary
+
+
+def test_compare_tab_defaults_to_sacrebleus_comparison_and_the_api_ranks(app, wmt17):
+    systems, refs = wmt17
+    form = _form(app, ["\n".join(h) for _, h in systems], [n for n, _ in systems], ["\n".join(refs)],
+                 "approximate randomization", 100, 1)
+    plain = app.on_compare(*form)
+    explicit = app.on_compare(*form, "BLEU", *list(app.COMPARISONS)[:1], *list(app.CORRECTIONS)[:1])
+    assert plain[1].equals(explicit[1]) and plain[2] == explicit[2] and "compare-ranking" not in plain[2]
+    assert "→" not in "".join(plain[1]["p-value"])
+    texts = ["\n".join(h) for _, h in systems]
+    r = app.compare(texts, ["\n".join(refs)], names=WMT17, method="ar", n_samples=100, seed=1, comparison="rank",
+                    correction="holm")
+    assert r["ranking"] == bleukit.compare_systems(systems, refs, method="ar", n_samples=100, seed=1).to_dict()
+    assert [s["p_value_adjusted"] is None for s in r["systems"]] == [True, False, False]
+    validate(json.loads(json.dumps(r)), "app-compare")
+    plain_report = app.compare(texts, ["\n".join(refs)], method="ar", n_samples=50)
+    validate(json.loads(json.dumps(plain_report)), "app-compare")
+    with pytest.raises(Exception, match="is not valid under any of the given schemas"):
+        validate({**plain_report, "ranking": {"metric": "bleu"}}, "app-compare")
+    import gradio as gr
+
+    with pytest.raises(gr.Error, match="comparison must be one of 'baseline', 'rank'"):
+        app.compare(texts, ["\n".join(refs)], comparison="pairs")
+    with pytest.raises(gr.Error, match="correction"):
+        app.compare(texts, ["\n".join(refs)], correction="sidak")
 
 
 def test_defaults_are_sacrebleus(app):

@@ -516,6 +516,12 @@ def _paired(systems=None, references=REFS, n_samples=N_SAMPLES, seed=12345):
     }
 
 
+def _compared(systems, references, n_samples, seed):
+    # all pairs of two systems: one test, whose p-value is paired_test's (and sacreBLEU's)
+    c = bleukit.compare_systems(systems, references, method="ar", n_samples=n_samples, seed=seed)
+    return {"p_values": [None] + [p.p_value for p in c.comparisons], **c.to_dict()}
+
+
 def _bootstrap(hypotheses=HYPS, references=REFS, n_samples=N_SAMPLES, seed=12345):
     mean, ci = bootstrap_ci(hypotheses, references, n_samples=n_samples, seed=seed)
     return {"mean": mean, "ci": ci}
@@ -935,6 +941,43 @@ ENTRIES: List[Entry] = [
             "seed": Slot("paired seed", 12345),
         },
     ),
+    # the analyses (issue 28): many systems, groups, documents, Self-BLEU, the HTML report
+    Entry(
+        "compare_systems",
+        _compared,
+        {
+            "systems": Slot("systems", {"a": HYPS, "b": HYPS_B}),
+            "references": Slot("references", REFS),
+            "n_samples": Slot("count", N_SAMPLES),
+            "seed": Slot("paired seed", 12345),
+        },
+    ),
+    Entry(
+        "paired_test_by_group",
+        lambda systems, references: {
+            k: [(r.score, r.p_value) for r in v]
+            for k, v in bleukit.paired_test_by_group(systems, references, ["x", "y", "x"], method="ar",
+                                                     n_samples=N_SAMPLES).items()
+        },
+        {"systems": Slot("systems", {"a": HYPS, "b": HYPS_B}), "references": Slot("references", REFS)},
+    ),
+    Entry(
+        "score_by_group",
+        lambda hypotheses, references: bleukit.score_by_group(hypotheses, references, ["x", "y", "x"]).to_dict(),
+        {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS)},
+    ),
+    Entry(
+        "document_score",
+        lambda hypotheses, references: bleukit.document_score(hypotheses, references, [1, 1, 2]).to_dict(),
+        {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS)},
+    ),
+    Entry("self_bleu", lambda texts: bleukit.self_bleu(texts).to_dict(), {"texts": Slot("texts", HYPS)}),
+    Entry(
+        "build_report",
+        lambda systems, references: bleukit.build_report(systems, references, n_samples=N_SAMPLES,
+                                                         n_bootstrap=N_SAMPLES).data["metrics"][0]["scores"],
+        {"systems": Slot("systems", {"a": HYPS, "b": HYPS_B}), "references": Slot("references", REFS)},
+    ),
     # the metric-generic entry points, given chrF's options
     *[
         Entry(f"{name}(options)", call, {"options": Slot("options", ChrfOptions(word_order=2))})
@@ -949,6 +992,11 @@ ENTRIES: List[Entry] = [
             ("pairwise_scores", lambda options: bleukit.pairwise_scores(HYPS, REFS, options)),
             ("mbr_select", lambda options: bleukit.mbr_select(CANDS, options=options)),
             ("StatisticsAccumulator", lambda options: bleukit.StatisticsAccumulator(options).add_text(HYPS, REFS)),
+            ("compare_systems", lambda options: bleukit.compare_systems(
+                {"a": HYPS, "b": HYPS_B}, REFS, n_samples=N_SAMPLES, options=options).to_dict()),
+            ("score_by_group", lambda options: bleukit.score_by_group(HYPS, REFS, [1, 2, 1], options=options).score),
+            ("document_score", lambda options: bleukit.document_score(HYPS, REFS, [1, 1, 2], options=options).score),
+            ("self_bleu", lambda options: bleukit.self_bleu(HYPS, options=options).to_dict()),
         )
     ],
     # pairwise and MBR

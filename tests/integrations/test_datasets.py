@@ -94,6 +94,39 @@ def test_sentence_bleu_column_with_two_processes(de_en):
     assert scored.filter(lambda r: r["bleu"] >= 40).num_rows == int((got >= 40).sum())
 
 
+def test_groups_of_a_column_with_two_processes_equal_the_core(de_en):
+    hyps, refs, ds = de_en
+    labels = [f"len{min(len(r[0].split()) // 10, 3)}" for r in refs]
+    systems = ["a" if i % 3 else "b" for i in range(len(hyps))]
+    ds = ds.add_column("bucket", labels).add_column("sys", systems)
+    ours = bleu_ds.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], "bucket", num_proc=2, batch_size=300, tokenize="intl")
+    core = bleukit.corpus_bleu(hyps, refs, group_by=labels, tokenize="intl")
+    assert ours == core and list(ours.groups) == list(core.groups)
+    assert all(ours.groups[k] == core.groups[k] for k in core.groups)
+    two = bleu_ds.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], ["sys", "bucket"], tokenize="intl")
+    core_two = bleukit.corpus_bleu(hyps, refs, group_by=list(zip(systems, labels)), tokenize="intl")
+    assert {k: v.score for k, v in two.groups.items()} == {k: v.score for k, v in core_two.groups.items()}
+    with pytest.raises(ValueError, match="not in the dataset"):
+        bleu_ds.corpus_bleu(ds, "hyp", "ref_a", "domain")
+
+
+def test_bootstrap_cis_of_the_corpus_and_of_each_group_equal_the_core(de_en):
+    from bleukit.metrics.chrf import ChrfOptions
+
+    hyps, refs, ds = de_en
+    labels = [min(len(r[0].split()) // 10, 3) for r in refs]
+    ds = ds.add_column("bucket", labels)
+    ours = bleu_ds.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], "bucket", num_proc=2, batch_size=300, n_bootstrap=200,
+                               seed=4)
+    core = bleukit.corpus_bleu(hyps, refs, group_by=labels, n_bootstrap=200, seed=4)
+    assert ours == core and (ours.mean, ours.ci) == (core.mean, core.ci) and "|bs:200|seed:4|" in ours.signature
+    assert {k: (g.score, g.mean, g.ci) for k, g in ours.groups.items()} == {
+        k: (g.score, g.mean, g.ci) for k, g in core.groups.items()}
+    chrf = bleu_ds.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], n_bootstrap=100, options=ChrfOptions(word_order=2))
+    expected = bleukit.corpus_chrf(hyps, refs, word_order=2, n_bootstrap=100)
+    assert (chrf.score, chrf.mean, chrf.ci, chrf.groups) == (expected.score, expected.mean, expected.ci, None)
+
+
 def test_bad_input_is_named(de_en):
     _, _, ds = de_en
     with pytest.raises(TypeError, match="unknown BLEU option"):

@@ -20,7 +20,7 @@ import argparse
 import os
 import sys
 import warnings
-from typing import IO, Any, Dict, Optional, Sequence, Tuple
+from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
 
 from ..defaults import DEFAULT_SEED, SEED_ENVIRONMENT_VARIABLE
 from ..metrics.base import MetricOptions
@@ -73,11 +73,13 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     seed, _ = _resolve_seed(args.seed)
     colors = _colors(args, out)
+    # bleukit's comparison output: all pairs (--rank) or the baseline's with corrected p-values
+    ranked = args.rank or (paired is not None and args.correction is not None)
 
     if args.sentence_level and len(args.metrics) > 1:
         raise CliError("Only one metric can be used in sentence-level mode.")
     refs = read_references(args)
-    names, systems = read_systems(args, stdin, paired is not None, log.info)
+    names, systems = read_systems(args, stdin, paired is not None and not ranked, log.info)
     if args.sentence_level:
         if len(systems) > 1:
             raise CliError("Only one system can be evaluated in sentence-level mode.")
@@ -85,9 +87,15 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
             raise CliError("Statistical tests are unavailable in sentence-level mode.")
     if paired and len(systems) == 1:
         raise CliError("Paired tests require multiple input systems given to --input (-i).")
+    if ranked and len(systems) == 1:
+        raise CliError("--rank and --correction compare several systems: give them to --input (-i).")
     if len(systems) > 1 and args.confidence:
         raise CliError("Use paired tests (--paired-bs or --paired-ar) for multiple systems.")
+    if args.report is not None and (args.explain is not None or args.variants):
+        raise CliError("--report cannot be combined with --explain or --variants")
     check_lengths(names, systems, args.refs, refs)
+    if args.documents or args.doc_ids is not None:
+        systems, refs = commands.documents(systems, refs, args, log)
     metrics = _metric_options(args, log)
     # sacreBLEU scores one system or a table in the metrics' name order, paired tests in the given order
     by_name = [metrics[name] for name in sorted(metrics)]
@@ -104,10 +112,22 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
         return 0
     if args.sentence_level:
         commands.sentence_level(systems[0], refs, by_name[0], args, out)
-        return 0
-    if len(systems) == 1:
+    elif len(systems) == 1:
         commands.single(systems[0], refs, by_name, args, seed, log, colors, out)
-        return 0
+    elif ranked:
+        log.info(f"Found {len(systems)} systems.")
+        commands.rank(names, systems, refs, list(metrics.values()), args, paired or "bs", seed, out)
+    else:
+        _several(names, systems, refs, metrics, by_name, args, paired, seed, log, colors, out, stderr)
+    if args.report is not None:
+        commands.report(names, systems, refs, list(metrics.values()), args, paired, ranked, seed, log)
+    return 0
+
+
+def _several(names: List[str], systems: List[List[str]], refs: List[List[str]], metrics: Dict[str, MetricOptions],
+             by_name: List[MetricOptions], args: argparse.Namespace, paired: Optional[str], seed: Optional[int],
+             log: commands.Log, colors: Colors, out: IO, stderr: IO) -> None:
+    """sacreBLEU's multi-system table, with its paired tests when asked."""
     log.info(f"Found {len(systems)} systems.")
     if paired:
         columns, signatures = commands.paired(names, systems, refs, list(metrics.values()), args, paired, seed, log,
@@ -117,7 +137,6 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
         columns, signatures = commands.multi(names, systems, refs, by_name, args, log, stderr)
         n_header = 0
     out.write(results_table(names, columns, signatures, args.format, args.width, colors, paired, n_header) + "\n")
-    return 0
 
 
 def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdout: Optional[IO] = None,

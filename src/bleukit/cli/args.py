@@ -139,6 +139,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Score the system with every BLEU people report (sacreBLEU, evaluate 'bleu', NLTK, Moses "
                         "multi-bleu, torchmetrics, T5, GLEU; spBLEU with a FLORES model) and say why each differs, "
                         "then exit (-f json for JSON).")
+    a.add_argument("--rank", action="store_true",
+                   help="Rank several systems: paired tests of all pairs (the test of --paired-bs/--paired-ar, "
+                        "bootstrap by default), p-values corrected for the number of pairs (--correction, Holm by "
+                        "default), significance clusters (WMT's rule) and rank ranges; -f text, json or latex.")
+    a.add_argument("--correction", choices=["holm", "bonferroni", "none"], default=None,
+                   help="Correct the p-values for multiple comparisons (--rank: default holm). With --paired-bs/"
+                        "--paired-ar it turns the baseline comparison into bleukit's format with corrected p-values.")
+    a.add_argument("--alpha", type=float, default=0.05,
+                   help="Significance level of --rank's clusters and of 'significant' (Default: %(default)s).")
+    a.add_argument("--report", metavar="FILE", default=None,
+                   help="Also write an HTML report (one self-contained file): scores, signatures and CIs, the paired "
+                        "tests or the ranking, scores by sentence length, the sentences where systems differ most "
+                        "and BLEU's explanation of a few of them.")
+    a.add_argument("--documents", action="store_true",
+                   help="Document-level scores: in every file, blank lines separate documents; each document's "
+                        "segments are joined with a space and scored as one segment (d-BLEU).")
+    a.add_argument("--doc-ids", metavar="FILE", default=None,
+                   help="Document-level scores with one document id per line of FILE (segments of a document are "
+                        "joined with a space, in order).")
     a.add_argument("--seed", default=None, metavar="SEED",
                    help=f"Seed of the bootstrap/randomization tests (Default: ${SEED_ENVIRONMENT_VARIABLE}, "
                         f"else {DEFAULT_SEED}; "

@@ -20,7 +20,7 @@ from .io import CliError
 from .output import Colors, align_single_results, score_json, score_line
 
 __all__ = ["Log", "check_system", "progress_bar", "reference_entries", "sentence_level", "explain", "variants",
-           "paired", "multi", "single"]
+           "paired", "multi", "single", "rank", "report", "documents"]
 
 _PROGRESS_DELAY_S = 2.0
 
@@ -265,3 +265,88 @@ def single(system: List[str], refs: List[List[str]], metrics: Sequence[MetricOpt
 def _label(options: MetricOptions) -> str:
     # sacreBLEU's metric keys in its log lines: the upper-case -m name
     return metric_for(options).name.upper()
+
+
+def rank(names: List[str], systems: List[List[str]], refs: List[List[str]], metrics: Sequence[MetricOptions],
+         args: argparse.Namespace, method: str, seed: Optional[int], out: IO) -> None:
+    """``--rank`` (all pairs) or ``--paired-bs/-ar --correction`` (against the first): for each metric,
+    the paired tests with corrected p-values and, for all pairs, the ranking with clusters."""
+    from ..ranking import compare_systems
+
+    n = args.paired_bs_n if method == "bs" else args.paired_ar_n
+    correction = _correction(args)
+    baseline = None if args.rank else names[0]
+    comparisons = [
+        compare_systems(list(zip(names, systems)), references_from_streams(refs), baseline=baseline, method=method,
+                        n_samples=n if n > 0 else None, seed=seed, correction=correction, alpha=args.alpha,
+                        options=options)
+        for options in metrics
+    ]
+    if args.format == "json":
+        out.write(json.dumps([c.to_dict() for c in comparisons], indent=1, ensure_ascii=False) + "\n")
+    else:
+        out.write("\n\n".join(c.format(args.format, args.width) for c in comparisons) + "\n")
+
+
+def _correction(args: argparse.Namespace) -> Optional[str]:
+    if args.correction is None:
+        return "holm"
+    return None if args.correction == "none" else str(args.correction)
+
+
+def report(names: List[str], systems: List[List[str]], refs: List[List[str]], metrics: Sequence[MetricOptions],
+           args: argparse.Namespace, paired: Optional[str], ranked: bool, seed: Optional[int], log: Log) -> None:
+    """``--report FILE``: the HTML report of what was scored, with the same metrics and tests."""
+    from ..htmlreport import write_html_report
+
+    prefix = "Baseline: "
+    clean = [name[len(prefix):] if k == 0 and name.startswith(prefix) else name for k, name in enumerate(names)]
+    method = paired or "bs"
+    n = args.paired_bs_n if method == "bs" else args.paired_ar_n
+    comparison = "baseline" if paired and not args.rank else "rank"
+    write_html_report(
+        args.report, list(zip(clean, systems)), references_from_streams(refs), metrics=list(metrics),
+        comparison=comparison, method=method, n_samples=n if n > 0 else None, seed=seed,
+        correction=_correction(args), alpha=args.alpha,
+        n_bootstrap=args.confidence_n if args.confidence_n > 0 else DEFAULT_SAMPLES["bs"],
+        title="bleukit report: " + ", ".join(args.refs),
+    )
+    log.info(f"HTML report written to {args.report}")
+
+
+def documents(systems: List[List[str]], refs: List[List[str]], args: argparse.Namespace, log: Log,
+              ) -> Tuple[List[List[str]], List[List[str]]]:
+    """``--documents`` (blank lines between documents) or ``--doc-ids FILE``: every system and
+    reference stream as one line per document, its segments joined with a space (d-BLEU)."""
+    from ..documents import DEFAULT_SEPARATOR, split_documents
+    from .io import read_lines
+
+    if args.documents and args.doc_ids is not None:
+        raise CliError("give either --documents (blank lines between documents) or --doc-ids FILE, not both")
+    streams = systems + refs
+    if args.documents:
+        blank = [k for k, line in enumerate(refs[0]) if not line.strip()]
+        for k, stream in enumerate(streams):
+            if [i for i, line in enumerate(stream) if not line.strip()] != blank:
+                what = f"system {k + 1}" if k < len(systems) else f"reference {k - len(systems) + 1}"
+                raise CliError(f"--documents: the blank lines of {what} are not where the first reference's are; "
+                               "every file needs its blank lines (document breaks) on the same lines, and no empty "
+                               "segment")
+        try:
+            _, numbers = split_documents(refs[0], "the first reference file")
+        except ValueError as err:
+            raise CliError(f"--documents: {err}") from None
+        ids: List[Any] = list(numbers)
+        kept = [i for i, line in enumerate(refs[0]) if line.strip()]
+        streams = [[stream[i] for i in kept] for stream in streams]
+    else:
+        ids = list(read_lines(args.doc_ids, args.encoding))
+        if len(ids) != len(refs[0]):
+            raise CliError(f"--doc-ids {args.doc_ids}: {len(ids)} lines but there are {len(refs[0])} segments; "
+                           "give one document id per segment")
+    order: Dict[Any, List[int]] = {}
+    for i, doc in enumerate(ids):
+        order.setdefault(doc, []).append(i)
+    joined = [[DEFAULT_SEPARATOR.join(stream[i] for i in rows) for rows in order.values()] for stream in streams]
+    log.info(f"Document level: {len(order)} documents of {len(ids)} segments")
+    return joined[: len(systems)], joined[len(systems):]

@@ -21,15 +21,18 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Optional
 
 import numpy as np
 
 from bleukit.accumulator import StatisticsAccumulator
+from bleukit.defaults import DEFAULT_SEED
+from bleukit.groups import group_rows, ordered_labels, with_groups
 from bleukit.inputs import check_count
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult
 from bleukit.pipeline import sentence_scores_from_statistics
+from bleukit.significance import Seed, with_bootstrap
 
 from ._columns import Columns, check_batching, check_column_names, require_columns, statistics_of_columns
 
@@ -167,29 +170,72 @@ def corpus_bleu(
     dataset: Any,
     hypothesis_column: str,
     reference_columns: Columns,
+    group_by: Optional[Columns] = None,
     *,
     num_proc: Optional[int] = None,
     batch_size: Optional[int] = 1000,
+    n_bootstrap: Optional[int] = None,
+    seed: Seed = DEFAULT_SEED,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> MetricResult:
     """Corpus BLEU of a ``datasets.Dataset``: statistics by ``map`` (``num_proc`` processes), summed.
 
-    Equals ``bleukit.corpus_bleu`` of the rows for any ``num_proc``.
+    Equals ``bleukit.corpus_bleu`` of the rows for any ``num_proc``. With ``group_by`` (a column
+    name or several) the result also holds each group's result in ``.groups`` (keyed by the
+    column's value, a tuple of values for several columns), as ``bleukit.corpus_bleu(...,
+    group_by=labels)`` gives it. With ``n_bootstrap`` the corpus result and each group's also hold
+    the bootstrap ``mean``/``ci`` (``seed`` as ``corpus_bleu``'s); that reads every row's statistics
+    into memory once, where the plain score only sums them.
 
     >>> from datasets import Dataset
-    >>> ds = Dataset.from_dict({"hyp": ["a b c d", "x y z"], "ref": ["a b c d", "x y q"]})
+    >>> ds = Dataset.from_dict({"hyp": ["a b c d", "x y z"], "ref": ["a b c d", "x y q"], "dom": ["n", "m"]})
     >>> round(corpus_bleu(ds, "hyp", "ref", tokenize="none").score, 4)
     82.2267
+    >>> {k: round(r.score, 2) for k, r in corpus_bleu(ds, "hyp", "ref", "dom", tokenize="none").groups.items()}
+    {'m': 0.0, 'n': 100.0}
     """
     opts = resolve_options(options, keywords)
     batch_size, num_proc = check_batching(batch_size, num_proc)
-    fn = statistics_function(hypothesis_column, reference_columns, options=opts)
+    hyp, refs, keys = check_column_names(hypothesis_column, reference_columns, group_by)
+    require_columns(dataset.column_names, (hyp,) + refs + keys)
+    fn = statistics_function(hyp, refs, options=opts)
+    if set(keys) & {STATISTICS_COLUMN, NREFS_COLUMN}:
+        raise ValueError(f"group_by cannot name {STATISTICS_COLUMN!r} or {NREFS_COLUMN!r}: bleukit writes them")
     stats = dataset.map(
-        fn, batched=True, batch_size=batch_size, num_proc=num_proc, remove_columns=dataset.column_names,
-        desc="bleukit statistics",
+        fn, batched=True, batch_size=batch_size, num_proc=num_proc,
+        remove_columns=[c for c in dataset.column_names if c not in keys], desc="bleukit statistics",
     )
-    return corpus_bleu_from_statistics(stats, options=opts)
+    result = corpus_bleu_from_statistics(stats, options=opts)
+    if n_bootstrap is not None:
+        table, labels = _rows_and_labels(stats, keys, opts)
+        result = with_bootstrap(result, table, opts, n_bootstrap, seed)
+        return with_groups(result, table, labels, opts, n_bootstrap, seed) if keys else result
+    if not keys:
+        return result
+    accumulators: Dict[Hashable, StatisticsAccumulator] = {}
+    empty = metric_for(opts).empty(opts)
+    for batch in stats.with_format("numpy").iter(batch_size=100_000):
+        values = [batch[k].tolist() for k in keys]
+        labels = values[0] if len(keys) == 1 else list(zip(*values))
+        for label, rows in group_rows(labels, len(labels)).items():
+            if label not in accumulators:
+                accumulators[label] = StatisticsAccumulator(opts)
+            accumulators[label].add(empty.with_rows(batch[STATISTICS_COLUMN][rows], batch[NREFS_COLUMN][rows]))
+    return result.with_groups({k: accumulators[k].result() for k in ordered_labels(accumulators)})
+
+
+def _rows_and_labels(stats: Any, keys: tuple, options: MetricOptions) -> tuple:
+    """The whole statistics table of a mapped dataset and its group labels (``None`` without keys)."""
+    rows, nrefs, columns = [], [], [[] for _ in keys]  # type: ignore[var-annotated]
+    for batch in stats.with_format("numpy").iter(batch_size=100_000):
+        rows.append(batch[STATISTICS_COLUMN])
+        nrefs.append(batch[NREFS_COLUMN])
+        for column, key in zip(columns, keys):
+            column.extend(batch[key].tolist())
+    table = metric_for(options).empty(options).with_rows(np.concatenate(rows), np.concatenate(nrefs))
+    labels = None if not keys else columns[0] if len(keys) == 1 else list(zip(*columns))
+    return table, labels
 
 
 def add_sentence_bleu(

@@ -29,6 +29,7 @@ import numpy as np
 import pyarrow as pa
 
 from bleukit.accumulator import StatisticsAccumulator
+from bleukit.groups import ordered_labels
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult, Statistics
 from bleukit.pipeline import sentence_scores_from_statistics
@@ -91,11 +92,7 @@ def corpus_bleu(
         raise ValueError("empty dataset: BLEU needs at least one row")
     if not keys:
         return accumulators[None].result()
-    try:
-        ordered = sorted(accumulators)  # type: ignore[type-var]  # a TypeError means: keep the order seen
-    except TypeError:  # keys of mixed types (None among strings, say) keep the order seen
-        ordered = list(accumulators)
-    return {key: accumulators[key].result() for key in ordered}
+    return {key: accumulators[key].result() for key in ordered_labels(accumulators)}
 
 
 def add_sentence_bleu(

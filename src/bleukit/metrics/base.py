@@ -28,7 +28,9 @@ results through it. A metric is a package in :mod:`bleukit.metrics` that exposes
 from __future__ import annotations
 
 import abc
+import copy
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass, fields
 from typing import (
@@ -72,6 +74,10 @@ Resampling = Tuple[str, int, Optional[int]]
 OptionsT = TypeVar("OptionsT", bound="MetricOptions")
 StatisticsT = TypeVar("StatisticsT", bound="Statistics")
 ResultT = TypeVar("ResultT", bound="MetricResult")
+
+#: References held at once by the default ``Metric.self_statistics`` (a block of texts, each with
+#: the list of all the others).
+_SELF_BLOCK_REFERENCES = 1 << 20
 
 
 class MetricOptions(abc.ABC):
@@ -282,6 +288,34 @@ class MetricResult:
         """``to_dict()`` as a JSON string."""
         return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
 
+    @property
+    def groups(self) -> Optional[Dict[Any, "MetricResult"]]:
+        """Each group's result by label when the corpus was scored with ``group_by=``
+        (:mod:`bleukit.groups`), else ``None``; ``to_dict()`` then lists them under ``"groups"``."""
+        groups: Optional[Dict[Any, MetricResult]] = self.__dict__.get("_groups")
+        return groups
+
+    def with_groups(self: ResultT, groups: Mapping[Any, "MetricResult"]) -> ResultT:
+        """The same result carrying each group's result (``groups``, label -> result)."""
+        new = copy.copy(self)
+        # not a dataclass field: every metric's result gets it without declaring it
+        object.__setattr__(new, "_groups", dict(groups))
+        return new
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("to_dict")
+        if own is not None:
+            # Whichever metric writes to_dict, a grouped result's dict lists its groups.
+            @functools.wraps(own)
+            def to_dict(self: MetricResult) -> Dict[str, Any]:
+                out: Dict[str, Any] = own(self)
+                if self.groups is not None:
+                    out["groups"] = [{"group": _json_label(label), **r.to_dict()} for label, r in self.groups.items()]
+                return out
+
+            cls.to_dict = to_dict  # type: ignore[method-assign]
+
     def with_estimate(self: ResultT, mean: float, ci: float, signature: str) -> ResultT:
         """The same result with a bootstrap estimate and the signature that says how it was drawn."""
         return dataclasses.replace(self, mean=mean, ci=ci, signature=signature)  # type: ignore[type-var]
@@ -291,6 +325,16 @@ class MetricResult:
 
     def __float__(self) -> float:
         return float(self.score)
+
+
+def _json_label(label: Any) -> Any:
+    """A group label as JSON can hold it: str, int, float, bool and None as they are, tuples as
+    lists, anything else as its ``str``."""
+    if label is None or isinstance(label, (str, bool, int, float)):
+        return label
+    if isinstance(label, tuple):
+        return [_json_label(x) for x in label]
+    return str(label)
 
 
 class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
@@ -454,3 +498,23 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
     def sentence_results(self, statistics: StatisticsT, options: OptionsT) -> List[ResultT]:
         """One result per row (each row scored as its own corpus, with its own ``nrefs``)."""
         return [self.result(statistics[i], options) for i in range(len(statistics))]
+
+    def self_statistics(self, texts: List[str], options: OptionsT, *, threads: int = 1) -> StatisticsT:
+        """The table of each text against all the other texts as its references (Self-BLEU's rows):
+        row ``i`` is ``statistics([texts[i]], [texts[:i] + texts[i + 1:]])``, every row with
+        ``nrefs = len(texts) - 1``. ``texts`` are checked, at least two.
+
+        This default counts every text against the list of the others, a block of texts at a time:
+        quadratic work, for any metric. A metric overrides it where its multi-reference statistics
+        follow from counts made once (BLEU: each n-gram's clip is its largest count in the other
+        texts; chrF: the statistics of the best single reference).
+        """
+        n = len(texts)
+        step = max(1, _SELF_BLOCK_REFERENCES // max(n - 1, 1))
+        parts = [
+            self.statistics(texts[i0 : i0 + step], [texts[:i] + texts[i + 1 :] for i in range(i0, min(n, i0 + step))],
+                            options, threads=threads)
+            for i0 in range(0, n, step)
+        ]
+        table: StatisticsT = self.statistics_type.concat(parts)  # type: ignore[assignment]
+        return table

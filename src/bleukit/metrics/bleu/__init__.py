@@ -129,6 +129,15 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
         scores: np.ndarray = pairs.aggregate_scores(counted, weights, options)[counted.hyp_index]
         return scores
 
+    def self_statistics(self, texts: List[str], options: BleuOptions, *, threads: int = 1) -> BleuStatistics:
+        import numpy as np
+
+        from . import pairs
+
+        # Each distinct text counted once; every clip from three numbers per n-gram (.pairs.self_rows).
+        rows = pairs.self_rows(pairs.text_pairs(texts, texts, options))
+        return BleuStatistics(rows, np.full(len(texts), len(texts) - 1, dtype=np.int64), options.max_ngram_order)
+
     def result(self, statistics: BleuStatistics, options: BleuOptions) -> BleuResult:
         self.check_statistics(statistics, options)
         summed = statistics.summed()

@@ -49,7 +49,9 @@ __all__ = [
     "count_pairs",
     "text_pairs",
     "block_rows",
+    "block_scores",
     "distinct_scores",
+    "self_rows",
     "aggregate_scores",
     "scores",
     "expand",
@@ -274,18 +276,25 @@ def _blocks(n_rows: int, n_cols: int) -> Iterator[Tuple[int, int]]:
         yield i0, min(n_rows, i0 + step)
 
 
-def distinct_scores(pairs: Pairs, options: BleuOptions, threads: int) -> np.ndarray:
-    """Scores of the distinct hypotheses against the distinct references (Nu, Mu)."""
+def block_scores(pairs: Pairs, options: BleuOptions, threads: int) -> Iterator[Tuple[int, int, np.ndarray]]:
+    """Scores of the distinct hypotheses against the distinct references, a block of hypotheses at a
+    time: ``(i0, i1, scores)`` with ``scores`` float64 ``(i1 - i0, Mu)`` (memory: one block)."""
     tables = pairs.tables
     kernel = pair_kernel()
     nu, mu = len(tables.hyp_len), len(tables.ref_len)
-    out = np.empty((nu, mu), dtype=np.float64)
     for i0, i1 in _blocks(nu, mu):
         if kernel is not None:
-            out[i0:i1] = _native_block_scores(kernel, tables, i0, i1, options, threads)
+            yield i0, i1, _native_block_scores(kernel, tables, i0, i1, options, threads)
         else:
             rows = block_rows(tables, i0, i1, None, threads)
-            out[i0:i1] = score_table(rows.reshape(-1, rows.shape[-1]), options).score.reshape(i1 - i0, mu)
+            yield i0, i1, score_table(rows.reshape(-1, rows.shape[-1]), options).score.reshape(i1 - i0, mu)
+
+
+def distinct_scores(pairs: Pairs, options: BleuOptions, threads: int) -> np.ndarray:
+    """Scores of the distinct hypotheses against the distinct references (Nu, Mu)."""
+    out = np.empty((len(pairs.tables.hyp_len), len(pairs.tables.ref_len)), dtype=np.float64)
+    for i0, i1, scores in block_scores(pairs, options, threads):
+        out[i0:i1] = scores
     return out
 
 
@@ -365,3 +374,65 @@ def text_pairs(
     return count_pairs(hyps, refs, lambda line: preprocess(line, tok, lc), options.max_ngram_order)
 
 
+
+
+def self_rows(pairs: Pairs) -> np.ndarray:
+    """Statistics of each input sentence against all the other input sentences as its references:
+    int64 ``(N, 2 + 2 * order)``, from the tables of one list counted against itself
+    (``text_pairs(texts, texts, ...)`` or ``count_pairs(seqs, seqs, ...)``).
+
+    Multi-reference BLEU clips each n-gram at its largest count in any one reference. Among "all
+    the others" that is the n-gram's largest count over all sentences, unless sentence ``i`` alone
+    holds that count (a repeated sentence counts as often as it occurs), in which case it is the
+    second largest: so three numbers per n-gram, from one pass over its postings, give every
+    sentence's clips, and the work is linear in the number of n-grams instead of quadratic in the
+    number of sentences. The reference length is the others' length closest to the sentence's own
+    (ties to the shorter one), as sacreBLEU chooses it.
+
+    >>> from bleukit import BleuOptions
+    >>> texts = ["a b c", "a b", "a b c"]
+    >>> self_rows(text_pairs(texts, texts, BleuOptions(max_ngram_order=2))).tolist()
+    [[3, 3, 3, 2, 3, 2], [2, 3, 2, 1, 2, 1], [3, 3, 3, 2, 3, 2]]
+    """
+    tb = pairs.tables
+    if not np.array_equal(pairs.hyp_index, pairs.ref_index):
+        raise ValueError("self_rows needs the tables of one list of sentences counted against itself")
+    n, nu, order = len(pairs.hyp_index), len(tb.hyp_len), tb.order
+    if n < 2:
+        raise ValueError(f"scoring each sentence against the others needs at least 2 sentences, got {n}")
+    copies = np.bincount(pairs.ref_index, minlength=nu)
+    matches = np.zeros((nu, order), dtype=np.int64)
+    if len(tb.post_ptr) > 1:
+        # Every n-gram id has at least one posting (ids are made from the sentences' n-grams).
+        starts = tb.post_ptr[:-1]
+        top = np.maximum.reduceat(tb.post_cnt, starts)
+        at_top = tb.post_cnt == np.repeat(top, np.diff(tb.post_ptr))
+        holders = np.add.reduceat(np.where(at_top, copies[tb.post_ref], 0), starts)
+        second = np.maximum.reduceat(np.where(at_top, 0, tb.post_cnt), starts)
+        g, c = tb.hyp_gid, tb.hyp_cnt
+        clip = np.where((c == top[g]) & (holders[g] == 1), second[g], top[g])
+        entry_row = np.repeat(np.arange(nu, dtype=np.int64), np.diff(tb.hyp_ptr))
+        # float64 weights are exact here: a count is at most a sentence length
+        flat = np.bincount(entry_row * order + tb.hyp_ord, weights=np.minimum(c, clip), minlength=nu * order)
+        matches = flat.astype(np.int64).reshape(nu, order)
+    lengths = tb.hyp_len[pairs.hyp_index]
+    rows = np.empty((n, stats_columns(order)), dtype=np.int64)
+    rows[:, 0] = lengths
+    rows[:, 1] = _closest_other_length(lengths)
+    rows[:, 2 : 2 + order] = matches[pairs.hyp_index]
+    rows[:, 2 + order :] = np.maximum(lengths[:, None] - np.arange(order)[None, :], 0)
+    return rows
+
+
+def _closest_other_length(lengths: np.ndarray) -> np.ndarray:
+    """For each length, the closest one among the other entries (ties to the shorter)."""
+    values, counts = np.unique(lengths, return_counts=True)
+    pos = np.searchsorted(values, lengths)
+    last = len(values) - 1
+    below = np.where(pos > 0, values[np.maximum(pos - 1, 0)], -1)
+    above = np.where(pos < last, values[np.minimum(pos + 1, last)], -1)
+    gap_below = np.where(below >= 0, lengths - below, np.iinfo(np.int64).max)
+    gap_above = np.where(above >= 0, above - lengths, np.iinfo(np.int64).max)
+    nearest = np.where(gap_below <= gap_above, below, above)
+    # another entry of the same length is at distance 0
+    return np.where(counts[pos] > 1, lengths, nearest)

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 __all__ = ["CHRF", "METRIC", "ChrfOptions", "ChrfStatistics", "ChrfResult"]
 
+#: Pairs scored per block when choosing each text's best other text (bounds the scores in memory).
+_SELF_BLOCK_PAIRS = 1 << 22
+
 
 @functools.lru_cache(maxsize=256)
 def _signature(options: ChrfOptions, nrefs: int) -> str:
@@ -90,6 +93,25 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
         # Each sentence's n-grams counted once, then the pairs (the kernel's pairwise loop).
         scores: np.ndarray = pairwise_chrf(hypotheses, references, options, threads=threads)
         return scores
+
+    def self_statistics(self, texts: List[str], options: ChrfOptions, *, threads: int = 1) -> ChrfStatistics:
+        # sacreBLEU keeps the statistics of the first reference with the best sentence score, which
+        # is the first best off-diagonal entry of a row of the pairwise matrix (each text counted
+        # once there); then one statistics pass over the n chosen pairs.
+        import numpy as np
+
+        from .extract import chrf_statistics, pairwise_chrf
+
+        n = len(texts)
+        best = np.empty(n, dtype=np.int64)
+        step = max(1, _SELF_BLOCK_PAIRS // n)
+        for i0 in range(0, n, step):
+            i1 = min(n, i0 + step)
+            scores = pairwise_chrf(texts[i0:i1], texts, options, threads=threads)
+            scores[np.arange(i1 - i0), np.arange(i0, i1)] = -np.inf
+            best[i0:i1] = scores.argmax(axis=1)
+        rows = chrf_statistics(texts, [[texts[j]] for j in best.tolist()], options, threads=threads)
+        return ChrfStatistics(rows, np.full(n, n - 1, dtype=np.int64), options.char_order, options.word_order)
 
     def pairwise_statistics(
         self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1

@@ -1,0 +1,243 @@
+"""The HTML report: its numbers are the API's (scores, CIs, ranking, buckets, sentence scores,
+explanations), its data follows report.schema.json, the page is self-contained, and a real
+headless Chromium renders it (content checked, no network request, a screenshot kept)."""
+
+import html
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from sacrebleu.metrics import CHRF
+from shared_data import REPO, read_lines
+
+import bleukit
+from bleukit.explain import explain_sentence
+from bleukit.groups import group_results
+from bleukit.htmlreport import build_report, write_html_report
+from bleukit.htmlreport.data import length_buckets
+from bleukit.metrics.chrf import ChrfOptions
+from bleukit.ranking import compare_systems
+from bleukit.schemas import validate
+
+CHROMIUM = os.environ.get("BLEUKIT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ARTIFACTS = REPO / "test-artifacts"
+WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
+LINES = 400
+
+
+@pytest.fixture(scope="module")
+def wmt17(shared_data):
+    folder = shared_data / "wmt17-en-de"
+    systems = [(name, read_lines(folder / f"hyp.{name}.de")[:LINES]) for name in WMT17]
+    return systems, read_lines(folder / "ref.de")[:LINES]
+
+
+@pytest.fixture(scope="module")
+def report(wmt17):
+    systems, refs = wmt17
+    return build_report(systems, refs, metrics=[bleukit.BleuOptions(), ChrfOptions(word_order=2)], n_samples=300,
+                        n_bootstrap=200, title="WMT17 en-de, first 400 segments")
+
+
+def test_data_follows_the_schema_and_is_embedded_in_the_page(report):
+    validate(report.data, "report")
+    embedded = re.search(r'<script type="application/json" id="bleukit-report-data">(.*?)</script>', report.html, re.S)
+    assert json.loads(embedded.group(1).replace("<\\/", "</")) == report.data
+
+
+def test_numbers_are_the_apis(report, wmt17):
+    systems, refs = wmt17
+    for m, options in zip(report.data["metrics"], [bleukit.BleuOptions(), ChrfOptions(word_order=2)]):
+        metric = bleukit.metrics.metric_for(options)
+        buckets = length_buckets([[r] for r in refs])
+        for (name, hyps), s in zip(systems, m["scores"]):
+            stats = bleukit.corpus_statistics(hyps, refs, options)
+            ours = bleukit.significance.with_bootstrap(metric.result(stats, options), stats, options, 200, 12345)
+            assert (s["system"], s["score"], s["mean"], s["ci"]) == (name, ours.score, ours.mean, ours.ci)
+            assert s["formatted"] == ours.format()
+            by_bucket = group_results(stats, buckets, options)
+            for b in m["buckets"]:
+                (got,) = [x["score"] for x in b["scores"] if x["system"] == name]
+                assert got == by_bucket[b["bucket"]].score and b["n_segments"] == buckets.count(b["bucket"])
+            assert m["sentence_scores"][name] == [metric.row_result(row, n, options.sentence_level()).score
+                                                  for row, n in zip(stats.rows.tolist(), stats.nrefs.tolist())]
+        expected = compare_systems(systems, refs, n_samples=300, options=options).to_dict()
+        assert m["comparison"] == expected
+    for name, hyps in systems:  # sentence BLEU is sacreBLEU's sentence_bleu (bleukit's, bit for bit)
+        assert report.data["metrics"][0]["sentence_scores"][name][:20] == [
+            bleukit.sentence_bleu(h, r).score for h, r in zip(hyps[:20], refs[:20])]
+
+
+def test_the_sentences_shown_differ_most_and_are_explained(report, wmt17):
+    systems, refs = wmt17
+    scores = report.data["metrics"][0]["sentence_scores"]
+    spread = [max(scores[n][i] for n, _ in systems) - min(scores[n][i] for n, _ in systems) for i in range(LINES)]
+    shown = report.data["differences"]["lines"]
+    assert len(shown) == 10 and report.data["differences"]["kind"] == "spread"
+    assert [line["spread"] for line in shown] == sorted(spread, reverse=True)[:10]
+    for line in shown:
+        i = line["line"] - 1
+        assert line["spread"] == spread[i] and line["references"] == [refs[i]]
+        assert [s["hypothesis"] for s in line["systems"]] == [hyps[i] for _, hyps in systems]
+    explained = report.data["explanations"]
+    assert len(explained) == 3 * len(systems)
+    for e in explained:
+        hyp = dict(systems)[e["system"]][e["line"] - 1]
+        assert e["metric"] == "bleu"
+        assert {k: v for k, v in e.items() if k not in ("line", "system", "metric")} == explain_sentence(
+            hyp, refs[e["line"] - 1]).to_dict()
+
+
+def test_page_is_self_contained(report):
+    page = report.html
+    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 6
+    # nothing to fetch: no src attribute, no link element, no url(), no external href
+    assert not re.search(r"\ssrc\s*=", page) and "<link" not in page and "url(" not in page
+    assert not re.search(r'href="(?!#)', page) and "@import" not in page
+    assert len(re.findall(r"<script\b", page)) == 1  # the JSON data only, no code
+    tricky = build_report(["a <b> & c"], ["a <b> & c"], n_bootstrap=10, title="<i>x</i> & y").html
+    body = tricky.split("<script")[0]
+    assert html.escape("<i>x</i> & y") in body and "<i>x</i>" not in body and "a &lt;b&gt; &amp; c" in body
+
+
+def test_other_shapes_one_system_baseline_no_bleu(wmt17, tmp_path):
+    systems, refs = wmt17
+    one = build_report(systems[0][1], refs, n_bootstrap=50)
+    assert one.data["systems"] == ["system"] and one.data["metrics"][0]["comparison"] is None
+    assert one.data["differences"]["kind"] == "lowest"
+    scores = one.data["metrics"][0]["sentence_scores"]["system"]
+    assert [scores[x["line"] - 1] for x in one.data["differences"]["lines"]] == sorted(scores)[:10]
+    base = build_report(systems[:3], refs, comparison="baseline", method="ar", n_samples=200, n_bootstrap=50,
+                        sources=[f"source {i}" for i in range(LINES)])
+    c = base.data["metrics"][0]["comparison"]
+    assert c["baseline"] == WMT17[0] and c["ranking"] is None and c["method"] == "ar"
+    assert base.data["differences"]["lines"][0]["source"].startswith("source ")
+    chrf_only = build_report(systems[:2], refs, metrics=ChrfOptions(), comparison="none", n_bootstrap=50)
+    assert chrf_only.data["metrics"][0]["comparison"] is None
+    for r in (one, base, chrf_only):
+        validate(r.data, "report")
+    path = tmp_path / "r.html"
+    written = write_html_report(path, systems[:2], refs, n_bootstrap=20, n_samples=20)
+    assert path.read_text(encoding="utf-8") == written.html
+
+
+def test_a_chrf_report_explains_sentences_with_chrf(wmt17):
+    systems, refs = wmt17
+    options = ChrfOptions(word_order=2)
+    report = build_report(systems[:2], refs, metrics=options, method="ar", n_samples=100, n_bootstrap=50)
+    validate(report.data, "report")
+    explained = report.data["explanations"]
+    assert len(explained) == 3 * 2 and {e["metric"] for e in explained} == {"chrf"}
+    chrf = CHRF(word_order=2)
+    for e in explained:
+        i, hyp = e["line"] - 1, dict(systems)[e["system"]][e["line"] - 1]
+        assert {k: v for k, v in e.items() if k not in ("line", "system", "metric")} == bleukit.explain_chrf(
+            hyp, [refs[i]], options).to_dict()
+        assert e["score"] == chrf.sentence_score(hyp, [refs[i]]).score  # sacreBLEU's sentence chrF++
+    page = report.html.split("<script")[0]
+    cards = re.findall(r'<div class="line-card explanation".*?</table>', page, re.S)
+    assert len(cards) == 6 and all("word 2-grams" in c and "char 6-grams" in c for c in cards)
+    first = explained[0]
+    assert f"sentence chrF {first['score']:.2f}" in cards[0]
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"comparison": "all"}, ValueError, "unknown comparison"),
+        ({"metrics": []}, ValueError, "metrics is empty"),
+        ({"metrics": ["bleu"]}, TypeError, "options must be a metric's options"),
+        ({"n_examples": -1}, ValueError, "n_examples must be an int >= 0"),
+        ({"sources": ["only one"]}, ValueError, "sources has 1 lines"),
+        ({"title": 3}, TypeError, "title must be a str"),
+    ],
+)
+def test_bad_arguments(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        build_report({"a": ["x y", "z"], "b": ["x", "z"]}, ["x y", "z"], **kwargs)
+
+
+# ----------------------------------------------------------------------------- in a real browser
+
+
+def _chromium_or_skip():
+    if Path(CHROMIUM).exists():
+        return CHROMIUM
+    message = f"Debian's chromium not found at {CHROMIUM} (apt-get install chromium; .ci/run does)"
+    if os.environ.get("BLEUKIT_REQUIRE_BROWSER") == "1":
+        pytest.fail(message + " but BLEUKIT_REQUIRE_BROWSER=1 requires the browser test")
+    pytest.skip(message)
+
+
+@pytest.mark.slow
+def test_the_report_in_headless_chromium(report, tmp_path):
+    executable = _chromium_or_skip()
+    playwright = pytest.importorskip("playwright.sync_api")
+    path = tmp_path / "report.html"
+    report.write(path)
+    requested = []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 1400})
+
+            def refuse(route):
+                requested.append(route.request.url)
+                route.abort()
+
+            page.route(lambda url: url != path.as_uri(), refuse)  # anything but the file itself
+            page.goto(path.as_uri())
+            page.wait_for_selector("#explanations")
+            data = report.data
+            assert page.title() == data["title"] and page.inner_text("#title") == data["title"]
+            bleu, chrf = data["metrics"]
+            # the scores table shows every system's score and CI as in the data
+            rows = page.locator("#scores-bleu tbody tr")
+            assert rows.count() == len(WMT17)
+            for k, s in enumerate(bleu["scores"]):
+                cells = rows.nth(k).locator("td").all_inner_texts()
+                assert cells == [s["system"], f"{s['score']:.2f}", f"{s['mean']:.2f} ± {s['ci']:.2f}"]
+            # the ranking with its clusters, both metrics
+            for m in (bleu, chrf):
+                ranking = page.locator(f"#ranking-{m['metric']} tbody tr")
+                shown = [ranking.nth(k).locator("td").all_inner_texts() for k in range(ranking.count())]
+                assert [(int(r[0]), int(r[1]), r[3]) for r in shown] == [
+                    (r["rank"], r["cluster"], r["name"]) for r in m["comparison"]["ranking"]]
+                assert page.locator(f"#tests-{m['metric']} tbody tr").count() == 10
+            assert page.locator("#buckets-bleu tbody tr").count() == len(bleu["buckets"])
+            assert page.locator("svg.chart").count() == 3 * len(data["metrics"])  # scores, buckets, distribution
+            for chart in page.locator("svg.chart").all():  # every chart is drawn with a size
+                box = chart.bounding_box()
+                assert box["width"] > 300 and box["height"] > 100
+            cards = page.locator("#differences .line-card")
+            assert cards.count() == 10
+            assert cards.first.get_attribute("data-line") == str(data["differences"]["lines"][0]["line"])
+            first = data["explanations"][0]
+            tokens = page.locator(".explanation").first.locator(".tokens").first.locator("span")
+            assert tokens.all_inner_texts() == first["hypothesis_tokens"]
+            assert [t.get_attribute("class") for t in tokens.all()] == [
+                f"m{min(k, 4)}" for k in first["hyp_match_order"]]
+            embedded = page.evaluate("JSON.parse(document.getElementById('bleukit-report-data').textContent)")
+            assert embedded == json.loads(json.dumps(data))
+            ARTIFACTS.mkdir(exist_ok=True)
+            shot = ARTIFACTS / "report.png"
+            page.screenshot(path=str(shot), full_page=False)
+            assert shot.stat().st_size > 10_000
+            page.screenshot(path=str(ARTIFACTS / "report-full.png"), full_page=True)
+        finally:
+            browser.close()
+    assert requested == []  # nothing was fetched: the page is self-contained
+    if os.environ.get("BLEUKIT_UPDATE_README_SCREENSHOT") == "1":
+        shutil.copy(shot, REPO / "docs" / "report.png")
+
+
+def test_one_systems_worst_segments_follow_the_metrics_direction():
+    from bleukit.htmlreport.data import _differing_lines
+
+    scores = {"s": [30.0, 90.0, 10.0, 90.0]}
+    assert _differing_lines(scores, ["s"], 2) == [2, 0]  # BLEU/chrF: the lowest first
+    assert _differing_lines(scores, ["s"], 2, higher_is_better=False) == [1, 3]  # TER: the highest, ties in order
