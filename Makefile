@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast test-lighteval lint bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-lighteval lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,11 +19,16 @@ $(VENV)/.installed: $(BIN)/python pyproject.toml
 
 install: $(VENV)/.installed
 
-# Test dependencies. torch first, pinned to the CPU wheel on disk, so nothing pulls a CUDA build.
+# Test dependencies. torch first, so that nothing after it pulls another build: in this workplace the
+# package index serves the CPU wheel of torch==2.13.0. Elsewhere, plain PyPI gives Linux a CUDA build
+# (several GB); point TORCH_PIP_ARGS at PyTorch's CPU-only wheel index to get the CPU one, e.g.
+#   make install-dev TORCH_PIP_ARGS="--index-url <PyTorch's CPU wheel index>"
 # setup.py and csrc/ are listed so that an edited kernel is recompiled (in place) by `make test`.
+TORCH_SPEC     ?= torch==2.13.0
+TORCH_PIP_ARGS ?=
 $(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt setup.py $(wildcard csrc/*.c csrc/*.h csrc/metrics/*/*.c csrc/metrics/*/*.h)
-	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -e '.[dev,hf,ja,ko,torch,app,bench]'
+	$(PIP) install -q $(TORCH_PIP_ARGS) '$(TORCH_SPEC)'
+	$(PIP) install -q -e '.[dev,hf,ja,ko,torch,app,bench,docs,release]'
 	touch $@
 
 install-dev: $(VENV)/.installed-dev
@@ -41,7 +46,7 @@ LT_VENV := .venv-lighteval
 $(LT_VENV)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(LT_VENV)
 	$(LT_VENV)/bin/python -m pip install -q --upgrade pip
-	$(LT_VENV)/bin/python -m pip install -q torch==2.13.0
+	$(LT_VENV)/bin/python -m pip install -q $(TORCH_PIP_ARGS) '$(TORCH_SPEC)'
 	$(LT_VENV)/bin/python -m pip install -q -e '.[lighteval]' pytest pytest-timeout sacrebleu==2.6.0
 	touch $@
 
@@ -54,8 +59,21 @@ test-fast: install-dev
 
 # ruff (mistakes and import order) on everything, mypy on the package (strict on the core modules).
 lint: install-dev
-	$(BIN)/ruff check src tests benchmarks app.py bleu_metric.py setup.py
+	$(BIN)/ruff check src tests benchmarks integrations app.py bleu_metric.py setup.py .github/wheel_check.py docs/_ext
 	$(BIN)/mypy
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+
+# The documentation site (docs/, mkdocs.yml) into site/; --strict turns every warning (a broken link,
+# an API name that does not resolve, a bad option) into a failure.
+docs: install-dev
+	$(BIN)/mkdocs build --strict --site-dir site
+
+# What a release uploads: the sdist and a wheel for this machine in dist/, checked by twine. The wheels
+# for every platform are built by .github/workflows/release.yml (cibuildwheel).
+dist: install-dev
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist
+	$(BIN)/twine check --strict dist/*
 
 bench: install-dev
 	$(BIN)/python benchmarks/run.py
@@ -80,4 +98,4 @@ app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
 clean:
-	rm -rf $(VENV) $(LT_VENV) build dist src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf .fuzz-ter
+	rm -rf $(VENV) $(LT_VENV) build dist site src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf .fuzz-ter

@@ -58,7 +58,7 @@ from bleukit.pipeline import corpus_statistics, score_statistics
 from bleukit.report import score_report as core_score_report
 from bleukit.tokenizers import TOKENIZERS, get_tokenizer
 
-# Limits that keep one request from exhausting the server (documented in README.md, "The app").
+# Limits that keep one request from exhausting the server (documented in docs/app.md).
 MAX_REFERENCE_SETS = 4
 MAX_SEGMENTS = 10_000  # lines per text field
 MAX_CHARS = 2_000_000  # characters per text field

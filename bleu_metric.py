@@ -7,7 +7,11 @@ re-exports its class, so both load paths run one implementation::
     evaluate.load(bleukit.metric_path())       # the installed module itself
 
 ``evaluate`` copies this file into its cache and imports it on its own: the import below is an
-absolute one, of the installed package (``pip install bleukit``).
+absolute one, of the installed package (``pip install bleukit``). evaluate reads everything after a
+``#`` on an import line as the package to install, so the line carries no comment (``__all__`` tells
+linters the import is the point).
 """
 
-from bleukit.metric.bleu_metric import Bleu  # noqa: F401
+from bleukit.metric.bleu_metric import Bleu
+
+__all__ = ["Bleu"]

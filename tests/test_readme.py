@@ -1,4 +1,5 @@
-"""Every fenced ```python / ```bash / ```sh / ```console example in the README runs as written.
+"""Every fenced ```python / ```bash / ```sh / ```console example in the README and in the docs site's
+pages (docs/**/*.md, see mkdocs.yml) runs as written.
 
 A block preceded by ``<!-- skip: REASON -->`` (e.g. one that needs the internet to load a Hub
 checkpoint) is skipped with that reason. Blocks are found afresh at each run, so sections other
@@ -21,6 +22,8 @@ import pytest
 from shared_data import REPO
 
 README = REPO / "README.md"
+# the site's pages; docs/_ext holds the site's build extension, not pages
+DOCS = sorted(p for p in (REPO / "docs").rglob("*.md") if "_ext" not in p.relative_to(REPO / "docs").parts)
 
 _FENCE = re.compile(r"^```([A-Za-z0-9_+-]*)\s*$")
 _SKIP = re.compile(r"^<!--\s*skip:\s*(.*?)\s*-->\s*$")
@@ -76,14 +79,36 @@ def test_block_finder_reads_skips_and_languages():
     ]
 
 
-EXAMPLES = [b for b in readme_blocks(README.read_text(encoding="utf-8")) if b.language in LANGUAGES]
+class Example(NamedTuple):
+    source: str  # the file, relative to the repository root
+    block: Block
+
+
+def _examples(paths: List[Path]) -> List[Example]:
+    return [
+        Example(path.relative_to(REPO).as_posix(), block)
+        for path in paths
+        for block in readme_blocks(path.read_text(encoding="utf-8"))
+        if block.language in LANGUAGES
+    ]
+
+
+EXAMPLES = _examples([README, *DOCS])
 _RAY = re.compile(r"^\s*(import ray|from ray)\b", re.M)
 
 
-def _param(block: Block):
+def test_docs_pages_are_found_and_have_examples():
+    # the runner must see the site's pages: a moved docs folder would otherwise test nothing
+    sources = {example.source for example in EXAMPLES}
+    assert "docs/getting-started.md" in sources and "README.md" in sources
+    assert all(path.suffix == ".md" for path in DOCS) and len(DOCS) >= 10
+
+
+def _param(example: Example):
+    block = example.block
     # A Ray block starts a Ray runtime in a fresh interpreter (10-20 s): slow, like tests/integrations/test_ray.py.
     marks = [pytest.mark.slow] if LANGUAGES[block.language] == "python" and _RAY.search(block.code) else []
-    return pytest.param(block, id=f"line{block.line}-{block.language}", marks=marks)
+    return pytest.param(example, id=f"{example.source}:line{block.line}-{block.language}", marks=marks)
 
 
 _PRINTED = re.compile(r"#\s*(-?\d+(?:\.\d+)?)\s*$")
@@ -131,12 +156,13 @@ def _console_commands(code: str) -> str:
     return "\n".join(line[2:] for line in code.splitlines() if line.startswith("$ ")) + "\n"
 
 
-@pytest.mark.parametrize("block", [_param(b) for b in EXAMPLES])
-def test_readme_example_runs(block: Block, monkeypatch):
+@pytest.mark.parametrize("example", [_param(e) for e in EXAMPLES])
+def test_readme_example_runs(example: Example, monkeypatch):
+    block, where = example.block, f"{example.source} line {example.block.line}"
     if block.skip:
-        pytest.skip(f"README line {block.line}: {block.skip}")
+        pytest.skip(f"{where}: {block.skip}")
     if "shared/data" in block.code and not (REPO.parent / "shared" / "data").exists():
-        pytest.skip(f"README line {block.line}: uses the real MT data in ../shared/data, absent here")
+        pytest.skip(f"{where}: uses the real MT data in ../shared/data, absent here")
     kind = LANGUAGES[block.language]
     if kind == "python" and _RAY.search(block.code):
         # Ray is one runtime per process (the Ray tests may hold it): a fresh interpreter.
@@ -148,7 +174,7 @@ def test_readme_example_runs(block: Block, monkeypatch):
             text=True,
             timeout=600,
         )
-        assert out.returncode == 0, f"README line {block.line}:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+        assert out.returncode == 0, f"{where}:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
         return
     if kind == "python":
         for key, value in _environment().items():
@@ -158,10 +184,10 @@ def test_readme_example_runs(block: Block, monkeypatch):
         tree, expected = _with_printed_values(block.code, block.line)
         seen: dict = {}
         namespace = {"__name__": "__readme__", "__readme_value__": lambda v, line: seen.setdefault(line, v)}
-        exec(compile(tree, f"README.md:{block.line}", "exec"), namespace)
+        exec(compile(tree, f"{example.source}:{block.line}", "exec"), namespace)
         for line, text in expected.items():
             value = seen[line]
-            assert text in (repr(value), str(value)), f"README line {line} says {text}, the code gives {value!r}"
+            assert text in (repr(value), str(value)), f"{example.source} line {line} says {text}, the code gives {value!r}"
         return
     script = block.code if kind == "shell" else _console_commands(block.code)
     out = subprocess.run(
@@ -173,4 +199,4 @@ def test_readme_example_runs(block: Block, monkeypatch):
         text=True,
         timeout=300,
     )
-    assert out.returncode == 0, f"README line {block.line} ({block.heading}):\n{out.stdout}\n{out.stderr}"
+    assert out.returncode == 0, f"{where} ({block.heading}):\n{out.stdout}\n{out.stderr}"

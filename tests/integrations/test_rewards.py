@@ -10,6 +10,7 @@ import pickle
 import numpy as np
 import pytest
 import sacrebleu
+import tiny_causal_lm
 from shared_data import read_lines
 
 import bleukit
@@ -388,36 +389,6 @@ def test_scores_in_a_spawned_process():
     assert results[0] == [sacre(h, r) for h, r in zip(COMPLETIONS, REFERENCES)]
 
 
-def _tiny_causal_lm():
-    """A 1-layer Llama and a word-level tokenizer built here (no downloads)."""
-    import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
-
-    words = [f"w{i}" for i in range(20)]
-    vocab = {"[PAD]": 0, "[EOS]": 1, "[UNK]": 2, **{w: i + 3 for i, w in enumerate(words)}}
-    backend = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
-    backend.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    backend.decoder = decoders.WordPiece(prefix="##")  # joins words with spaces
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=backend, pad_token="[PAD]", eos_token="[EOS]", unk_token="[UNK]"
-    )
-    torch.manual_seed(0)
-    config = LlamaConfig(
-        vocab_size=len(vocab),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=64,
-        pad_token_id=0,
-        eos_token_id=1,
-        bos_token_id=1,
-    )
-    return LlamaForCausalLM(config), tokenizer, vocab
-
-
 class Recorded(BleuReward):
     """A BleuReward that keeps what the trainer passed it (module level, so TRL sees a class instance)."""
 
@@ -437,7 +408,7 @@ def test_one_real_grpo_step(tmp_path):
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
-    model, tokenizer, vocab = _tiny_causal_lm()
+    model, tokenizer, vocab = tiny_causal_lm.build()
     references = ["w1 w2 w3 w4", "w5 w6"]
     dataset = Dataset.from_dict(
         {

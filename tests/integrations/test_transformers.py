@@ -34,7 +34,7 @@ from transformers.trainer_utils import EvalPrediction  # noqa: E402
 
 from bleukit.integrations.transformers import BleuCallback, BleuComputeMetrics, samples_table  # noqa: E402
 
-HELPER = Path(tiny.__file__)  # run as a script: one rank of the two-process evaluation
+HELPER = Path(__file__).with_name("ddp_seq2seq_worker.py")  # run as a script: one rank of the two-process run
 
 @pytest.fixture(scope="module")
 def tokenizer():

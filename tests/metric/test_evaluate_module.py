@@ -242,6 +242,35 @@ def test_bootstrap_confidence_interval(offline_run):
     assert bad["error"] == "ValueError" and "n_bootstrap must be >= 1" in bad["message"]
 
 
+def test_evaluate_names_bleukit_as_the_package_to_install(tmp_path):
+    # evaluate reads the text after a '#' on an import line as the pip name it asks a user without
+    # bleukit to install: both served module files must make it ask for bleukit itself.
+    from evaluate.loading import get_imports
+
+    from bleukit.metric.hub import write_metric_repo
+
+    repo = write_metric_repo(tmp_path / "bleukit", name="bleukit")
+    for path in (Path(METRIC), repo / "bleukit.py"):
+        assert get_imports(str(path)) == [("library", "bleukit", "bleukit", None)], path
+
+
+def test_hub_metric_repo_requirement_before_a_release(tmp_path):
+    # Until bleukit is on PyPI the Space must install it from somewhere else: a direct-URL requirement,
+    # written as the first line of requirements.txt (a valid pip requirement) and shown in the card.
+    from packaging.requirements import Requirement
+
+    from bleukit.metric.__main__ import main
+
+    url = "bleukit @ git+https://example.org/someone/bleukit@v0.1.0"
+    assert main([str(tmp_path / "repo"), "--repo-id", "me/bleukit", "--requirement", url]) == 0
+    lines = (tmp_path / "repo" / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    parsed = Requirement(lines[0])
+    assert (parsed.name, parsed.url) == ("bleukit", "git+https://example.org/someone/bleukit@v0.1.0")
+    assert f"pip install '{url}' evaluate" in (tmp_path / "repo" / "README.md").read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="one pip requirement line for bleukit"):
+        main([str(tmp_path / "bad"), "--requirement", "evaluate>=0.4"])
+
+
 @pytest.mark.parametrize("path", ["bleu", "compat bleu", "compat google_bleu"])
 def test_a_lone_surrogate_is_named_by_its_item(path):
     # Arrow cannot store a lone surrogate: evaluate failed with a UnicodeEncodeError naming no item.

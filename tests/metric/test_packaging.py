@@ -50,7 +50,9 @@ def test_wheel_ships_the_metric(wheel):
 @pytest.mark.slow
 def test_wheel_ships_the_kernel_stubs(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"bleukit/_native_kernel.pyi", "bleukit/_pairwise_kernel.pyi"} <= names
+    stubs = {"bleukit/_native_kernel.pyi", "bleukit/_pairwise_kernel.pyi"}
+    stubs |= {f"bleukit/metrics/{p.name}/_kernel.pyi" for p in (REPO / "csrc" / "metrics").iterdir() if p.is_dir()}
+    assert stubs <= names
 
 
 @pytest.mark.slow

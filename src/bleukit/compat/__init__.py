@@ -1,4 +1,4 @@
-"""Other BLEUs, reproduced exactly from bleukit's statistics (README section "Other BLEUs").
+"""Other BLEUs, reproduced exactly from bleukit's statistics (docs page "Other BLEUs", docs/other-bleus.md).
 
 One module per family, each function taking its original's inputs and returning its output:
 

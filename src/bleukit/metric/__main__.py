@@ -1,4 +1,5 @@
-"""``python -m bleukit.metric OUT_DIR [--name bleukit] [--repo-id user/bleukit]``: write a Hub metric repo."""
+"""``python -m bleukit.metric OUT_DIR [--name bleukit] [--repo-id user/bleukit] [--requirement REQ]``: write a
+Hub metric repo."""
 
 from __future__ import annotations
 
@@ -14,8 +15,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("out_dir", help="folder to write the repository's files into")
     parser.add_argument("--name", default="bleukit", help="repository and module name (default: bleukit)")
     parser.add_argument("--repo-id", default=None, help="the Hub id users load, e.g. me/bleukit")
+    parser.add_argument(
+        "--requirement",
+        default=None,
+        help="how the Space installs bleukit (default: bleukit>=this version, from PyPI); before a release, a "
+        "direct URL such as 'bleukit @ git+https://HOST/OWNER/bleukit'",
+    )
     args = parser.parse_args(argv)
-    out = write_metric_repo(args.out_dir, name=args.name, repo_id=args.repo_id)
+    out = write_metric_repo(args.out_dir, name=args.name, repo_id=args.repo_id, requirement=args.requirement)
     print(f"wrote {out}: upload it as the Space {args.repo_id or 'user/' + args.name}")
     return 0
 

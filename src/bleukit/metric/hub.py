@@ -38,10 +38,14 @@ re-exports its class, so both load paths run one implementation::
     evaluate.load(bleukit.metric_path())       # the installed module itself
 
 ``evaluate`` copies this file into its cache and imports it on its own: the import below is an
-absolute one, of the installed package (``pip install bleukit``).
+absolute one, of the installed package (``pip install bleukit``). evaluate reads everything after a
+``#`` on an import line as the package to install, so the line carries no comment (``__all__`` tells
+linters the import is the point).
 """
 
-from bleukit.metric.bleu_metric import Bleu  # noqa: F401
+from bleukit.metric.bleu_metric import Bleu
+
+__all__ = ["Bleu"]
 '''
 
 #: The Gradio version of the Space front matter (the same as the repository README's).
@@ -105,9 +109,16 @@ def _front_matter(name: str, description: str) -> str:
     )
 
 
-def write_metric_repo(dest: Union[str, Path], name: str = "bleukit", repo_id: Optional[str] = None) -> Path:
+def write_metric_repo(
+    dest: Union[str, Path], name: str = "bleukit", repo_id: Optional[str] = None, requirement: Optional[str] = None
+) -> Path:
     """Write the files of the Hub metric repository ``repo_id`` (default ``user/<name>``) into
     ``dest``; returns ``dest``. ``evaluate.load(dest)`` then works offline, as the Hub would serve it.
+
+    ``requirement`` is how the Space installs bleukit (the first line of its ``requirements.txt``):
+    by default ``bleukit>=<this version>`` from PyPI. Until that version is on PyPI, pass what the Space
+    can install instead, a pip requirement with a direct URL (``"bleukit @ git+https://HOST/OWNER/bleukit"``
+    or the URL of a wheel); the card says which one is used.
 
     >>> import tempfile
     >>> out = write_metric_repo(tempfile.mkdtemp(), repo_id="me/bleukit")
@@ -117,6 +128,12 @@ def write_metric_repo(dest: Union[str, Path], name: str = "bleukit", repo_id: Op
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise ValueError(f"name must be a Python identifier (it names the module file), got {name!r}")
     repo_id = repo_id or f"user/{name}"
+    requirement = requirement if requirement is not None else f"bleukit>={__version__}"
+    if not requirement.strip().startswith("bleukit") or "\n" in requirement:
+        raise ValueError(
+            f"requirement must be one pip requirement line for bleukit (e.g. 'bleukit>={__version__}' or "
+            f"'bleukit @ git+https://HOST/OWNER/bleukit'), got {requirement!r}"
+        )
     if repo_id.rsplit("/", 1)[-1] != name:
         raise ValueError(
             f"evaluate.load({repo_id!r}) reads {repo_id.rsplit('/', 1)[-1]}.py: the repository name must be {name!r}"
@@ -129,7 +146,7 @@ def write_metric_repo(dest: Union[str, Path], name: str = "bleukit", repo_id: Op
     (dest / f"{name}.py").write_text(MODULE_SOURCE, encoding="utf-8")
     (dest / "app.py").write_text(_APP.replace("{name}", name), encoding="utf-8")
     (dest / "requirements.txt").write_text(
-        f"bleukit>={__version__}\nevaluate>=0.4\ndatasets>=2.0\n"
+        f"{requirement.strip()}\nevaluate>=0.4\ndatasets>=2.0\n"
         f"gradio>={GRADIO_SDK_VERSION.split('.')[0]},<{int(GRADIO_SDK_VERSION.split('.')[0]) + 1}\n",
         encoding="utf-8",
     )
@@ -139,7 +156,7 @@ def write_metric_repo(dest: Union[str, Path], name: str = "bleukit", repo_id: Op
         + "## Metric description\n\n" + bleu_metric._DESCRIPTION.strip() + "\n\n"
         + "## How to use\n\n"
         + "```python\n"
-        + "# pip install bleukit evaluate\n"
+        + f"# pip install '{requirement.strip()}' evaluate\n"
         + "import evaluate\n"
         + f'bleu = evaluate.load("{repo_id}")\n'
         + 'bleu.compute(predictions=["The cat sat on the mat."], references=[["The cat sat on the mat."]])\n'
