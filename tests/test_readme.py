@@ -187,7 +187,8 @@ def test_readme_example_runs(example: Example, monkeypatch):
         exec(compile(tree, f"{example.source}:{block.line}", "exec"), namespace)
         for line, text in expected.items():
             value = seen[line]
-            assert text in (repr(value), str(value)), f"{example.source} line {line} says {text}, the code gives {value!r}"
+            said = f"{example.source} line {line} says {text}"
+            assert text in (repr(value), str(value)), f"{said}, the code gives {value!r}"
         return
     script = block.code if kind == "shell" else _console_commands(block.code)
     out = subprocess.run(
