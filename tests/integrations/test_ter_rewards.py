@@ -14,8 +14,9 @@ import pickle
 import numpy as np
 import pytest
 import sacrebleu
+import tiny_causal_lm
 from shared_data import read_lines
-from test_rewards import COMPLETIONS, PROMPTS, REFERENCES, Logs, _tiny_causal_lm, trl_kwargs
+from test_rewards import COMPLETIONS, PROMPTS, REFERENCES, Logs, trl_kwargs
 from test_rl_frameworks import CHAT, openrlhf_fetch, openrlhf_reward_func, verl_custom_reward_fn
 
 import bleukit.integrations.openrlhf as openrlhf_module
@@ -153,7 +154,7 @@ def test_one_real_grpo_step_with_ter(tmp_path):
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
-    model, tokenizer, _ = _tiny_causal_lm()
+    model, tokenizer, _ = tiny_causal_lm.build()
     calls = []
 
     class Recorded(TerReward):
