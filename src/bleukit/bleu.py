@@ -18,7 +18,6 @@ from .metrics import cached_options
 from .metrics.bleu import METRIC
 from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
 from .metrics.bleu.result import BleuResult
-from .metrics.bleu.statistics import BleuStatistics
 from .pipeline import corpus_result, corpus_statistics, score_statistics, sentence_scores_from_statistics
 from .tokenizers.languages import tokenizer_for_language
 
@@ -79,16 +78,10 @@ def corpus_bleu(
     if n_bootstrap is None and group_by is None:
         # the column sums alone: no table, constant memory
         return cast(BleuResult, corpus_result(hypotheses, references, options, threads))
-    from .groups import with_groups
-    from .significance import with_bootstrap
+    from .groups import corpus_estimates  # the table, and the analyses, only when asked for
 
-    stats = cast(BleuStatistics, corpus_statistics(hypotheses, references, options, threads))
-    result = METRIC.result(stats, options)
-    if n_bootstrap is not None:
-        result = with_bootstrap(result, stats, options, n_bootstrap, seed)
-    if group_by is not None:
-        result = with_groups(result, stats, group_by, options, n_bootstrap, seed)
-    return result
+    return cast(BleuResult, corpus_estimates(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
+                                        seed=seed, group_by=group_by))
 
 
 def sentence_bleu(

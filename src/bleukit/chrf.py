@@ -19,7 +19,6 @@ from .metrics import cached_options
 from .metrics.chrf import METRIC
 from .metrics.chrf.options import DEFAULT_BETA, DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER, Beta, ChrfOptions
 from .metrics.chrf.result import ChrfResult
-from .metrics.chrf.statistics import ChrfStatistics
 from .pipeline import corpus_result, corpus_statistics
 
 if TYPE_CHECKING:
@@ -73,16 +72,10 @@ def corpus_chrf(
     if n_bootstrap is None and group_by is None:
         # the protocol's corpus path (the analyses stay unimported)
         return cast(ChrfResult, corpus_result(hypotheses, references, options, threads))
-    from .groups import with_groups
-    from .significance import with_bootstrap
+    from .groups import corpus_estimates  # the table, and the analyses, only when asked for
 
-    stats = cast(ChrfStatistics, corpus_statistics(hypotheses, references, options, threads))
-    result = METRIC.result(stats, options)
-    if n_bootstrap is not None:
-        result = with_bootstrap(result, stats, options, n_bootstrap, seed)
-    if group_by is not None:
-        result = with_groups(result, stats, group_by, options, n_bootstrap, seed)
-    return result
+    return cast(ChrfResult, corpus_estimates(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
+                                        seed=seed, group_by=group_by))
 
 
 def sentence_chrf(

@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
     from .metrics.bleu.options import BleuOptionKeywords
 
-__all__ = ["check_labels", "group_rows", "ordered_labels", "group_results", "with_groups", "score_by_group",
-           "paired_test_by_group"]
+__all__ = ["check_labels", "group_rows", "ordered_labels", "group_results", "with_groups", "corpus_estimates",
+           "score_by_group", "paired_test_by_group"]
 
 R = TypeVar("R", bound=MetricResult)
 
@@ -143,6 +143,37 @@ def with_groups(
     return result.with_groups(group_results(statistics, labels, options, n_bootstrap=n_bootstrap, seed=seed))
 
 
+def corpus_estimates(
+    hypotheses: Sequence[str],
+    references: Sequence[Any],
+    options: MetricOptions,
+    *,
+    threads: int = DEFAULT_THREADS,
+    n_bootstrap: Optional[int] = None,
+    seed: Seed = DEFAULT_SEED,
+    group_by: Any = None,
+) -> MetricResult:
+    """The corpus result of the options' metric from its statistics table, with the bootstrap
+    mean and CI (``n_bootstrap`` resamples drawn with ``seed``) and each group's result in
+    ``.groups`` (``group_by``: a label per sentence) when asked: what ``corpus_bleu``,
+    ``corpus_chrf`` and ``corpus_ter`` return with either.
+
+    >>> from bleukit.metrics.ter import TerOptions
+    >>> r = corpus_estimates(["a b", "c d"], ["a b", "c x"], TerOptions(), n_bootstrap=10, group_by=["p", "q"])
+    >>> r.score, {k: g.score for k, g in r.groups.items()}, r.mean is not None
+    (25.0, {'p': 0.0, 'q': 50.0}, True)
+    """
+    hyps = check_hypotheses(hypotheses)
+    labels = None if group_by is None else check_labels(group_by, len(hyps))  # before any counting
+    stats = corpus_statistics(hyps, references, options, threads)
+    result = metric_for(options).result(stats, options)
+    if n_bootstrap is not None:
+        result = with_bootstrap(result, stats, options, n_bootstrap, seed)
+    if labels is not None:
+        result = with_groups(result, stats, labels, options, n_bootstrap, seed)
+    return result
+
+
 def score_by_group(
     hypotheses: Sequence[str],
     references: Sequence[Any],
@@ -164,13 +195,8 @@ def score_by_group(
     {'x': 100.0, 'y': 42.28}
     """
     opts = resolve_options(options, keywords)
-    hyps = check_hypotheses(hypotheses)
-    labels = check_labels(group_by, len(hyps))
-    stats = corpus_statistics(hyps, references, opts, threads)
-    result = metric_for(opts).result(stats, opts)
-    if n_bootstrap is not None:
-        result = with_bootstrap(result, stats, opts, n_bootstrap, seed)
-    return with_groups(result, stats, labels, opts, n_bootstrap, seed)
+    return corpus_estimates(hypotheses, references, opts, threads=threads, n_bootstrap=n_bootstrap, seed=seed,
+                            group_by=group_by)
 
 
 def paired_test_by_group(

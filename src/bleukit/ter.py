@@ -12,19 +12,16 @@ names. TER is an error rate: lower is better.
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Optional, Sequence, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
-from .groups import with_groups
-from .inputs import check_sentence_references
-from .metrics.ter import METRIC
+from .metrics import cached_options
 from .metrics.ter.options import TerOptions
 from .metrics.ter.result import TerResult
-from .metrics.ter.statistics import TerStatistics
-from .pipeline import corpus_statistics
-from .significance import with_bootstrap
+from .pipeline import corpus_result, corpus_statistics, sentence_result, sentence_scores_from_statistics
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["corpus_ter", "sentence_ter", "sentence_ter_scores"]
 
@@ -63,15 +60,13 @@ def corpus_ter(
     >>> {k: g.score for k, g in corpus_ter(["a b", "c d"], ["a b", "c x"], group_by=["p", "q"]).groups.items()}
     {'p': 0.0, 'q': 50.0}
     """
-    options = TerOptions(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                         case_sensitive=case_sensitive)
-    stats = cast(TerStatistics, corpus_statistics(hypotheses, references, options, threads))
-    result = METRIC.result(stats, options)
-    if n_bootstrap is not None:
-        result = with_bootstrap(result, stats, options, n_bootstrap, seed)
-    if group_by is not None:
-        result = with_groups(result, stats, group_by, options, n_bootstrap, seed)
-    return result
+    options = cached_options(TerOptions, normalized, no_punct, asian_support, case_sensitive)
+    if n_bootstrap is None and group_by is None:
+        return cast(TerResult, corpus_result(hypotheses, references, options, threads))
+    from .groups import corpus_estimates  # the analyses only when asked for
+
+    return cast(TerResult, corpus_estimates(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
+                                            seed=seed, group_by=group_by))
 
 
 def sentence_ter(
@@ -96,10 +91,8 @@ def sentence_ter(
             f"hypothesis must be a str, got {type(hypothesis).__name__}; "
             "for many sentences use sentence_ter_scores(hypotheses, references)"
         )
-    options = TerOptions(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                         case_sensitive=case_sensitive)
-    refs = check_sentence_references(references)
-    return METRIC.result(METRIC.statistics([hypothesis], [refs], options), options)
+    options = cached_options(TerOptions, normalized, no_punct, asian_support, case_sensitive)
+    return cast(TerResult, sentence_result(hypothesis, references, options))
 
 
 def sentence_ter_scores(
@@ -111,7 +104,7 @@ def sentence_ter_scores(
     asian_support: bool = False,
     case_sensitive: bool = False,
     threads: int = DEFAULT_THREADS,
-) -> np.ndarray:
+) -> "np.ndarray":
     """Sentence TER of every hypothesis (float64 array), from one pass over the corpus.
 
     Element ``i`` equals ``sentence_ter(hypotheses[i], references[i]).score``. ``threads`` as in
@@ -120,7 +113,5 @@ def sentence_ter_scores(
     >>> sentence_ter_scores(["a b c d", "x y"], ["a b c d", "x z"]).tolist()
     [0.0, 50.0]
     """
-    options = TerOptions(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                         case_sensitive=case_sensitive)
-    stats = corpus_statistics(hypotheses, references, options, threads)
-    return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)
+    options = cached_options(TerOptions, normalized, no_punct, asian_support, case_sensitive)
+    return sentence_scores_from_statistics(corpus_statistics(hypotheses, references, options, threads), options)
