@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast test-lighteval lint docs dist bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ $(LT_VENV)/.installed: pyproject.toml setup.py
 
 test-lighteval: $(LT_VENV)/.installed
 	$(LT_VENV)/bin/python -m pytest -q tests/integrations/test_lighteval.py src/bleukit/integrations/lighteval.py
+
+# The exactness tests on every supported Python (3.9-3.13, pyenv's interpreters): noxfile.py.
+PYENV_BINS = $(shell ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.*/bin 2>/dev/null | tr '\n' ':')
+test-pythons: install-dev
+	PATH="$(PYENV_BINS)$$PATH" $(BIN)/nox -s exactness
 
 # Everything but the end-to-end tests marked slow (training runs, browser, builds); `make test` runs all.
 test-fast: install-dev
