@@ -64,7 +64,7 @@ test-fast: install-dev
 
 # ruff (mistakes and import order) on everything, mypy on the package (strict on the core modules).
 lint: install-dev
-	$(BIN)/ruff check src tests benchmarks integrations app.py bleu_metric.py setup.py .github/wheel_check.py docs/_ext
+	$(BIN)/ruff check src tests benchmarks integrations app.py bleu_metric.py setup.py noxfile.py .github/wheel_check.py docs/_ext
 	$(BIN)/mypy
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 
