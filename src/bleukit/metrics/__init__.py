@@ -106,7 +106,7 @@ _OPTIONS: Dict[Tuple[Any, ...], Any] = {}
 
 def cached_options(build: Callable[..., OptionsT], *values: Any) -> OptionsT:
     """``build(*values)`` (an options type, or a function that returns options), built once per
-    distinct ``values`` and kept (up to 256 sets). Keys hold the values' types too, so that
+    distinct ``values`` and kept (the latest 256 sets). Keys hold the values' types too, so that
     ``True`` and ``1`` (one a ``TypeError``, the other a number) never share an entry; an
     unhashable value is built each time, so the options' own checks name the problem. Pass no
     sequence whose items' types matter (BLEU's ``weights``): the key would not hold them.
@@ -123,6 +123,7 @@ def cached_options(build: Callable[..., OptionsT], *values: Any) -> OptionsT:
     except TypeError:  # an unhashable value
         return build(*values)
     options = build(*values)
-    if len(_OPTIONS) < 256:
-        _OPTIONS[key] = options
+    if len(_OPTIONS) >= 256:  # full: the oldest set goes, so the options in use now are kept
+        del _OPTIONS[next(iter(_OPTIONS))]
+    _OPTIONS[key] = options
     return options
