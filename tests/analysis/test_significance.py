@@ -387,3 +387,18 @@ def test_inputs_are_not_mutated():
     assert json.dumps([systems, refs]) == snapshot
     assert [r.name for r in out] == ["a", "b"] and out[0].score == out[0].result.score
     assert out[1].to_dict()["p_value"] == out[1].p_value
+
+
+@pytest.mark.parametrize("n,width", [(20000, 1), (3004, 1), (3004, 2), (977, 7)])
+def test_float32_sums_are_sacrebleus_per_resample_sums(n, width):
+    """All resamples are summed at once, and each equals sacreBLEU's ``stats[idx].sum(0)`` of that
+    resample: float32 values of every magnitude and fractions, where the order of the additions
+    shows (one column: numpy's pairwise sum; several: row by row)."""
+    rng = np.random.default_rng(width)
+    block = (rng.random((n, width)) * 10.0 ** rng.integers(-3, 8, (n, width))).astype(np.float32)
+    idx = rng.integers(0, n, size=(7, n))
+    theirs = np.stack([block[i].sum(0) for i in idx])
+    rows = np.zeros((n, 2 * width), dtype=np.int64)  # only the blocks are summed
+    ours = significance._float32_sums(rows, idx, 2, [block, block[::-1].copy()])
+    assert ours[:, 0].tolist() == theirs.tolist()
+    assert ours[:, 1].tolist() == np.stack([block[::-1][i].sum(0) for i in idx]).tolist()
