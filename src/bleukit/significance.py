@@ -201,7 +201,24 @@ class _ExactProduct:
         self.right = right.astype(self.dtype)
 
     def __call__(self, left: np.ndarray) -> np.ndarray:
-        return (left.astype(self.dtype) @ self.right).astype(np.int64)
+        return (left.astype(self.dtype, copy=False) @ self.right).astype(np.int64)
+
+
+# A coin flip's 0/1 for each bit of a byte, lowest bit first.
+_BYTE_BITS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
+
+
+def _coin_flips(rng: np.random.Generator, k: int, n_rows: int) -> np.ndarray:
+    """``rng.integers(2, size=(k, n_rows), dtype=bool)``'s flips as float32 0/1, ready for BLAS.
+
+    numpy draws bool flips as the bits of 32-bit words, lowest bit first, starting a fresh word
+    each call (the last word's unused bits are dropped); drawing those words and spreading their
+    bytes through a table gives the very same flips and stream position several times faster
+    than drawing bools and casting them (tests compare the two, chunk after chunk)."""
+    count = k * n_rows
+    words = rng.integers(0, 2**32, size=-(-count // _BOOL_BITS), dtype=np.uint32)
+    flips = np.take(_BYTE_BITS, words.astype("<u4", copy=False).view(np.uint8), axis=0)
+    return flips.reshape(-1)[:count].reshape(k, n_rows)
 
 
 def resampled_scores(statistics: Statistics, indices: np.ndarray, options: MetricOptions) -> np.ndarray:
@@ -605,8 +622,7 @@ def randomization_p_values(
     exceed = np.zeros(k_pairs, dtype=np.int64)
     observed = np.array([abs(results[a].score - results[b].score) for a, b in pairs])
     for k in _chunks(n, n_rows, _CHUNK_FLIPS, _BOOL_BITS):
-        swap = rng.integers(2, size=(k, n_rows), dtype=bool)
-        moved = product(swap)
+        moved = product(_coin_flips(rng, k, n_rows))
         a_side = b_total + moved
         b_side = both_total - a_side
         score_a = np.asarray(metric.scores(a_side.reshape(k * k_pairs, width), options)).reshape(k, k_pairs)

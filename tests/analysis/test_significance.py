@@ -402,3 +402,18 @@ def test_float32_sums_are_sacrebleus_per_resample_sums(n, width):
     ours = significance._float32_sums(rows, idx, 2, [block, block[::-1].copy()])
     assert ours[:, 0].tolist() == theirs.tolist()
     assert ours[:, 1].tolist() == np.stack([block[::-1][i].sum(0) for i in idx]).tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 12345, None])
+def test_coin_flips_are_numpys_bool_draws(seed):
+    """Approximate randomization's flips, drawn as 32-bit words, are numpy's bool draws flip for
+    flip, chunk after chunk (each call drops its last word's unused bits), and leave the stream
+    where the bool draws leave it."""
+    sequence = np.random.default_rng(seed).bit_generator.seed_seq
+    theirs, ours = np.random.default_rng(sequence), np.random.default_rng(sequence)
+    for k, n in [(32, 3004), (3, 7), (1, 33), (64, 1), (5, 100)]:
+        expected = theirs.integers(2, size=(k, n), dtype=bool)
+        flips = significance._coin_flips(ours, k, n)
+        assert flips.dtype == np.float32 and flips.shape == (k, n)
+        assert (flips == expected).all()
+    assert ours.integers(0, 2**62) == theirs.integers(0, 2**62)
