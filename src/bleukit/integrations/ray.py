@@ -177,7 +177,7 @@ def add_sentence_bleu(
 def _labels_of(table: pa.Table, keys: Tuple[str, ...]) -> List[Hashable]:
     """Each row's group value (a tuple of values for several group columns)."""
     if len(keys) == 1:
-        return table.column(keys[0]).to_pylist()  # type: ignore[no-any-return]
+        return table.column(keys[0]).to_pylist()
     return list(zip(*(table.column(k).to_pylist() for k in keys)))
 
 
