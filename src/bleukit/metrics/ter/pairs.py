@@ -6,10 +6,6 @@ one. sacreBLEU's multi-reference TER of a hypothesis is its fewest edits over th
 the sum of the references' lengths divided by their number; both follow from the single-reference
 statistics of every ordered pair (:meth:`TER.pairwise_statistics`), a block of texts at a time:
 the fewest edits of row ``i`` leaving out ``j == i``, the lengths summed leaving out its own.
-
->>> from bleukit.metrics.ter import TerOptions
->>> self_counts(["a b c", "a b d", "x"], TerOptions()).tolist()
-[[1, 4, 2], [1, 4, 2], [3, 6, 2]]
 """
 
 from __future__ import annotations
@@ -31,6 +27,10 @@ def self_counts(texts: List[str], options: TerOptions, *, threads: int = 1) -> n
     """int64 ``(N, 3)``: for each text, its fewest edits against any other text, the sum of the other
     texts' lengths (in words) and their number ``N - 1``: the extractor's counts of
     ``statistics([texts[i]], [texts[:i] + texts[i + 1:]])``, for any ``N >= 2``. ``texts`` are checked.
+
+    >>> from bleukit.metrics.ter import TerOptions
+    >>> self_counts(["a b c", "a b d", "x"], TerOptions()).tolist()  # "x": 1 substitution, 2 insertions
+    [[1, 4, 2], [1, 4, 2], [3, 6, 2]]
     """
     from . import METRIC
 
