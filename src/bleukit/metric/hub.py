@@ -143,8 +143,6 @@ def write_pure_wheel(dest: Union[str, Path]) -> Path:
     """
     from importlib import metadata
 
-    import bleukit
-
     try:
         dist = metadata.distribution("bleukit")
     except metadata.PackageNotFoundError:
@@ -152,7 +150,7 @@ def write_pure_wheel(dest: Union[str, Path]) -> Path:
             "bleukit is not installed as a distribution (only on sys.path): install it (pip install -e .) "
             "so its metadata can go into the wheel"
         ) from None
-    root = Path(bleukit.__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent  # the bleukit package this module is part of
     files: List[Tuple[str, bytes]] = []
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
