@@ -60,6 +60,61 @@ static int load_segment(workspace *ws, const segment_src *src) {
     return 0;
 }
 
+/* What 13a needs to know of a segment's text before its rules run, found while the text is read
+ * (one pass instead of a read and two scans): whether it holds '<' ("<skipped>"), '\n', '&' (the
+ * entities), and two adjacent '.'/',' (mteval_direct's condition). SEG_DOT only carries the
+ * previous character's dot to the next. */
+#define SEG_LT 1u
+#define SEG_NL 2u
+#define SEG_AMP 4u
+#define SEG_DOT 8u
+#define SEG_DOTDOT 16u
+#define SEG_SPECIAL (SEG_LT | SEG_NL | SEG_AMP | SEG_DOTDOT)
+
+static const uint8_t seg_flag[128] = {['<'] = SEG_LT, ['\n'] = SEG_NL, ['&'] = SEG_AMP, ['.'] = SEG_DOT, [','] = SEG_DOT};
+
+#define READ_FLAGGED(T, MAP)                                                                                         \
+    do {                                                                                                             \
+        const T *p = (const T *)src->data;                                                                           \
+        for (size_t i = lo; i < hi; i++) {                                                                           \
+            const cp_t c = MAP(p[i]);                                                                                \
+            const unsigned f = c < 128 ? seg_flag[c] : 0u;                                                           \
+            out[i] = c;                                                                                              \
+            acc |= f | ((f & prev) << 1); /* SEG_DOT << 1 == SEG_DOTDOT */                                           \
+            prev = f;                                                                                                \
+        }                                                                                                            \
+    } while (0)
+#define AS_IS(c) ((cp_t)(c))
+#define ASCII_LOWER(c) ((cp_t)((c) >= 'A' && (c) <= 'Z' ? (c) + 32 : (c)))
+
+/* load_segment into out (room for src->len code points) with the SEG_* flags of the text; returns
+ * the rstripped length, or -1. */
+static int64_t load_flagged(workspace *ws, const segment_src *src, cp_t *out, unsigned *flags) {
+    const size_t n0 = src->len;
+    unsigned acc = 0, prev = 0;
+    for (size_t lo = 0, hi; lo < n0; lo = hi) {
+        hi = poll_slice_end(lo, n0);
+        if (src->kind == PyUnicode_1BYTE_KIND) {
+            if (src->ascii_lower)
+                READ_FLAGGED(Py_UCS1, ASCII_LOWER);
+            else
+                READ_FLAGGED(Py_UCS1, AS_IS);
+        } else if (src->kind == PyUnicode_2BYTE_KIND) {
+            READ_FLAGGED(Py_UCS2, AS_IS);
+        } else {
+            READ_FLAGGED(Py_UCS4, AS_IS);
+        }
+        if (ws_work(ws, hi - lo) < 0) return -1;
+    }
+    size_t n = n0;
+    while (n > 0 && Py_UNICODE_ISSPACE(out[n - 1])) n--;
+    *flags = acc;
+    return (int64_t)n;
+}
+#undef READ_FLAGGED
+#undef AS_IS
+#undef ASCII_LOWER
+
 /* In place: remove/replace every non-overlapping occurrence, scanning left to right like
  * str.replace. The replacement is never longer than the pattern. */
 static int replace_all(workspace *ws, cpbuf *b, const char *pat, const char *rep) {
@@ -377,6 +432,53 @@ static int split_tokens(workspace *ws, const cpbuf *buf, int each_char) {
     return 0;
 }
 
+/* Whether s[0..n) holds one of the entities 13a replaces ("&quot;", "&amp;", "&lt;", "&gt;"):
+ * without one, its four replacements change nothing. 1, 0, or -1 when interrupted. */
+static int has_entity(workspace *ws, const cp_t *s, size_t n) {
+    static const char *const entities[] = {"quot;", "amp;", "lt;", "gt;"};
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        hi = poll_slice_end(lo, n);
+        for (size_t i = lo; i < hi; i++) {
+            if (s[i] != '&') continue;
+            for (size_t e = 0; e < sizeof entities / sizeof *entities; e++) {
+                const char *m = entities[e];
+                size_t j = 0;
+                while (m[j] && i + 1 + j < n && s[i + 1 + j] == (cp_t)(unsigned char)m[j]) j++;
+                if (!m[j]) return 1;
+            }
+        }
+        if (ws_work(ws, hi - lo) < 0) return -1;
+    }
+    return 0;
+}
+
+/* Whether every run of two or more '.'/',' in s[0..n) has no digit on either side (13a's padded
+ * line, so a missing neighbour is a space). Then the rules still leave each character's fate to
+ * its neighbours, as mteval_direct assumes: every dot of such a run ends up a token of its own
+ * (each has a non-digit dot beside it), which is what mteval_split gives it. A digit beside a run
+ * ("1..2", "x,.9") makes the rules' left-to-right consumption matter, and the rules run. 1, 0, or
+ * -1 when interrupted. */
+static int dot_runs_apart(workspace *ws, const cp_t *s, size_t n) {
+    const uint8_t *cls = ws->cls;
+    size_t run = 0;       /* length of the run of dots ending at i - 1 */
+    int after_digit = 0; /* the character before that run is a digit */
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        hi = poll_slice_end(lo, n);
+        for (size_t i = lo; i < hi; i++) {
+            const cp_t c = s[i];
+            if (IS_DOT(c)) {
+                if (run == 0) after_digit = i > 0 && IS_DIGIT(s[i - 1]);
+                if (++run >= 2 && after_digit) return 0;
+            } else {
+                if (run >= 2 && IS_DIGIT(c)) return 0;
+                run = 0;
+            }
+        }
+        if (ws_work(ws, hi - lo) < 0) return -1;
+    }
+    return 1;
+}
+
 /* The mteval rules and the split in one pass, for a line where no two of '.' and ',' are
  * adjacent (returns 0 without doing anything otherwise; the caller then runs the rules).
  *
@@ -390,19 +492,29 @@ static int split_tokens(workspace *ws, const cpbuf *buf, int each_char) {
  * across the line's ends. Tokens are spans of the unchanged line. tests/test_native.py and the
  * fuzz target check the kernel against the Python engine, which applies the rules one by one,
  * on lines of both kinds. */
+static int mteval_split(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate, int in_store);
+
 static int mteval_direct(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate) {
-    const uint8_t *cls = ws->cls;
     for (size_t lo = 1, hi; lo < n; lo = hi) {
         hi = poll_slice_end(lo, n);
         for (size_t i = lo; i < hi; i++)
             if (IS_DOT(s[i]) && IS_DOT(s[i - 1])) return 0;
         if (ws_work(ws, hi - lo) < 0) return -1;
     }
-    if (cp_reserve(ws, &ws->chars, ws->chars.n + n) < 0 || i64_reserve(ws, &ws->tok_off, ws->tok_off.n + n + 1) < 0 ||
+    return mteval_split(ws, s, n, padded, isolate, 0);
+}
+
+/* mteval_direct's tokens of a line known to meet its condition. With in_store, s is the free end
+ * of the store (the line was read there: ws->chars.d + ws->chars.n, room reserved) and stays in
+ * place; otherwise it is copied to the store slice by slice. */
+static int mteval_split(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate, int in_store) {
+    const uint8_t *cls = ws->cls;
+    if ((!in_store && cp_reserve(ws, &ws->chars, ws->chars.n + n) < 0) ||
+        i64_reserve(ws, &ws->tok_off, ws->tok_off.n + n + 1) < 0 ||
         i64_reserve(ws, &ws->tok_len, ws->tok_len.n + n + 1) < 0 ||
         i64_reserve(ws, &ws->tok_hash, ws->tok_hash.n + n + 1) < 0)
         return -1;
-    const int64_t base = (int64_t)ws->chars.n; /* the line is copied to the store slice by slice */
+    const int64_t base = (int64_t)ws->chars.n;
     ws->chars.n += n;
     int64_t *off = ws->tok_off.d, *len = ws->tok_len.d, *hash = ws->tok_hash.d;
     size_t t = ws->tok_off.n, start = 0;
@@ -411,7 +523,7 @@ static int mteval_direct(workspace *ws, const cp_t *s, size_t n, int padded, uns
     const int edge_digit = !padded;
     for (size_t lo = 0, hi; lo < n; lo = hi) {
         hi = poll_slice_end(lo, n);
-        memcpy(ws->chars.d + base + lo, s + lo, (hi - lo) * sizeof(cp_t));
+        if (!in_store) memcpy(ws->chars.d + base + lo, s + lo, (hi - lo) * sizeof(cp_t));
         for (size_t i = lo; i < hi; i++) {
             const cp_t c = s[i];
             int alone;
@@ -465,35 +577,39 @@ static int mteval_direct(workspace *ws, const cp_t *s, size_t n, int padded, uns
 int tokenize_segment(workspace *ws, const segment_src *s) {
     if (i64_reserve(ws, &ws->seg_start, ws->seg_start.n + 2) < 0) return -1;
     ws->seg_start.d[ws->seg_start.n++] = (int64_t)ws->tok_off.n;
-    if (load_segment(ws, s) < 0) return -1;
     cpbuf *a = &ws->a, *b = &ws->b;
-    switch (ws->tokenizer) {
-    case TOK_NONE:
-        return split_tokens(ws, a, 0);
-    case TOK_CHAR:
-        return split_tokens(ws, a, 1);
-    case TOK_INTL:
-        for (size_t lo = 0, hi; lo < a->n; lo = hi) {
-            hi = intl_cut(ws->cls, a->d, lo, a->n);
-            if (intl_rules(ws, a->d + lo, hi - lo, b, &ws->c) < 0 || split_tokens(ws, b, 0) < 0) return -1;
+    if (ws->tokenizer == TOK_13A) {
+        /* Read straight to the free end of the store, noting what the text holds: a line without
+         * '<', '\n', '&' or adjacent '.'/',' (most lines) is split where it lies, in one more pass. */
+        if (cp_reserve(ws, &ws->chars, ws->chars.n + s->len) < 0) return -1;
+        cp_t *line = ws->chars.d + ws->chars.n;
+        unsigned flags;
+        const int64_t n = load_flagged(ws, s, line, &flags);
+        if (n < 0) return -1;
+        unsigned special = flags & SEG_SPECIAL;
+        if ((special & SEG_AMP) && !(special & (SEG_LT | SEG_NL))) { /* else replacements may make entities */
+            const int found = has_entity(ws, line, (size_t)n);
+            if (found < 0) return -1;
+            if (!found) special &= ~SEG_AMP;
         }
-        return 0;
-    case TOK_13A: {
-        int lt = 0, nl = 0, amp = 0;
-        for (size_t lo = 0, hi; lo < a->n; lo = hi) {
-            hi = poll_slice_end(lo, a->n);
-            for (size_t i = lo; i < hi; i++) {
-                const cp_t c = a->d[i];
-                lt |= c == '<';
-                nl |= c == '\n';
-                amp |= c == '&';
-            }
+        if (special == SEG_DOTDOT) {
+            const int apart = dot_runs_apart(ws, line, (size_t)n);
+            if (apart < 0) return -1;
+            if (apart) special = 0;
+        }
+        if (!special) return mteval_split(ws, line, (size_t)n, 1, CLS_13A, 1) < 0 ? -1 : 0;
+        if (cp_reserve(ws, a, (size_t)n + 2) < 0) return -1;
+        for (size_t lo = 0, hi; lo < (size_t)n; lo = hi) {
+            hi = poll_slice_end(lo, (size_t)n);
+            memcpy(a->d + lo, line + lo, (hi - lo) * sizeof(cp_t));
             if (ws_work(ws, hi - lo) < 0) return -1;
         }
-        if (lt && replace_all(ws, a, "<skipped>", "") < 0) return -1;
-        if (nl && (replace_all(ws, a, "-\n", "") < 0 || replace_all(ws, a, "\n", " ") < 0)) return -1;
-        if (amp && (replace_all(ws, a, "&quot;", "\"") < 0 || replace_all(ws, a, "&amp;", "&") < 0 ||
-                    replace_all(ws, a, "&lt;", "<") < 0 || replace_all(ws, a, "&gt;", ">") < 0))
+        a->n = (size_t)n;
+        if ((special & SEG_LT) && replace_all(ws, a, "<skipped>", "") < 0) return -1;
+        if ((special & SEG_NL) && (replace_all(ws, a, "-\n", "") < 0 || replace_all(ws, a, "\n", " ") < 0)) return -1;
+        if ((special & SEG_AMP) &&
+            (replace_all(ws, a, "&quot;", "\"") < 0 || replace_all(ws, a, "&amp;", "&") < 0 ||
+             replace_all(ws, a, "&lt;", "<") < 0 || replace_all(ws, a, "&gt;", ">") < 0))
             return -1;
         const int done = mteval_direct(ws, a->d, a->n, 1, CLS_13A);
         if (done) return done < 0 ? -1 : 0;
@@ -506,6 +622,18 @@ int tokenize_segment(workspace *ws, const segment_src *s) {
         if (mteval_rules(ws, b, a) < 0) return -1;
         return split_tokens(ws, b, 0);
     }
+    if (load_segment(ws, s) < 0) return -1;
+    switch (ws->tokenizer) {
+    case TOK_NONE:
+        return split_tokens(ws, a, 0);
+    case TOK_CHAR:
+        return split_tokens(ws, a, 1);
+    case TOK_INTL:
+        for (size_t lo = 0, hi; lo < a->n; lo = hi) {
+            hi = intl_cut(ws->cls, a->d, lo, a->n);
+            if (intl_rules(ws, a->d + lo, hi - lo, b, &ws->c) < 0 || split_tokens(ws, b, 0) < 0) return -1;
+        }
+        return 0;
     case TOK_ZH: {
         /* line.strip() (the right end is already stripped), then pad Chinese characters */
         size_t lo = 0;

@@ -124,6 +124,10 @@ KERNEL_CASES = {
         ["the cat " * 400 + "the", "a a a a " * 150],
         [["the cat " * 150, "cat the " * 300], ["a " * 230, "a b " * 400]],
     ),
+    "dot runs beside digits and bare ampersands": (
+        ["wait... 1..2 x,.9 3.., ..4 a..b R&D & co &am &amp &ampx; &gt", "tom & jerry... 5...6 ,,7 8,, &quot &lt;..1"],
+        [["wait . . . 1 . . 2 x , .9 & co"], ["tom & jerry . . . 5 &quot < . . 1"]],
+    ),
     "13a markup and line breaks": (
         ["<skipped> a-\nb c\nd &amp;lt; &amp;amp; <skip-\nped> e&quot;", "x&gtg; &lt;&gt;"],
         [['a b c d &lt; &amp; <skipped> e "'], ["x > g ; < >"]],
