@@ -64,3 +64,16 @@ EXAMPLES = [
     # Chinese needs the zh tokenizer (13a would see one long token).
     _example("今天天气很好，我们去公园散步。", "今天天气不错，我们去公园散步吧。", tokenize="zh"),
 ]
+
+#: What the gallery shows of each example, in :data:`EXAMPLES` order: a short label instead of a
+#: table of eleven columns that a page cannot show whole.
+EXAMPLE_LABELS = [
+    "README: 2 sentences, 2 reference sets",
+    "make demo: a small corpus, 2 reference files",
+    "textbook unigram: 83.33",
+    "textbook bigram: a b c d vs a b x d = 50.00",
+    "3 reference sets, lowercase, floor smoothing",
+    "clipping: the the the the the the the",
+    "Chinese with the zh tokenizer",
+]
+assert len(EXAMPLE_LABELS) == len(EXAMPLES)

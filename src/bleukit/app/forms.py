@@ -18,7 +18,7 @@ from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleukit.inputs import check_seed, check_sequence
 from bleukit.metrics import get_metric
 from bleukit.metrics.base import MetricOptions
-from bleukit.metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS
+from bleukit.metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS, check_max_ngram_order
 from bleukit.tokenizers import TOKENIZERS, get_tokenizer
 
 # Limits that keep one request from exhausting the server (documented in docs/app.md).
@@ -28,7 +28,10 @@ MAX_REFERENCE_SETS = 4
 MAX_SEGMENTS = 10_000  # lines per text field
 MAX_CHARS = 2_000_000  # characters per text field
 MAX_MAX_ORDER = 10  # largest max n-gram order offered
-MAX_FILE_SIZE = "5mb"  # per uploaded file
+MAX_UPLOAD_BYTES = 5_000_000  # per uploaded file: read_upload names a larger one
+#: Gradio's own cap on an upload, a backstop far above ours so that our message is the one seen
+#: (a larger file never reaches the server; Gradio says so in its own words).
+MAX_FILE_SIZE = "50mb"
 MAX_TABLE_CHARS = 200  # hypothesis text shown per table row (the JSON has it whole)
 MAX_SHOWN_TOKENS = 1_000  # tokens drawn per segment in "why this score" (the rest is announced)
 MAX_SHOWN_NGRAMS = 200  # n-grams listed per cell of the per-order table (likewise)
@@ -112,15 +115,43 @@ def split_lines(text: Optional[str], what: str) -> List[str]:
 
 
 def read_upload(path: Optional[str], what: str) -> str:
-    """An uploaded file's text: UTF-8 and within the field limits, or a ValueError naming the file.
-    A byte-order mark stays (see :func:`bom_notes`)."""
+    """An uploaded file's text, whatever its name ends with (``.de``, ``.zh``, ``.txt`` ...): at
+    most ``MAX_UPLOAD_BYTES``, text (no NUL byte) in UTF-8 and within the field limits, or a
+    ValueError naming the file and what to do. A byte-order mark stays (see
+    :func:`bleukit.app.views.bom_notes`).
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> (folder / "news.de").write_bytes("Grüße\\n".encode("utf-8")) and read_upload(str(folder / "news.de"), "File")
+    'Grüße\\n'
+    >>> (folder / "latin1.de").write_bytes("Grüße".encode("latin-1")) and read_upload(str(folder / "latin1.de"), "File")
+    Traceback (most recent call last):
+    ...
+    ValueError: File latin1.de is not UTF-8 text (invalid start byte at byte 2): save it as UTF-8 and upload it again.
+    """
     if not path:
         return ""
-    data = Path(path).read_bytes()
+    file = Path(path)
+    what = f"{what} {file.name}"
+    size = file.stat().st_size
+    if size > MAX_UPLOAD_BYTES:
+        raise ValueError(
+            f"{what} is {size:,} bytes: uploads are limited to {MAX_UPLOAD_BYTES:,} bytes per file. "
+            "Upload a part of it (the score of a larger corpus: the bleukit command line)."
+        )
+    data = file.read_bytes()
+    nul = data.find(b"\0")
+    if nul >= 0:  # valid UTF-8, yet no text file holds one: an image, an archive, UTF-16 text
+        raise ValueError(
+            f"{what} is not a text file (a NUL byte at byte {nul}): upload UTF-8 text, "
+            "one segment per line."
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ValueError(f"{what} is not UTF-8 text ({e.reason} at byte {e.start}).") from None
+        raise ValueError(
+            f"{what} is not UTF-8 text ({e.reason} at byte {e.start}): save it as UTF-8 and upload it again."
+        ) from None
     split_lines(text, what)  # size limits, with the same message as pasted text
     return text
 
@@ -180,11 +211,12 @@ def make_options(
             smooth_value = float(text) if text else None
         except ValueError:
             raise ValueError(f"smoothing value must be a number, got {smooth_value!r}") from None
-    if max_ngram_order is None or float(max_ngram_order) != int(max_ngram_order):
-        raise ValueError(f"max n-gram order must be a whole number, got {max_ngram_order!r}")
-    order = int(max_ngram_order)
-    if not 1 <= order <= MAX_MAX_ORDER:
+    order = whole_number(max_ngram_order, "max n-gram order")
+    if order is None:
+        raise ValueError(f"max n-gram order is empty: give a whole number from 1 to {MAX_MAX_ORDER}")
+    if order > MAX_MAX_ORDER or order < 1:  # the library takes any order >= 1; the page caps the work
         raise ValueError(f"max n-gram order must be between 1 and {MAX_MAX_ORDER}, got {order}")
+    check_max_ngram_order(order)
     if smooth_value is not None and SMOOTH_DEFAULTS.get(smooth_method, 0) is None:
         smooth_value = None  # exp and none take no value; a leftover number in the form is ignored
     return BleuOptions.from_keywords(
@@ -310,7 +342,7 @@ def paired_settings(method: str, n_samples: Any, seed: Any) -> Tuple[str, int, i
     n = whole_number(n_samples, "the number of samples")
     if n is None:
         n = DEFAULT_SAMPLES[key]
-    if not 1 <= n <= MAX_PAIRED_SAMPLES:
+    if not 1 <= n <= MAX_PAIRED_SAMPLES:  # the library takes any count >= 1; the page caps the work
         raise ValueError(f"the number of samples must be between 1 and {MAX_PAIRED_SAMPLES:,}, got {n:,}")
     whole = whole_number(seed, "the seed")
     if whole is None or not 0 <= whole <= MAX_SEED:

@@ -29,7 +29,7 @@ from .callbacks import (
     on_variants,
     reset_options,
 )
-from .examples import EXAMPLES
+from .examples import EXAMPLE_LABELS, EXAMPLES
 from .forms import (
     ALL_ORDERS,
     COMPARE_COLUMNS,
@@ -82,10 +82,8 @@ def _option_controls(tokenizers: List[str], prefix: str = "") -> List[Any]:
         )
         max_order = gr.Number(
             DEFAULTS.max_ngram_order,
-            label="max n-gram order",
+            label=f"max n-gram order (1-{MAX_MAX_ORDER})",
             precision=0,
-            minimum=1,
-            maximum=MAX_MAX_ORDER,
             elem_id=f"{prefix}max-order",
         )
         with gr.Column():
@@ -122,19 +120,28 @@ def _score_tab(tokenizers: List[str]) -> None:
     with gr.Row():
         with gr.Column(scale=3):
             hyps = gr.Textbox(label="Hypotheses (system output)", lines=6, elem_id="hyps")
-            hyps_file = gr.File(
-                label="or upload the hypotheses (.txt)", file_types=[".txt"], height=130, elem_id="hyps-file"
-            )
+            # No extension filter: MT files are named .de, .zh, .ja ...; read_upload checks the content.
+            hyps_file = gr.File(label="or upload the hypotheses (a UTF-8 text file)", height=130, elem_id="hyps-file")
         with gr.Column(scale=3):
             refs = _reference_boxes()
             refs_file = gr.File(
                 label=f"or upload 1-{MAX_REFERENCE_SETS} reference files",
                 file_count="multiple",
-                file_types=[".txt"],
                 height=130,
                 elem_id="refs-file",
             )
     options = _option_controls(tokenizers)
+    form = [hyps, *refs, *options]
+    assert len(form) == 1 + MAX_REFERENCE_SETS + len(FORM_OPTIONS)
+    # Beside the inputs it fills, as labels (a table of every field would be cut off).
+    gr.Examples(
+        EXAMPLES,
+        inputs=form,
+        example_labels=EXAMPLE_LABELS,
+        examples_per_page=len(EXAMPLES),
+        label="Examples (each sets the texts and every option; the score shows the options used)",
+        elem_id="examples",
+    )
     with gr.Row():
         score_btn = gr.Button("Score", variant="primary", elem_id="score-btn", scale=3)
         reset_btn = gr.Button("Reset options to defaults", elem_id="reset-btn", scale=1)
@@ -197,7 +204,7 @@ def _score_tab(tokenizers: List[str]) -> None:
     )
     with gr.Row():
         sort = gr.Radio(SORT_CHOICES, value=SORT_CHOICES[0], label="sort by", elem_id="sort")
-        line = gr.Number(1, label="line", precision=0, minimum=1, elem_id="line")
+        line = gr.Number(1, label="line", precision=0, elem_id="line")
         highlight = gr.Dropdown([ALL_ORDERS], value=ALL_ORDERS, label="highlight", elem_id="highlight")
     table = gr.Dataframe(
         headers=TABLE_COLUMNS,
@@ -213,9 +220,6 @@ def _score_tab(tokenizers: List[str]) -> None:
     gr.Markdown("### Why this score")
     explanation = gr.HTML(elem_id="explanation")
 
-    form = [hyps, *refs, *options]
-    assert len(form) == 1 + MAX_REFERENCE_SETS + len(FORM_OPTIONS)
-    gr.Examples(EXAMPLES, inputs=form, label="Examples (each sets every option; the score shows the options used)")
 
     score_btn.click(
         on_score,
@@ -276,7 +280,6 @@ def _compare_tab(tokenizers: List[str]) -> None:
             systems_file = gr.File(
                 label=f"or upload 2-{MAX_SYSTEMS} system files (the first is the baseline)",
                 file_count="multiple",
-                file_types=[".txt"],
                 height=130,
                 elem_id="cmp-sys-file",
             )
@@ -285,7 +288,6 @@ def _compare_tab(tokenizers: List[str]) -> None:
             refs_file = gr.File(
                 label=f"or upload 1-{MAX_REFERENCE_SETS} reference files",
                 file_count="multiple",
-                file_types=[".txt"],
                 height=130,
                 elem_id="cmp-refs-file",
             )
@@ -294,13 +296,12 @@ def _compare_tab(tokenizers: List[str]) -> None:
         method = gr.Radio(list(METHODS), value=list(METHODS)[0], label="test", elem_id="cmp-method")
         n_samples = gr.Number(
             DEFAULT_SAMPLES["bs"],
-            label=f"samples (sacreBLEU's default: bs {DEFAULT_SAMPLES['bs']:,}, ar {DEFAULT_SAMPLES['ar']:,})",
+            label=f"samples, 1-{MAX_PAIRED_SAMPLES:,} (sacreBLEU's default: bs {DEFAULT_SAMPLES['bs']:,}, "
+            f"ar {DEFAULT_SAMPLES['ar']:,})",
             precision=0,
-            minimum=1,
-            maximum=MAX_PAIRED_SAMPLES,
             elem_id="cmp-n",
         )
-        seed = gr.Number(DEFAULT_SEED, label="seed", precision=0, minimum=0, elem_id="cmp-seed")
+        seed = gr.Number(DEFAULT_SEED, label="seed", precision=0, elem_id="cmp-seed")
         metric = gr.Dropdown(
             list(METRIC_CHOICES),
             value="BLEU",

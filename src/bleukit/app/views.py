@@ -372,11 +372,19 @@ def _tokens_html(tokens: Sequence[Any], levels: Sequence[int]) -> str:
     return " ".join(out) if out else '<span class="empty">(empty)</span>'
 
 
+def _ngram_html(ngram: Sequence[Any]) -> str:
+    """One n-gram, each token in its own box: a comma token reads as a boxed ``,``, never as a
+    separator."""
+    tokens = "".join(f'<span class="ngtok">{_text_html(str(t))}</span>' for t in ngram)
+    return f'<span class="ngram">{tokens}</span>'
+
+
 def _ngram_list(items: List[str]) -> str:
-    shown = ", ".join(items[:MAX_SHOWN_NGRAMS])
+    """The n-grams of a table cell, one list item each (no separator characters between them)."""
+    shown = "".join(f"<li>{item}</li>" for item in items[:MAX_SHOWN_NGRAMS])
     if len(items) > MAX_SHOWN_NGRAMS:
-        shown += f" … and {len(items) - MAX_SHOWN_NGRAMS:,} more"
-    return shown or "—"
+        shown += f'<li class="more">… and {len(items) - MAX_SHOWN_NGRAMS:,} more</li>'
+    return f'<ul class="ngrams">{shown}</ul>' if shown else "—"
 
 
 def explanation_html(line: int, explanation: MatchExplanation, bleu: float, order: Optional[int]) -> str:
@@ -423,14 +431,14 @@ def explanation_html(line: int, explanation: MatchExplanation, bleu: float, orde
     ]
     for o in explanation.orders:
         hits = [
-            f"<code>{_text_html(' '.join(map(str, m.ngram)))}</code>"
+            _ngram_html(m.ngram)
             + (f" ×{m.matched}" if m.matched > 1 else "")
             + (f" <i>(clipped {m.hyp_count}→{m.matched})</i>" if m.clipped else "")
             for m in o.ngrams
             if m.matched
         ]
         misses = [
-            f"<code>{_text_html(' '.join(map(str, m.ngram)))}</code>" + (f" ×{m.hyp_count}" if m.hyp_count > 1 else "")
+            _ngram_html(m.ngram) + (f" ×{m.hyp_count}" if m.hyp_count > 1 else "")
             for m in o.ngrams
             if not m.matched
         ]
