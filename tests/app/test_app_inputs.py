@@ -208,3 +208,25 @@ def test_compare_computes_each_system_once(app, wmt17, monkeypatch, metric):
     for name, hyps in systems:
         want = bleukit.bootstrap_scores(bleukit.corpus_statistics(hyps, refs, options), options, 100, 7)
         assert np.array_equal(result.distributions[name], want)
+
+
+def test_the_package_imports_gradio_only_when_the_app_is_built():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, bleukit.app, bleukit.app.forms, bleukit.app.reports, bleukit.app.views, bleukit.app.state\n"
+        "print('gradio' in sys.modules)\n"
+        "bleukit.app.build_demo()\n"
+        "print('gradio' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split()[-2:] == ["False", "True"]
+
+
+def test_app_py_is_the_few_lines_a_space_runs():
+    from shared_data import REPO
+
+    source = (REPO / "app.py").read_text(encoding="utf-8")
+    assert len(source.splitlines()) <= 25 and "bleukit.app.build_demo()" in source and "import gradio" not in source

@@ -13,26 +13,19 @@ The modules: :mod:`~bleukit.app.forms` (limits, choices, the checks of every fie
 :mod:`~bleukit.app.state` (the typed state kept between events), :mod:`~bleukit.app.reports` (calls
 into the library), :mod:`~bleukit.app.views` (tables, plot data, HTML), :mod:`~bleukit.app.callbacks`
 (event handlers), :mod:`~bleukit.app.api` (API endpoints), :mod:`~bleukit.app.page` (the layout),
-``style.css``. Gradio is imported only by :func:`build_demo` (callbacks, api and page), so
-``import bleukit.app`` works without the extra.
-
->>> from bleukit.app import CSS_PATH
->>> CSS_PATH.name, CSS_PATH.is_file()
-('style.css', True)
+``style.css`` (:data:`bleukit.app.views.CSS_PATH`). Gradio is imported only by :func:`build_demo`
+and :func:`launch` (callbacks, api and page import it), so ``import bleukit.app`` works without the
+extra.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import gradio as gr
 
-#: The page's style sheet, shipped as package data.
-CSS_PATH = Path(__file__).resolve().parent / "style.css"
-
-__all__ = ["CSS_PATH", "build_demo", "launch"]
+__all__ = ["build_demo", "launch"]
 
 
 def build_demo() -> "gr.Blocks":

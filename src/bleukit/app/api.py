@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import gradio as gr
 
-import bleukit
+from bleukit.compat.variants import compare_variants
 from bleukit.defaults import DEFAULT_SEED
 from bleukit.metrics.bleu.options import DEFAULT_SENTENCE_SMOOTH
 
@@ -156,6 +156,6 @@ def variants(hypotheses: str, references: List[str]) -> dict:
     """
     try:
         hyps, refs = parse_corpus(hypotheses, api_texts(references, "references", "one text per reference set"))
-        return bleukit.compare_variants(hyps, refs).to_dict()
+        return compare_variants(hyps, refs).to_dict()
     except (ValueError, TypeError) as e:
         raise _user_error("/variants", e) from None

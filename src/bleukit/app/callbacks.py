@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import gradio as gr
 import pandas as pd
 
-import bleukit
+from bleukit.compat.variants import compare_variants
 from bleukit.defaults import DEFAULT_SAMPLES
 
 from .forms import (
@@ -287,7 +287,7 @@ def on_variants(hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str) -> T
     defaults), and a note naming those that could not run; an input error clears the table."""
     try:
         hyps, refs = parse_corpus(hyps_text, [ref1, ref2, ref3, ref4])
-        table = bleukit.compare_variants(hyps, refs)
+        table = compare_variants(hyps, refs)
     except (ValueError, TypeError) as e:
         _log_input_error("variants", e)
         return notice_html([str(e)], error=True, name="variants"), pd.DataFrame([], columns=VARIANT_COLUMNS)

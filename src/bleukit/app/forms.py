@@ -13,12 +13,11 @@ import numbers
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from bleukit import BleuOptions
 from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleukit.inputs import check_seed, check_sequence
 from bleukit.metrics import get_metric
 from bleukit.metrics.base import MetricOptions
-from bleukit.metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS, check_max_ngram_order
+from bleukit.metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions, check_max_ngram_order
 from bleukit.tokenizers import TOKENIZERS, get_tokenizer
 
 # Limits that keep one request from exhausting the server (documented in docs/app.md).

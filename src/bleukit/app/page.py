@@ -9,11 +9,11 @@ from typing import Any, Dict, List, Optional
 
 import gradio as gr
 
-import bleukit
+from bleukit._version import __version__
 from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleukit.metrics.bleu.options import SMOOTH_DEFAULTS
 
-from . import CSS_PATH, api
+from . import api
 from .callbacks import (
     clear_variants,
     on_compare,
@@ -52,6 +52,7 @@ from .forms import (
     VARIANT_COLUMNS,
     available_tokenizers,
 )
+from .views import CSS_PATH
 
 
 def _smoothing_value_box(method: str) -> Dict[str, Any]:
@@ -358,7 +359,7 @@ def build_demo() -> gr.Blocks:
     tokenizers = available_tokenizers()
     with gr.Blocks(title="bleukit: BLEU, explained", analytics_enabled=False, delete_cache=(3600, 3600)) as demo:
         gr.Markdown(
-            f"# BLEU, explained\nsacreBLEU-exact BLEU (bleukit {bleukit.__version__}). One segment per "
+            f"# BLEU, explained\nsacreBLEU-exact BLEU (bleukit {__version__}). One segment per "
             f"line; line *i* of every reference set belongs to hypothesis line *i*. Up to "
             f"{MAX_REFERENCE_SETS} reference sets, {MAX_SEGMENTS:,} lines and {MAX_CHARS:,} characters per field. "
             "Files are read as UTF-8; a byte-order mark is kept, as sacreBLEU keeps it, and flagged."

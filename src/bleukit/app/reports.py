@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-from bleukit import BleuOptions, sentence_scores_from_statistics
 from bleukit.defaults import DEFAULT_SAMPLES
 from bleukit.explain import MatchExplanation, explain_sentence
 from bleukit.metrics import metric_for
 from bleukit.metrics.base import MetricOptions
 from bleukit.metrics.bleu.extract import preprocess
-from bleukit.pipeline import corpus_statistics, score_statistics
+from bleukit.metrics.bleu.options import BleuOptions
+from bleukit.pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
 from bleukit.ranking import compare_statistics
 from bleukit.report import score_report as core_score_report
 from bleukit.significance import bootstrap_matrix, paired_test_statistics, system_statistics

@@ -9,8 +9,8 @@ from typing import Any, Dict, List, Sequence
 
 import numpy as np
 
-from bleukit import BleuOptions
 from bleukit.metrics.base import MetricOptions, Statistics
+from bleukit.metrics.bleu.options import BleuOptions
 
 
 @dataclass(frozen=True)

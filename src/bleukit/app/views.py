@@ -5,13 +5,14 @@ the reports of :mod:`bleukit.app.reports`. User text is always escaped.
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
 
-from bleukit import BleuOptions
 from bleukit.explain import MatchExplanation
+from bleukit.metrics.bleu.options import BleuOptions
 
 from .forms import (
     BOM,
@@ -29,6 +30,9 @@ from .forms import (
     VARIANT_COLUMNS,
 )
 from .reports import explain_segment
+
+#: The page's style sheet (package data): the classes this module's HTML uses.
+CSS_PATH = Path(__file__).resolve().parent / "style.css"
 
 
 def metrics_frame(report: Dict[str, Any]) -> pd.DataFrame:
