@@ -1171,3 +1171,29 @@ def test_browser_gallery_sits_by_the_inputs_and_shows_every_example_whole(page):
     assert sorted(label for label, _ in shown) == sorted(EXAMPLE_LABELS), shown
     assert all(whole for _, whole in shown), shown  # not cut off
     _shot(page, "gallery")
+
+
+@pytest.mark.slow
+def test_browser_compare_with_chrf_options(page, shared_data):
+    from bleukit.metrics.chrf.options import ChrfOptions
+
+    systems, refs = _wmt17_systems(shared_data, 60)
+    _open_compare_tab(page)
+    _fill_compare(page, ["\n".join(h) for _, h in systems[:2]], ["base", "new"], "\n".join(refs))
+    page.fill("#cmp-n input", "100")
+    page.click("#cmp-metric input")
+    page.click("[role=option]:text-is('chrF++')")
+    page.click("#cmp-metric-options button, #cmp-metric-options .label-wrap")  # open the panel
+    page.fill("#cmp-chrf-char-order input", "4")
+    page.fill("#cmp-chrf-beta input", "3")
+    page.check("#cmp-chrf-whitespace input")
+    _compare_and_wait(page)
+    options = ChrfOptions(char_order=4, word_order=2, beta=3, whitespace=True)
+    want = bleukit.paired_test([("base", systems[0][1]), ("new", systems[1][1])], refs, n_samples=100, options=options)
+    page.wait_for_selector("#compare-signature")
+    assert page.inner_text("#compare-signature") == want[0].result.signature
+    cells = page.eval_on_selector_all("#compare-table [role=gridcell]", "els => els.map(e => e.textContent.trim())")
+    assert cells[1] == f"{want[0].score:.2f}" and cells[6] == f"{want[1].score:.2f}"
+    assert "(3 not default)" in page.inner_text("#compare-options")
+    _no_error_badges(page)
+    _shot(page, "compare-chrf-options")

@@ -230,3 +230,59 @@ def test_app_py_is_the_few_lines_a_space_runs():
 
     source = (REPO / "app.py").read_text(encoding="utf-8")
     assert len(source.splitlines()) <= 25 and "bleukit.app.build_demo()" in source and "import gradio" not in source
+
+
+@pytest.mark.parametrize(
+    "metric, form, sacre",
+    [
+        ("chrF", {"char_order": 4, "beta": 3, "lowercase": True}, {"char_order": 4, "beta": 3, "lowercase": True}),
+        ("chrF++", {"whitespace": True, "eps_smoothing": True},
+         {"word_order": 2, "whitespace": True, "eps_smoothing": True}),
+        ("TER", {"normalized": True, "case_sensitive": True, "no_punct": True},
+         {"normalized": True, "case_sensitive": True, "no_punct": True}),
+    ],
+)
+def test_chrf_and_ter_options_are_the_forms(app, wmt17, metric, form, sacre):
+    from sacrebleu.metrics import CHRF, TER
+
+    _, systems, refs = wmt17
+    values = [form.get(name) for name in app.CHRF_FORM_OPTIONS + app.TER_FORM_OPTIONS]
+    texts = ["\n".join(h) for _, h in systems[:2]] + [""] * (app.MAX_SYSTEMS - 2)
+    names = [n for n, _ in systems[:2]] + [""] * (app.MAX_SYSTEMS - 2)
+    sets = ["\n".join(refs)] + [""] * (app.MAX_REFERENCE_SETS - 1)
+    notice, table, summary, plot = app.on_compare(
+        *texts, *names, *sets, *app.reset_options(), "approximate randomization", 50, 3, metric,
+        list(app.COMPARISONS)[0], list(app.CORRECTIONS)[0], *values,
+    )
+    assert 'role="alert"' not in notice, notice
+    scorer = (TER if metric == "TER" else CHRF)(**sacre)
+    for row, (_, hyps) in zip(table.values.tolist(), systems[:2]):
+        assert row[1] == f"{scorer.corpus_score(hyps, [refs]).score:.2f}"
+    options = app.metric_options(metric, None, form)
+    assert all(getattr(options, k) == v for k, v in sacre.items())
+    want = bleukit.paired_test(systems[:2], refs, method="ar", n_samples=50, seed=3, options=options)
+    assert html.unescape(re.search(r'id="compare-signature">(.*?)</code>', summary).group(1)).replace(
+        "<wbr>", "") == want[0].result.signature
+    assert f"{want[1].p_value:.4f}" in table.values.tolist()[1][3]
+    assert f"({len(form)} not default)" in summary  # the options in words, the changed ones counted
+
+
+@pytest.mark.parametrize(
+    "form, message",
+    [
+        ({"char_order": 12}, "character n-gram order must be between 1 and 10, got 12"),
+        ({"char_order": 0}, "character n-gram order must be between 1 and 10, got 0"),
+        ({"beta": -1}, "beta"),
+    ],
+)
+def test_out_of_range_chrf_options_give_one_message(app, caplog, form, message):
+    values = [form.get(name) for name in app.CHRF_FORM_OPTIONS + app.TER_FORM_OPTIONS]
+    texts = ["a b c\nd e", "a b x\nd e"] + [""] * (app.MAX_SYSTEMS - 2)
+    sets = ["a b c\nd e"] + [""] * (app.MAX_REFERENCE_SETS - 1)
+    notice, table, summary, plot = app.on_compare(
+        *texts, *[""] * app.MAX_SYSTEMS, *sets, *app.reset_options(), "paired bootstrap", 100, 1, "chrF",
+        list(app.COMPARISONS)[0], list(app.CORRECTIONS)[0], *values,
+    )
+    assert 'role="alert"' in notice and message in html.unescape(notice)
+    assert table.empty and summary == "" and plot is None
+    assert len(_log_lines(caplog)) == 1 and _log_lines(caplog)[0].startswith("input error in compare: ")

@@ -20,10 +20,12 @@ from .forms import (
     MAX_REFERENCE_SETS,
     api_texts,
     make_options,
-    metric_options,
     paired_settings,
     parse_corpus,
     parse_systems,
+)
+from .forms import (
+    metric_options as options_of,
 )
 from .reports import compare_report, explain_report, metrics_report, score_report
 
@@ -103,6 +105,7 @@ def compare(
     metric: str = "BLEU",
     comparison: str = "baseline",
     correction: Optional[str] = None,
+    metric_options: Optional[dict] = None,
 ) -> dict:
     """Paired significance test of 2-5 systems against the first (the baseline), as sacreBLEU's
     ``--paired-bs`` / ``--paired-ar``; `correction`: "holm" or "bonferroni" adds each corrected
@@ -111,17 +114,25 @@ def compare(
     `references`: one to four reference sets (as for ``/bleu``); `names`: optional, one per system;
     `method`: "bs" (paired bootstrap, default 1000 samples) or "ar" (approximate randomization,
     default 10000); `seed`: sacreBLEU's default 12345; `metric`: "BLEU" (with the BLEU options),
-    "chrF", "chrF++" or "TER" (sacreBLEU's defaults; TER: lower is better).
+    "chrF", "chrF++" or "TER" (TER: lower is better) with sacreBLEU's defaults, or those of
+    `metric_options` (chrF: char_order, beta, lowercase, whitespace, eps_smoothing; TER: normalized,
+    no_punct, asian_support, case_sensitive).
 
     >>> r = compare(["a b c d\\na b", "a b c d\\nx y"], ["a b c d\\na b"], names=["A", "B"], n_samples=20)
     >>> [(s["name"], round(s["score"], 2)) for s in r["systems"]], r["signature"].split("|")[1:3]
     ([('A', 100.0), ('B', 84.09)], ['bs:20', 'seed:12345'])
     >>> compare(["a b c d\\na b", "a b c d\\nx y"], ["a b c d\\na b"], n_samples=20, metric="TER")["metric"]
     'TER'
+    >>> compare(["a b c d\\na b", "a b c d\\nx y"], ["a b c d\\na b"], n_samples=20, metric="chrF",
+    ...         metric_options={"char_order": 4})["signature"].split("|")[5]
+    'nc:4'
     """
     try:
         bleu_options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_ngram_order, effective_order)
-        options = metric_options(metric, bleu_options)
+        if metric_options is not None and not isinstance(metric_options, dict):
+            given = type(metric_options).__name__
+            raise TypeError(f"metric_options must be a dict of chrF or TER options, got {given}")
+        options = options_of(metric, bleu_options, metric_options)
         texts = api_texts(systems, "systems", "one text per system")
         given = api_texts(names, "names", "one name per system")
         if names is not None and len(given) != len(texts):

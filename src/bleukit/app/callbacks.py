@@ -22,6 +22,7 @@ from bleukit.defaults import DEFAULT_SAMPLES
 
 from .forms import (
     ALL_ORDERS,
+    CHRF_FORM_OPTIONS,
     COMPARE_COLUMNS,
     COMPARISONS,
     CORRECTIONS,
@@ -33,6 +34,7 @@ from .forms import (
     METHODS,
     METRIC_COLUMNS,
     TABLE_COLUMNS,
+    TER_FORM_OPTIONS,
     VARIANT_COLUMNS,
     make_options,
     metric_options,
@@ -215,7 +217,8 @@ def on_compare(*values: Any) -> tuple:
     """Compare button. ``values``: the ``MAX_SYSTEMS`` system texts, their names, the
     ``MAX_REFERENCE_SETS`` reference sets, the form options (``FORM_OPTIONS``), then test, number of
     samples, seed and, optionally, the metric's label (BLEU when left out), what to compare (a
-    ``COMPARISONS`` label) and the correction (a ``CORRECTIONS`` label). Returns the notice, the
+    ``COMPARISONS`` label), the correction (a ``CORRECTIONS`` label), then chrF's options
+    (``CHRF_FORM_OPTIONS``) and TER's (``TER_FORM_OPTIONS``; their defaults when left out). Returns the notice, the
     table, the summary with the signature (and the ranking of all pairs when asked) and the plot
     data; an input error shows its message and
     clears the results instead."""
@@ -226,8 +229,10 @@ def on_compare(*values: Any) -> tuple:
     method, n_samples, seed = settings[:3]
     chosen = list(settings[3:6])
     metric, comparison, correction = chosen + ["BLEU", list(COMPARISONS)[0], list(CORRECTIONS)[0]][len(chosen) :]
+    metric_values = settings[6:]
+    keywords = dict(zip(CHRF_FORM_OPTIONS + TER_FORM_OPTIONS, metric_values))
     try:
-        options = metric_options(metric, make_options(*form_options))
+        options = metric_options(metric, make_options(*form_options), keywords)
         systems, refs = parse_systems(list(texts), list(names), list(sets))
         method, n, seed = paired_settings(method, n_samples, seed)
         # each system tokenized and counted once; the test, ranking and plot share its tables

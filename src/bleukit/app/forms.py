@@ -65,6 +65,11 @@ METRIC_CHOICES: Dict[str, Tuple[str, Dict[str, Any]]] = {
     "TER": ("ter", {}),
 }
 OTHER_METRICS = [label for label in METRIC_CHOICES if label != "BLEU"]
+#: The chrF and TER options the compare tab sets, in the order of its inputs (chrF's word order is
+#: the choice's: 0 for chrF, 2 for chrF++); their defaults and ranges are the library's.
+CHRF_FORM_OPTIONS = ("char_order", "beta", "lowercase", "whitespace", "eps_smoothing")
+TER_FORM_OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
+MAX_CHAR_ORDER = 10  # largest character n-gram order offered (the library takes more; the page caps the work)
 METRIC_COLUMNS = ["metric", "score", "better", "signature"]
 #: The corpus defaults, read from the core (never spelled out here).
 DEFAULTS = BleuOptions()
@@ -230,21 +235,40 @@ def make_options(
     )
 
 
-def metric_options(metric: str, bleu_options: Optional[BleuOptions] = None) -> MetricOptions:
+def metric_options(
+    metric: str, bleu_options: Optional[BleuOptions] = None, keywords: Optional[Dict[str, Any]] = None
+) -> MetricOptions:
     """The options of a metric picked on the page (a :data:`METRIC_CHOICES` label): BLEU's are the
-    form's (``bleu_options``), the others' sacreBLEU's defaults.
+    form's (``bleu_options``); chrF's and TER's are sacreBLEU's defaults where ``keywords`` (the
+    form's :data:`CHRF_FORM_OPTIONS` or :data:`TER_FORM_OPTIONS`, as the page gives them) set none.
+    The library checks every value (:meth:`~bleukit.metrics.base.MetricOptions.from_keywords`).
 
     >>> metric_options("TER").signature(1).split("|")[:3]
     ['nrefs:1', 'case:lc', 'tok:tercom']
-    >>> metric_options("chrF++").word_order
-    2
+    >>> o = metric_options("chrF++", keywords={"char_order": 4.0, "beta": "3", "whitespace": True})
+    >>> o.char_order, o.word_order, o.beta, o.whitespace
+    (4, 2, 3, True)
     """
     if metric not in METRIC_CHOICES:
         raise ValueError(f"unknown metric {metric!r}: choose one of {', '.join(METRIC_CHOICES)}")
-    name, keywords = METRIC_CHOICES[metric]
+    name, fixed = METRIC_CHOICES[metric]
     if name == "bleu":
         return bleu_options if bleu_options is not None else DEFAULTS
-    return get_metric(name).options_type.from_keywords(keywords)
+    options_type = get_metric(name).options_type
+    given = {k: v for k, v in (keywords or {}).items() if k in options_type.option_names() and v is not None}
+    if "char_order" in given:
+        order = whole_number(given["char_order"], "character n-gram order")
+        if order is not None and not 1 <= order <= MAX_CHAR_ORDER:
+            raise ValueError(f"character n-gram order must be between 1 and {MAX_CHAR_ORDER}, got {order}")
+        given["char_order"] = order
+    if isinstance(given.get("beta"), str):
+        try:
+            given["beta"] = float(given["beta"]) if given["beta"].strip() else None
+        except ValueError:
+            raise ValueError(f"beta must be a number, got {given['beta']!r}") from None
+    if isinstance(given.get("beta"), float) and given["beta"].is_integer():
+        given["beta"] = int(given["beta"])  # a number box's 2.0 is sacreBLEU's beta 2 (and its signature)
+    return options_type.from_keywords({**{k: v for k, v in given.items() if v is not None}, **fixed})
 
 
 def parse_systems(

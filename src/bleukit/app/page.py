@@ -12,6 +12,8 @@ import gradio as gr
 from bleukit._version import __version__
 from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleukit.metrics.bleu.options import SMOOTH_DEFAULTS
+from bleukit.metrics.chrf.options import ChrfOptions
+from bleukit.metrics.ter.options import TerOptions
 
 from . import api
 from .callbacks import (
@@ -32,11 +34,13 @@ from .callbacks import (
 from .examples import EXAMPLE_LABELS, EXAMPLES
 from .forms import (
     ALL_ORDERS,
+    CHRF_FORM_OPTIONS,
     COMPARE_COLUMNS,
     COMPARISONS,
     CORRECTIONS,
     DEFAULTS,
     FORM_OPTIONS,
+    MAX_CHAR_ORDER,
     MAX_CHARS,
     MAX_FILE_SIZE,
     MAX_MAX_ORDER,
@@ -49,6 +53,7 @@ from .forms import (
     METRIC_COLUMNS,
     SORT_CHOICES,
     TABLE_COLUMNS,
+    TER_FORM_OPTIONS,
     VARIANT_COLUMNS,
     available_tokenizers,
 )
@@ -102,6 +107,31 @@ def _option_controls(tokenizers: List[str], prefix: str = "") -> List[Any]:
     )
     smooth_method.change(_smoothing_value_box, smooth_method, smooth_value, api_visibility="undocumented")
     return [tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order]
+
+
+def _metric_option_controls() -> List[Any]:
+    """chrF's and TER's options, in ``CHRF_FORM_OPTIONS + TER_FORM_OPTIONS`` order, at the library's
+    defaults (a closed panel: they apply only when that metric is picked)."""
+    chrf, ter = ChrfOptions(), TerOptions()
+    with gr.Accordion("chrF / chrF++ and TER options", open=False, elem_id="cmp-metric-options"):
+        with gr.Row():
+            controls = [
+                gr.Number(chrf.char_order, label=f"chrF character n-gram order (1-{MAX_CHAR_ORDER})", precision=0,
+                          elem_id="cmp-chrf-char-order"),
+                gr.Number(chrf.beta, label="chrF beta (recall's weight)", elem_id="cmp-chrf-beta"),
+                gr.Checkbox(chrf.lowercase, label="chrF lowercase", elem_id="cmp-chrf-lowercase"),
+                gr.Checkbox(chrf.whitespace, label="chrF keeps whitespace", elem_id="cmp-chrf-whitespace"),
+                gr.Checkbox(chrf.eps_smoothing, label="chrF eps smoothing", elem_id="cmp-chrf-eps"),
+            ]
+        with gr.Row():
+            controls += [
+                gr.Checkbox(ter.normalized, label="TER normalized", elem_id="cmp-ter-normalized"),
+                gr.Checkbox(ter.no_punct, label="TER without punctuation", elem_id="cmp-ter-no-punct"),
+                gr.Checkbox(ter.asian_support, label="TER Asian support", elem_id="cmp-ter-asian"),
+                gr.Checkbox(ter.case_sensitive, label="TER case-sensitive", elem_id="cmp-ter-case"),
+            ]
+    assert len(controls) == len(CHRF_FORM_OPTIONS + TER_FORM_OPTIONS)
+    return controls
 
 
 def _reference_boxes(prefix: str = "") -> List[Any]:
@@ -306,7 +336,7 @@ def _compare_tab(tokenizers: List[str]) -> None:
         metric = gr.Dropdown(
             list(METRIC_CHOICES),
             value="BLEU",
-            label="metric (chrF, chrF++, TER: sacreBLEU's defaults; TER: lower is better)",
+            label="metric (chrF, chrF++, TER: their options below; TER: lower is better)",
             elem_id="cmp-metric",
         )
     with gr.Row():
@@ -319,6 +349,7 @@ def _compare_tab(tokenizers: List[str]) -> None:
             label="correction for multiple comparisons",
             elem_id="cmp-correction",
         )
+    metric_inputs = _metric_option_controls()
     compare_btn = gr.Button("Compare", variant="primary", elem_id="compare-btn")
     notice = gr.HTML(elem_id="compare-notice")
     table = gr.Dataframe(
@@ -345,6 +376,7 @@ def _compare_tab(tokenizers: List[str]) -> None:
         elem_id="compare-plot",
     )
     inputs = systems + names + refs + options + [method, n_samples, seed, metric, comparison, correction]
+    inputs += metric_inputs
     compare_btn.click(on_compare, inputs, [notice, table, summary, plot], api_visibility="undocumented")
     method.input(on_method, method, n_samples, api_visibility="undocumented")
     systems_file.upload(on_upload_systems, systems_file, systems + names + [notice], api_visibility="undocumented")

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from bleukit.explain import MatchExplanation
+from bleukit.metrics import get_metric
 from bleukit.metrics.bleu.options import BleuOptions
 
 from .forms import (
@@ -183,8 +184,7 @@ def compare_summary_html(report: Dict[str, Any], plot_samples: int) -> str:
         + (
             options_html(report["options"], "compare-options")
             if report.get("metric", "BLEU") == "BLEU"
-            else f'<div id="compare-options" class="options-used">options: {html.escape(report["metric"])} with '
-            "sacreBLEU's defaults (the BLEU options above do not apply)</div>"
+            else metric_options_html(report["metric"], report["options"])
         )
         + f'<div>signature <code id="compare-signature">{_signature_html(report["signature"])}</code></div>'
         + ranking_html(report)
@@ -236,6 +236,31 @@ def options_html(options: Dict[str, Any], elem_id: str = "bleu-options") -> str:
     changed = sum(not is_default for _, is_default in items)
     note = f" ({changed} not default)" if changed else " (all defaults)"
     return f'<div id="{elem_id}" class="options-used">options: {" · ".join(shown)}{note}</div>'
+
+
+def metric_options_html(metric: str, options: Dict[str, Any]) -> str:
+    """chrF's or TER's options in words (``options``: their ``to_dict()``), those that differ from
+    sacreBLEU's defaults marked, as :func:`options_html` does for BLEU's.
+
+    >>> from bleukit.metrics.chrf.options import ChrfOptions
+    >>> metric_options_html("chrF2++", ChrfOptions(word_order=2, char_order=4).to_dict()).split(" · ")[:2]
+    ['<div id="compare-options" class="options-used">options: chrF2++: <b class="opt changed">char order 4</b>', \
+'<span class="opt">word order 2</span>']
+    """
+    name = "chrf" if "word_order" in options else "ter"
+    defaults = get_metric(name).options_type().to_dict()
+    if name == "chrf":
+        defaults["word_order"] = options["word_order"]  # chrF or chrF++: the choice, not an option
+    shown = []
+    for key, value in options.items():
+        text = key.replace("_", " ") + ("" if isinstance(value, bool) and value else
+                                        " off" if isinstance(value, bool) else f" {value}")
+        css = '<span class="opt">{}</span>' if value == defaults.get(key) else '<b class="opt changed">{}</b>'
+        shown.append(css.format(html.escape(text)))
+    changed = sum(value != defaults.get(key) for key, value in options.items())
+    note = f" ({changed} not default)" if changed else " (sacreBLEU's defaults; the BLEU options above do not apply)"
+    listed = " · ".join(shown)
+    return f'<div id="compare-options" class="options-used">options: {html.escape(metric)}: {listed}{note}</div>'
 
 
 def _signature_html(signature: str) -> str:
