@@ -51,7 +51,8 @@ $(LT_VENV)/.installed: pyproject.toml setup.py
 	touch $@
 
 test-lighteval: $(LT_VENV)/.installed
-	$(LT_VENV)/bin/python -m pytest -q tests/integrations/test_lighteval.py src/bleukit/integrations/lighteval.py
+	$(LT_VENV)/bin/python -m pytest -q tests/integrations/test_lighteval.py src/bleukit/integrations/lighteval.py \
+		tests/integrations/test_recipes.py -k lighteval
 
 # The exactness tests on the other supported Pythons (pyenv's interpreters; the venv's 3.11 runs
 # everything in `make test`): noxfile.py. `nox -s exactness` runs all five.

@@ -2,14 +2,14 @@
 Hub would serve it, and upload it as a Space.
 
     python integrations/publish_hub_metric.py --smoke                         # write and load, offline
-    python integrations/publish_hub_metric.py --repo-id me/bleukit \\
-        --requirement 'bleukit @ git+https://HOST/OWNER/bleukit@v0.1.0'        # ... and upload (needs a token)
+    python integrations/publish_hub_metric.py --repo-id me/bleukit             # ... and upload (needs a token)
 
 The folder holds ``bleukit.py`` (the module ``evaluate.load("me/bleukit")`` downloads), the metric
-card, ``requirements.txt`` (``--requirement`` says how the Space installs bleukit before it is on
-PyPI) and a small widget. Before uploading, the folder is loaded with ``evaluate.load(folder)`` and
-its scores are checked against sacreBLEU's. Needs the ``metric`` extra (``huggingface_hub``, which
-comes with it, for the upload).
+card, ``requirements.txt``, a small widget and, by default, bleukit itself as a pure-Python wheel
+that ``requirements.txt`` names by its URL in the Space (bleukit is not on PyPI yet; once it is,
+``--requirement 'bleukit>=VERSION'`` names the release instead). Before uploading, the folder is
+loaded with ``evaluate.load(folder)`` and its scores are checked against sacreBLEU's. Needs the
+``metric`` extra (``huggingface_hub``, which comes with it, for the upload).
 """
 
 from __future__ import annotations

@@ -11,7 +11,14 @@ from __future__ import annotations
 import os
 from typing import Dict, Optional
 
-__all__ = ["DEFAULT_SEED", "DEFAULT_SAMPLES", "DEFAULT_THREADS", "SEED_ENVIRONMENT_VARIABLE", "environment_seed"]
+__all__ = [
+    "DEFAULT_SEED",
+    "DEFAULT_SAMPLES",
+    "DEFAULT_THREADS",
+    "SEED_ENVIRONMENT_VARIABLE",
+    "environment_seed",
+    "parse_seed",
+]
 
 #: sacreBLEU's default seed (its ``SACREBLEU_SEED`` environment variable when unset).
 DEFAULT_SEED = 12345
@@ -23,16 +30,29 @@ DEFAULT_SAMPLES: Dict[str, int] = {"bs": 1000, "ar": 10000}
 DEFAULT_THREADS = 1
 
 
+def parse_seed(raw: str, where: str) -> Optional[int]:
+    """A seed as sacreBLEU reads it from text: an integer, or ``none`` (any case) for unseeded.
+    ``where`` names the source in the error (``--seed``, ``SACREBLEU_SEED``).
+
+    >>> parse_seed("7", "--seed"), parse_seed(" None", "--seed")
+    (7, None)
+    >>> parse_seed("x", "--seed")
+    Traceback (most recent call last):
+    ...
+    ValueError: --seed='x' is not an integer or 'none'
+    """
+    if raw.strip().lower() == "none":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"{where}={raw!r} is not an integer or 'none'") from None
+
+
 def environment_seed() -> Optional[int]:
     """The seed sacreBLEU's tests take: ``$SACREBLEU_SEED`` (``none``: unseeded), else :data:`DEFAULT_SEED`.
 
     >>> environment_seed() if "SACREBLEU_SEED" not in os.environ else 12345
     12345
     """
-    raw = os.environ.get(SEED_ENVIRONMENT_VARIABLE, str(DEFAULT_SEED))
-    if raw.strip().lower() == "none":
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise ValueError(f"{SEED_ENVIRONMENT_VARIABLE}={raw!r} is not an integer or 'none'") from None
+    return parse_seed(os.environ.get(SEED_ENVIRONMENT_VARIABLE, str(DEFAULT_SEED)), SEED_ENVIRONMENT_VARIABLE)

@@ -19,8 +19,11 @@ computes it), so it equals that of a loop of sacreBLEU calls with ``==``, in any
 text is another text: it is a reference of its copies. Nothing is compared N² times for the first
 two definitions: each distinct text is tokenized and counted once, and the multi-reference clips
 of all texts follow from three numbers per n-gram (:func:`bleukit.metrics.bleu.pairs.self_rows`).
-Other metrics work through their options (``options=ChrfOptions()``: Self-chrF);
-:func:`self_bleu_ids` scores token ids (RL diversity monitoring).
+Other metrics work through their options (``options=ChrfOptions()``: Self-chrF; ``TerOptions()``:
+Self-TER, for any number of texts: each text's fewest edits over the others and their average
+length follow from the statistics of every ordered pair, :mod:`bleukit.metrics.ter.pairs`, then
+are scored as sacreBLEU scores them); :func:`self_bleu_ids` scores token ids (RL diversity
+monitoring).
 
 >>> texts = ["the cat sat on the mat", "the cat is on the mat", "a dog barked"]
 >>> r = self_bleu(texts)
@@ -45,6 +48,7 @@ from .metrics.base import MetricOptions, MetricResult, Statistics
 from .metrics.bleu import pairs
 from .metrics.bleu.options import BleuOptions
 from .metrics.bleu.statistics import BleuStatistics
+from .metrics.ter.options import TerOptions
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -157,6 +161,8 @@ def self_bleu(
                 total.add(block[np.arange(len(block)), np.arange(i0, i0 + len(block))], sign=-1)
         name = _result_name(metric.statistics(checked[:1], [checked[1:2]], opts), opts)
         return _pairwise_score(total, len(checked), opts, name)
+    if isinstance(opts, TerOptions):
+        return _self_ter(checked, definition, opts, n_threads)
     return _from_statistics(metric.self_statistics(checked, opts, threads=n_threads), definition, opts)
 
 
@@ -246,6 +252,28 @@ def _from_statistics(table: Statistics, definition: str, options: MetricOptions)
     signature = options.signature(table.nrefs_signature)
     return SelfScore(exact_mean(scores), definition, metric.name, n, signature, _result_name(table, options),
                      scores=scores, options=options)
+
+
+def _self_ter(texts: List[str], definition: str, options: TerOptions, threads: int) -> SelfScore:
+    """Self-TER's ``"sentence"`` and ``"corpus"`` definitions for any number of texts. A TER table
+    holds averages over at most 20 references; here each text's average reference length is the
+    float sacreBLEU computes (``sum_len / nrefs``), from the counts of every pair."""
+    from .metrics.ter.formula import edit_rates, summed_totals, ter_score
+    from .metrics.ter.pairs import self_counts
+    from .metrics.ter.result import TerResult
+
+    counts = self_counts(texts, options, threads=threads)
+    n = len(texts)
+    edits, averages = counts[:, 0], counts[:, 1] / (n - 1)  # int64 / int: sacreBLEU's one division
+    signature = options.signature(n - 1)
+    total_edits, ref_length = summed_totals(edits, averages)
+    corpus = TerResult(score=ter_score(total_edits, ref_length), num_edits=total_edits, ref_length=ref_length,
+                       signature=signature, options=options)
+    name = metric_for(options).name
+    if definition == "corpus":
+        return SelfScore(corpus.score, definition, name, n, signature, corpus.name, corpus=corpus, options=options)
+    scores = edit_rates(edits, averages)
+    return SelfScore(exact_mean(scores), definition, name, n, signature, corpus.name, scores=scores, options=options)
 
 
 def _bleu_pairwise_sum(counted: pairs.Pairs, options: BleuOptions, threads: int) -> "_ExactSum":

@@ -76,15 +76,28 @@ def test_ter_pairs_equal_sacrebleu_and_rank_the_lowest_first(wmt17, monkeypatch,
             assert scores[pair.better] < scores[other]
 
 
-def test_self_ter_equals_a_loop_of_sacrebleu_sentence_scores(wmt17):
-    texts = wmt17[0][0][1][:20]
-    ter = TER()
+@pytest.mark.parametrize(
+    "n, opts", [(20, {}), (40, {}), (43, {"normalized": True, "case_sensitive": True}), (2, {})]
+)
+def test_self_ter_equals_a_loop_of_sacrebleu_sentence_scores(wmt17, n, opts):
+    """Any number of texts (a TER table holds at most 20 references a row): each text against the
+    n - 1 others, sacreBLEU's average reference length a float (39 and 42 references do not divide
+    its table's unit). A repeated text is a reference of its copy."""
+    texts = wmt17[0][0][1][: n - 1] + wmt17[0][0][1][:1]
+    ter = TER(**opts)
     loop = [ter.sentence_score(t, texts[:i] + texts[i + 1 :]).score for i, t in enumerate(texts)]
-    r = bleukit.self_bleu(texts, options=TerOptions())
-    assert r.scores.tolist() == loop and r.score == statistics.mean(loop)
+    r = bleukit.self_bleu(texts, options=TerOptions(**opts))
+    assert r.scores.tolist() == loop and r.score == statistics.mean(loop) and r.n_texts == n
+    one = bleukit.corpus_ter(texts[:1], [texts[1:2]], **opts).signature.split("|")
+    assert r.signature.split("|") == [f"nrefs:{n - 1}"] + one[1:]
     streams = [texts[:i] + texts[i + 1 :] for i in range(len(texts))]
     corpus = ter.corpus_score(texts, [[s[k] for s in streams] for k in range(len(texts) - 1)])
-    assert bleukit.self_bleu(texts, options=TerOptions(), definition="corpus").score == corpus.score
+    got = bleukit.self_bleu(texts, options=TerOptions(**opts), definition="corpus")
+    assert (got.score, got.corpus.num_edits, got.corpus.ref_length) == (corpus.score, corpus.num_edits,
+                                                                        corpus.ref_length)
+    pairwise = [ter.sentence_score(t, [u]).score for i, t in enumerate(texts) for j, u in enumerate(texts) if i != j]
+    got = bleukit.self_bleu(texts, options=TerOptions(**opts), definition="pairwise")
+    assert got.score == statistics.mean(pairwise)
 
 
 def test_ter_report_and_command_line(wmt17, tmp_path):

@@ -101,7 +101,9 @@ def test_ray_grouped_corpus_chrf_and_sentence_column(ray_local, de_en):
         }
     )
     ds = ray_local.data.from_arrow([table.slice(k, 400) for k in range(0, n, 400)])
-    by_part = bleu_ray.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], group_by="part", batch_size=300, options=CHRF_PP)
+    by_part = bleu_ray.corpus_bleu(
+        ds, "hyp", ["ref_a", "ref_b"], group_by="part", batch_size=300, options=CHRF_PP
+    ).groups
     assert list(by_part) == ["a", "b"]
     metric = CHRF(word_order=2)
     for key, rows in (("a", slice(0, half)), ("b", slice(half, n))):

@@ -2,21 +2,28 @@
 `make test-lighteval` builds .venv-lighteval and runs this file). Corpus scores against sacreBLEU
 with ==, every reference of every sample used; the standard error against lighteval's own bootstrap
 (the same resamples) with ==; a local task's samples through lighteval's apply_metric and
-MetricsLogger.aggregate, offline."""
+MetricsLogger.aggregate, offline. bleu_1/bleu_4 against lighteval's own with ==, on NLTK's Punkt
+data taken from a registry wheel that bundles it (fetched at set-up, never committed)."""
 
 from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
+import zipfile
 
 import pytest
 
 pytest.importorskip("lighteval", reason="needs lighteval in its own venv: make test-lighteval")
 
+import nltk  # noqa: E402
+import numpy as np  # noqa: E402
 import sacrebleu  # noqa: E402
 from lighteval.logging.info_loggers import MetricsLogger  # noqa: E402
 from lighteval.metrics import apply_metric  # noqa: E402
 from lighteval.metrics.metrics import Metrics  # noqa: E402
+from lighteval.metrics.metrics_sample import BLEU as LightevalBLEU  # noqa: E402
 from lighteval.metrics.sample_preparator import GenerativeCorpusMetricInput as Sample  # noqa: E402
 from lighteval.metrics.utils.stderr import bootstrap_stderr  # noqa: E402
 from lighteval.models.model_output import ModelResponse  # noqa: E402
@@ -190,3 +197,100 @@ def test_bad_input_is_named():
         plugin.corpus_metric("bleu", plugin.bleu.corpus_level_fn.options, tokenize="intl")
     with pytest.raises(TypeError, match="unknown CHRF option"):
         plugin.corpus_metric("chrf", tokenize="intl")
+
+
+# llama-index-core's wheel bundles NLTK's punkt_tab (its _static/nltk_cache): the one registry
+# package found that ships it; only that folder is extracted, into a temporary NLTK data folder.
+PUNKT_WHEEL = "llama-index-core==0.14.25"
+PUNKT_IN_WHEEL = "llama_index/core/_static/nltk_cache/"
+
+
+@pytest.fixture(scope="module")
+def punkt_data(tmp_path_factory):
+    download = tmp_path_factory.mktemp("wheel")
+    pip = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:"]
+        + [PUNKT_WHEEL, "-d", str(download), "-q"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    wheels = list(download.glob("llama_index_core-*.whl"))
+    if pip.returncode != 0 or not wheels:
+        pytest.skip(
+            f"cannot download {PUNKT_WHEEL} (it bundles NLTK's punkt_tab) from the registry: {pip.stderr[-500:]}"
+        )
+    root = tmp_path_factory.mktemp("nltk_data")
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        members = [n for n in wheel.namelist() if n.startswith(PUNKT_IN_WHEEL + "tokenizers/punkt_tab/")]
+        for name in members:
+            target = root / name[len(PUNKT_IN_WHEEL) :]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(wheel.read(name))
+    assert (root / "tokenizers" / "punkt_tab" / "english" / "sent_starters.txt").is_file()
+    return root
+
+
+@pytest.fixture
+def offline_nltk(monkeypatch, punkt_data):
+    """NLTK finds punkt_tab in the extracted folder only, and any download fails the test."""
+
+    def no_download(*args, **kwargs):
+        raise AssertionError(f"nltk.download{args} called: the test is offline")
+
+    monkeypatch.setattr(nltk.data, "path", [str(punkt_data)])
+    monkeypatch.setattr(nltk, "download", no_download)
+
+
+def bleu_docs(hyps, streams, predictions_per_doc=1):
+    docs, responses = [], []
+    for k, refs in enumerate(zip(*streams)):
+        docs.append(Doc(query="", choices=list(refs), gold_index=list(range(len(refs))), task_name="t"))
+        # several sampled predictions per doc too: lighteval averages BLEU over them
+        responses.append(ModelResponse(text=[hyps[(k + j) % len(hyps)] for j in range(predictions_per_doc)]))
+    return docs, responses
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # NLTK (and its reproduction) warn on zero n-gram counts
+@pytest.mark.parametrize("name, n_gram", [("bleu_1", 1), ("bleu_4", 4)])
+@pytest.mark.parametrize("predictions_per_doc", [1, 2])
+def test_bleu_n_is_lightevals_offline(offline_nltk, monkeypatch, shared_data, name, n_gram, predictions_per_doc):
+    folder = shared_data / "wmt22-de-en"
+    hyps = read_lines(folder / "hyp.LT22.en")[:LINES]
+    streams = [read_lines(folder / f"ref.{k}.en")[:LINES] for k in "AB"]
+    docs, responses = bleu_docs(hyps, streams, predictions_per_doc)
+    ours_metric, theirs_metric = getattr(plugin, name), getattr(Metrics, name).value
+    assert ours_metric.metric_name == theirs_metric.metric_name == name
+    ours = [ours_metric.sample_level_fn.compute(d, r) for d, r in zip(docs, responses)]
+    # lighteval's own, with its nltk.download("punkt_tab") made a no-op (the data is on the path)
+    monkeypatch.setattr(nltk, "download", lambda *args, **kwargs: True)
+    assert isinstance(theirs_metric.sample_level_fn, LightevalBLEU)
+    theirs = [theirs_metric.sample_level_fn.compute(d, r) for d, r in zip(docs, responses)]
+    assert ours == theirs
+    assert len(set(ours)) > 10 and 0 < ours_metric.corpus_level_fn(ours) < 1
+    assert ours_metric.corpus_level_fn(ours) == np.mean(theirs)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_bleu_n_through_lightevals_apply_metric(offline_nltk, monkeypatch):
+    task, docs = _local_task()
+    hyps = ["Das Haus ist klein. Es ist alt.", "Ich mag Tee.", "Der Zug fährt mittags."]
+    hyps += ["Sie liest.", "Es regnet heute.", "Wo ist die Station?"]
+    responses = [ModelResponse(text=[h]) for h in hyps]
+    ours = apply_metric(responses, docs, [plugin.bleu_1, plugin.bleu_4])
+    monkeypatch.setattr(nltk, "download", lambda *args, **kwargs: True)
+    theirs = apply_metric(responses, docs, [Metrics.bleu_1.value, Metrics.bleu_4.value])
+    assert ours == theirs and {k for o in ours for k in o} == {"bleu_1", "bleu_4"}
+
+
+def test_bleu_n_without_punkt_names_the_fix(monkeypatch, tmp_path):
+    def no_download(*args, **kwargs):
+        raise AssertionError("bleukit must never download")
+
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
+    monkeypatch.setattr(nltk, "download", no_download)
+    doc = Doc(query="", choices=["The cat sat."], gold_index=0, task_name="t")
+    with pytest.raises(LookupError, match=r"python -m nltk.downloader punkt_tab.*NLTK_DATA"):
+        plugin.bleu_4.sample_level_fn.compute(doc, ModelResponse(text=["The cat sat."]))
+    with pytest.raises(ValueError, match="n_gram must be an int from 1 to 4"):
+        plugin.NltkBleu(0)

@@ -108,9 +108,9 @@ def test_real_data_equals_sacrebleu_per_group(ray_local, shared_data):
             lowercase=lowercase,
             smooth_method=smooth,
         )
-        assert len(results) == len(rows)
+        assert len(results.groups) == len(rows)
         for row in rows:
-            got = results[(row["dataset"], row["hyp"], _ref_config(row["refs"]))]
+            got = results.groups[(row["dataset"], row["hyp"], _ref_config(row["refs"]))]
             assert got.score == expected_score(row), row
             assert (got.counts, got.totals, got.sys_len, got.ref_len) == (
                 row["counts"],
@@ -134,6 +134,50 @@ def test_plain_corpus_bleu_equals_the_core(ray_local, shared_data):
     # A column of reference lists is one column holding several references per row.
     ds_lists = _blocks({"hyp": hyps, "refs": [list(r) for r in zip(streams[0], ref_b)]}, n_blocks=3)
     assert bleu_ray.corpus_bleu(ds_lists, "hyp", "refs", smooth_method="floor") == want
+
+
+@pytest.mark.parametrize(
+    "options, corpus_score",
+    [
+        (bleukit.BleuOptions(), bleukit.corpus_bleu),
+        (bleukit.ChrfOptions(word_order=2), lambda h, r, **kw: bleukit.corpus_chrf(h, r, word_order=2, **kw)),
+        (bleukit.TerOptions(), bleukit.corpus_ter),
+    ],
+    ids=["bleu", "chrf++", "ter"],
+)
+def test_groups_with_bootstrap_ci_whatever_the_row_order(ray_local, shared_data, options, corpus_score):
+    """Each group's score and bootstrap CI equal the core's group_by on the same rows, put in the
+    canonical order (rows sorted by their statistics: last column first for np.lexsort); the same
+    result from the rows shuffled into other blocks."""
+    hyps, refs, streams = load_corpus(shared_data, "wmt22-de-en", "hyp.Online-A.en", "ref.A.en+ref.B.en")
+    n = 240
+    hyps, refs = hyps[:n], [list(r) for r in refs[:n]]
+    labels = [("short" if len(h.split()) < 15 else "long") for h in hyps]
+    stats = bleukit.corpus_statistics(hyps, refs, options)
+    order = np.lexsort([stats.nrefs] + [stats.rows[:, k] for k in reversed(range(stats.rows.shape[1]))])
+    want = corpus_score(
+        [hyps[i] for i in order], [refs[i] for i in order], n_bootstrap=300, seed=7, group_by=[labels[i] for i in order]
+    )
+    columns = {"hyp": hyps, "refs": refs, "len": labels}
+    shuffled = np.random.default_rng(1).permutation(n)
+    results = []
+    for table, n_blocks in ((columns, 3), ({k: [v[i] for i in shuffled] for k, v in columns.items()}, 5)):
+        ds = _blocks(table, n_blocks=n_blocks)
+        results.append(
+            bleu_ray.corpus_bleu(ds, "hyp", "refs", group_by="len", batch_size=70, n_bootstrap=300, seed=7,
+                                 options=options)
+        )
+    for got in results:
+        assert got == want and got.to_dict() == want.to_dict()
+        assert list(got.groups) == list(want.groups) == ["long", "short"]
+        for label, group in got.groups.items():
+            assert (group.score, group.mean, group.ci) == (want.groups[label].score, want.groups[label].mean,
+                                                           want.groups[label].ci)
+            assert group.ci is not None and group.ci > 0
+    # without n_bootstrap the groups are summed in the tasks: the same scores, no CI
+    plain = bleu_ray.corpus_bleu(_blocks(columns, n_blocks=4), "hyp", "refs", group_by="len", options=options)
+    assert {k: g.score for k, g in plain.groups.items()} == {k: g.score for k, g in want.groups.items()}
+    assert plain.score == want.score and plain.groups["long"].ci is None
 
 
 def test_sentence_bleu_column_equals_sacrebleu(ray_local, shared_data):
@@ -164,6 +208,10 @@ def test_bad_input_is_named(ray_local):
         bleu_ray.corpus_bleu(ds.filter(expr=col("bleu") > 2), "hyp", "ref")
     with pytest.raises(ValueError, match="both the hypothesis and a reference"):
         bleu_ray.corpus_bleu(ds, "hyp", ["ref", "hyp"])
+    with pytest.raises(ValueError, match="n_bootstrap"):
+        bleu_ray.corpus_bleu(ds, "hyp", "ref", n_bootstrap=0)
+    with pytest.raises(ValueError, match="empty dataset"):
+        bleu_ray.corpus_bleu(ds.filter(expr=col("bleu") > 2), "hyp", "ref", group_by="hyp", n_bootstrap=10)
     # Raised inside a task: Ray wraps it in its own exception type, the message is kept.
     lazy = ds.map_batches(lambda batch: batch, batch_format="pyarrow")
     assert lazy.columns(fetch_if_missing=False) is None

@@ -21,17 +21,6 @@ RECIPES = sorted(
 )
 
 
-def _core_bleu_is_exact() -> bool:
-    # A pair on which bleukit's BLEU formula (numpy's exp/log) was an ulp off sacreBLEU's (math.exp/log)
-    # until the exactness work landed; the recipes that score such sentences then differ too.
-    import sacrebleu
-
-    import bleukit
-
-    hyp, ref = "t2 t2 t3 t5 t2 t2 t14", "t20 t15 t14"
-    return bleukit.sentence_bleu(hyp, [ref]).score == sacrebleu.sentence_bleu(hyp, [ref]).score
-
-
 def test_recipes_are_found_and_named_after_no_library():
     # a recipe called transformers.py would shadow the real package for every other recipe: no file
     # there may share its name with a module importable from anywhere else
@@ -48,6 +37,9 @@ def test_recipes_are_found_and_named_after_no_library():
 @pytest.mark.slow
 @pytest.mark.parametrize("recipe", RECIPES, ids=[p.stem for p in RECIPES])
 def test_recipe_smoke_run_equals_sacrebleu(recipe, tmp_path):
+    if "from lighteval" in recipe.read_text(encoding="utf-8"):
+        # lighteval pins nltk 3.9.1: its recipe runs in its own venv (make test-lighteval)
+        pytest.importorskip("lighteval", reason="needs lighteval in its own venv: make test-lighteval")
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     out = subprocess.run(
@@ -58,8 +50,6 @@ def test_recipe_smoke_run_equals_sacrebleu(recipe, tmp_path):
         text=True,
         timeout=900,
     )
-    if out.returncode != 0 and "differs from sacreBLEU" in out.stderr and not _core_bleu_is_exact():
-        pytest.xfail("the core's BLEU is an ulp off sacreBLEU's on this data (numpy exp/log in the formula)")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert "equal to sacreBLEU's" in out.stdout
 

@@ -203,8 +203,12 @@ def test_hub_metric_repo_files(tmp_path):
     space = _front_matter((REPO / "README.md").read_text(encoding="utf-8"))
     assert space["sdk_version"] == meta["sdk_version"] == GRADIO_SDK_VERSION
     assert space["app_file"] == "app.py" and (REPO / space["app_file"]).exists()
-    requirements = (out / "requirements.txt").read_text(encoding="utf-8").split()
-    assert requirements[0] == f"bleukit>={bleukit.__version__}" and "evaluate>=0.4" in requirements
+    requirements = (out / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    # Not on PyPI yet: the Space installs the wheel it carries, by its URL in the Space itself.
+    wheel = f"wheels/bleukit-{bleukit.__version__}-py3-none-any.whl"
+    assert requirements[0] == f"bleukit @ https://huggingface.co/spaces/me/bleukit/resolve/main/{wheel}"
+    assert (out / wheel).is_file() and "evaluate>=0.4" in requirements
+    assert "pure-Python wheel in its own `wheels/` folder" in card and requirements[0] in card
     with pytest.raises(ValueError, match="reads other.py"):
         write_metric_repo(tmp_path / "x", name="bleukit", repo_id="me/other")
 
@@ -269,6 +273,48 @@ def test_hub_metric_repo_requirement_before_a_release(tmp_path):
     assert f"pip install '{url}' evaluate" in (tmp_path / "repo" / "README.md").read_text(encoding="utf-8")
     with pytest.raises(ValueError, match="one pip requirement line for bleukit"):
         main([str(tmp_path / "bad"), "--requirement", "evaluate>=0.4"])
+
+
+@pytest.mark.slow
+def test_hub_metric_repo_wheel_installs_and_scores_as_sacrebleu(tmp_path):
+    """The wheel a Hub metric repo carries installs with pip alone (no compiler, no PyPI release) and,
+    on its own on the path, serves the metric with sacreBLEU's numbers through the Python engine."""
+    import zipfile
+
+    from packaging.requirements import Requirement
+
+    from bleukit.metric.hub import write_metric_repo, write_pure_wheel
+
+    out = write_metric_repo(tmp_path / "bleukit", repo_id="me/bleukit")
+    url = Requirement((out / "requirements.txt").read_text(encoding="utf-8").splitlines()[0]).url
+    wheel = out / "wheels" / url.rsplit("/", 1)[1]
+    assert wheel.read_bytes() == write_pure_wheel(tmp_path / "again").read_bytes()  # deterministic
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "bleukit/metric/modules/chrf.py" in names and "bleukit/schemas/cli-score.schema.json" in names
+    target = tmp_path / "site"
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(target)]
+    proc = subprocess.run([*pip, str(wheel)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    code = (
+        "import json, sys, warnings\n"
+        "warnings.simplefilter('error')\n"
+        "import bleukit, bleukit._native as n, evaluate\n"
+        "m = evaluate.load(sys.argv[1])\n"
+        "r = m.compute(predictions=json.loads(sys.argv[2]), references=json.loads(sys.argv[3]))\n"
+        "print(json.dumps([bleukit.__file__, n.kernel('bleukit.metrics.bleu._kernel') is None, r['score']]))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(target), HF_HUB_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
+    env.pop("BLEUKIT_ENGINE", None)
+    hyps, refs = ["The cat sat on the mat.", "It is raining today."], ["A cat sat on the mat.", "It rains today."]
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(out), json.dumps(hyps), json.dumps(refs)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    where, pure, score = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert where.startswith(str(target)) and pure
+    sacrebleu = pytest.importorskip("sacrebleu")
+    assert score == sacrebleu.corpus_bleu(hyps, [refs]).score
 
 
 @pytest.mark.parametrize("path", ["bleu", "compat bleu", "compat google_bleu"])

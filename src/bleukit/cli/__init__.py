@@ -20,9 +20,9 @@ import argparse
 import os
 import sys
 import warnings
-from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
+from typing import IO, Any, Dict, List, Optional, Sequence
 
-from ..defaults import DEFAULT_SEED, SEED_ENVIRONMENT_VARIABLE
+from ..defaults import environment_seed, parse_seed
 from ..metrics.base import MetricOptions
 from . import commands
 from .args import OUTPUT_FORMATS, build_parser, metric_cli, unsupported
@@ -32,15 +32,12 @@ from .output import Colors, results_table
 __all__ = ["main", "build_parser"]
 
 
-def _resolve_seed(arg: Optional[str]) -> Tuple[Optional[int], str]:
-    raw = arg if arg is not None else os.environ.get(SEED_ENVIRONMENT_VARIABLE, str(DEFAULT_SEED))
-    if raw.strip().lower() == "none":
-        return None, "none"
+def _seed(arg: Optional[str]) -> Optional[int]:
+    """``--seed`` when given, else sacreBLEU's environment variable (both read by :mod:`bleukit.defaults`)."""
     try:
-        return int(raw), str(int(raw))
-    except ValueError:
-        where = "--seed" if arg is not None else SEED_ENVIRONMENT_VARIABLE
-        raise CliError(f"{where}={raw!r} is not an integer or 'none'") from None
+        return environment_seed() if arg is None else parse_seed(arg, "--seed")
+    except ValueError as e:
+        raise CliError(str(e)) from None
 
 
 def _metric_options(args: argparse.Namespace, log: commands.Log) -> Dict[str, MetricOptions]:
@@ -71,7 +68,7 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
     if args.width < 0:
         raise CliError(f"-w/--width must be >= 0, got {args.width}")
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
-    seed, _ = _resolve_seed(args.seed)
+    seed = _seed(args.seed)
     colors = _colors(args, out)
     # bleukit's comparison output: all pairs (--rank) or the baseline's with corrected p-values
     ranked = args.rank or (paired is not None and args.correction is not None)

@@ -19,6 +19,14 @@ is the standard deviation of the corpus scores of lighteval's own resamples (the
 from summed statistics rows, ~1000 resamples in milliseconds); importing this module makes
 lighteval ask :class:`CorpusMetric` for it (other metrics are untouched).
 
+``bleu_1`` and ``bleu_4`` reproduce lighteval's sample-level metrics of those names exactly (NLTK's
+``sentence_bleu`` with one-hot weights on NLTK ``word_tokenize`` tokens, averaged over a sample's
+predictions) from bleukit's NLTK reproduction (:mod:`bleukit.compat.nltk`), and never download:
+lighteval's own calls ``nltk.download("punkt_tab")`` for every sample, which fails offline. NLTK's
+Punkt data must be on its data path (``python -m nltk.downloader punkt_tab`` once, or ``NLTK_DATA``
+naming a folder that holds ``tokenizers/punkt_tab``); without it they raise a ``LookupError`` that
+says so (:class:`NltkBleu`).
+
 >>> from lighteval.metrics.sample_preparator import GenerativeCorpusMetricInput as Sample
 >>> samples = [Sample(golds=["The cat sat.", "A cat sat."], preds=["A cat sat."]),
 ...            Sample(golds=["It rains."], preds=["It rained."])]
@@ -37,16 +45,29 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import lighteval.logging.info_loggers as lighteval_loggers
 import numpy as np
 from lighteval.metrics.metrics_corpus import CorpusLevelComputation
+from lighteval.metrics.metrics_sample import SampleLevelComputation
 from lighteval.metrics.sample_preparator import GenerativePreparator
-from lighteval.metrics.utils.metric_utils import CorpusLevelMetric, SamplingMethod
+from lighteval.metrics.utils.metric_utils import CorpusLevelMetric, SampleLevelMetric, SamplingMethod
 
+from bleukit.compat import nltk as nltk_bleu
 from bleukit.integrations._harness import harness_bootstrap_scores
 from bleukit.integrations.rewards import options_for_language, target_language
 from bleukit.metrics import available_metrics, get_metric, metric_for
 from bleukit.metrics.base import MetricOptions, Statistics
 from bleukit.pipeline import corpus_statistics, score_statistics
 
-__all__ = ["CorpusMetric", "corpus_metric", "with_bleukit_metrics", "bleu", "chrf", "chrf_plus", "ter"]
+__all__ = [
+    "CorpusMetric",
+    "NltkBleu",
+    "corpus_metric",
+    "with_bleukit_metrics",
+    "bleu",
+    "chrf",
+    "chrf_plus",
+    "ter",
+    "bleu_1",
+    "bleu_4",
+]
 
 # A task name ending in a language pair, as lighteval's translation tasks are named ("wmt19:en-zh").
 _PAIR = re.compile(r"(?:^|[:_|])([a-z]{2,3})-([a-z]{2,3})$")
@@ -115,6 +136,58 @@ class CorpusMetric(CorpusLevelComputation):
 
     def __str__(self) -> str:
         return f"CorpusMetric({type(self.options).__name__}({self.options.to_dict()}))"
+
+
+# NLTK's word_tokenize splits sentences with Punkt's English model, read from this resource.
+_PUNKT = "tokenizers/punkt_tab/english/"
+
+
+def _nltk_word_tokenize(text: str) -> List[str]:
+    """NLTK's ``word_tokenize(text)`` (Punkt sentences, then NLTK's word tokenizer), never
+    downloading: a ``LookupError`` naming the fix when Punkt's ``punkt_tab`` data is not on NLTK's
+    data path.
+    """
+    import nltk
+
+    try:
+        nltk.data.find(_PUNKT)
+    except LookupError:
+        raise LookupError(
+            "NLTK's word_tokenize needs the Punkt model 'punkt_tab', which is not on NLTK's data path "
+            f"({', '.join(map(str, nltk.data.path))}); bleukit never downloads it: run "
+            "`python -m nltk.downloader punkt_tab` once, or set NLTK_DATA to a folder holding "
+            "tokenizers/punkt_tab"
+        ) from None
+    return list(nltk.tokenize.word_tokenize(text))
+
+
+class NltkBleu(SampleLevelComputation):
+    """lighteval's sample-level ``BLEU(n_gram)``: NLTK's ``sentence_bleu`` of each prediction against
+    all of the sample's golds, with weight 1 on order ``n_gram`` only, on NLTK ``word_tokenize``
+    tokens, averaged over the predictions; offline (see :func:`_nltk_word_tokenize`).
+
+    >>> bleu_4.sample_level_fn.n_gram, bleu_4.metric_name
+    (4, 'bleu_4')
+    >>> NltkBleu(5)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_gram must be an int from 1 to 4 (lighteval weighs orders 1-4), got 5
+    """
+
+    def __init__(self, n_gram: int) -> None:
+        if isinstance(n_gram, bool) or not isinstance(n_gram, int) or not 1 <= n_gram <= 4:
+            raise ValueError(f"n_gram must be an int from 1 to 4 (lighteval weighs orders 1-4), got {n_gram!r}")
+        self.n_gram = n_gram
+
+    def compute(self, doc: Any, model_response: Any, **kwargs: Any) -> float:
+        """The mean over ``model_response.final_text`` of each prediction's BLEU-``n_gram``."""
+        golds = [_nltk_word_tokenize(g) for g in doc.get_golds()]
+        weights = [1 if order == self.n_gram else 0 for order in range(1, 5)]
+        scores = [
+            nltk_bleu.sentence_bleu(golds, _nltk_word_tokenize(p), weights=weights) for p in model_response.final_text
+        ]
+        # np.mean as lighteval (its float64, not a Python float: the logged value is the same type)
+        return np.mean(scores)  # type: ignore[return-value]
 
 
 def corpus_metric(
@@ -217,3 +290,18 @@ bleu = corpus_metric("bleu")
 chrf = corpus_metric("chrf")
 chrf_plus = corpus_metric("chrf", word_order=2)
 ter: Optional[CorpusLevelMetric] = corpus_metric("ter") if "ter" in available_metrics() else None
+#: Drop-ins for lighteval's ``Metrics.bleu_1`` and ``Metrics.bleu_4``: the same numbers, offline.
+bleu_1 = SampleLevelMetric(
+    metric_name="bleu_1",
+    sample_level_fn=NltkBleu(1),
+    category=SamplingMethod.GENERATIVE,
+    corpus_level_fn=np.mean,
+    higher_is_better=True,
+)
+bleu_4 = SampleLevelMetric(
+    metric_name="bleu_4",
+    sample_level_fn=NltkBleu(4),
+    category=SamplingMethod.GENERATIVE,
+    corpus_level_fn=np.mean,
+    higher_is_better=True,
+)

@@ -1,10 +1,14 @@
-"""Ray Data adapter: corpus BLEU and sentence-BLEU columns over datasets of any size, exact.
+"""Ray Data adapter: corpus BLEU (chrF, TER: any metric's options) and sentence-BLEU columns over
+datasets of any size, exact.
 
 Each ``map_batches`` task counts its rows' integer statistics with the core and returns only their
 column sums (one row per batch, or per batch and group); the driver adds those partial sums in a
 :class:`bleukit.StatisticsAccumulator` and scores them with the one formula. Integer sums do not
 depend on how the data was split, so the score equals the single-process
 ``bleukit.corpus_bleu`` to the last bit, with no shuffle and no per-partition BLEU averaging.
+With ``n_bootstrap`` the tasks return every row's statistics instead (resampling needs rows, not
+sums); the driver puts them in a canonical order, sorted by their statistics, so the bootstrap CI
+does not depend on how Ray split or ordered the rows either.
 Needs ``pip install 'bleukit[ray]'`` (``ray[data]``), imported only when this module is; the
 workers need bleukit installed too.
 
@@ -16,23 +20,26 @@ workers need bleukit installed too.
 ...     {"sys": "B", "hyp": "A cat is on a mat.", "ref": "The cat sat on the mat."}])
 >>> round(corpus_bleu(ds, "hyp", "ref").score, 4)
 49.9828
->>> {k: round(v.score, 4) for k, v in corpus_bleu(ds, "hyp", "ref", group_by="sys").items()}
+>>> {k: round(v.score, 4) for k, v in corpus_bleu(ds, "hyp", "ref", group_by="sys").groups.items()}
 {'A': 74.7188, 'B': 15.6197}
 """
 
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Dict, Hashable, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Mapping, Optional, Tuple
 
 import numpy as np
 import pyarrow as pa
 
 from bleukit.accumulator import StatisticsAccumulator
-from bleukit.groups import ordered_labels
+from bleukit.defaults import DEFAULT_SEED
+from bleukit.groups import ordered_labels, with_groups
+from bleukit.inputs import check_count, check_seed
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult, Statistics
 from bleukit.pipeline import sentence_scores_from_statistics
+from bleukit.significance import Seed, with_bootstrap
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -41,7 +48,7 @@ if TYPE_CHECKING:
 
 from ._columns import Columns, check_batching, check_column_names, require_columns, statistics_of_columns
 
-__all__ = ["corpus_bleu", "add_sentence_bleu"]
+__all__ = ["corpus_bleu", "add_sentence_bleu", "canonical_order"]
 
 #: Columns of the partial-sum tables (private to one computation; prefixed to avoid clashes with
 #: group columns).
@@ -58,17 +65,27 @@ def corpus_bleu(
     *,
     batch_size: Optional[int] = DEFAULT_BATCH_SIZE,
     map_batches_kwargs: Optional[Mapping[str, Any]] = None,
+    n_bootstrap: Optional[int] = None,
+    seed: Seed = DEFAULT_SEED,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
-) -> Union[MetricResult, Dict[Hashable, MetricResult]]:
-    """Corpus BLEU of a ``ray.data.Dataset``, identical to ``bleukit.corpus_bleu`` on its rows.
+) -> MetricResult:
+    """Corpus BLEU of a ``ray.data.Dataset``, identical to ``bleukit.corpus_bleu`` on its rows; the
+    metric of ``options`` (``ChrfOptions()``, ``TerOptions()``) the same way.
 
     ``reference_columns``: one column name or several; each column is a reference set, and a
     value is a string, a list of strings or ``None`` (missing). ``group_by`` (a column name or
-    several, e.g. system, test set, language pair) gives a dict of results keyed by the group
-    value (a tuple of values for several columns), sorted when the keys can be. ``options`` are
-    the core's keywords (``tokenize``, ``lowercase``, ``smooth_method``, ...; corpus defaults).
+    several, e.g. system, test set, language pair) puts each group's result in ``.groups``, keyed
+    by the group value (a tuple of values for several columns), sorted when the keys can be, as
+    ``bleukit.corpus_bleu(..., group_by=labels)`` does. The keywords are the core's options
+    (``tokenize``, ``lowercase``, ``smooth_method``, ...; corpus defaults).
     ``map_batches_kwargs`` go to ``Dataset.map_batches`` (``concurrency``, ``num_cpus``, ...).
+
+    With ``n_bootstrap`` the corpus result and each group's hold the bootstrap ``mean``/``ci``
+    (``seed`` as ``corpus_bleu``'s) of the rows in :func:`canonical_order`: equal to
+    ``bleukit.corpus_bleu(..., n_bootstrap=, seed=, group_by=)`` on the rows in that order,
+    whatever Ray's blocks and their order. That brings every row's statistics to the driver
+    (a few integers a row), where the plain score only sums them.
 
     >>> import ray
     >>> ds = ray.data.from_items([{"hyp": "a b c d", "r1": "a b c d", "r2": None},
@@ -80,19 +97,45 @@ def corpus_bleu(
     opts = resolve_options(options, keywords)
     batch_size, _ = check_batching(batch_size)
     hyp, refs, keys = check_column_names(hypothesis_column, reference_columns, group_by)
+    if n_bootstrap is not None:  # named before Ray runs anything
+        check_count(n_bootstrap, "n_bootstrap")
+        check_seed(seed)
     _check_known_columns(dataset, (hyp,) + refs + keys)
+    if n_bootstrap is not None:
+        rows_of_batch = functools.partial(_row_statistics, hyp, refs, keys, opts)
+        mapped = dataset.map_batches(
+            rows_of_batch, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {})
+        )
+        table, labels = _canonical_table(mapped.iter_batches(batch_format="pyarrow", batch_size=None), keys, opts)
+        result = with_bootstrap(metric_for(opts).result(table, opts), table, opts, n_bootstrap, seed)
+        return with_groups(result, table, labels, opts, n_bootstrap, seed) if keys else result
     count = functools.partial(_partial_sums, hyp, refs, keys, opts)
     partial = dataset.map_batches(
         count, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {})
     )
+    total = StatisticsAccumulator(opts)
     accumulators: Dict[Hashable, StatisticsAccumulator] = {}
     for table in partial.iter_batches(batch_format="pyarrow", batch_size=None):
-        _add_partial_sums(table, keys, opts, accumulators)
-    if not accumulators:
+        _add_partial_sums(table, keys, opts, total, accumulators)
+    if total.n_rows == 0:
         raise ValueError("empty dataset: BLEU needs at least one row")
     if not keys:
-        return accumulators[None].result()
-    return {key: accumulators[key].result() for key in ordered_labels(accumulators)}
+        return total.result()
+    return total.result().with_groups({key: accumulators[key].result() for key in ordered_labels(accumulators)})
+
+
+def canonical_order(statistics: Statistics) -> np.ndarray:
+    """The row order the Ray bootstrap resamples in: rows sorted by their statistics (first column
+    first, the reference count last). Identical rows are interchangeable in a resample, so the
+    order, and the CI, depend only on the rows, not on how Ray split or ordered them.
+
+    >>> from bleukit import BleuOptions, corpus_statistics
+    >>> canonical_order(corpus_statistics(["a b c", "a", "a b"], ["a b c", "a", "a b"], BleuOptions())).tolist()
+    [1, 2, 0]
+    """
+    rows = statistics.rows
+    keys = [statistics.nrefs] + [rows[:, k] for k in reversed(range(rows.shape[1]))]
+    return np.lexsort(keys) if len(statistics) else np.zeros(0, dtype=np.int64)
 
 
 def add_sentence_bleu(
@@ -131,10 +174,21 @@ def add_sentence_bleu(
     return dataset.map_batches(score, batch_format="pyarrow", batch_size=batch_size, **dict(map_batches_kwargs or {}))
 
 
+def _labels_of(table: pa.Table, keys: Tuple[str, ...]) -> List[Hashable]:
+    """Each row's group value (a tuple of values for several group columns)."""
+    if len(keys) == 1:
+        return table.column(keys[0]).to_pylist()
+    return list(zip(*(table.column(k).to_pylist() for k in keys)))
+
+
 def _add_partial_sums(
-    table: pa.Table, keys: Tuple[str, ...], options: MetricOptions, accumulators: Dict[Hashable, StatisticsAccumulator]
+    table: pa.Table,
+    keys: Tuple[str, ...],
+    options: MetricOptions,
+    total: StatisticsAccumulator,
+    accumulators: Dict[Hashable, StatisticsAccumulator],
 ) -> None:
-    """Add partial-sum rows (from ``_partial_sums``) to the accumulator of their group."""
+    """Add partial-sum rows (from ``_partial_sums``) to the total and to the accumulator of their group."""
     if table.num_rows == 0:
         return
     empty = metric_for(options).empty(options)
@@ -142,16 +196,37 @@ def _add_partial_sums(
     rows = np.stack([table.column(f"{_PREFIX}{k}").to_numpy() for k in range(width)], axis=1)
     lo, hi = table.column(_NREFS_MIN).to_numpy(), table.column(_NREFS_MAX).to_numpy()
     nrefs = np.where(lo == hi, lo, -1)  # -1: the partial sum's rows had different counts
+    total.add(empty.with_rows(rows, nrefs))
     if not keys:
-        group_keys: Sequence[Hashable] = [None] * len(rows)
-    elif len(keys) == 1:
-        group_keys = table.column(keys[0]).to_pylist()
-    else:
-        group_keys = list(zip(*(table.column(k).to_pylist() for k in keys)))
-    for i, key in enumerate(group_keys):
+        return
+    for i, key in enumerate(_labels_of(table, keys)):
         if key not in accumulators:
             accumulators[key] = StatisticsAccumulator(options)
         accumulators[key].add(empty.with_rows(rows[i : i + 1], nrefs[i : i + 1]))
+
+
+def _canonical_table(
+    tables: Any, keys: Tuple[str, ...], options: MetricOptions
+) -> Tuple[Statistics, Optional[List[Hashable]]]:
+    """The statistics rows (from ``_row_statistics``) of every table, in :func:`canonical_order`,
+    and their group labels (``None`` without group columns)."""
+    empty = metric_for(options).empty(options)
+    width = empty.rows.shape[1]
+    rows: List[np.ndarray] = []
+    nrefs: List[np.ndarray] = []
+    labels: List[Hashable] = []
+    for table in tables:
+        if table.num_rows == 0:
+            continue
+        rows.append(np.stack([table.column(f"{_PREFIX}{k}").to_numpy() for k in range(width)], axis=1))
+        nrefs.append(table.column(_NREFS_MIN).to_numpy())
+        if keys:
+            labels.extend(_labels_of(table, keys))
+    if not rows:
+        raise ValueError("empty dataset: BLEU needs at least one row")
+    stats = empty.with_rows(np.concatenate(rows), np.concatenate(nrefs))
+    order = canonical_order(stats)
+    return stats[order], ([labels[i] for i in order.tolist()] if keys else None)
 
 
 def _check_known_columns(dataset: Any, needed: Tuple[str, ...], absent: Optional[str] = None) -> None:
@@ -196,6 +271,17 @@ def _partial_sums(
     # Arrow names an aggregate "<column>_<function>"; give the columns their own names back.
     names = {f"{name}_{fn}": name for name, fn in aggregations}
     return grouped.rename_columns([names.get(name, name) for name in grouped.column_names])
+
+
+def _row_statistics(
+    hyp: str, refs: Tuple[str, ...], keys: Tuple[str, ...], options: MetricOptions, batch: pa.Table
+) -> pa.Table:
+    """One batch → each row's statistics and reference count, beside its group columns."""
+    require_columns(batch.column_names, keys)
+    stats = _batch_statistics(batch, hyp, refs, options)
+    columns = {f"{_PREFIX}{k}": pa.array(stats.rows[:, k], pa.int64()) for k in range(stats.rows.shape[1])}
+    columns[_NREFS_MIN] = pa.array(stats.nrefs, pa.int64())
+    return pa.table({**{k: batch.column(k) for k in keys}, **columns})
 
 
 def _with_sentence_bleu(

@@ -18,8 +18,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument(
         "--requirement",
         default=None,
-        help="how the Space installs bleukit (default: bleukit>=this version, from PyPI); before a release, a "
-        "direct URL such as 'bleukit @ git+https://HOST/OWNER/bleukit'",
+        help="how the Space installs bleukit, one pip requirement line (e.g. 'bleukit>=0.1.0' once released, or "
+        "'bleukit @ git+https://HOST/OWNER/bleukit@v0.1.0'); default: a pure-Python wheel of the installed "
+        "bleukit in the repository's wheels/, named by its URL in the Space",
     )
     args = parser.parse_args(argv)
     out = write_metric_repo(args.out_dir, name=args.name, repo_id=args.repo_id, requirement=args.requirement)

@@ -8,24 +8,30 @@ the metric repository is written from the installed package::
     python -m bleukit.metric OUT_DIR --repo-id user/bleukit
 
 writes ``OUT_DIR/bleukit.py`` (the same re-export as the repository's ``bleu_metric.py``),
-``README.md`` (the metric card with its Space front matter), ``requirements.txt`` and ``app.py``
-(a small widget). Upload that folder as the Space; users then ``pip install bleukit`` and call
-``evaluate.load("user/bleukit")``, or ``evaluate.load(OUT_DIR)`` on a local clone.
+``README.md`` (the metric card with its Space front matter), ``requirements.txt``, ``app.py``
+(a small widget) and, until bleukit is on PyPI, ``wheels/bleukit-VERSION-py3-none-any.whl``: the
+installed package as a pure-Python wheel (the exact reference engine, no compiled kernel), which
+``requirements.txt`` names by its URL in the Space itself, so the Space installs without PyPI.
+Upload that folder as the Space; users then call ``evaluate.load("user/bleukit")``, or
+``evaluate.load(OUT_DIR)`` on a local clone.
 
 >>> import tempfile
 >>> sorted(p.name for p in write_metric_repo(tempfile.mkdtemp(), name="bleukit").iterdir())
-['README.md', 'app.py', 'bleukit.py', 'requirements.txt']
+['README.md', 'app.py', 'bleukit.py', 'requirements.txt', 'wheels']
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
+import zipfile
 from pathlib import Path
-from typing import Optional, Union
+from typing import List, Optional, Tuple, Union
 
 from .._version import __version__
 
-__all__ = ["MODULE_SOURCE", "GRADIO_SDK_VERSION", "write_metric_repo"]
+__all__ = ["MODULE_SOURCE", "GRADIO_SDK_VERSION", "write_metric_repo", "write_pure_wheel"]
 
 #: The whole metric module of a Space or Hub repo: a re-export of the packaged implementation.
 #: The repository's top-level ``bleu_metric.py`` is this text (a test checks they are equal).
@@ -109,16 +115,93 @@ def _front_matter(name: str, description: str) -> str:
     )
 
 
+#: Compiled files a pure-Python wheel leaves out (the package falls back to its Python engine).
+_COMPILED = (".so", ".pyd", ".dylib", ".dll")
+
+
+def _record_hash(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode("ascii")
+
+
+def write_pure_wheel(dest: Union[str, Path]) -> Path:
+    """Write the installed bleukit as a pure-Python wheel into the folder ``dest``; returns its path.
+
+    The wheel holds the package's Python files and data, without compiled kernels, plus the
+    ``_no_native`` marker that ``setup.py`` leaves in a ``BLEUKIT_NO_NATIVE`` build: installed
+    anywhere (any OS, any supported Python, no compiler), it scores with the pure-Python engine,
+    the exact reference, without the missing-kernel warning. Its metadata (dependencies, the
+    ``bleukit`` command) is the installed distribution's. The archive is deterministic: the same
+    package gives the same bytes.
+
+    >>> import tempfile, zipfile
+    >>> wheel = write_pure_wheel(tempfile.mkdtemp())
+    >>> wheel.name.endswith("-py3-none-any.whl")
+    True
+    >>> names = zipfile.ZipFile(wheel).namelist()
+    >>> "bleukit/_no_native" in names and not any(n.endswith(".so") for n in names)
+    True
+    """
+    from importlib import metadata
+
+    try:
+        dist = metadata.distribution("bleukit")
+    except metadata.PackageNotFoundError:
+        raise RuntimeError(
+            "bleukit is not installed as a distribution (only on sys.path): install it (pip install -e .) "
+            "so its metadata can go into the wheel"
+        ) from None
+    root = Path(__file__).resolve().parent.parent  # the bleukit package this module is part of
+    files: List[Tuple[str, bytes]] = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if not path.is_file() or "__pycache__" in rel.parts or path.suffix in _COMPILED or path.name == "_no_native":
+            continue
+        files.append(("bleukit/" + rel.as_posix(), path.read_bytes()))
+    files.append(("bleukit/_no_native", b"a pure-Python wheel (bleukit.metric.hub.write_pure_wheel)\n"))
+    info = f"bleukit-{__version__}.dist-info"
+    requires = [r for r in (dist.requires or []) if "extra ==" not in r]
+    meta = "".join(
+        [
+            "Metadata-Version: 2.1\nName: bleukit\n",
+            f"Version: {__version__}\n",
+            f"Summary: {dist.metadata['Summary'] or ''}\n",
+            f"Requires-Python: {dist.metadata['Requires-Python'] or '>=3.9'}\n",
+            *(f"Requires-Dist: {r}\n" for r in requires),
+        ]
+    )
+    files.append((f"{info}/METADATA", meta.encode("utf-8")))
+    wheel_info = "Wheel-Version: 1.0\nGenerator: bleukit.metric.hub\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    files.append((f"{info}/WHEEL", wheel_info.encode("ascii")))
+    entry_points = dist.read_text("entry_points.txt")
+    if entry_points:
+        files.append((f"{info}/entry_points.txt", entry_points.encode("utf-8")))
+    record = "".join(f"{n},{_record_hash(d)},{len(d)}\n" for n, d in files) + f"{info}/RECORD,,\n"
+    files.append((f"{info}/RECORD", record.encode("utf-8")))
+
+    out = Path(dest) / f"bleukit-{__version__}-py3-none-any.whl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files:
+            entry = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # fixed: the same bytes every time
+            entry.external_attr = 0o644 << 16
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(entry, data)
+    return out
+
+
 def write_metric_repo(
     dest: Union[str, Path], name: str = "bleukit", repo_id: Optional[str] = None, requirement: Optional[str] = None
 ) -> Path:
     """Write the files of the Hub metric repository ``repo_id`` (default ``user/<name>``) into
     ``dest``; returns ``dest``. ``evaluate.load(dest)`` then works offline, as the Hub would serve it.
 
-    ``requirement`` is how the Space installs bleukit (the first line of its ``requirements.txt``):
-    by default ``bleukit>=<this version>`` from PyPI. Until that version is on PyPI, pass what the Space
-    can install instead, a pip requirement with a direct URL (``"bleukit @ git+https://HOST/OWNER/bleukit"``
-    or the URL of a wheel); the card says which one is used.
+    ``requirement`` is how the Space installs bleukit (the first line of its ``requirements.txt``).
+    By default (``None``) the repository carries the installed bleukit as a pure-Python wheel
+    (:func:`write_pure_wheel`, in ``wheels/``) and ``requirements.txt`` names that file's URL in the
+    Space (``https://huggingface.co/spaces/<repo_id>/resolve/main/wheels/...``), which the Space can
+    install while bleukit is not on PyPI. Once it is, pass ``"bleukit>=<version>"`` (or any one pip
+    requirement line for bleukit, e.g. ``"bleukit @ git+https://HOST/OWNER/bleukit@v0.1.0"``); no
+    wheel is written then. The card says which one is used.
 
     >>> import tempfile
     >>> out = write_metric_repo(tempfile.mkdtemp(), repo_id="me/bleukit")
@@ -128,7 +211,11 @@ def write_metric_repo(
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise ValueError(f"name must be a Python identifier (it names the module file), got {name!r}")
     repo_id = repo_id or f"user/{name}"
-    requirement = requirement if requirement is not None else f"bleukit>={__version__}"
+    bundled = requirement is None
+    if bundled:
+        # Set below, once the wheel's file name is known; checked like a user's requirement.
+        requirement = f"bleukit @ https://huggingface.co/spaces/{repo_id}/resolve/main/wheels/"
+    assert requirement is not None
     if not requirement.strip().startswith("bleukit") or "\n" in requirement:
         raise ValueError(
             f"requirement must be one pip requirement line for bleukit (e.g. 'bleukit>={__version__}' or "
@@ -143,6 +230,15 @@ def write_metric_repo(
 
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
+    if bundled:
+        requirement += write_pure_wheel(dest / "wheels").name
+        install = (
+            "This Space installs bleukit from the pure-Python wheel in its own `wheels/` folder (bleukit "
+            f"{__version__} is not on PyPI yet); `requirements.txt` names it by URL:\n\n"
+        )
+    else:
+        install = "This Space installs bleukit with the first line of its `requirements.txt`:\n\n"
+    install += f"```\n{requirement.strip()}\n```\n\n"
     (dest / f"{name}.py").write_text(MODULE_SOURCE, encoding="utf-8")
     (dest / "app.py").write_text(_APP.replace("{name}", name), encoding="utf-8")
     (dest / "requirements.txt").write_text(
@@ -155,6 +251,7 @@ def write_metric_repo(
         + f"\n# Metric card: {name} (BLEU, sacreBLEU-exact)\n\n"
         + "## Metric description\n\n" + bleu_metric._DESCRIPTION.strip() + "\n\n"
         + "## How to use\n\n"
+        + install
         + "```python\n"
         + f"# pip install '{requirement.strip()}' evaluate\n"
         + "import evaluate\n"

@@ -29,7 +29,16 @@ import numpy as np
 from ..._torch import is_torch_tensor
 from .statistics import COLUMNS, UNIT
 
-__all__ = ["average_lengths", "corpus_totals", "corpus_ter", "sentence_ters", "ter_score", "float32_sums_scores"]
+__all__ = [
+    "average_lengths",
+    "corpus_totals",
+    "summed_totals",
+    "corpus_ter",
+    "sentence_ters",
+    "edit_rates",
+    "ter_score",
+    "float32_sums_scores",
+]
 
 _EXACT = 2**53  # integers below it are exact float64s
 
@@ -68,10 +77,22 @@ def corpus_totals(table: Any) -> Tuple[int, float]:
     (3, 5.5)
     """
     rows = _as_table(table)
-    edits = int(rows[:, 0].sum())
-    if len(rows) == 0:
-        return edits, 0.0
-    return edits, float(np.add.accumulate(average_lengths(rows))[-1])
+    return summed_totals(rows[:, 0], average_lengths(rows))
+
+
+def summed_totals(edits: Any, averages: Any) -> Tuple[int, float]:
+    """(total edits, total average reference length) of each sentence's edits and average reference
+    length (floats: Self-TER's averages over more references than a table holds), as sacreBLEU sums
+    them: in order, from 0.
+
+    >>> summed_totals([1, 2], [1.5, 4.0])
+    (3, 5.5)
+    """
+    averages = np.asarray(averages, dtype=np.float64)
+    total = int(np.asarray(edits, dtype=np.int64).sum())
+    if len(averages) == 0:
+        return total, 0.0
+    return total, float(np.add.accumulate(averages)[-1])
 
 
 def ter_score(edits: float, ref_length: float) -> float:
@@ -107,8 +128,18 @@ def sentence_ters(table: Any) -> Any:
     if is_torch_tensor(table):
         return _sentence_ters_torch(table)
     rows = _as_table(table)
-    edits = rows[:, 0].astype(np.float64)
-    averages = average_lengths(rows)
+    return edit_rates(rows[:, 0], average_lengths(rows))
+
+
+def edit_rates(edits: Any, averages: Any) -> np.ndarray:
+    """Each sentence's TER from its edits and its average reference length (a float), as
+    :func:`ter_score` of each, vectorised.
+
+    >>> edit_rates([2, 1, 0], [10.0, 0.0, 0.0]).tolist()
+    [20.0, 100.0, 0.0]
+    """
+    edits = np.asarray(edits).astype(np.float64)
+    averages = np.asarray(averages, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         rates = edits / averages
     rates = np.where(averages > 0, rates, np.where(edits > 0, 1.0, 0.0))
