@@ -286,3 +286,15 @@ def test_out_of_range_chrf_options_give_one_message(app, caplog, form, message):
     assert 'role="alert"' in notice and message in html.unescape(notice)
     assert table.empty and summary == "" and plot is None
     assert len(_log_lines(caplog)) == 1 and _log_lines(caplog)[0].startswith("input error in compare: ")
+
+
+def test_a_bootstrap_matrix_of_other_tables_is_refused(app):
+    from bleukit.ranking import compare_statistics
+    from bleukit.significance import bootstrap_matrix, paired_test_statistics
+
+    counted = app.count_systems([("a", ["a b c", "d e"]), ("b", ["a b x", "d e"])], [["a b c"], ["d e"]],
+                                app.make_options())
+    wrong = bootstrap_matrix(counted.statistics, counted.options, 20, 1)
+    for run in (paired_test_statistics, compare_statistics):
+        with pytest.raises(ValueError, match=r"scores must be bootstrap_matrix of the 2 tables with 30 samples"):
+            run(counted.names, counted.statistics, counted.options, n_samples=30, seed=1, scores=wrong)
