@@ -99,6 +99,7 @@ def test_an_out_of_range_order_gives_one_message_and_clears_the_results(app, cap
     [
         (50_000, 12345, "the number of samples must be between 1 and 20,000, got 50,000"),
         (0, 12345, "the number of samples must be between 1 and 20,000, got 0"),
+        (250.5, 12345, "the number of samples must be a whole number, got 250.5"),
         (100, -1, "the seed must be a whole number >= 0 and below 2**64"),
     ],
 )
@@ -124,6 +125,8 @@ def test_the_page_leaves_every_range_to_the_form(app):
     assert all(b.minimum is None and b.maximum is None for b in numbers), [
         (b.elem_id, b.minimum, b.maximum) for b in numbers
     ]
+    # nor rounding: 2.5 samples or orders is named by the form, not read as 2
+    assert all(b.precision is None for b in numbers if b.elem_id in {"max-order", "cmp-n", "cmp-chrf-char-order"})
     files = [b for b in demo.blocks.values() if isinstance(b, gr.File)]
     assert len(files) == 4 and all(not b.file_types for b in files)
 

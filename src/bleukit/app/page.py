@@ -89,7 +89,7 @@ def _option_controls(tokenizers: List[str], prefix: str = "") -> List[Any]:
         max_order = gr.Number(
             DEFAULTS.max_ngram_order,
             label=f"max n-gram order (1-{MAX_MAX_ORDER})",
-            precision=0,
+            # no precision: Gradio would round 2.5 to 2 silently; the form names it instead
             elem_id=f"{prefix}max-order",
         )
         with gr.Column():
@@ -116,7 +116,7 @@ def _metric_option_controls() -> List[Any]:
     with gr.Accordion("chrF / chrF++ and TER options", open=False, elem_id="cmp-metric-options"):
         with gr.Row():
             controls = [
-                gr.Number(chrf.char_order, label=f"chrF character n-gram order (1-{MAX_CHAR_ORDER})", precision=0,
+                gr.Number(chrf.char_order, label=f"chrF character n-gram order (1-{MAX_CHAR_ORDER})",
                           elem_id="cmp-chrf-char-order"),
                 gr.Number(chrf.beta, label="chrF beta (recall's weight)", elem_id="cmp-chrf-beta"),
                 gr.Checkbox(chrf.lowercase, label="chrF lowercase", elem_id="cmp-chrf-lowercase"),
@@ -329,7 +329,6 @@ def _compare_tab(tokenizers: List[str]) -> None:
             DEFAULT_SAMPLES["bs"],
             label=f"samples, 1-{MAX_PAIRED_SAMPLES:,} (sacreBLEU's default: bs {DEFAULT_SAMPLES['bs']:,}, "
             f"ar {DEFAULT_SAMPLES['ar']:,})",
-            precision=0,
             elem_id="cmp-n",
         )
         seed = gr.Number(DEFAULT_SEED, label="seed", precision=0, elem_id="cmp-seed")
