@@ -301,3 +301,24 @@ def test_a_bootstrap_matrix_of_other_tables_is_refused(app):
     for run in (paired_test_statistics, compare_statistics):
         with pytest.raises(ValueError, match=r"scores must be bootstrap_matrix of the 2 tables with 30 samples"):
             run(counted.names, counted.statistics, counted.options, n_samples=30, seed=1, scores=wrong)
+
+
+def test_the_other_metrics_panel_takes_its_options(app, wmt17, caplog):
+    from sacrebleu.metrics import CHRF, TER
+
+    _, systems, refs = wmt17
+    hyps = systems[0][1]
+    form = {"char_order": 3, "beta": 1, "normalized": True, "asian_support": True}
+    values = [form.get(name) for name in app.CHRF_FORM_OPTIONS + app.TER_FORM_OPTIONS]
+    notice, table = app.on_metrics("\n".join(hyps), "\n".join(refs), "", "", "", *values)
+    assert notice == ""
+    rows = {r[0]: r for r in table.values.tolist()}
+    assert rows["chrF"][1] == f"{CHRF(char_order=3, beta=1).corpus_score(hyps, [refs]).score:.2f}"
+    assert rows["chrF++"][1] == f"{CHRF(char_order=3, beta=1, word_order=2).corpus_score(hyps, [refs]).score:.2f}"
+    ter = TER(normalized=True, asian_support=True)
+    assert rows["TER"][1] == f"{ter.corpus_score(hyps, [refs]).score:.2f}"
+    ours = app.metric_options("TER", None, form).signature(1)
+    assert rows["TER"][3] == ours and ours.split("|")[:-1] == str(ter.get_signature()).split("|")[:-1]
+    notice, table = app.on_metrics("a b", "a b", "", "", "", 11)
+    assert "character n-gram order must be between 1 and 10, got 11" in notice and table.empty
+    assert _log_lines(caplog) == ["input error in metrics: character n-gram order must be between 1 and 10, got 11"]

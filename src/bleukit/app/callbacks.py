@@ -218,10 +218,9 @@ def on_compare(*values: Any) -> tuple:
     ``MAX_REFERENCE_SETS`` reference sets, the form options (``FORM_OPTIONS``), then test, number of
     samples, seed and, optionally, the metric's label (BLEU when left out), what to compare (a
     ``COMPARISONS`` label), the correction (a ``CORRECTIONS`` label), then chrF's options
-    (``CHRF_FORM_OPTIONS``) and TER's (``TER_FORM_OPTIONS``; their defaults when left out). Returns the notice, the
-    table, the summary with the signature (and the ranking of all pairs when asked) and the plot
-    data; an input error shows its message and
-    clears the results instead."""
+    (``CHRF_FORM_OPTIONS``) and TER's (``TER_FORM_OPTIONS``; their defaults when left out). Returns
+    the notice, the table, the summary with the signature (and the ranking of all pairs when asked)
+    and the plot data; an input error shows its message and clears the results instead."""
     texts, names = values[:MAX_SYSTEMS], values[MAX_SYSTEMS : 2 * MAX_SYSTEMS]
     sets = values[2 * MAX_SYSTEMS : 2 * MAX_SYSTEMS + MAX_REFERENCE_SETS]
     rest = values[2 * MAX_SYSTEMS + MAX_REFERENCE_SETS :]
@@ -276,11 +275,14 @@ def on_upload_systems(paths: Optional[List[str]]) -> Tuple[Any, ...]:
     return tuple(texts + empty + names + empty) + (notice_html(notes, name="compare"),)
 
 
-def on_metrics(hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str) -> Tuple[str, pd.DataFrame]:
-    """Other metrics button: the scoring tab's text scored with chrF, chrF++ and TER; an input
-    error shows its message and clears the table."""
+def on_metrics(hyps_text: str, ref1: str, ref2: str, ref3: str, ref4: str, *metric_values: Any
+               ) -> Tuple[str, pd.DataFrame]:
+    """Other metrics button: the scoring tab's text scored with chrF, chrF++ and TER, with the
+    panel's options (``CHRF_FORM_OPTIONS + TER_FORM_OPTIONS``; their defaults when left out); an
+    input error shows its message and clears the table."""
     try:
-        report = metrics_report(hyps_text, [ref1, ref2, ref3, ref4])
+        keywords = dict(zip(CHRF_FORM_OPTIONS + TER_FORM_OPTIONS, metric_values))
+        report = metrics_report(hyps_text, [ref1, ref2, ref3, ref4], keywords)
     except (ValueError, TypeError) as e:
         _log_input_error("metrics", e)
         return notice_html([str(e)], error=True, name="metrics"), pd.DataFrame([], columns=METRIC_COLUMNS)

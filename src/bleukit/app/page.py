@@ -109,26 +109,26 @@ def _option_controls(tokenizers: List[str], prefix: str = "") -> List[Any]:
     return [tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order]
 
 
-def _metric_option_controls() -> List[Any]:
+def _metric_option_controls(prefix: str = "") -> List[Any]:
     """chrF's and TER's options, in ``CHRF_FORM_OPTIONS + TER_FORM_OPTIONS`` order, at the library's
-    defaults (a closed panel: they apply only when that metric is picked)."""
+    defaults (a closed panel: they apply only to those metrics); element ids get ``prefix``."""
     chrf, ter = ChrfOptions(), TerOptions()
-    with gr.Accordion("chrF / chrF++ and TER options", open=False, elem_id="cmp-metric-options"):
+    with gr.Accordion("chrF / chrF++ and TER options", open=False, elem_id=f"{prefix}metric-options"):
         with gr.Row():
             controls = [
                 gr.Number(chrf.char_order, label=f"chrF character n-gram order (1-{MAX_CHAR_ORDER})",
-                          elem_id="cmp-chrf-char-order"),
-                gr.Number(chrf.beta, label="chrF beta (recall's weight)", elem_id="cmp-chrf-beta"),
-                gr.Checkbox(chrf.lowercase, label="chrF lowercase", elem_id="cmp-chrf-lowercase"),
-                gr.Checkbox(chrf.whitespace, label="chrF keeps whitespace", elem_id="cmp-chrf-whitespace"),
-                gr.Checkbox(chrf.eps_smoothing, label="chrF eps smoothing", elem_id="cmp-chrf-eps"),
+                          elem_id=f"{prefix}chrf-char-order"),
+                gr.Number(chrf.beta, label="chrF beta (recall's weight)", elem_id=f"{prefix}chrf-beta"),
+                gr.Checkbox(chrf.lowercase, label="chrF lowercase", elem_id=f"{prefix}chrf-lowercase"),
+                gr.Checkbox(chrf.whitespace, label="chrF keeps whitespace", elem_id=f"{prefix}chrf-whitespace"),
+                gr.Checkbox(chrf.eps_smoothing, label="chrF eps smoothing", elem_id=f"{prefix}chrf-eps"),
             ]
         with gr.Row():
             controls += [
-                gr.Checkbox(ter.normalized, label="TER normalized", elem_id="cmp-ter-normalized"),
-                gr.Checkbox(ter.no_punct, label="TER without punctuation", elem_id="cmp-ter-no-punct"),
-                gr.Checkbox(ter.asian_support, label="TER Asian support", elem_id="cmp-ter-asian"),
-                gr.Checkbox(ter.case_sensitive, label="TER case-sensitive", elem_id="cmp-ter-case"),
+                gr.Checkbox(ter.normalized, label="TER normalized", elem_id=f"{prefix}ter-normalized"),
+                gr.Checkbox(ter.no_punct, label="TER without punctuation", elem_id=f"{prefix}ter-no-punct"),
+                gr.Checkbox(ter.asian_support, label="TER Asian support", elem_id=f"{prefix}ter-asian"),
+                gr.Checkbox(ter.case_sensitive, label="TER case-sensitive", elem_id=f"{prefix}ter-case"),
             ]
     assert len(controls) == len(CHRF_FORM_OPTIONS + TER_FORM_OPTIONS)
     return controls
@@ -216,9 +216,11 @@ def _score_tab(tokenizers: List[str]) -> None:
         )
     with gr.Accordion("Other metrics: chrF, chrF++, TER", open=False, elem_id="metrics"):
         gr.Markdown(
-            "The same text scored with sacreBLEU's chrF, chrF++ and TER, each with its defaults (the "
-            "BLEU options above do not apply) and its signature. TER is an error rate: lower is better."
+            "The same text scored with sacreBLEU's chrF, chrF++ and TER, each with its own options "
+            "(sacreBLEU's defaults until changed below; the BLEU options above do not apply) and its "
+            "signature. TER is an error rate: lower is better."
         )
+        metric_inputs = _metric_option_controls()
         metrics_btn = gr.Button("Score with chrF, chrF++ and TER", elem_id="metrics-btn")
         metrics_notice = gr.HTML(elem_id="metrics-notice")
         metrics_table = gr.Dataframe(
@@ -263,7 +265,9 @@ def _score_tab(tokenizers: List[str]) -> None:
         [variants_notice, variants_table, metrics_notice, metrics_table],
         api_visibility="undocumented",
     )
-    metrics_btn.click(on_metrics, [hyps, *refs], [metrics_notice, metrics_table], api_visibility="undocumented")
+    metrics_btn.click(
+        on_metrics, [hyps, *refs, *metric_inputs], [metrics_notice, metrics_table], api_visibility="undocumented"
+    )
     reset_btn.click(reset_options, None, options, api_visibility="undocumented")
     variants_btn.click(on_variants, [hyps, *refs], [variants_notice, variants_table], api_visibility="undocumented")
     sort.change(on_sort, [report_state, sort], table, api_visibility="undocumented")
@@ -348,7 +352,7 @@ def _compare_tab(tokenizers: List[str]) -> None:
             label="correction for multiple comparisons",
             elem_id="cmp-correction",
         )
-    metric_inputs = _metric_option_controls()
+    metric_inputs = _metric_option_controls("cmp-")
     compare_btn = gr.Button("Compare", variant="primary", elem_id="compare-btn")
     notice = gr.HTML(elem_id="compare-notice")
     table = gr.Dataframe(

@@ -46,9 +46,12 @@ def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], optio
     return core_score_report(hyps, refs, options).to_dict()
 
 
-def metrics_report(hypotheses: str, reference_sets: Sequence[Optional[str]]) -> Dict[str, Any]:
-    """The text fields scored with chrF, chrF++ and TER (sacreBLEU's defaults): per metric its
-    corpus score, whether higher is better, and its signature.
+def metrics_report(
+    hypotheses: str, reference_sets: Sequence[Optional[str]], keywords: Optional[Dict[str, Any]] = None
+) -> Dict[str, Any]:
+    """The text fields scored with chrF, chrF++ and TER (sacreBLEU's defaults, or the form's
+    ``keywords``, see :func:`~bleukit.app.forms.metric_options`): per metric its corpus score,
+    whether higher is better, and its signature.
 
     >>> [(r["metric"], round(r["score"], 2), r["higher_is_better"]) for r in
     ...  metrics_report("the cat sat on the mat", ["the mat the cat sat on"])["rows"]]
@@ -57,7 +60,7 @@ def metrics_report(hypotheses: str, reference_sets: Sequence[Optional[str]]) -> 
     hyps, refs = parse_corpus(hypotheses, reference_sets)
     rows = []
     for label in OTHER_METRICS:
-        options = metric_options(label)
+        options = metric_options(label, None, keywords)
         result = score_statistics(corpus_statistics(hyps, refs, options), options)
         rows.append(
             {
