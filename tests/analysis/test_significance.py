@@ -387,3 +387,33 @@ def test_inputs_are_not_mutated():
     assert json.dumps([systems, refs]) == snapshot
     assert [r.name for r in out] == ["a", "b"] and out[0].score == out[0].result.score
     assert out[1].to_dict()["p_value"] == out[1].p_value
+
+
+@pytest.mark.parametrize("n,width", [(20000, 1), (3004, 1), (3004, 2), (977, 7)])
+def test_float32_sums_are_sacrebleus_per_resample_sums(n, width):
+    """All resamples are summed at once, and each equals sacreBLEU's ``stats[idx].sum(0)`` of that
+    resample: float32 values of every magnitude and fractions, where the order of the additions
+    shows (one column: numpy's pairwise sum; several: row by row)."""
+    rng = np.random.default_rng(width)
+    block = (rng.random((n, width)) * 10.0 ** rng.integers(-3, 8, (n, width))).astype(np.float32)
+    idx = rng.integers(0, n, size=(7, n))
+    theirs = np.stack([block[i].sum(0) for i in idx])
+    rows = np.zeros((n, 2 * width), dtype=np.int64)  # only the blocks are summed
+    ours = significance._float32_sums(rows, idx, 2, [block, block[::-1].copy()])
+    assert ours[:, 0].tolist() == theirs.tolist()
+    assert ours[:, 1].tolist() == np.stack([block[::-1][i].sum(0) for i in idx]).tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 12345, None])
+def test_coin_flips_are_numpys_bool_draws(seed):
+    """Approximate randomization's flips, drawn as 32-bit words, are numpy's bool draws flip for
+    flip, chunk after chunk (each call drops its last word's unused bits), and leave the stream
+    where the bool draws leave it."""
+    sequence = np.random.default_rng(seed).bit_generator.seed_seq
+    theirs, ours = np.random.default_rng(sequence), np.random.default_rng(sequence)
+    for k, n in [(32, 3004), (3, 7), (1, 33), (64, 1), (5, 100)]:
+        expected = theirs.integers(2, size=(k, n), dtype=bool)
+        flips = significance._coin_flips(ours, k, n)
+        assert flips.dtype == np.float32 and flips.shape == (k, n)
+        assert (flips == expected).all()
+    assert ours.integers(0, 2**62) == theirs.integers(0, 2**62)
