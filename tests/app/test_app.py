@@ -1192,8 +1192,10 @@ def test_browser_compare_with_chrf_options(page, shared_data):
     want = bleukit.paired_test([("base", systems[0][1]), ("new", systems[1][1])], refs, n_samples=100, options=options)
     page.wait_for_selector("#compare-signature")
     assert page.inner_text("#compare-signature") == want[0].result.signature
+    # the table renders apart from the summary: wait for this answer's rows
+    page.wait_for_selector(f"#compare-table [role=gridcell]:has-text('{want[1].score:.2f}')")
     cells = page.eval_on_selector_all("#compare-table [role=gridcell]", "els => els.map(e => e.textContent.trim())")
-    assert cells[1] == f"{want[0].score:.2f}" and cells[6] == f"{want[1].score:.2f}"
+    assert cells[1] == f"{want[0].score:.2f}" and cells[6] == f"{want[1].score:.2f}", cells
     assert "(3 not default)" in page.inner_text("#compare-options")
     _no_error_badges(page)
     _shot(page, "compare-chrf-options")
