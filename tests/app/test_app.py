@@ -1184,18 +1184,25 @@ def test_browser_compare_with_chrf_options(page, shared_data):
     page.click("#cmp-metric input")
     page.click("[role=option]:text-is('chrF++')")
     page.click("#cmp-metric-options button, #cmp-metric-options .label-wrap")  # open the panel
+    # its boxes are mounted on opening, with their initial values: type only once they are there
+    page.wait_for_function("() => document.querySelector('#cmp-chrf-char-order input')?.value === '6'")
+    page.wait_for_timeout(500)
     page.fill("#cmp-chrf-char-order input", "4")
     page.fill("#cmp-chrf-beta input", "3")
     page.check("#cmp-chrf-whitespace input")
+    page.keyboard.press("Tab")  # leave the last box, so that every value is the page's before the click
+    page.wait_for_timeout(300)
+    assert (page.input_value("#cmp-chrf-char-order input"), page.input_value("#cmp-chrf-beta input")) == ("4", "3")
     _compare_and_wait(page)
     options = ChrfOptions(char_order=4, word_order=2, beta=3, whitespace=True)
     want = bleukit.paired_test([("base", systems[0][1]), ("new", systems[1][1])], refs, n_samples=100, options=options)
     page.wait_for_selector("#compare-signature")
-    assert page.inner_text("#compare-signature") == want[0].result.signature
+    shown = page.inner_text("#compare-signature")
+    assert shown == want[0].result.signature, (shown, page.inner_text("#compare-notice"))
     # the table renders apart from the summary: wait for this answer's rows
     page.wait_for_selector(f"#compare-table [role=gridcell]:has-text('{want[1].score:.2f}')")
     cells = page.eval_on_selector_all("#compare-table [role=gridcell]", "els => els.map(e => e.textContent.trim())")
     assert cells[1] == f"{want[0].score:.2f}" and cells[6] == f"{want[1].score:.2f}", cells
-    assert "(3 not default)" in page.inner_text("#compare-options")
+    assert "(3 not default)" in page.inner_text("#compare-options"), page.inner_text("#compare-options")
     _no_error_badges(page)
     _shot(page, "compare-chrf-options")
