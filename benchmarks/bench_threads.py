@@ -61,8 +61,8 @@ def main(argv=None) -> int:
         f"# threads= benchmark: {args.size} pairs, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} before"
     )
     print()
-    print("| call | threads | wall (s) | CPU (s) | speed-up (wall) | same result |")
-    print("|---|---:|---:|---:|---:|---|")
+    print("| call | threads | wall (s) | CPU (s) | speed-up (wall) | same result | load average after |")
+    print("|---|---:|---:|---:|---:|---|---|")
     failures, missed = [], []
     calls = {
         "corpus_bleu": lambda t: bleukit.corpus_bleu(hyps, refs, threads=t).score,
@@ -79,7 +79,10 @@ def main(argv=None) -> int:
             if not same:
                 failures.append(f"{name} threads={t} differs from threads={counts[0]}")
             speedup = base_wall / wall
-            print(f"| {name} | {t} | {wall:.3f} | {cpu:.3f} | {speedup:.2f}× | {'yes' if same else 'NO'} |")
+            # the load beside each row: two threads need both cores, which other jobs may hold
+            loadavg = " ".join(f"{x:.1f}" for x in os.getloadavg())
+            print(f"| {name} | {t} | {wall:.3f} | {cpu:.3f} | {speedup:.2f}× | {'yes' if same else 'NO'} | {loadavg} |",
+                  flush=True)
             if t == 2 and counts[0] == 1 and args.size >= 1000000 and speedup < TARGET:
                 missed.append(f"{name}: {speedup:.2f}× with 2 threads (target {TARGET}×)")
     print()

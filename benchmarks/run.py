@@ -21,7 +21,9 @@ resident set size is reset just before the call and read just after, minus the r
 before it, i.e. beyond the input strings) and times the first call after the imports (cold, as a
 script scoring one file would see it). Every peer's score is compared with bleukit's; the run
 fails if bleukit differs from sacreBLEU. Whole-process rows time the command (CPU of the process,
-the fastest of a few runs).
+the fastest of a few runs). Every tool runs from cached bytecode, as after ``pip install``
+(``_common.child_env``: an environment with ``PYTHONDONTWRITEBYTECODE`` set would otherwise charge
+compiling bleukit's source checkout to every bleukit process, and to no peer).
 
     python benchmarks/run.py                      # every section (some minutes; 10M pairs need ~6 GB)
     python benchmarks/run.py --quick              # 10k pairs, no 1M/10M rows: about a minute
@@ -51,6 +53,7 @@ from _common import (  # noqa: E402
     ONE_THREAD,
     VENV_BIN,
     WMT17,
+    compile_bleukit,
     load_average,
     machine_line,
     peak_mb_above,
@@ -292,16 +295,18 @@ def api_tables(rows: List[tuple], failures: List[str], missed: List[str], result
 
 def scale_table(sizes: List[int], results: List[dict]) -> None:
     """bleukit alone: time per pair and peak memory from 10k to 10M pairs (flat is the goal)."""
-    print("\n| pairs (unique) | CPU (s) | µs per pair (CPU) | wall (s) | peak memory beyond the inputs (MB) |")
-    print("|---:|---:|---:|---:|---:|")
+    print("\n| pairs (unique) | CPU (s) | µs per pair (CPU) | wall (s) | peak memory beyond the inputs (MB) "
+          "| load average after |")
+    print("|---:|---:|---:|---:|---:|---|")
     for size in sizes:
         m = measure("bleukit", "unique-13a", size)
         if "error" in m:
-            print(f"| {size:,} | error: {m['error']} | | | |")
+            print(f"| {size:,} | error: {m['error']} | | | | |")
             continue
+        # the load beside each row: a 10M row runs minutes after the 10k one, on a shared machine
         print(
             f"| {size:,} | {m['cpu_seconds']:.3f} | {1e6 * m['cpu_seconds'] / size:.2f} | {m['seconds']:.3f} | "
-            f"{m['peak_mb']:.1f} |",
+            f"{m['peak_mb']:.1f} | {load_average()} |",
             flush=True,
         )
         results.append({"workload": "scale", "size": size, "tool": "bleukit", **m})
@@ -471,6 +476,7 @@ def main(argv=None) -> int:
     for workload, size, _ in rows:
         if workload.startswith(("corpus", "sentence")):
             corpus_file(size)
+    compile_bleukit()
     print(machine_line("bleukit benchmark"))
     print(f"# peers: {versions('sacrebleu', 'bleuscore', 'nltk')}; bleukit {versions('bleukit').split()[-1]}")
     print()

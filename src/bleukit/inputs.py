@@ -130,14 +130,16 @@ def check_tokens(tokens: Any, what: str) -> List[Any]:
     return check_sequence(tokens, what, of="tokens")
 
 
-def check_texts(texts: Any, what: str) -> List[str]:
+def check_texts(texts: Any, what: str, copy: bool = True) -> List[str]:
     """A non-empty list of sentences as a new list of ``str``, or a ``TypeError``/``ValueError``
     that names ``what`` and the problem (the one check of "a list of strings" everywhere).
+    With ``copy=False`` a ``list`` is checked and returned as it is, for a reader that makes its
+    own private copy (BLEU's kernel): 8 bytes a sentence less, 80 MB at 10M sentences.
 
     >>> check_texts(("a b", "c"), "candidates")
     ['a b', 'c']
     """
-    items = _as_list(texts, what)
+    items = texts if not copy and type(texts) is list else _as_list(texts, what)
     if not items:
         raise ValueError(f"empty corpus: {what} is empty, at least one sentence is needed")
     # The distinct types first (a C loop, no object per item): a million sentences are checked in
@@ -149,13 +151,14 @@ def check_texts(texts: Any, what: str) -> List[str]:
     return items
 
 
-def check_hypotheses(hypotheses: Any) -> List[str]:
-    """The hypotheses as a new list of ``str``, or a ``TypeError``/``ValueError`` naming the problem.
+def check_hypotheses(hypotheses: Any, copy: bool = True) -> List[str]:
+    """The hypotheses as a new list of ``str`` (``copy`` as in :func:`check_texts`), or a
+    ``TypeError``/``ValueError`` naming the problem.
 
     >>> check_hypotheses(("a b", "c"))
     ['a b', 'c']
     """
-    return check_texts(hypotheses, "hypotheses")
+    return check_texts(hypotheses, "hypotheses", copy)
 
 
 def _refs_of_one(item: Any, where: str) -> List[str]:
@@ -203,16 +206,17 @@ def check_reference_entry(entry: Any, index: int) -> List[str]:
     return _refs_of_one(entry, f"references[{index}]")
 
 
-def reference_entries(references: Any, n_hypotheses: int) -> List[Any]:
+def reference_entries(references: Any, n_hypotheses: int, copy: bool = True) -> List[Any]:
     """The caller's references as a new list of entries, one per hypothesis, each left as it is
     (a string, or a list of strings with ``None`` for a missing reference): the checks of the
     whole (type, length, layout) without a list per hypothesis. The entries themselves are
     checked by :func:`check_reference_entry`, or by a kernel that reads them in place.
+    ``copy=False`` returns a ``list`` itself, as :func:`check_texts` does.
 
     >>> reference_entries(("r1", ["r2a", None]), n_hypotheses=2)
     ['r1', ['r2a', None]]
     """
-    refs = _as_list(references, "references")
+    refs = references if not copy and type(references) is list else _as_list(references, "references")
     if len(refs) != n_hypotheses:
         message = f"got {n_hypotheses} hypotheses but {len(refs)} reference entries. "
         if refs and all(_is_sequence(r) and len(r) == n_hypotheses for r in refs):

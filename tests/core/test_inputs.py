@@ -123,6 +123,24 @@ def test_inputs_are_not_mutated():
     assert hyps == HYPS and refs == REFS
 
 
+def test_a_list_read_in_place_keeps_its_entries(engine):
+    # corpus_bleu hands a caller's list to BLEU's kernel without a copy of its own; the kernel
+    # replaces entries of other types (a numpy array, a deque) by checked lists in its private
+    # copy only, never in the caller's list
+    import collections
+
+    import sacrebleu
+
+    hyps = ["the cat sat on the mat", "a dog ran far", "it is raining today", "the sun is out"]
+    refs = [("the cat sat on a mat", "a cat sat on the mat"), np.array(["a dog ran far away", "the dog ran"]),
+            collections.deque(["it rains today", "it is raining now"]), ["the sun is out", "sun out"]]
+    entries = list(refs)
+    result = corpus_bleu(hyps, refs)
+    assert all(a is b for a, b in zip(refs, entries)) and len(refs) == 4
+    streams = [[str(entry[k]) for entry in entries] for k in range(2)]
+    assert result.score == sacrebleu.corpus_bleu(hyps, streams).score
+
+
 def test_accepts_tuples_generators_and_numpy_strings():
     expected = bleukit.corpus_bleu(HYPS, REFS).score
     assert bleukit.corpus_bleu(tuple(HYPS), tuple(REFS)).score == expected

@@ -459,3 +459,39 @@ def test_threads_report_errors_like_one_thread(engine):
     for bad in (1.5, True, "2"):
         with pytest.raises(TypeError, match="threads must be an int"):
             bleukit.sentence_scores(["a"], ["a"], threads=bad)
+
+
+class _EntryThatChangesHypotheses:
+    """A reference entry whose reading (the kernel asks Python to check it before any work) runs
+    ``change`` on the caller's hypotheses, which the kernel reads in place."""
+
+    def __init__(self, change) -> None:
+        self.change = change
+
+    def __len__(self) -> int:
+        return 1
+
+    def __getitem__(self, k: int) -> str:
+        return ["a b c"][k]
+
+    def __iter__(self):
+        self.change()
+        return iter(["a b c"])
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    "change, error, message",
+    [
+        (list.clear, RuntimeError, "changed size during the call"),
+        (lambda hyps: hyps.__setitem__(0, 7), TypeError, r"hypotheses\[0\] must be a str, got int"),
+    ],
+)
+def test_hypotheses_changed_while_the_kernel_reads_them_in_place(change, error, message):
+    # corpus_bleu hands the caller's list of hypotheses to the kernel without a copy: a change
+    # made by Python code during the call is an error, never a read past the list or of a non-str
+    hyps = ["a b c"] * 3
+    refs = ["a b c", _EntryThatChangesHypotheses(lambda: change(hyps)), "a b"]
+    with pytest.raises(error, match=message):
+        bleukit.corpus_bleu(hyps, refs)
+
