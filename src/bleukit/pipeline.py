@@ -125,7 +125,12 @@ REPEAT_SAMPLE = 65536
 
 
 def _pair_key(entry: Any) -> Any:
-    return entry if isinstance(entry, str) else tuple(entry)
+    if isinstance(entry, (str, tuple)):
+        return entry
+    if type(entry) is list:
+        return tuple(entry)
+    # anything else (a set, a dict, ...) is for the plain path to check and report, not to key
+    raise TypeError("not a reference entry to key")
 
 
 def distinct_pairs(

@@ -87,3 +87,15 @@ def test_bad_input_in_a_repetitive_corpus_names_its_own_row(engine):
     hyps[30001] = "a b"
     with pytest.raises(TypeError, match="12345"):
         bleukit.corpus_bleu(hyps, refs)
+
+
+def test_a_set_or_dict_entry_gets_the_plain_paths_error(engine):
+    hyps, refs = ["a b", "c d"] * 20000, ["a b", ["c e", None]] * 20000
+    plain_refs = list(refs[:30002])
+    for bad in ({"a b"}, {"a b": 1}):
+        refs[30001] = plain_refs[30001] = bad
+        with pytest.raises((TypeError, ValueError)) as plain:
+            bleukit.corpus_bleu(hyps[:30002], plain_refs)
+        with pytest.raises(type(plain.value)) as ours:
+            bleukit.corpus_bleu(hyps, refs)
+        assert str(ours.value) == str(plain.value)
