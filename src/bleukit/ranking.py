@@ -36,9 +36,11 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+import numpy as np
+
 from .defaults import DEFAULT_SEED
 from .metrics import metric_for, resolve_options
-from .metrics.base import MetricOptions, MetricResult
+from .metrics.base import MetricOptions, MetricResult, Statistics
 from .significance import (
     PairedResult,
     Progress,
@@ -59,7 +61,10 @@ if TYPE_CHECKING:
 
     from .metrics.bleu.options import BleuOptionKeywords
 
-__all__ = ["PairComparison", "RankedSystem", "SystemComparison", "compare_systems", "clusters", "DEFAULT_ALPHA"]
+__all__ = [
+    "PairComparison", "RankedSystem", "SystemComparison", "compare_systems", "compare_statistics", "clusters",
+    "DEFAULT_ALPHA",
+]
 
 #: The significance level of the clusters and of ``significant`` (sacreBLEU's output marks p < 0.05).
 DEFAULT_ALPHA = 0.05
@@ -252,8 +257,46 @@ def compare_systems(
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be a number between 0 and 1, got {alpha!r}")
     opts = resolve_options(options, keywords)
+    names, stats, _ = system_statistics(systems, references, opts)
+    return compare_statistics(
+        names, stats, opts, baseline=baseline, method=method, n_samples=n, seed=seed, correction=correction,
+        alpha=alpha, progress=progress,
+    )
+
+
+def compare_statistics(
+    names: Sequence[str],
+    stats: Sequence[Statistics],
+    options: MetricOptions,
+    *,
+    baseline: Optional[str] = None,
+    method: str = "bs",
+    n_samples: Optional[int] = None,
+    seed: Seed = DEFAULT_SEED,
+    correction: Optional[str] = "holm",
+    alpha: float = DEFAULT_ALPHA,
+    progress: Progress = None,
+    scores: Optional[np.ndarray] = None,
+) -> SystemComparison:
+    """:func:`compare_systems` from the systems' statistics tables
+    (:func:`bleukit.significance.system_statistics`), so that several analyses of the same systems
+    tokenize and count each one once; ``scores`` (``method="bs"``): their
+    :func:`bleukit.significance.bootstrap_matrix` with the same ``n_samples`` and ``seed``, reused.
+
+    >>> from bleukit.significance import system_statistics
+    >>> options = resolve_options(None, {})
+    >>> names, stats, _ = system_statistics({"a": ["x y z w", "p q"], "b": ["x y", "p q"]}, ["x y z w", "p q"],
+    ...                                     options)
+    >>> [r.name for r in compare_statistics(names, stats, options, method="ar", n_samples=50).ranking]
+    ['a', 'b']
+    """
+    n, seed = check_test(method, n_samples, seed)
+    check_correction(correction)
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be a number between 0 and 1, got {alpha!r}")
+    opts = options
     metric = metric_for(opts)
-    names, stats, results = system_statistics(systems, references, opts)
+    results = [metric.result(s, opts) for s in stats]
     if baseline is None:
         pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     else:
@@ -262,7 +305,11 @@ def compare_systems(
         base = names.index(baseline)
         pairs = [(base, k) for k in range(len(names)) if k != base]
     if method == "bs":
-        scores = bootstrap_matrix(stats, opts, n, seed, progress)
+        if scores is None:
+            scores = bootstrap_matrix(stats, opts, n, seed, progress)
+        elif scores.shape != (n, len(stats)):
+            raise ValueError(f"scores must be bootstrap_matrix of the {len(stats)} tables with {n} samples, "
+                             f"got shape {scores.shape}")
         p_values = [bootstrap_p_value(scores, results, a, b) for a, b in pairs]
         signed: List[MetricResult] = []
         for k, result in enumerate(results):
@@ -282,7 +329,7 @@ def compare_systems(
             better = names[a] if (delta > 0) == metric.higher_is_better else names[b]
         comparisons.append(PairComparison(names[a], names[b], delta, p, q, significant, better))
     per_system = tuple(PairedResult(name, r, None, r.mean, r.ci) for name, r in zip(names, signed))
-    ranking = None if baseline is not None else _ranking(names, signed, comparisons, metric.higher_is_better)
+    ranking = None if baseline is not None else _ranking(list(names), signed, comparisons, metric.higher_is_better)
     return SystemComparison(
         metric=metric.name, name=results[0].name, method=method, n_samples=n, seed=seed, correction=correction,
         alpha=float(alpha), baseline=baseline, higher_is_better=metric.higher_is_better,

@@ -84,6 +84,7 @@ __all__ = [
     "bootstrap_scores",
     "check_systems",
     "paired_test",
+    "paired_test_statistics",
     "resampled_scores",
     "with_bootstrap",
 ]
@@ -493,10 +494,47 @@ def paired_test(
     n, seed = check_test(method, n_samples, seed)
     check_correction(correction)
     opts = resolve_options(options, keywords)
-    names, stats, results = system_statistics(systems, references, opts)
+    names, stats, _ = system_statistics(systems, references, opts)
+    return paired_test_statistics(
+        names, stats, opts, method=method, n_samples=n, seed=seed, correction=correction, progress=progress
+    )
+
+
+def paired_test_statistics(
+    names: Sequence[str],
+    stats: Sequence[Statistics],
+    options: MetricOptions,
+    *,
+    method: str = "bs",
+    n_samples: Optional[int] = None,
+    seed: Seed = DEFAULT_SEED,
+    correction: Optional[str] = None,
+    progress: Progress = None,
+    scores: Optional[np.ndarray] = None,
+) -> List[PairedResult]:
+    """:func:`paired_test` from the systems' statistics tables (:func:`system_statistics`, one per
+    system, the baseline first), so that a caller running several analyses of the same systems
+    (the app: the test, a ranking, a plot of the distributions) tokenizes and counts each system
+    once. ``scores``, for ``method="bs"``, is :func:`bootstrap_matrix` of the same tables with the
+    same ``n_samples`` and ``seed``, reused instead of drawn again.
+
+    >>> options = resolve_options(None, {})  # BLEU's defaults
+    >>> names, stats, _ = system_statistics([("a", ["a b c d", "a b"]), ("b", ["a b c d", "x y"])],
+    ...                                     ["a b c d", "a b"], options)
+    >>> [(r.name, round(r.score, 2)) for r in paired_test_statistics(names, stats, options, n_samples=20)]
+    [('a', 100.0), ('b', 84.09)]
+    """
+    n, seed = check_test(method, n_samples, seed)
+    check_correction(correction)
+    opts = options
+    results = [metric_for(opts).result(s, opts) for s in stats]
     pairs = [(0, k) for k in range(1, len(names))]
     if method == "bs":
-        scores = bootstrap_matrix(stats, opts, n, seed, progress)
+        if scores is None:
+            scores = bootstrap_matrix(stats, opts, n, seed, progress)
+        elif scores.shape != (n, len(stats)):
+            raise ValueError(f"scores must be bootstrap_matrix of the {len(stats)} tables with {n} samples, "
+                             f"got shape {scores.shape}")
         p_values = [bootstrap_p_value(scores, results, a, b) for a, b in pairs]
         out = []
         for k, (name, result) in enumerate(zip(names, results)):

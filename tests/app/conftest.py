@@ -1,18 +1,25 @@
-"""The app module, imported once for the app's test files."""
+"""The app's modules, seen as one namespace by the app's test files."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
+import types
 
 import pytest
-from shared_data import REPO
+
+MODULES = ("forms", "state", "reports", "views", "callbacks", "api", "examples", "page")
 
 
 @pytest.fixture(scope="session")
 def app():
-    """app.py imported as a module (it lives at the repository root, as a Space needs it)."""
+    """Every name of bleukit.app's modules (forms, state, reports, views, callbacks, api,
+    examples, page), so that a test reads ``app.make_options`` wherever it lives."""
     pytest.importorskip("gradio")
-    spec = importlib.util.spec_from_file_location("bleukit_app", REPO / "app.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    namespace = types.SimpleNamespace()
+    for name in MODULES:
+        module = importlib.import_module(f"bleukit.app.{name}")
+        for key, value in vars(module).items():
+            if not key.startswith("__"):
+                setattr(namespace, key, value)
+    namespace.modules = {name: importlib.import_module(f"bleukit.app.{name}") for name in MODULES}
+    return namespace

@@ -65,7 +65,7 @@ def test_clear_messages_for_bad_input(app, hyps, sets, message):
 def test_docstring_examples(app):
     import doctest
 
-    assert doctest.testmod(app, raise_on_error=True).attempted >= 3
+    assert sum(doctest.testmod(m, raise_on_error=True).attempted for m in app.modules.values()) >= 20
 
 
 def test_wrong_types_are_named(app):
@@ -136,7 +136,7 @@ def test_explain_is_bounded_in_time_and_size(app, shared_data):
         assert (order["matched"], order["total"]) == (full.matched, full.total)
     # the page explains within the same limits, and says so beyond them
     report = app.score_report(long, [long], app.make_options())
-    panel = app._explain_line(report, 1, None)
+    panel = app._explain_line(app.ScoredCorpus.from_report(report), 1, None)
     assert "Line 1 is not explained: the hypothesis has" in html.unescape(panel)
 
 
@@ -238,7 +238,7 @@ def test_a_byte_order_mark_is_kept_as_sacrebleu_and_the_command_line_keep_it(app
     outputs = app.on_score(
         text, ref_file.read_text(encoding="utf-8"), "", "", "", *app.reset_options(), app.SORT_CHOICES[0]
     )
-    notice, report = outputs[0], outputs[4]
+    notice, report = outputs[0], outputs[4].report
     assert "Line 1 of the hypotheses begins with a byte-order mark" in notice
     hyps = sacrebleu.utils.smart_open(str(hyp_file)).read().splitlines()  # how sacreBLEU reads a file
     refs = sacrebleu.utils.smart_open(str(ref_file)).read().splitlines()
@@ -255,7 +255,7 @@ def test_a_byte_order_mark_is_kept_as_sacrebleu_and_the_command_line_keep_it(app
     assert json.loads(cli.stdout)["score"] == report["corpus"]["score"]
     # The explanation draws the mark, so the unmatched "28" next to "28" has a visible reason.
     assert 'title="byte-order mark U+FEFF">⟨BOM⟩</span>28</span>' in outputs[-1]  # the token
-    assert '<code><span class="bom" title="byte-order mark U+FEFF">⟨BOM⟩</span>28</code>' in outputs[-1]  # its n-gram
+    assert '<span class="ngtok"><span class="bom" title="byte-order mark U+FEFF">⟨BOM⟩</span>28</span>' in outputs[-1]
 
 
 def test_an_input_error_clears_every_earlier_result(app, caplog):
@@ -357,8 +357,10 @@ def test_runs_from_source_where_only_requirements_are_installed(tmp_path):
         "assert importlib.util.find_spec('bleukit') is None, 'bleukit should not be installed here'\n"
         f"spec = importlib.util.spec_from_file_location('app', {str(REPO / 'app.py')!r})\n"
         "app = importlib.util.module_from_spec(spec); spec.loader.exec_module(app)\n"
+        "from bleukit.app.forms import make_options\n"
+        "from bleukit.app.reports import score_report\n"
         "print(app.bleukit.__file__)\n"
-        "print(app.score_report('a b c d', ['a b c d'], app.make_options())['corpus']['score'])\n"
+        "print(score_report('a b c d', ['a b c d'], make_options())['corpus']['score'])\n"
     )
     env = dict(os.environ, GRADIO_ANALYTICS_ENABLED="False")
     env.pop("PYTHONPATH", None)
@@ -1031,3 +1033,176 @@ def test_browser_other_bleus_panel(page, shared_data):
     # A new score clears the table of the earlier text (it is computed only on request).
     _score_and_wait(page)
     page.wait_for_function("() => !document.querySelector('#variants-table [role=gridcell]')")
+
+
+# ----------------------------------------------------------------------------- the form's checks, in the page
+
+
+def _log_since(before: str) -> list:
+    """The server log's lines written since ``before`` was read (after a short wait for them)."""
+    log_file = ARTIFACTS / "app-server.log"
+    time.sleep(0.5)
+    return [line for line in log_file.read_text(encoding="utf-8")[len(before) :].splitlines() if line.strip()]
+
+
+def _no_error_badges(page) -> None:
+    assert page.locator("[data-testid=status-tracker].error").count() == 0
+    assert "Error" not in page.inner_text("body").split()
+
+
+@pytest.mark.slow
+def test_browser_upload_of_a_de_file(page, shared_data):
+    path = shared_data / "wmt17-en-de" / "ref.de"  # real MT files are named by their language
+    text = path.read_text(encoding="utf-8")
+    page.set_input_files("#hyps-file input[type=file]", str(path))
+    page.wait_for_function("n => document.querySelector('#hyps textarea').value.length === n", arg=len(text))
+    assert page.input_value("#hyps textarea") == text
+    assert page.inner_text("#notice").strip() == ""
+    _shot(page, "upload-de")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "state, content, message",
+    [
+        ("upload-not-utf8", "Grüße aus Köln\n".encode("latin-1"), "bad.de is not UTF-8 text"),
+        ("upload-oversized", None, "uploads are limited to 5,000,000 bytes per file"),
+    ],
+)
+def test_browser_a_bad_upload_gets_one_message(page, tmp_path, state, content, message):
+    from bleukit.app.forms import MAX_UPLOAD_BYTES
+
+    path = tmp_path / ("bad.de" if content is not None else "big.de")
+    path.write_bytes(content if content is not None else b"a b c\n" * (MAX_UPLOAD_BYTES // 6 + 1))
+    log_before = (ARTIFACTS / "app-server.log").read_text(encoding="utf-8")
+    page.fill("#hyps textarea", "kept as it was")
+    page.set_input_files("#hyps-file input[type=file]", str(path))
+    page.wait_for_selector(f"#bleu-error:has-text('{message}')", timeout=60_000)
+    page.wait_for_timeout(300)
+    assert page.inner_text("body").count(message) == 1
+    assert page.input_value("#hyps textarea") == "kept as it was"
+    _no_error_badges(page)
+    _shot(page, state)
+    new = _log_since(log_before)
+    assert len(new) == 1 and new[0].startswith("input error in upload: ") and message in new[0], new
+
+
+@pytest.mark.slow
+def test_browser_an_out_of_range_option_gives_one_message(page):
+    log_before = (ARTIFACTS / "app-server.log").read_text(encoding="utf-8")
+    _fill_form(page, "one two three\nfour five", "one two three\nfour six")
+    _score_and_wait(page)
+    page.wait_for_selector("#sentences [role=gridcell]")
+    page.fill("#max-order input", "12")
+    _score_and_wait(page)
+    message = "max n-gram order must be between 1 and 10, got 12"
+    page.wait_for_selector(f"#bleu-error:has-text('{message}')")
+    page.wait_for_timeout(300)
+    assert page.inner_text("body").count(message) == 1
+    assert not page.query_selector("#bleu-score") and page.locator("#sentences [role=gridcell]").count() == 0
+    _no_error_badges(page)
+    _shot(page, "option-error")
+    new = _log_since(log_before)
+    assert new == [f"input error in score: {message}"], new  # one line, no traceback
+    # fixed: a score again, and no stale message from the run before
+    page.fill("#max-order input", "4")
+    _score_and_wait(page)
+    page.wait_for_selector("#bleu-score[data-score]")
+    assert not page.query_selector("#bleu-error") and message not in page.inner_text("body")
+
+
+@pytest.mark.slow
+def test_browser_out_of_range_samples_give_one_message(page, shared_data):
+    systems, refs = _wmt17_systems(shared_data, 30)
+    _open_compare_tab(page)
+    _fill_compare(page, ["\n".join(h) for _, h in systems[:2]], ["base", "new"], "\n".join(refs))
+    log_before = (ARTIFACTS / "app-server.log").read_text(encoding="utf-8")
+    page.fill("#cmp-n input", "50000")
+    _compare_and_wait(page)
+    message = "the number of samples must be between 1 and 20,000, got 50,000"
+    page.wait_for_selector(f"#compare-error:has-text('{message}')")
+    page.wait_for_timeout(300)
+    assert page.inner_text("body").count(message) == 1
+    _no_error_badges(page)
+    _shot(page, "compare-option-error")
+    assert _log_since(log_before) == [f"input error in compare: {message}"]
+
+
+@pytest.mark.slow
+def test_browser_comma_tokens_in_the_explanation_table(page):
+    _fill_form(page, "a , , b , c", "a , b , d")
+    _score_and_wait(page)
+    page.wait_for_selector("#explanation table.orders")
+    cells = page.eval_on_selector_all(
+        "#explanation table.orders tr",
+        "rows => rows.slice(1).map(r => [...r.querySelectorAll('ul.ngrams')].map(u => [...u.children].map("
+        "li => [...li.querySelectorAll('.ngtok')].map(t => t.textContent))))",
+    )
+    assert cells[0][0] == [["a"], [","], ["b"]]  # order 1, matched: "," a token of its own
+    assert [",", ","] in cells[1][1]  # order 2, unmatched: the bigram ", ,"
+    # each token drawn in its own box, apart from its neighbours
+    boxes = page.eval_on_selector_all(
+        "#explanation table.orders .ngtok", "els => els.map(e => getComputedStyle(e).borderTopStyle)"
+    )
+    assert boxes and set(boxes) == {"solid"}
+    _shot(page, "explain-commas")
+
+
+@pytest.mark.slow
+def test_browser_gallery_sits_by_the_inputs_and_shows_every_example_whole(page):
+    from bleukit.app.examples import EXAMPLE_LABELS
+
+    for selector in ("#examples button", "#refs-file", "#score-btn", "#sentences"):
+        page.wait_for_selector(selector, state="attached")
+    box = page.evaluate(
+        """() => { const r = s => document.querySelector(s).getBoundingClientRect().toJSON();
+                   return {gallery: r('#examples'), refs: r('#refs-file'), score: r('#score-btn'),
+                           sentences: r('#sentences')}; }"""
+    )
+    # below the inputs it fills, above the Score button (not at the page bottom)
+    assert box["refs"]["bottom"] <= box["gallery"]["top"] < box["gallery"]["bottom"] <= box["score"]["top"], box
+    assert box["gallery"]["bottom"] < box["sentences"]["top"]
+    shown = page.eval_on_selector_all(
+        "#examples button",
+        """els => els.filter(e => e.textContent.trim()).map(e => { const r = e.getBoundingClientRect();
+               return [e.textContent.trim(),
+                       e.scrollWidth <= e.clientWidth + 1 && r.right <= innerWidth && r.left >= 0]; })""",
+    )
+    assert sorted(label for label, _ in shown) == sorted(EXAMPLE_LABELS), shown
+    assert all(whole for _, whole in shown), shown  # not cut off
+    _shot(page, "gallery")
+
+
+@pytest.mark.slow
+def test_browser_compare_with_chrf_options(page, shared_data):
+    from bleukit.metrics.chrf.options import ChrfOptions
+
+    systems, refs = _wmt17_systems(shared_data, 60)
+    _open_compare_tab(page)
+    _fill_compare(page, ["\n".join(h) for _, h in systems[:2]], ["base", "new"], "\n".join(refs))
+    page.fill("#cmp-n input", "100")
+    page.click("#cmp-metric input")
+    page.click("[role=option]:text-is('chrF++')")
+    page.click("#cmp-metric-options button, #cmp-metric-options .label-wrap")  # open the panel
+    # its boxes are mounted on opening, with their initial values: type only once they are there
+    page.wait_for_function("() => document.querySelector('#cmp-chrf-char-order input')?.value === '6'")
+    page.wait_for_timeout(500)
+    page.fill("#cmp-chrf-char-order input", "4")
+    page.fill("#cmp-chrf-beta input", "3")
+    page.check("#cmp-chrf-whitespace input")
+    page.keyboard.press("Tab")  # leave the last box, so that every value is the page's before the click
+    page.wait_for_timeout(300)
+    assert (page.input_value("#cmp-chrf-char-order input"), page.input_value("#cmp-chrf-beta input")) == ("4", "3")
+    _compare_and_wait(page)
+    options = ChrfOptions(char_order=4, word_order=2, beta=3, whitespace=True)
+    want = bleukit.paired_test([("base", systems[0][1]), ("new", systems[1][1])], refs, n_samples=100, options=options)
+    page.wait_for_selector("#compare-signature")
+    shown = page.inner_text("#compare-signature")
+    assert shown == want[0].result.signature, (shown, page.inner_text("#compare-notice"))
+    # the table renders apart from the summary: wait for this answer's rows
+    page.wait_for_selector(f"#compare-table [role=gridcell]:has-text('{want[1].score:.2f}')")
+    cells = page.eval_on_selector_all("#compare-table [role=gridcell]", "els => els.map(e => e.textContent.trim())")
+    assert cells[1] == f"{want[0].score:.2f}" and cells[6] == f"{want[1].score:.2f}", cells
+    assert "(3 not default)" in page.inner_text("#compare-options"), page.inner_text("#compare-options")
+    _no_error_badges(page)
+    _shot(page, "compare-chrf-options")
