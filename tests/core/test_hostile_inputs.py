@@ -33,7 +33,6 @@ from typing import Any, Callable, Dict, List, Tuple
 import numpy as np
 import pandas as pd
 import pytest
-from shared_data import REPO
 
 import bleukit
 import bleukit.sacrebleu
@@ -590,14 +589,11 @@ _APP = None
 
 
 def _app():
-    """app.py, imported once (it lives at the repository root, as a Space needs it)."""
+    """The app's API endpoints (``bleukit.app.api``: the functions behind /bleu, /compare, ...)."""
     global _APP
     if _APP is None:
         pytest.importorskip("gradio")
-        spec = importlib.util.spec_from_file_location("bleukit_app_hostile", REPO / "app.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        _APP = module
+        _APP = importlib.import_module("bleukit.app.api")
     return _APP
 
 

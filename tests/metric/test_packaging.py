@@ -82,4 +82,8 @@ def test_metric_loads_from_the_unpacked_wheel_alone(wheel, tmp_path):
         timeout=120,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert sorted(p.name for p in out.iterdir()) == ["README.md", "app.py", "bleukit.py", "requirements.txt"]
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "app.py", "bleukit.py", "requirements.txt", "wheels"]
+    # ... with the package it was written from as the pure-Python wheel the Space installs
+    (bundled,) = (out / "wheels").iterdir()
+    names = zipfile.ZipFile(bundled).namelist()
+    assert "bleukit/metric/bleu_metric.py" in names and not any(n.endswith(".so") for n in names)
