@@ -185,14 +185,19 @@ def on_upload_hyps(path: Optional[str]) -> Tuple[Any, str]:
     return text, notice_html(bom_notes([("the hypotheses", text)]))
 
 
+def _read_uploads(paths: List[str], limit: int, kind: str, label: str) -> List[str]:
+    """The texts of several uploaded files, each checked by :func:`read_upload`; at most ``limit``."""
+    if len(paths) > limit:
+        raise ValueError(f"At most {limit} {kind} files, got {len(paths)}.")
+    return [read_upload(p, f"{label} file {k}") for k, p in enumerate(paths, start=1)]
+
+
 def on_upload_refs(paths: Optional[List[str]], name: str = "bleu") -> Tuple[Any, ...]:
     """Reference files upload: one file per reference set box, the other boxes emptied; the last
     output is the notice, as for the hypotheses (``name``: whose notice, see :func:`notice_html`)."""
     paths = list(paths or [])
     try:
-        if len(paths) > MAX_REFERENCE_SETS:
-            raise ValueError(f"At most {MAX_REFERENCE_SETS} reference files, got {len(paths)}.")
-        texts = [read_upload(p, f"Reference file {k}") for k, p in enumerate(paths, start=1)]
+        texts = _read_uploads(paths, MAX_REFERENCE_SETS, "reference", "Reference")
     except ValueError as e:
         _log_input_error("upload", e)
         return (gr.update(),) * MAX_REFERENCE_SETS + (notice_html([str(e)], error=True, name=name),)
@@ -263,9 +268,7 @@ def on_upload_systems(paths: Optional[List[str]]) -> Tuple[Any, ...]:
     its file, the other boxes emptied; the last output is the notice."""
     paths = list(paths or [])
     try:
-        if len(paths) > MAX_SYSTEMS:
-            raise ValueError(f"At most {MAX_SYSTEMS} system files, got {len(paths)}.")
-        texts = [read_upload(p, f"System file {k}") for k, p in enumerate(paths, start=1)]
+        texts = _read_uploads(paths, MAX_SYSTEMS, "system", "System")
     except ValueError as e:
         _log_input_error("upload", e)
         return (gr.update(),) * (2 * MAX_SYSTEMS) + (notice_html([str(e)], error=True, name="compare"),)
