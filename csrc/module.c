@@ -7,7 +7,8 @@
  * tokenize and count steps then trust them. The work runs with the GIL released:
  *  - text: under the GIL a batch of sentences (about BATCH_CHARS code points) is gathered, each
  *    str held by a new reference (lowercased first with str.lower itself when it is not ASCII),
- *    then tokenized and counted without the GIL, reading the strings in place;
+ *    then tokenized and counted without the GIL, reading the strings in place; with threads,
+ *    the calling thread gathers the next batch while the others count this one, then joins them;
  *  - ids: the buffers are pinned for the whole call, so they are counted without the GIL at once.
  * Signals are checked between batches and, in the main thread (the only one where Python runs
  * signal handlers), inside long work every 10 ms (poll.h), even within one enormous sentence, so
@@ -47,6 +48,8 @@
  * code points more than it has, so that a batch of empty sentences is bounded too. */
 #define BATCH_CHARS ((int64_t)1 << 22)
 #define SENTENCE_CHARS 16
+/* With threads, the first batch (gathered while no thread counts yet) is this part of a full one. */
+#define FIRST_BATCH_PARTS 16
 /* Keeps 2 + 2 * order and the row indices within an int. */
 #define MAX_ORDER ((INT_MAX - 2) / 2)
 
@@ -394,24 +397,55 @@ typedef struct {
 } counters;
 
 #if TEXT_THREADS
+/* Sentences a thread takes from the shared batch at a time: a few hundred microseconds of work, so
+ * that the threads finish a batch together, and one lock per take costs nothing. */
+#define TAKE_SENTENCES 64
+
+/* A batch counted by the calling thread and its workers, each taking the next TAKE_SENTENCES
+ * sentences not yet taken: a thread that starts late (the calling thread gathers the next batch
+ * first) or runs slower simply takes fewer. */
 typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t finished; /* signalled when a worker ends */
     int running;             /* workers not finished */
+    size_t next;             /* the first sentence of the batch nobody has taken */
+    const batch *b;
+    const outrows *o;
 } crew;
 
 typedef struct {
-    const batch *b;
-    size_t lo, hi;
-    const outrows *o;
     workspace *ws, *refs;
     sums *acc;
     crew *crew;
 } part;
 
+/* The next sentences of the batch for one thread: 0 with [*lo, *hi), -1 when all are taken. */
+static int crew_take(crew *c, size_t *lo, size_t *hi) {
+    pthread_mutex_lock(&c->lock);
+    const size_t n = c->b->n_sent;
+    *lo = c->next;
+    *hi = n - *lo > TAKE_SENTENCES ? *lo + TAKE_SENTENCES : n;
+    c->next = *hi;
+    pthread_mutex_unlock(&c->lock);
+    return *lo < *hi ? 0 : -1;
+}
+
+/* Count the sentences this thread takes until none are left or another thread asked all to stop. */
+static int count_taken(crew *c, workspace *ws, workspace *refs, sums *acc) {
+    size_t lo, hi;
+    while (crew_take(c, &lo, &hi) == 0) {
+        if (ws->stop && *ws->stop) {
+            ws->err = KERR_INTERRUPTED;
+            return -1;
+        }
+        if (count_range(ws, refs, c->b, lo, hi, c->o, acc) < 0) return -1;
+    }
+    return 0;
+}
+
 static void *run_part(void *arg) {
     part *p = (part *)arg;
-    if (count_range(p->ws, p->refs, p->b, p->lo, p->hi, p->o, p->acc) < 0 && p->ws->stop)
+    if (count_taken(p->crew, p->ws, p->refs, p->acc) < 0 && p->ws->stop)
         *p->ws->stop = 1; /* the others stop at their next report */
     pthread_mutex_lock(&p->crew->lock);
     p->crew->running--;
@@ -420,7 +454,7 @@ static void *run_part(void *arg) {
     return NULL;
 }
 
-/* The calling thread, its own part done: wait for the workers, polling for signals every
+/* The calling thread, its own share done: wait for the workers, polling for signals every
  * POLL_INTERVAL_MS where handlers run; a raised handler tells the workers to stop, and the wait
  * goes on until they have (they use the batch). */
 static void crew_wait(crew *c, workspace *self) {
@@ -449,76 +483,71 @@ static void crew_wait(crew *c, workspace *self) {
     }
     pthread_mutex_unlock(&c->lock);
 }
-#endif
 
-/* Count the batch (without the GIL) on up to k->threads threads, in parts of about equal code
- * points; the last part on the calling thread. -1 when any thread failed or was stopped. */
-static int count_batch(counters *k, const batch *b, const outrows *o) {
-    int parts = k->threads;
-    if ((size_t)parts > b->n_sent) parts = b->n_sent > 0 ? (int)b->n_sent : 1;
-    workspace *self = &k->ws[0], *self_refs = k->refs ? &k->refs[0] : NULL;
-    sums *own = k->acc ? &k->acc[0] : NULL;
-    if (parts == 1) return count_range(self, self_refs, b, 0, b->n_sent, o, own);
-#if TEXT_THREADS
-    size_t bounds[MAX_THREADS + 1];
-    bounds[0] = 0;
-    const int64_t total = b->cum[b->n_sent];
-    size_t s = 0;
-    for (int t = 1; t < parts; t++) {
-        const int64_t goal = total / parts * t + total % parts * t / parts;
-        while (s < b->n_sent && b->cum[s] < goal) s++;
-        bounds[t] = s;
-    }
-    bounds[parts] = b->n_sent;
+/* One batch on several threads: started by crew_start (with or without the GIL), its workers
+ * count while the calling thread may still gather the next batch under the GIL; crew_finish
+ * (without the GIL) adds the calling thread's share and waits for them. */
+typedef struct {
     crew c;
-    c.running = 0;
-    int crew_ok = pthread_mutex_init(&c.lock, NULL) == 0;
-    if (crew_ok && pthread_cond_init(&c.finished, NULL) != 0) {
-        pthread_mutex_destroy(&c.lock);
-        crew_ok = 0;
-    }
+    int ok; /* the lock and condition exist (else the calling thread counts the batch alone) */
+    int workers;
     pthread_t tid[MAX_THREADS];
     part jobs[MAX_THREADS];
     int created[MAX_THREADS];
+} crew_run;
+
+static void crew_start(crew_run *r, counters *k, const batch *b, const outrows *o) {
+    int parts = k->threads;
+    if ((size_t)parts > b->n_sent) parts = b->n_sent > 0 ? (int)b->n_sent : 1;
+    r->workers = parts - 1;
+    r->c.running = 0;
+    r->c.next = 0;
+    r->c.b = b;
+    r->c.o = o;
+    r->ok = pthread_mutex_init(&r->c.lock, NULL) == 0;
+    if (r->ok && pthread_cond_init(&r->c.finished, NULL) != 0) {
+        pthread_mutex_destroy(&r->c.lock);
+        r->ok = 0;
+    }
+    for (int t = 1; t <= r->workers; t++) {
+        r->jobs[t] = (part){&k->ws[t], k->refs ? &k->refs[t] : NULL, k->acc ? &k->acc[t] : NULL, &r->c};
+        r->created[t] = 0;
+        if (!r->ok) continue;
+        pthread_mutex_lock(&r->c.lock);
+        r->c.running++;
+        pthread_mutex_unlock(&r->c.lock);
+        r->created[t] = pthread_create(&r->tid[t], NULL, run_part, &r->jobs[t]) == 0;
+        if (!r->created[t]) { /* its sentences are taken by the others */
+            pthread_mutex_lock(&r->c.lock);
+            r->c.running--;
+            pthread_mutex_unlock(&r->c.lock);
+        }
+    }
+}
+
+/* The calling thread's share of the batch (none with `take` 0: the call is stopping), then the
+ * wait for the workers. -1 when any thread failed or was stopped. */
+static int crew_finish(crew_run *r, counters *k, int take) {
+    workspace *self = &k->ws[0], *self_refs = k->refs ? &k->refs[0] : NULL;
+    sums *own = k->acc ? &k->acc[0] : NULL;
     int rc = 0;
-    /* workers take parts 1.., the calling thread part 0 (after starting them) */
-    for (int t = 1; t < parts; t++) {
-        jobs[t] = (part){b, bounds[t], bounds[t + 1], o, &k->ws[t], k->refs ? &k->refs[t] : NULL,
-                         k->acc ? &k->acc[t] : NULL, &c};
-        created[t] = 0;
-        if (crew_ok) {
-            pthread_mutex_lock(&c.lock);
-            c.running++;
-            pthread_mutex_unlock(&c.lock);
-            created[t] = pthread_create(&tid[t], NULL, run_part, &jobs[t]) == 0;
-            if (!created[t]) {
-                pthread_mutex_lock(&c.lock);
-                c.running--;
-                pthread_mutex_unlock(&c.lock);
-            }
-        }
+    if (take) {
+        rc = r->ok ? count_taken(&r->c, self, self_refs, own)
+                   : count_range(self, self_refs, r->c.b, 0, r->c.b->n_sent, r->c.o, own);
+        if (rc < 0) *self->stop = 1;
     }
-    rc = count_range(self, self_refs, b, bounds[0], bounds[1], o, own);
-    if (rc < 0) *self->stop = 1;
-    for (int t = 1; t < parts; t++) /* a part whose thread could not start runs here */
-        if (!created[t] && rc == 0) {
-            rc = count_range(self, self_refs, b, jobs[t].lo, jobs[t].hi, o, own);
-            if (rc < 0) *self->stop = 1;
-        }
-    if (crew_ok) {
-        crew_wait(&c, self);
-        for (int t = 1; t < parts; t++)
-            if (created[t]) pthread_join(tid[t], NULL);
-        pthread_cond_destroy(&c.finished);
-        pthread_mutex_destroy(&c.lock);
+    if (r->ok) {
+        crew_wait(&r->c, self);
+        for (int t = 1; t <= r->workers; t++)
+            if (r->created[t]) pthread_join(r->tid[t], NULL);
+        pthread_cond_destroy(&r->c.finished);
+        pthread_mutex_destroy(&r->c.lock);
     }
-    for (int t = 1; t < parts; t++)
+    for (int t = 1; t <= r->workers; t++)
         if (k->ws[t].err) rc = -1;
     return rc < 0 || self->err ? -1 : 0;
-#else
-    return count_range(self, self_refs, b, 0, b->n_sent, o, own);
-#endif
 }
+#endif
 
 /* The failure to report of a call whose threads stopped: a real error before an interruption
  * (a worker stopped by the one that failed reports KERR_INTERRUPTED). */
@@ -527,6 +556,39 @@ static int counters_error(const counters *k) {
     for (int t = 0; t < k->threads; t++)
         if (k->ws[t].err && (err == KERR_NONE || err == KERR_INTERRUPTED)) err = k->ws[t].err;
     return err;
+}
+
+/* Gather sentences *i, *i + 1, ... into the empty batch `b` until it weighs `limit` code points
+ * (at least one sentence), advancing *i. 0, or -1 with the error. */
+static int gather_batch(batch *b, PyObject *str_lower, PyObject *const *hyps, int systems, PyObject *refs,
+                        int lowercase, Py_ssize_t *i, int64_t limit) {
+    PyObject *hyp_i[MAX_SYSTEMS];
+    const Py_ssize_t n = PyList_GET_SIZE(refs), start = *i;
+    while (*i < n && (*i == start || b->chars < limit)) {
+        /* A list of hypotheses may be the caller's own (hypotheses_list): Python code (another
+         * thread between batches, a finaliser run by an allocation) may have changed it since
+         * it was checked, so each item is checked again and held while it is gathered. */
+        int held = 0, bad = 0;
+        for (; held < systems; held++) {
+            if (*i >= PyList_GET_SIZE(hyps[held])) {
+                PyErr_SetString(PyExc_RuntimeError, "the list of hypotheses changed size during the call");
+                bad = 1;
+                break;
+            }
+            hyp_i[held] = PyList_GET_ITEM(hyps[held], *i);
+            if (!PyUnicode_Check(hyp_i[held])) {
+                PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a str, got %s", *i, Py_TYPE(hyp_i[held])->tp_name);
+                bad = 1;
+                break;
+            }
+            Py_INCREF(hyp_i[held]);
+        }
+        const int rc = bad ? -1 : add_sentence(b, str_lower, hyp_i, systems, PyList_GET_ITEM(refs, *i), lowercase, *i);
+        for (int j = 0; j < held; j++) Py_DECREF(hyp_i[j]);
+        if (rc < 0) return -1;
+        (*i)++;
+    }
+    return 0;
 }
 
 /* The private copy of the hypotheses of one system: a list of n items (checked: str). */
@@ -587,10 +649,9 @@ static PyObject *count_text(PyObject *module, PyObject *const *hyps, int systems
     PyObject *result = NULL;
     Py_buffer table = {0};
     outputs out = {0};
-    batch b = {0};
+    batch b = {0}, b2 = {0};
     counters k = {0};
     poller poll;
-    PyObject *hyp_i[MAX_SYSTEMS];
     if (tokenizer < TOK_13A || tokenizer > TOK_NONE) {
         PyErr_Format(PyExc_ValueError, "unknown tokenizer code %d", tokenizer);
         goto done;
@@ -660,43 +721,61 @@ static PyObject *count_text(PyObject *module, PyObject *const *hyps, int systems
     }
     int64_t *rows = (int64_t *)out.rows.buf, *nrefs = (int64_t *)out.nrefs.buf;
     const int64_t batch_chars = BATCH_CHARS * threads;
-    for (Py_ssize_t i = 0; i < n;) {
-        const Py_ssize_t first = i;
-        while (i < n && (i == first || b.chars < batch_chars)) {
-            /* A list of hypotheses may be the caller's own (hypotheses_list): Python code (another
-             * thread between batches, a finaliser run by an allocation) may have changed it since
-             * it was checked, so each item is checked again and held while it is gathered. */
-            int held = 0, bad = 0;
-            for (; held < systems; held++) {
-                if (i >= PyList_GET_SIZE(hyps[held])) {
-                    PyErr_SetString(PyExc_RuntimeError, "the list of hypotheses changed size during the call");
-                    bad = 1;
-                    break;
-                }
-                hyp_i[held] = PyList_GET_ITEM(hyps[held], i);
-                if (!PyUnicode_Check(hyp_i[held])) {
-                    PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a str, got %s", i, Py_TYPE(hyp_i[held])->tp_name);
-                    bad = 1;
-                    break;
-                }
-                Py_INCREF(hyp_i[held]);
+#if TEXT_THREADS
+    if (threads > 1) {
+        /* While the threads count one batch, the calling thread gathers the next under the GIL
+         * (and lets go of the one before), then counts with them: only the first, small, batch is
+         * gathered while nobody counts. Batches double from batch_chars / FIRST_BATCH_PARTS. */
+        batch *cur = &b, *next = &b2;
+        int64_t limit = batch_chars / FIRST_BATCH_PARTS;
+        Py_ssize_t i = 0, first = 0;
+        if (gather_batch(cur, st->str_lower, hyps, systems, refs, lowercase, &i, limit) < 0) goto done;
+        while (cur->n_sent > 0) {
+            const outrows o = {summed ? NULL : rows + first * out.width, summed ? NULL : nrefs + first, out.width,
+                               n * out.width, n, systems};
+            crew_run run;
+            crew_start(&run, &k, cur, &o);
+            batch_clear(next); /* counted in the previous round */
+            const Py_ssize_t next_first = i;
+            limit = limit < batch_chars / 2 ? 2 * limit : batch_chars;
+            const int gathered = i < n ? gather_batch(next, st->str_lower, hyps, systems, refs, lowercase, &i, limit) : 0;
+            if (gathered < 0) { /* its exception is set: stop the workers, report it */
+                k.ws[0].err = KERR_INTERRUPTED;
+                k.stop = 1;
             }
-            const int rc = bad ? -1 : add_sentence(&b, st->str_lower, hyp_i, systems, PyList_GET_ITEM(refs, i), lowercase, i);
-            for (int j = 0; j < held; j++) Py_DECREF(hyp_i[j]);
-            if (rc < 0) goto done;
-            i++;
+            poller_release(&poll);
+            const int rc = crew_finish(&run, &k, gathered == 0);
+            poller_acquire(&poll);
+            if (gathered < 0) goto done;
+            if (rc < 0) {
+                raise_kernel_error(counters_error(&k));
+                goto done;
+            }
+            if (PyErr_CheckSignals() < 0) goto done;
+            batch *counted = cur;
+            cur = next;
+            next = counted;
+            first = next_first;
         }
-        const outrows o = {summed ? NULL : rows + first * out.width, summed ? NULL : nrefs + first, out.width,
-                           n * out.width, n, systems};
-        poller_release(&poll);
-        const int rc = count_batch(&k, &b, &o);
-        poller_acquire(&poll);
-        batch_clear(&b);
-        if (rc < 0) {
-            raise_kernel_error(counters_error(&k));
-            goto done;
+    } else
+#endif
+    {
+        workspace *self = &k.ws[0], *self_refs = k.refs ? &k.refs[0] : NULL;
+        for (Py_ssize_t i = 0; i < n;) {
+            const Py_ssize_t first = i;
+            if (gather_batch(&b, st->str_lower, hyps, systems, refs, lowercase, &i, batch_chars) < 0) goto done;
+            const outrows o = {summed ? NULL : rows + first * out.width, summed ? NULL : nrefs + first, out.width,
+                               n * out.width, n, systems};
+            poller_release(&poll);
+            const int rc = count_range(self, self_refs, &b, 0, b.n_sent, &o, k.acc ? &k.acc[0] : NULL);
+            poller_acquire(&poll);
+            batch_clear(&b);
+            if (rc < 0) {
+                raise_kernel_error(counters_error(&k));
+                goto done;
+            }
+            if (PyErr_CheckSignals() < 0) goto done;
         }
-        if (PyErr_CheckSignals() < 0) goto done;
     }
     if (summed) {
         int64_t *total = (int64_t *)out.rows.buf, lo = INT64_MAX, hi = -1;
@@ -719,6 +798,7 @@ static PyObject *count_text(PyObject *module, PyObject *const *hyps, int systems
     Py_INCREF(result);
 done:
     batch_free(&b);
+    batch_free(&b2);
     for (int t = 0; t < k.threads; t++) {
         if (k.ws) workspace_free(&k.ws[t]);
         if (k.refs) workspace_free(&k.refs[t]);
