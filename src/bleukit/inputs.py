@@ -14,7 +14,7 @@ import numbers
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from itertools import chain
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ._stack import user_stacklevel
 
@@ -25,6 +25,7 @@ __all__ = [
     "check_hypotheses",
     "check_references",
     "reference_entries",
+    "hypotheses_and_entries",
     "check_reference_entry",
     "check_sentence_references",
     "check_utf8",
@@ -130,25 +131,32 @@ def check_tokens(tokens: Any, what: str) -> List[Any]:
     return check_sequence(tokens, what, of="tokens")
 
 
-def check_texts(texts: Any, what: str, copy: bool = True) -> List[str]:
+def check_texts(texts: Any, what: str, copy: bool = True, items: bool = True) -> List[str]:
     """A non-empty list of sentences as a new list of ``str``, or a ``TypeError``/``ValueError``
     that names ``what`` and the problem (the one check of "a list of strings" everywhere).
     With ``copy=False`` a ``list`` is checked and returned as it is, for a reader that makes its
     own private copy (BLEU's kernel): 8 bytes a sentence less, 80 MB at 10M sentences.
+    ``items=False`` checks the whole but not its items, for a reader that checks every item
+    with this message before any work (BLEU's kernel): see :func:`hypotheses_and_entries`.
 
     >>> check_texts(("a b", "c"), "candidates")
     ['a b', 'c']
     """
-    items = texts if not copy and type(texts) is list else _as_list(texts, what)
-    if not items:
+    checked = texts if not copy and type(texts) is list else _as_list(texts, what)
+    if not checked:
         raise ValueError(f"empty corpus: {what} is empty, at least one sentence is needed")
+    if items:
+        _check_items(checked, what)
+    return checked
+
+
+def _check_items(items: List[Any], what: str) -> None:
     # The distinct types first (a C loop, no object per item): a million sentences are checked in
     # milliseconds; only a corpus with a bad item is walked in Python, to name the first one.
     if not all(issubclass(kind, str) for kind in set(map(type, items))):
         for i, item in enumerate(items):
             if not isinstance(item, str):
                 raise TypeError(f"{what}[{i}] must be a str, got {type(item).__name__}")
-    return items
 
 
 def check_hypotheses(hypotheses: Any, copy: bool = True) -> List[str]:
@@ -216,6 +224,13 @@ def reference_entries(references: Any, n_hypotheses: int, copy: bool = True) -> 
     >>> reference_entries(("r1", ["r2a", None]), n_hypotheses=2)
     ['r1', ['r2a', None]]
     """
+    refs = _entries(references, n_hypotheses, copy)
+    warn_if_streams(refs, n_hypotheses)
+    return refs
+
+
+def _entries(references: Any, n_hypotheses: int, copy: bool) -> List[Any]:
+    """:func:`reference_entries` without the streams warning."""
     refs = references if not copy and type(references) is list else _as_list(references, "references")
     if len(refs) != n_hypotheses:
         message = f"got {n_hypotheses} hypotheses but {len(refs)} reference entries. "
@@ -225,8 +240,30 @@ def reference_entries(references: Any, n_hypotheses: int, copy: bool = True) -> 
                 f"{n_hypotheses} lines): convert them with bleukit.references_from_streams(references). "
             )
         raise ValueError(message + _LAYOUT_HINT)
-    warn_if_streams(refs, n_hypotheses)
     return refs
+
+
+def hypotheses_and_entries(hypotheses: Any, references: Any, copy: bool = True) -> Tuple[List[str], List[Any]]:
+    """:func:`check_hypotheses` then :func:`reference_entries`, for a reader that checks every
+    hypothesis itself with :func:`check_texts`' message before any work (BLEU's kernel, which
+    reads both lists in place): the hypotheses are checked item by item here only where an error
+    or a warning about the references would otherwise come first, so the errors, and their order,
+    are those of the two checks in turn, and a million hypotheses are not walked twice (the walk
+    holds the GIL: 3% of a one-thread call, whatever the threads).
+
+    >>> hypotheses_and_entries(("a", "b"), ["x", ["y", None]])
+    (['a', 'b'], ['x', ['y', None]])
+    """
+    hyps = check_texts(hypotheses, "hypotheses", copy, items=False)
+    try:
+        refs = _entries(references, len(hyps), copy)
+    except (TypeError, ValueError):
+        _check_items(hyps, "hypotheses")  # a bad hypothesis is the first error
+        raise
+    if _stream_shaped(refs, len(hyps)):
+        _check_items(hyps, "hypotheses")
+        warn_if_streams(refs, len(hyps))
+    return hyps, refs
 
 
 def check_references(references: Any, n_hypotheses: int) -> List[List[str]]:
@@ -265,10 +302,7 @@ def warn_if_streams(refs: List[Any], n_hypotheses: int) -> None:
     >>> [w.category.__name__ for w in seen]
     ['ReferenceLayoutWarning']
     """
-    first = refs[0] if refs else None
-    if n_hypotheses < 2 or first is None or type(first) is str or not _is_sequence(first) or len(first) != n_hypotheses:
-        return
-    if not all(_is_sequence(r) and not isinstance(r, str) and len(r) == n_hypotheses for r in refs):
+    if not _stream_shaped(refs, n_hypotheses):
         return
     sample = range(min(n_hypotheses, 8))
     within = _mean_likeness([(refs[i][j], refs[i][j + 1]) for i in sample for j in sample if j + 1 < n_hypotheses])
@@ -286,6 +320,14 @@ def warn_if_streams(refs: List[Any], n_hypotheses: int) -> None:
             ReferenceLayoutWarning,
             user_stacklevel(),
         )
+
+
+def _stream_shaped(refs: List[Any], n_hypotheses: int) -> bool:
+    """Whether every entry holds exactly ``n_hypotheses`` items (:func:`warn_if_streams` may warn)."""
+    first = refs[0] if refs else None
+    if n_hypotheses < 2 or first is None or type(first) is str or not _is_sequence(first) or len(first) != n_hypotheses:
+        return False
+    return all(_is_sequence(r) and not isinstance(r, str) and len(r) == n_hypotheses for r in refs)
 
 
 def _mean_likeness(pairs: List[Any]) -> float:

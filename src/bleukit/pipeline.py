@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from .engine import MIN_CHUNK, in_threads, thread_count
-from .inputs import check_hypotheses, check_references, reference_entries
+from .inputs import check_hypotheses, check_references, hypotheses_and_entries, reference_entries
 from .metrics import metric_for
 from .metrics.base import Metric, MetricOptions, MetricResult, Statistics
 
@@ -49,9 +49,9 @@ def checked_input(hypotheses: Any, references: Any, options: MetricOptions) -> T
     """
     if metric_for(options).reads_reference_entries(options):
         # the kernel reads private copies of both lists: copying them here too would only add
-        # 16 bytes a pair to the call's peak (160 MB at 10M pairs)
-        hyps = check_hypotheses(hypotheses, copy=False)
-        return hyps, reference_entries(references, len(hyps), copy=False)
+        # 16 bytes a pair to the call's peak (160 MB at 10M pairs); it checks every hypothesis
+        # before it counts, so they are walked here only to report errors in the same order
+        return hypotheses_and_entries(hypotheses, references, copy=False)
     hyps = check_hypotheses(hypotheses)
     return hyps, check_references(references, len(hyps))
 
@@ -86,11 +86,15 @@ def corpus_statistics(
     """
     metric = metric_for(options)
     n_threads = thread_count(threads)
-    hyps = check_hypotheses(hypotheses)
-    if n_threads > 1 and len(hyps) >= 2 * MIN_CHUNK and metric.chunks_in_threads(options):
-        table: Statistics = in_threads(lambda h, r: metric.statistics(h, r, options), hyps, references, n_threads)
+    if n_threads > 1 and metric.chunks_in_threads(options):
+        hyps = check_hypotheses(hypotheses)
+        if len(hyps) >= 2 * MIN_CHUNK:
+            chunked: Statistics = in_threads(lambda h, r: metric.statistics(h, r, options), hyps, references, n_threads)
+            return chunked
+        refs = checked_references(references, len(hyps), options)
     else:
-        table = metric.statistics(hyps, checked_references(references, len(hyps), options), options, threads=n_threads)
+        hyps, refs = checked_input(hypotheses, references, options)
+    table: Statistics = metric.statistics(hyps, refs, options, threads=n_threads)
     return table
 
 
@@ -163,7 +167,7 @@ def distinct_pairs(
         except TypeError:  # list entries (several references): a tuple of them is their key
             counts = Counter(zip(hypotheses, map(_pair_key, references)))
             lists = True
-    except TypeError:  # something unhashable: the plain path checks and reports it
+    except Exception:  # an item that is unhashable or fails to hash: the plain path checks and reports it
         return None
     if len(counts) * 2 > n:
         return None
