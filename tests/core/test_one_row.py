@@ -73,23 +73,19 @@ def test_score_row_equals_the_vectorised_formula(order):
 
 @pytest.mark.parametrize("order", [1, 4])
 def test_tables_longer_than_a_block_score_as_their_rows(order):
-    # score_rows scores numpy tables in blocks of ROW_BLOCK rows: a table of several blocks (the
-    # branch-reaching rows again and again, cut at odd places) gives each row the floats it gets
-    # in a table of one block (checked against score_row above), laid out alike
+    # table_scores scores numpy tables in blocks of ROW_BLOCK rows: a table of several blocks (the
+    # branch-reaching rows again and again, cut at odd places) gives each row the score it gets
+    # in a table of one block (checked against score_row above)
     rows = np.asarray(_rows(order, 401, seed=20 + order), dtype=np.int64)
     big = np.tile(rows, (2 * formula.ROW_BLOCK // len(rows) + 2, 1))
     assert len(big) > 2 * formula.ROW_BLOCK
     for options in _options(order):
         if options.weights is not None and len(options.weights) != order:
             continue
-        for score in (score_table, formula.score_float32_sums):
-            one, blocks = score(rows, options), score(big, options)
-            for field in ("score", "precisions", "bp", "counts", "totals"):
-                want = np.tile(getattr(one, field).T, big.shape[0] // len(rows)).T
-                got = getattr(blocks, field)
-                assert got.dtype == want.dtype and got.shape == want.shape, (field, options)
-                assert got.flags.f_contiguous == getattr(one, field).flags.f_contiguous, field
-                assert np.array_equal(got, want, equal_nan=True), (field, options)
+        want = np.tile(score_table(rows, options).score, len(big) // len(rows))
+        got = formula.table_scores(big, options)
+        assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), options
+        assert np.array_equal(METRIC.scores(big, options), want, equal_nan=True)
 
 
 @pytest.mark.parametrize("order", [1, 2, 4])

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Sequence, Tuple, Ty
 
 from ..base import Metric
 from .extract import one_sentence_row, summed_row, text_statistics
-from .formula import score_float32_sums, score_row, score_table
+from .formula import score_float32_sums, score_row, score_table, table_scores
 from .kernel import native_systems_statistics, uses_native
 from .options import BleuOptions
 from .result import BleuResult
@@ -94,7 +94,7 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
                           _signature(options, int(nrefs)), options)
 
     def scores(self, rows: Any, options: BleuOptions) -> Any:
-        return score_table(rows, options).score
+        return table_scores(rows, options)
 
     def float32_scores(self, sums: np.ndarray, options: BleuOptions) -> Any:
         return score_float32_sums(sums, options).score
