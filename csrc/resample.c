@@ -278,6 +278,22 @@ static PyTypeObject GeneratorType = {
 
 /* ---- resampled sums ------------------------------------------------------------------------------ */
 
+/* acc[0..padded) = the sum of the rows t32[draw[j] * padded ..] for j < per. */
+static void sum_rows(const int32_t *t32, Py_ssize_t padded, const int64_t *draw, Py_ssize_t per, int32_t *acc) {
+    for (Py_ssize_t c = 0; c < padded; c++) acc[c] = 0;
+    Py_ssize_t j = 0;
+    /* Four rows per pass over the accumulator: a quarter of its loads and stores. */
+    for (; j + 4 <= per; j += 4) {
+        const int32_t *a = t32 + draw[j] * padded, *b = t32 + draw[j + 1] * padded;
+        const int32_t *c2 = t32 + draw[j + 2] * padded, *d = t32 + draw[j + 3] * padded;
+        for (Py_ssize_t c = 0; c < padded; c++) acc[c] += (a[c] + b[c]) + (c2[c] + d[c]);
+    }
+    for (; j < per; j++) {
+        const int32_t *a = t32 + draw[j] * padded;
+        for (Py_ssize_t c = 0; c < padded; c++) acc[c] += a[c];
+    }
+}
+
 static PyObject *gather_sums(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *table_obj, *indices_obj, *out_obj;
@@ -350,7 +366,7 @@ static PyObject *gather_sums(PyObject *self, PyObject *args) {
                      per, (long long)largest);
         goto done;
     }
-    const Py_ssize_t padded = (width + 3) & ~(Py_ssize_t)3;
+    const Py_ssize_t padded = (width + 3) & ~(Py_ssize_t)3; /* whole vectors of 4 lanes */
     int32_t *t32 = PyMem_Malloc((size_t)(n_rows * padded + padded) * sizeof(int32_t));
     if (!t32) {
         PyErr_NoMemory();
@@ -367,19 +383,7 @@ static PyObject *gather_sums(PyObject *self, PyObject *args) {
         for (Py_ssize_t c = width; c < padded; c++) t32[r * padded + c] = 0;
     }
     for (Py_ssize_t s = 0; s < k; s++) {
-        const int64_t *draw = idx + s * per;
-        for (Py_ssize_t c = 0; c < padded; c++) acc[c] = 0;
-        Py_ssize_t j = 0;
-        /* Four rows per pass over the accumulator: a quarter of its loads and stores. */
-        for (; j + 4 <= per; j += 4) {
-            const int32_t *a = t32 + draw[j] * padded, *b = t32 + draw[j + 1] * padded;
-            const int32_t *c2 = t32 + draw[j + 2] * padded, *d = t32 + draw[j + 3] * padded;
-            for (Py_ssize_t c = 0; c < padded; c++) acc[c] += (a[c] + b[c]) + (c2[c] + d[c]);
-        }
-        for (; j < per; j++) {
-            const int32_t *a = t32 + draw[j] * padded;
-            for (Py_ssize_t c = 0; c < padded; c++) acc[c] += a[c];
-        }
+        sum_rows(t32, padded, idx + s * per, per, acc);
         for (Py_ssize_t c = 0; c < width; c++) o[s * width + c] = acc[c];
     }
     Py_END_ALLOW_THREADS

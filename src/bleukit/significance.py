@@ -406,7 +406,14 @@ def bootstrap_ci(
     else:
         if references is None:
             raise ValueError("references are required with hypotheses (or pass a statistics table)")
-        stats = corpus_statistics(hypotheses_or_statistics, references, opts)
+        n_samples, seed = check_count(n_samples, "n_samples"), check_seed(seed)
+        hyps = check_hypotheses(hypotheses_or_statistics)
+        if not hyps:
+            raise ValueError("cannot resample an empty corpus")
+        found = _compiled_bootstrap([("system", hyps)], references, opts, n_samples, seed, None)
+        if isinstance(found, _Resampled):
+            return BootstrapCI(*resampling.estimate_ci(found.columns[0], paired=False))
+        stats = found[1][0]
     return _estimate_ci(bootstrap_scores(stats, opts, n_samples, seed), paired=False)
 
 
