@@ -63,7 +63,7 @@ from .defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from .inputs import check_count, check_hypotheses, check_seed, check_sequence
 from .metrics import metric_for, resolve_options
 from .metrics.base import MetricOptions, MetricResult, Statistics, nrefs_signature
-from .pipeline import checked_references, corpus_statistics
+from .pipeline import checked_references
 from .resampling import CHUNK as _CHUNK
 from .resampling import chunks as _chunks
 
