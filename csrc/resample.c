@@ -17,8 +17,8 @@
  *   (exact: summed in 32 bits where every sum provably fits, refused otherwise), a resample's
  *   corpus statistics.
  *
- * Every argument is checked before any work; gather_sums runs without the GIL (a Generator keeps it:
- * its state is the object's). Callers draw and sum a chunk of a few hundred thousand elements per call (a few ms), so Ctrl-C is seen between calls.
+ * Every argument is checked before any work; gather_sums runs without the GIL (a Generator keeps it,
+ * or its lock in a free-threaded build: its state is the object's). Callers draw and sum a chunk of a few hundred thousand elements per call (a few ms), so Ctrl-C is seen between calls.
  *
  * 128-bit arithmetic uses the compiler's unsigned __int128 (GCC, Clang); where there is none the
  * module still builds but Generator refuses to start, and bleukit.resampling falls back to numpy.
@@ -36,6 +36,16 @@
 typedef unsigned __int128 u128;
 #else
 #define HAVE_UINT128 0
+#endif
+
+/* In a free-threaded build (3.13t) a Generator's methods hold its lock: two threads sharing one
+ * draw one after the other, as with the GIL. */
+#ifdef Py_GIL_DISABLED
+#define LOCKED(obj) Py_BEGIN_CRITICAL_SECTION(obj)
+#define UNLOCKED() Py_END_CRITICAL_SECTION()
+#else
+#define LOCKED(obj) {
+#define UNLOCKED() }
 #endif
 
 /* ---- numpy's SeedSequence (pool of 4 words) -------------------------------------------------- */
@@ -140,7 +150,8 @@ static inline uint32_t bounded32(Generator *g, uint32_t rng) {
 }
 #endif
 
-static int Generator_init(Generator *self, PyObject *args, PyObject *kwds) {
+static int Generator_init(PyObject *self_obj, PyObject *args, PyObject *kwds) {
+    Generator *self = (Generator *)self_obj;
     PyObject *entropy_obj;
     static char *kwlist[] = {"entropy", NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:Generator", kwlist, &entropy_obj)) return -1;
@@ -186,6 +197,7 @@ static int Generator_init(Generator *self, PyObject *args, PyObject *kwds) {
     for (int i = 0; i < 4; i++) v64[i] = (uint64_t)state[2 * i] | ((uint64_t)state[2 * i + 1] << 32);
     const u128 initstate = ((u128)v64[0] << 64) | v64[1];
     const u128 initseq = ((u128)v64[2] << 64) | v64[3];
+    LOCKED(self)
     self->state = 0;
     self->inc = (initseq << 1) | 1u;
     pcg_step(self);
@@ -193,6 +205,7 @@ static int Generator_init(Generator *self, PyObject *args, PyObject *kwds) {
     pcg_step(self);
     self->has_half = 0;
     self->half = 0;
+    UNLOCKED()
     return 0;
 #endif
 }
@@ -218,11 +231,13 @@ static PyObject *Generator_integers(Generator *self, PyObject *args) {
 #if HAVE_UINT128
     /* The GIL stays held: the generator's state is the object's, and a call is a chunk of ~1 ms. */
     const uint32_t rng = (uint32_t)(high - 1);
+    LOCKED(self)
     if (rng == 0) {
         memset(o, 0, (size_t)n * sizeof(int64_t)); /* numpy draws nothing for a range of one */
     } else {
         for (Py_ssize_t i = 0; i < n; i++) o[i] = (int64_t)bounded32(self, rng);
     }
+    UNLOCKED()
 #else
     (void)self;
     (void)o;
@@ -246,7 +261,9 @@ static PyObject *Generator_words(Generator *self, PyObject *args) {
     uint32_t *o = (uint32_t *)out.buf;
     const Py_ssize_t n = out.len / 4;
 #if HAVE_UINT128
+    LOCKED(self)
     for (Py_ssize_t i = 0; i < n; i++) o[i] = next32(self);
+    UNLOCKED()
 #else
     (void)self;
     (void)o;
@@ -256,24 +273,37 @@ static PyObject *Generator_words(Generator *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static void Generator_dealloc(PyObject *self) {
+    PyTypeObject *type = Py_TYPE(self);
+    type->tp_free(self);
+    Py_DECREF(type); /* a heap type: its instances own a reference */
+}
+
 static PyMethodDef Generator_methods[] = {
     {"integers", (PyCFunction)Generator_integers, METH_VARARGS,
-     "integers(high, out)\n\nFill the int64 buffer out with numpy's rng.integers(0, high, size=len(out), "
-     "dtype=np.int64), 1 <= high < 2**32."},
+     "integers($self, high, out, /)\n--\n\n"
+     "Fill the int64 buffer out with numpy's rng.integers(0, high, size=len(out), dtype=np.int64),\n"
+     "1 <= high < 2**32."},
     {"words", (PyCFunction)Generator_words, METH_VARARGS,
-     "words(out)\n\nFill the uint32 buffer out with numpy's rng.integers(0, 2**32, size=len(out), dtype=np.uint32)."},
+     "words($self, out, /)\n--\n\n"
+     "Fill the uint32 buffer out with numpy's rng.integers(0, 2**32, size=len(out), dtype=np.uint32)."},
     {NULL, NULL, 0, NULL}};
 
-static PyTypeObject GeneratorType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "bleukit._resample_kernel.Generator",
-    .tp_basicsize = sizeof(Generator),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Generator(entropy)\n\nnumpy's default_rng(seed) for the seed whose 32-bit words (least significant "
-              "first) are entropy.",
-    .tp_methods = Generator_methods,
-    .tp_init = (initproc)Generator_init,
-    .tp_new = PyType_GenericNew,
+static PyType_Slot Generator_slots[] = {
+    {Py_tp_doc, (void *)"Generator(entropy)\n--\n\n"
+                        "numpy's default_rng(seed) for the seed whose 32-bit words (least significant first) are\n"
+                        "entropy (bleukit.resampling.seed_words)."},
+    {Py_tp_init, (void *)Generator_init},
+    {Py_tp_new, (void *)PyType_GenericNew},
+    {Py_tp_dealloc, (void *)Generator_dealloc},
+    {Py_tp_methods, Generator_methods},
+    {0, NULL}};
+
+static PyType_Spec Generator_spec = {
+    .name = "bleukit._resample_kernel.Generator",
+    .basicsize = sizeof(Generator),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = Generator_slots,
 };
 
 /* ---- resampled sums ------------------------------------------------------------------------------ */
@@ -399,36 +429,62 @@ done:
 
 static PyMethodDef methods[] = {
     {"gather_sums", gather_sums, METH_VARARGS,
-     "gather_sums(table, systems, width, indices, out)\n\n"
+     "gather_sums($module, table, systems, width, indices, out, /)\n--\n\n"
      "out[s, j, :] = sum over i of table[j, indices[s, i], :]: table is (systems, rows, width) int64 (each\n"
      "system's table in turn), indices (k, n) int64 with every index a row, out (k, systems, width) int64, all\n"
-     "C-contiguous; out is overwritten. Refused (ValueError) where a sum might reach 2**31."},
+     "C-contiguous; out is overwritten. Refused (ValueError) where a sum might reach 2**31. Releases the GIL."},
     {NULL, NULL, 0, NULL}};
 
+typedef struct {
+    PyObject *generator_type;
+} module_state;
+
+static module_state *state_of(PyObject *module) { return (module_state *)PyModule_GetState(module); }
+
 static int module_exec(PyObject *m) {
-    if (PyType_Ready(&GeneratorType) < 0) return -1;
-    Py_INCREF(&GeneratorType);
-    if (PyModule_AddObject(m, "Generator", (PyObject *)&GeneratorType) < 0) {
-        Py_DECREF(&GeneratorType);
+    module_state *st = state_of(m);
+    st->generator_type = PyType_FromModuleAndSpec(m, &Generator_spec, NULL);
+    if (!st->generator_type) return -1;
+    Py_INCREF(st->generator_type); /* PyModule_AddObject steals it on success (AddObjectRef is 3.10+) */
+    if (PyModule_AddObject(m, "Generator", st->generator_type) < 0) {
+        Py_DECREF(st->generator_type);
         return -1;
     }
     return PyModule_AddIntConstant(m, "HAVE_UINT128", HAVE_UINT128);
 }
 
+static int module_traverse(PyObject *m, visitproc visit, void *arg) {
+    Py_VISIT(state_of(m)->generator_type);
+    return 0;
+}
+
+static int module_clear(PyObject *m) {
+    Py_CLEAR(state_of(m)->generator_type);
+    return 0;
+}
+
+static void module_free(void *m) { module_clear((PyObject *)m); }
+
 static PyModuleDef_Slot slots[] = {
     {Py_mod_exec, (void *)module_exec},
+#ifdef Py_mod_multiple_interpreters /* 3.12+: no global state, so each interpreter may have its own GIL */
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#ifdef Py_mod_gil /* 3.13+: a Generator's methods lock it (critical sections); gather_sums owns its buffers */
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
     {0, NULL}};
 
 static struct PyModuleDef moduledef = {
-    PyModuleDef_HEAD_INIT,
-    "bleukit._resample_kernel",
-    "numpy's default_rng draws and resampled sums without numpy (see bleukit.resampling).",
-    0,
-    methods,
-    slots,
-    NULL,
-    NULL,
-    NULL,
+    .m_base = PyModuleDef_HEAD_INIT,
+    .m_name = "_resample_kernel",
+    .m_doc = "numpy's default_rng draws and resampled sums without numpy (see bleukit.resampling).",
+    .m_size = sizeof(module_state),
+    .m_methods = methods,
+    .m_slots = slots,
+    .m_traverse = module_traverse,
+    .m_clear = module_clear,
+    .m_free = module_free,
 };
 
 PyMODINIT_FUNC PyInit__resample_kernel(void) { return PyModuleDef_Init(&moduledef); }

@@ -11,6 +11,8 @@ from array import array
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from shared_data import read_lines
 
 import bleukit
@@ -170,6 +172,30 @@ def test_float32_scores_refuse_inexact_sums_and_bad_arguments():
         BLEU_KERNEL.float32_scores(array("q", [1, 1, 1, 1]), 1, 1, float("nan"), False, True, True, out)
     with pytest.raises(TypeError, match="float64"):
         BLEU_KERNEL.float32_scores(array("q", [1, 1, 1, 1]), 1, 1, 0.0, False, True, True, array("f", [0.0]))
+
+
+@needs_kernels
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_compiled_bootstrap_is_numpys_on_random_tables(data):
+    """Differential: random tables, seeds, sample counts and options through the compiled route,
+    against numpy's draws, float32 sums and numpy's formula (sacreBLEU's steps, written out)."""
+    order = data.draw(st.integers(1, 5), "order")
+    systems = data.draw(st.integers(1, 4), "systems")
+    n_rows = data.draw(st.integers(1, 40), "rows")
+    top = data.draw(st.sampled_from([1, 3, 50, 4000]), "largest item")
+    values = data.draw(st.lists(st.integers(0, top), min_size=systems * n_rows * (2 + 2 * order),
+                                max_size=systems * n_rows * (2 + 2 * order)), "table")
+    seed = data.draw(st.integers(0, 2**80), "seed")
+    n = data.draw(st.integers(1, 70), "samples")
+    method = data.draw(st.sampled_from(["exp", "floor", "add-k", "none"]), "smoothing")
+    options = BleuOptions(max_ngram_order=order, smooth_method=method, effective_order=data.draw(st.booleans()))
+    columns = resampling.bootstrap_columns(array("q", values), n_rows, systems, options, n, seed)
+    table = np.array(values, dtype=np.int64).reshape(systems, n_rows, 2 + 2 * order)
+    draws = np.random.default_rng(seed).integers(0, n_rows, size=(n, n_rows), dtype=np.int64)
+    for j in range(systems):
+        sums = table[j].astype(np.float32)[draws].sum(axis=1)
+        assert columns[j] == formula.score_float32_sums(sums, options).score.tolist()
 
 
 def test_native_float32_scores_declines_custom_weights():
