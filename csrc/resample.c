@@ -13,7 +13,7 @@
  *   its words(out) numpy's rng.integers(0, 2**32, size=len(out), dtype=np.uint32). Tests compare
  *   both with numpy draw for draw, across calls.
  * - gather_sums(table, systems, width, indices, out): out[s, j] = the sum of the rows indices[s, :]
- *   of system j's table
+ *   of system j's table; largest_item(table) bounds those sums before any draw
  *   (exact: summed in 32 bits where every sum provably fits, refused otherwise), a resample's
  *   corpus statistics.
  *
@@ -427,12 +427,37 @@ done:
     return result;
 }
 
+static PyObject *largest_item(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *table_obj;
+    if (!PyArg_ParseTuple(args, "O:largest_item", &table_obj)) return NULL;
+    Py_buffer table;
+    if (int64_buffer(table_obj, &table, 0, "table") < 0) return NULL;
+    const int64_t *t = (const int64_t *)table.buf;
+    const Py_ssize_t n = int64_items(&table);
+    int64_t largest = 0;
+    Py_ssize_t negative = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (t[i] < 0 && negative < 0) negative = i;
+        if (t[i] > largest) largest = t[i];
+    }
+    PyObject *result = negative >= 0 ? NULL : PyLong_FromLongLong((long long)largest);
+    if (negative >= 0)
+        PyErr_Format(PyExc_ValueError, "table item %zd is negative (%lld)", negative, (long long)t[negative]);
+    buffer_release(&table);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"gather_sums", gather_sums, METH_VARARGS,
      "gather_sums($module, table, systems, width, indices, out, /)\n--\n\n"
      "out[s, j, :] = sum over i of table[j, indices[s, i], :]: table is (systems, rows, width) int64 (each\n"
      "system's table in turn), indices (k, n) int64 with every index a row, out (k, systems, width) int64, all\n"
      "C-contiguous; out is overwritten. Refused (ValueError) where a sum might reach 2**31. Releases the GIL."},
+    {"largest_item", largest_item, METH_VARARGS,
+     "largest_item($module, table, /)\n--\n\n"
+     "The largest item of an int64 buffer (0 when empty; ValueError for a negative one): with the draws per\n"
+     "resample it bounds every resampled sum."},
     {NULL, NULL, 0, NULL}};
 
 typedef struct {

@@ -26,3 +26,6 @@ def gather_sums(table: Buffer, systems: int, width: int, indices: Buffer, out: B
     """``out[s, j, :]`` = the sum over ``i`` of ``table[j, indices[s, i], :]``: ``table`` is
     (systems, rows, width), ``indices`` (k, n), ``out`` (k, systems, width). Releases the GIL;
     refuses (``ValueError``) a table whose sums might reach 2**31."""
+
+def largest_item(table: Buffer, /) -> int:
+    """The largest item of ``table`` (0 when empty); ``ValueError`` for a negative one."""

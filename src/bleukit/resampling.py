@@ -120,15 +120,15 @@ def bootstrap_columns(
     # (a row of zeros asks whether the metric scores sums without numpy)
     if metric.native_float32_scores(array("q", bytes(8 * width)), 1, options) is None:
         return None
-    # Every resample's sums below 2**24, where float32 sums are exact integers (numpy's route
-    # reproduces sacreBLEU's rounding above).
-    if len(tables) and n_rows * max(tables) >= _EXACT_FLOAT32:
-        return None
     rng = generator(seed)
     if rng is None:
         return None
     kernel = _native.kernel(KERNEL)
     assert kernel is not None  # the generator came from it
+    # Every resample's sums below 2**24, where float32 sums are exact integers (numpy's route
+    # reproduces sacreBLEU's rounding above).
+    if n_rows * kernel.largest_item(tables) >= _EXACT_FLOAT32:
+        return None
     columns: List[List[float]] = [[] for _ in range(n_systems)]
     buffers = {}  # by chunk size: every chunk but the last has the same (no allocation per chunk)
     for k in chunks(n_samples, n_rows, CHUNK):

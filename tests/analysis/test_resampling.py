@@ -115,6 +115,14 @@ def test_gather_sums_refuses_what_it_cannot_sum_exactly():
         KERNEL.gather_sums(table, 0, 2, np.array([0], dtype=np.int64), out)
 
 
+@needs_kernels
+def test_largest_item():
+    assert KERNEL.largest_item(np.array([3, 9, 2], dtype=np.int64)) == 9
+    assert KERNEL.largest_item(np.empty(0, dtype=np.int64)) == 0
+    with pytest.raises(ValueError, match="item 1 is negative"):
+        KERNEL.largest_item(np.array([3, -1, -2], dtype=np.int64))
+
+
 def _random_sums(rng, order, rows):
     out = []
     for _ in range(rows):
@@ -297,6 +305,11 @@ def test_the_compiled_route_declines_what_it_does_not_do(wmt17, monkeypatch):
     bleukit.paired_test(named, refs[:200], n_samples=50, seed=None)
     long_line = " ".join(["word"] * 100_000)
     bleukit.bootstrap_ci([long_line] * 200, [long_line] * 200, n_samples=5, tokenize="none")
+    # past what 32-bit sums hold too: declined before any draw, not refused
+    from bleukit.metrics.bleu import BleuStatistics
+
+    huge = BleuStatistics(np.full((4, 10), 2**30, dtype=np.int64), np.ones(4, dtype=np.int64), 4)
+    assert len(significance.bootstrap_scores(huge, BleuOptions(), 3, 1)) == 3
     assert True not in routes
 
 
