@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
 from .metrics import cached_options
+from .engine import thread_count
 from .metrics.bleu import METRIC
+from .metrics.bleu.formula import table_scores
 from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
 from .metrics.bleu.result import BleuResult
 from .pipeline import corpus_result, corpus_statistics, score_statistics, sentence_scores_from_statistics
@@ -144,7 +146,8 @@ def sentence_scores(
     options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
                        weights, effective_order)
     stats = corpus_statistics(hypotheses, references, options, threads)
-    return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)
+    # (METRIC.scores, scored on the call's threads too)
+    return np.asarray(table_scores(stats.rows, options, thread_count(threads)), dtype=np.float64)
 
 
 def _options(

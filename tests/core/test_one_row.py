@@ -83,8 +83,9 @@ def test_tables_longer_than_a_block_score_as_their_rows(order):
         if options.weights is not None and len(options.weights) != order:
             continue
         want = np.tile(score_table(rows, options).score, len(big) // len(rows))
-        got = formula.table_scores(big, options)
-        assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), options
+        for threads in (1, 3):
+            got = formula.table_scores(big, options, threads)
+            assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), (options, threads)
         assert np.array_equal(METRIC.scores(big, options), want, equal_nan=True)
 
 
