@@ -101,8 +101,9 @@ typedef struct {
     i64buf tok_hash;         /* token hashes, computed while splitting */
     i64buf seg_start;        /* first token of each segment; one extra entry at the end */
     /* counting */
-    i64buf ids; /* per token position: id of the n-gram starting there (current order) */
-    i64buf tok_ids;
+    i64buf tok_ids;       /* per token position: its id in the hypothesis's vocabulary, or -1 */
+    i64buf live, ids;     /* count.c's lists of live positions and the ids of their n-grams */
+    i64buf bounds;        /* where each segment's list starts and ends */
     i64buf hypcnt, refmax, tmp;
     /* hash table */
     uint64_t *hkeys;
