@@ -62,27 +62,36 @@ static int load_segment(workspace *ws, const segment_src *src) {
 
 /* What 13a needs to know of a segment's text before its rules run, found while the text is read
  * (one pass instead of a read and two scans): whether it holds '<' ("<skipped>"), '\n', '&' (the
- * entities), and two adjacent '.'/',' (mteval_direct's condition). SEG_DOT only carries the
- * previous character's dot to the next. */
+ * entities), and two adjacent '.'/',' (mteval_direct's condition). */
 #define SEG_LT 1u
 #define SEG_NL 2u
 #define SEG_AMP 4u
-#define SEG_DOT 8u
 #define SEG_DOTDOT 16u
 #define SEG_SPECIAL (SEG_LT | SEG_NL | SEG_AMP | SEG_DOTDOT)
 
-static const uint8_t seg_flag[128] = {['<'] = SEG_LT, ['\n'] = SEG_NL, ['&'] = SEG_AMP, ['.'] = SEG_DOT, [','] = SEG_DOT};
-
+/* Each flag is an OR of comparisons over the slice, and the dot pair looks back at the source
+ * (lowercasing never makes or unmakes a '.' or ','): no table lookup and no value carried from one
+ * character to the next but the ORs, so the compiler can vectorize the loop. */
 #define READ_FLAGGED(T, MAP)                                                                                         \
     do {                                                                                                             \
         const T *p = (const T *)src->data;                                                                           \
-        for (size_t i = lo; i < hi; i++) {                                                                           \
-            const cp_t c = MAP(p[i]);                                                                                \
-            const unsigned f = c < 128 ? seg_flag[c] : 0u;                                                           \
-            out[i] = c;                                                                                              \
-            acc |= f | ((f & prev) << 1); /* SEG_DOT << 1 == SEG_DOTDOT */                                           \
-            prev = f;                                                                                                \
+        unsigned lt = 0, nl = 0, amp = 0, dots = 0;                                                                  \
+        size_t i = lo;                                                                                               \
+        if (i == 0 && i < hi) {                                                                                      \
+            const cp_t c = MAP(p[0]);                                                                                \
+            out[0] = c;                                                                                              \
+            lt = c == '<', nl = c == '\n', amp = c == '&';                                                           \
+            i = 1;                                                                                                   \
         }                                                                                                            \
+        for (; i < hi; i++) {                                                                                        \
+            const cp_t c = MAP(p[i]), d = p[i - 1];                                                                  \
+            out[i] = c;                                                                                              \
+            lt |= c == '<';                                                                                          \
+            nl |= c == '\n';                                                                                         \
+            amp |= c == '&';                                                                                         \
+            dots |= ((c == '.') | (c == ',')) & ((d == '.') | (d == ','));                                           \
+        }                                                                                                            \
+        acc |= (lt ? SEG_LT : 0u) | (nl ? SEG_NL : 0u) | (amp ? SEG_AMP : 0u) | (dots ? SEG_DOTDOT : 0u);            \
     } while (0)
 #define AS_IS(c) ((cp_t)(c))
 #define ASCII_LOWER(c) ((cp_t)((c) >= 'A' && (c) <= 'Z' ? (c) + 32 : (c)))
@@ -91,7 +100,7 @@ static const uint8_t seg_flag[128] = {['<'] = SEG_LT, ['\n'] = SEG_NL, ['&'] = S
  * the rstripped length, or -1. */
 static int64_t load_flagged(workspace *ws, const segment_src *src, cp_t *out, unsigned *flags) {
     const size_t n0 = src->len;
-    unsigned acc = 0, prev = 0;
+    unsigned acc = 0;
     for (size_t lo = 0, hi; lo < n0; lo = hi) {
         hi = poll_slice_end(lo, n0);
         if (src->kind == PyUnicode_1BYTE_KIND) {
