@@ -112,6 +112,10 @@ typedef struct {
     size_t hmask;      /* slots in use - 1 (a power of two minus one) */
     int hshift;        /* 64 - log2(slots in use) */
     int64_t minus1_id; /* id of the integer token -1 in the current sentence (token-id path) */
+    /* tokenize.c's ASCII characters that stay inside a token, for the table and classes named */
+    uint8_t word[128];
+    const uint8_t *word_cls;
+    unsigned word_isolate;
     poller *poll;      /* the calling thread's (poll.h); a worker thread's is disabled */
     /* With worker threads (module.c): set by whichever thread must stop them all (Ctrl-C in the
      * calling thread, a failure in any); every thread reads it every POLL_SLICE units. NULL

@@ -501,6 +501,19 @@ static int dot_runs_apart(workspace *ws, const cp_t *s, size_t n) {
  * across the line's ends. Tokens are spans of the unchanged line. tests/test_native.py and the
  * fuzz target check the kernel against the Python engine, which applies the rules one by one,
  * on lines of both kinds. */
+/* The ASCII characters that mteval_split's rules leave inside a token whatever their neighbours
+ * (not whitespace, not of the `isolate` classes, not '.', ',' or '-'), one byte each; worked out
+ * once per workspace and set of classes. */
+static const uint8_t *word_chars(workspace *ws, unsigned isolate) {
+    if (ws->word_cls != ws->cls || ws->word_isolate != isolate) {
+        for (cp_t c = 0; c < 128; c++)
+            ws->word[c] = !Py_UNICODE_ISSPACE(c) && !(ws->cls[c] & isolate) && !IS_DOT(c) && c != '-';
+        ws->word_cls = ws->cls;
+        ws->word_isolate = isolate;
+    }
+    return ws->word;
+}
+
 static int mteval_split(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate, int in_store);
 
 static int mteval_direct(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate) {
@@ -518,6 +531,7 @@ static int mteval_direct(workspace *ws, const cp_t *s, size_t n, int padded, uns
  * place; otherwise it is copied to the store slice by slice. */
 static int mteval_split(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate, int in_store) {
     const uint8_t *cls = ws->cls;
+    const uint8_t *word = word_chars(ws, isolate);
     if ((!in_store && cp_reserve(ws, &ws->chars, ws->chars.n + n) < 0) ||
         i64_reserve(ws, &ws->tok_off, ws->tok_off.n + n + 1) < 0 ||
         i64_reserve(ws, &ws->tok_len, ws->tok_len.n + n + 1) < 0 ||
@@ -534,7 +548,24 @@ static int mteval_split(workspace *ws, const cp_t *s, size_t n, int padded, unsi
         hi = poll_slice_end(lo, n);
         if (!in_store) memcpy(ws->chars.d + base + lo, s + lo, (hi - lo) * sizeof(cp_t));
         for (size_t i = lo; i < hi; i++) {
-            const cp_t c = s[i];
+            cp_t c = s[i];
+            if (c < 128 && word[c]) {
+                /* a run of ASCII characters that only ever continue a token: the common case,
+                 * in a loop of its own that tests one table entry per character */
+                if (!open) {
+                    open = 1;
+                    start = i;
+                    h = HASH_SEED;
+                }
+                for (;;) {
+                    h = (h ^ c) * HASH_PRIME;
+                    if (i + 1 >= hi) break;
+                    c = s[i + 1];
+                    if (c >= 128 || !word[c]) break;
+                    i++;
+                }
+                continue;
+            }
             int alone;
             if (Py_UNICODE_ISSPACE(c)) {
                 if (open) {
