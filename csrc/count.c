@@ -110,9 +110,7 @@ static inline int same_token(const workspace *ws, int64_t a, int64_t b) {
     const int64_t la = ws->tok_len.d[a];
     if (la != ws->tok_len.d[b]) return 0;
     const cp_t *x = ws->chars.d + ws->tok_off.d[a], *y = ws->chars.d + ws->tok_off.d[b];
-    for (int64_t i = 0; i < la; i++)
-        if (x[i] != y[i]) return 0;
-    return 1;
+    return memcmp(x, y, (size_t)la * sizeof(cp_t)) == 0;
 }
 
 /* Id of token t: hypothesis tokens get dense ids 0, 1, ... (insert); reference tokens only look
@@ -260,17 +258,30 @@ int count_sentence(workspace *ws, int64_t *row, const int64_t *values) {
             for (size_t s = 0; s < nseg; s++) {
                 const int64_t a = first[s], b = end[s];
                 first[s] = w;
-                for (lo = a; lo < b; lo = hi) {
-                    hi = slice_end(lo, b);
+                /* first the positions whose successor is live (a list's last entry has none), with
+                 * no branch on it; then their n-grams are looked up */
+                const int64_t c0 = w;
+                for (lo = a; lo < b - 1; lo = hi) {
+                    hi = slice_end(lo, b - 1);
                     for (int64_t k = lo; k < hi; k++) {
                         const int64_t p = live[k];
-                        if (k + 1 < b && live[k + 1] == p + 1) {
-                            const int64_t id = key_id(ws, ((uint64_t)ids[k] << 32) | (uint64_t)tok_ids[p + n - 1],
-                                                      s == 0, &n_ids);
-                            live[w] = p;
-                            ids[w] = id;
-                            w += id >= 0;
-                        }
+                        live[w] = p;
+                        ids[w] = ids[k];
+                        w += live[k + 1] == p + 1;
+                    }
+                    if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
+                }
+                const int64_t c1 = w;
+                w = c0;
+                for (lo = c0; lo < c1; lo = hi) {
+                    hi = slice_end(lo, c1);
+                    for (int64_t k = lo; k < hi; k++) {
+                        const int64_t p = live[k];
+                        const int64_t id =
+                            key_id(ws, ((uint64_t)ids[k] << 32) | (uint64_t)tok_ids[p + n - 1], s == 0, &n_ids);
+                        live[w] = p;
+                        ids[w] = id;
+                        w += id >= 0;
                     }
                     if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
                 }
