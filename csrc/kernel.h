@@ -114,8 +114,9 @@ typedef struct {
     int64_t minus1_id; /* id of the integer token -1 in the current sentence (token-id path) */
     /* tokenize.c's ASCII characters that stay inside a token, for the table and classes named */
     uint8_t word[128];
-    const uint8_t *word_cls;
+    uint8_t word_cls[128]; /* the table's ASCII entries it was worked out from */
     unsigned word_isolate;
+    int word_ready;
     poller *poll;      /* the calling thread's (poll.h); a worker thread's is disabled */
     /* With worker threads (module.c): set by whichever thread must stop them all (Ctrl-C in the
      * calling thread, a failure in any); every thread reads it every POLL_SLICE units. NULL

@@ -488,6 +488,21 @@ static int dot_runs_apart(workspace *ws, const cp_t *s, size_t n) {
     return 1;
 }
 
+/* The ASCII characters that mteval_split's rules leave inside a token whatever their neighbours
+ * (not whitespace, not of the `isolate` classes, not '.', ',' or '-'), one byte each. Worked out
+ * again only when the classes differ from the last ones (the table's ASCII part is compared, not
+ * its address: a workspace can outlive the call whose table it was given). */
+static const uint8_t *word_chars(workspace *ws, unsigned isolate) {
+    if (!ws->word_ready || ws->word_isolate != isolate || memcmp(ws->word_cls, ws->cls, sizeof ws->word_cls) != 0) {
+        memcpy(ws->word_cls, ws->cls, sizeof ws->word_cls);
+        for (cp_t c = 0; c < 128; c++)
+            ws->word[c] = !Py_UNICODE_ISSPACE(c) && !(ws->cls[c] & isolate) && !IS_DOT(c) && c != '-';
+        ws->word_isolate = isolate;
+        ws->word_ready = 1;
+    }
+    return ws->word;
+}
+
 /* The mteval rules and the split in one pass, for a line where no two of '.' and ',' are
  * adjacent (returns 0 without doing anything otherwise; the caller then runs the rules).
  *
@@ -501,19 +516,6 @@ static int dot_runs_apart(workspace *ws, const cp_t *s, size_t n) {
  * across the line's ends. Tokens are spans of the unchanged line. tests/test_native.py and the
  * fuzz target check the kernel against the Python engine, which applies the rules one by one,
  * on lines of both kinds. */
-/* The ASCII characters that mteval_split's rules leave inside a token whatever their neighbours
- * (not whitespace, not of the `isolate` classes, not '.', ',' or '-'), one byte each; worked out
- * once per workspace and set of classes. */
-static const uint8_t *word_chars(workspace *ws, unsigned isolate) {
-    if (ws->word_cls != ws->cls || ws->word_isolate != isolate) {
-        for (cp_t c = 0; c < 128; c++)
-            ws->word[c] = !Py_UNICODE_ISSPACE(c) && !(ws->cls[c] & isolate) && !IS_DOT(c) && c != '-';
-        ws->word_cls = ws->cls;
-        ws->word_isolate = isolate;
-    }
-    return ws->word;
-}
-
 static int mteval_split(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate, int in_store);
 
 static int mteval_direct(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate) {
