@@ -20,6 +20,7 @@ TESTS = [
     "tests/core/test_one_row.py",
     "tests/core/test_statistics_and_scoring.py",
     "tests/analysis/test_significance.py",  # the bootstrap's float32 arithmetic
+    "tests/analysis/test_resampling.py",  # the compiled bootstrap: numpy's draws, the float32 formula
     "tests/kernel/test_native.py",
 ]
 

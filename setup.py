@@ -134,6 +134,14 @@ ext_modules = (
             extra_link_args=_pthread(),
             optional=True,
         ),
+        # numpy's default_rng draws and resampled sums (bleukit.resampling): the bootstrap without numpy.
+        Extension(
+            "bleukit._resample_kernel",
+            sources=["csrc/resample.c"],
+            depends=["csrc/pyhelpers.h"],
+            extra_compile_args=_compile_args(),
+            optional=True,
+        ),
     ]
     + _metric_kernels()
 )

@@ -40,7 +40,7 @@ new 69.27 0.052947052947052944
 from __future__ import annotations
 
 import dataclasses
-import math
+import functools
 from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
@@ -58,20 +58,36 @@ from typing import (
     Union,
 )
 
-import numpy as np
-
+from . import resampling
 from .defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from .inputs import check_count, check_hypotheses, check_seed, check_sequence
 from .metrics import metric_for, resolve_options
-from .metrics.base import MetricOptions, MetricResult, Statistics
-from .pipeline import checked_references, corpus_statistics
+from .metrics.base import MetricOptions, MetricResult, Statistics, nrefs_signature
+from .pipeline import checked_references
+from .resampling import CHUNK as _CHUNK
+from .resampling import chunks as _chunks
 
 if TYPE_CHECKING:
+    import numpy as np
     from typing_extensions import Unpack
 
     from .metrics.bleu.options import BleuOptionKeywords
 
 R = TypeVar("R", bound=MetricResult)
+
+
+class _LazyNumpy:
+    """numpy, imported where first used: a bootstrap on the compiled route (the command line's
+    ``--confidence`` and ``--paired-bs``, :mod:`bleukit.resampling`) never imports it."""
+
+    def __getattr__(self, attr: str) -> Any:
+        import numpy
+
+        return getattr(numpy, attr)
+
+
+if not TYPE_CHECKING:
+    np = _LazyNumpy()
 
 __all__ = [
     "DEFAULT_SEED",
@@ -81,6 +97,7 @@ __all__ = [
     "CORRECTIONS",
     "adjust_p_values",
     "bootstrap_ci",
+    "bootstrap_result",
     "bootstrap_scores",
     "check_systems",
     "paired_test",
@@ -89,11 +106,10 @@ __all__ = [
     "with_bootstrap",
 ]
 
-# Random draws are made and summed this many row elements at a time, so memory stays a few MB
+# Random draws are made and summed _CHUNK row elements at a time, so memory stays a few MB
 # whatever the number of samples. numpy's generators continue their stream across calls, so the
 # chunked draws equal sacreBLEU's single call element for element (tests check it); coin flips
 # are the bits of 32-bit words whose unused bits a call drops, so their chunks hold whole words.
-_CHUNK = 1 << 18  # resampled indices (int64) per chunk
 _CHUNK_FLIPS = 1 << 20  # coin flips (bool, then float32) per chunk
 _BOOL_BITS = 32
 # Integers below these magnitudes are exact in float32 / float64, products and sums included.
@@ -163,7 +179,11 @@ def _estimate_ci(scores: np.ndarray, paired: bool) -> BootstrapCI:
     sacreBLEU takes the mean two ways: a paired test's is numpy's (pairwise summation of the
     sorted scores, then a division), a single system's (``--confidence``) is ``statistics.mean``
     (the exact mean, rounded once to the scores' type). Each is taken here as it does, so the
-    digits are the same; float32 scores (chrF's) give float32 means and intervals, as there."""
+    digits are the same; float32 scores (chrF's) give float32 means and intervals, as there.
+    float64 scores go through :func:`bleukit.resampling.estimate_ci`, which the route without
+    numpy uses too."""
+    if scores.dtype != np.float32:
+        return BootstrapCI(*resampling.estimate_ci(scores.tolist(), paired))
     ordered = np.sort(scores)
     n = len(ordered)
     lower = n // 40
@@ -175,16 +195,8 @@ def _estimate_ci(scores: np.ndarray, paired: bool) -> BootstrapCI:
         # (Imported here: with decimal and fractions it costs the paired tests' processes ~5 ms.)
         from statistics import mean as exact_mean  # module 'statistics' would be shadowed by arguments
 
-        mean = float(exact_mean(list(ordered) if ordered.dtype == np.float32 else ordered.tolist()))
+        mean = float(exact_mean(list(ordered)))
     return BootstrapCI(mean, float(0.5 * (ordered[upper] - ordered[lower])))
-
-
-def _chunks(n_samples: int, n_rows: int, elements: int, align: int = 1) -> Iterator[int]:
-    """Sizes of consecutive chunks of about ``elements`` draws; each but the last holds a multiple of ``align``."""
-    rows_align = align // math.gcd(align, max(n_rows, 1))
-    step = max(rows_align, (elements // max(n_rows, 1)) // rows_align * rows_align)
-    for start in range(0, n_samples, step):
-        yield min(step, n_samples - start)
 
 
 class _ExactProduct:
@@ -207,8 +219,10 @@ class _ExactProduct:
         return (left.astype(self.dtype, copy=False) @ self.right).astype(np.int64)
 
 
-# A coin flip's 0/1 for each bit of a byte, lowest bit first.
-_BYTE_BITS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
+@functools.lru_cache(maxsize=None)
+def _byte_bits() -> np.ndarray:
+    """A coin flip's 0/1 for each bit of a byte, lowest bit first."""
+    return ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
 
 
 def _coin_flips(rng: np.random.Generator, k: int, n_rows: int) -> np.ndarray:
@@ -220,7 +234,7 @@ def _coin_flips(rng: np.random.Generator, k: int, n_rows: int) -> np.ndarray:
     than drawing bools and casting them (tests compare the two, chunk after chunk)."""
     count = k * n_rows
     words = rng.integers(0, 2**32, size=-(-count // _BOOL_BITS), dtype=np.uint32)
-    flips = np.take(_BYTE_BITS, words.astype("<u4", copy=False).view(np.uint8), axis=0)
+    flips = np.take(_byte_bits(), words.astype("<u4", copy=False).view(np.uint8), axis=0)
     return flips.reshape(-1)[:count].reshape(k, n_rows)
 
 
@@ -346,7 +360,20 @@ def bootstrap_scores(
     metric_for(options).check_statistics(statistics, options)
     if len(statistics) == 0:
         raise ValueError("cannot resample an empty corpus")
+    compiled = _compiled_matrix([statistics], options, n_samples, seed)
+    if compiled is not None:
+        return compiled[:, 0]
     return _bootstrap_sums_scores(statistics.rows, _draw_indices(len(statistics), n_samples, seed), options)[:, 0]
+
+
+def _compiled_matrix(
+    stats: Sequence[Statistics], options: MetricOptions, n: int, seed: Seed, progress: Progress = None
+) -> Optional[np.ndarray]:
+    """:func:`bootstrap_matrix` on the compiled route (:mod:`bleukit.resampling`: the same draws,
+    sums and scores), or ``None`` where it does not apply."""
+    flat = np.concatenate([s.rows for s in stats]).reshape(-1)  # one table after another
+    columns = resampling.bootstrap_columns(flat, len(stats[0]), len(stats), options, n, seed, progress)
+    return None if columns is None else np.array(columns, dtype=np.float64).T.reshape(n, len(stats))
 
 
 def bootstrap_ci(
@@ -379,7 +406,14 @@ def bootstrap_ci(
     else:
         if references is None:
             raise ValueError("references are required with hypotheses (or pass a statistics table)")
-        stats = corpus_statistics(hypotheses_or_statistics, references, opts)
+        n_samples, seed = check_count(n_samples, "n_samples"), check_seed(seed)
+        hyps = check_hypotheses(hypotheses_or_statistics)
+        if not hyps:
+            raise ValueError("cannot resample an empty corpus")
+        found = _compiled_bootstrap([("system", hyps)], references, opts, n_samples, seed, None)
+        if isinstance(found, _Resampled):
+            return BootstrapCI(*resampling.estimate_ci(found.columns[0], paired=False))
+        stats = found[1][0]
     return _estimate_ci(bootstrap_scores(stats, opts, n_samples, seed), paired=False)
 
 
@@ -494,10 +528,107 @@ def paired_test(
     n, seed = check_test(method, n_samples, seed)
     check_correction(correction)
     opts = resolve_options(options, keywords)
-    names, stats, _ = system_statistics(systems, references, opts)
+    if method == "bs":
+        found = _compiled_bootstrap(check_systems(systems), references, opts, n, seed, progress)
+        if isinstance(found, _Resampled):
+            results = [r.with_estimate(*resampling.estimate_ci(c, paired=True), opts.signature(sig, ("bs", n, seed)))
+                       for r, c, sig in zip(found.results, found.columns, found.nrefs)]
+            p_values = [resampling.paired_p_value(found.columns[0], c, abs(found.results[0].score - r.score))
+                        for r, c in zip(found.results[1:], found.columns[1:])]
+            out = [PairedResult(name, r, p_values[k - 1] if k else None, r.mean, r.ci)
+                   for k, (name, r) in enumerate(zip(found.names, results))]
+            return _corrected(out, p_values, correction)
+        names, stats = found
+    else:
+        names, stats, _ = system_statistics(systems, references, opts)
     return paired_test_statistics(
         names, stats, opts, method=method, n_samples=n, seed=seed, correction=correction, progress=progress
     )
+
+
+class _Resampled:
+    """The compiled route's bootstrap of some systems: their corpus results, ``nrefs:`` signature
+    values and resampled scores (one list per system). (A plain class: a NamedTuple costs the
+    command line's start-up a millisecond.)"""
+
+    __slots__ = ("names", "results", "nrefs", "columns")
+
+    def __init__(self, names: List[str], results: List[MetricResult], nrefs: List[Any],
+                 columns: List[List[float]]) -> None:
+        self.names, self.results, self.nrefs, self.columns = names, results, nrefs, columns
+
+
+def _compiled_bootstrap(
+    named: List[Tuple[str, List[str]]], references: Sequence[Any], options: MetricOptions, n: int, seed: Seed,
+    progress: Progress,
+) -> Union[_Resampled, Tuple[List[str], List[Statistics]]]:
+    """The bootstrap of checked ``(name, hypotheses)`` systems on the compiled route, without numpy
+    (:mod:`bleukit.resampling`), or, where it does not apply, their names and statistics tables for
+    numpy's route (counted once)."""
+    metric = metric_for(options)
+    names, hyps = [name for name, _ in named], [h for _, h in named]
+    refs = checked_references(references, len(hyps[0]), options)
+    found = metric.systems_rows(hyps, refs, options) if seed is not None and refs else None
+    if found is None:
+        return names, metric.systems_statistics(hyps, refs, options)
+    rows, nrefs = found
+    n_rows, count = len(refs), len(hyps)
+    columns = resampling.bootstrap_columns(rows, n_rows, count, options, n, seed, progress)
+    width = len(rows) // (n_rows * count)
+    if columns is None:
+        table = np.frombuffer(rows, dtype=np.int64).reshape(count, n_rows, width)
+        counts = np.frombuffer(nrefs, dtype=np.int64).reshape(count, n_rows)
+        return names, [metric.statistics_type(table[j], counts[j], **metric.layout(options)) for j in range(count)]
+    results, signatures = [], []
+    for j in range(count):
+        block = rows[j * n_rows * width : (j + 1) * n_rows * width]
+        sums = [sum(block[c::width]) for c in range(width)]
+        sig = nrefs_signature(min(nrefs[j * n_rows : (j + 1) * n_rows]), max(nrefs[j * n_rows : (j + 1) * n_rows]))
+        results.append(metric.row_result(sums, sig if isinstance(sig, int) else -1, options))
+        signatures.append(sig)
+    return _Resampled(names, results, signatures, columns)
+
+
+def _corrected(out: List[PairedResult], p_values: List[float], correction: Optional[str]) -> List[PairedResult]:
+    """The records with the p-values adjusted for the comparisons with the baseline, if asked."""
+    if correction is None:
+        return out
+    adjusted = adjust_p_values(p_values, correction)
+    return [out[0]] + [dataclasses.replace(r, p_value_adjusted=q) for r, q in zip(out[1:], adjusted)]
+
+
+def bootstrap_result(
+    hypotheses: Sequence[str],
+    references: Sequence[Any],
+    options: MetricOptions,
+    n_samples: int = DEFAULT_SAMPLES["bs"],
+    seed: Seed = DEFAULT_SEED,
+) -> MetricResult:
+    """The corpus result of ``hypotheses`` with the bootstrap ``mean`` and ``ci`` of ``n_samples``
+    resamples and ``bs:N|seed:S`` in its signature: sacreBLEU's ``--confidence``, and
+    :func:`with_bootstrap` of the corpus' table (as it, ``n_samples=1`` adds nothing). It runs
+    without numpy where the compiled route applies (:mod:`bleukit.resampling`).
+
+    >>> from bleukit import BleuOptions
+    >>> r = bootstrap_result(["a b c d", "a b c e"], ["a b c d", "a b c d"], BleuOptions(), 10)
+    >>> round(r.mean, 2), round(r.ci, 2), r.signature.split("|")[1]
+    (68.39, 25.0, 'bs:10')
+    """
+    n_samples = check_count(n_samples, "n_bootstrap")
+    seed = check_seed(seed)
+    hyps = check_hypotheses(hypotheses)
+    if n_samples == 1:
+        from .pipeline import corpus_result
+
+        return corpus_result(hyps, references, options)
+    if not hyps:
+        raise ValueError("cannot resample an empty corpus")
+    found = _compiled_bootstrap([("system", hyps)], references, options, n_samples, seed, None)
+    if isinstance(found, _Resampled):
+        mean, ci = resampling.estimate_ci(found.columns[0], paired=False)
+        return found.results[0].with_estimate(mean, ci, options.signature(found.nrefs[0], ("bs", n_samples, seed)))
+    stats = found[1][0]
+    return with_bootstrap(metric_for(options).result(stats, options), stats, options, n_samples, seed)
 
 
 def paired_test_statistics(
@@ -548,10 +679,7 @@ def paired_test_statistics(
                          None, None)
             for k, (name, result) in enumerate(zip(names, results))
         ]
-    if correction is not None:
-        adjusted = adjust_p_values(p_values, correction)
-        out = [out[0]] + [dataclasses.replace(r, p_value_adjusted=q) for r, q in zip(out[1:], adjusted)]
-    return out
+    return _corrected(out, p_values, correction)
 
 
 #: The corrections for multiple comparisons :func:`adjust_p_values` knows.
@@ -628,15 +756,21 @@ def bootstrap_matrix(
     Every system is resampled with the same draws (sacreBLEU re-seeds each comparison with the same
     seed), so all of them are summed in one product over the side-by-side tables.
     """
+    compiled = _compiled_matrix(stats, options, n, seed, progress)
+    if compiled is not None:
+        return compiled
     rows = np.concatenate([s.rows for s in stats], axis=1)
     return _bootstrap_sums_scores(rows, _draw_indices(rows.shape[0], n, seed), options, len(stats), progress)
 
 
 def bootstrap_p_value(scores: np.ndarray, results: Sequence[MetricResult], a: int, b: int) -> float:
     """The paired bootstrap p-value of systems ``a`` and ``b`` from :func:`bootstrap_matrix` scores."""
+    observed = abs(results[a].score - results[b].score)
+    if scores.dtype != np.float32:
+        return resampling.paired_p_value(scores[:, a].tolist(), scores[:, b].tolist(), observed)
     diffs = np.abs(scores[:, b] - scores[:, a])
     # Centring makes the resampled differences a sample under the null hypothesis.
-    return _p_value(diffs - diffs.mean(), abs(results[a].score - results[b].score))
+    return _p_value(diffs - diffs.mean(), observed)
 
 
 def randomization_p_values(

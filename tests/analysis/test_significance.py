@@ -12,7 +12,7 @@ from shared_data import read_lines
 from strategies import corpora
 
 import bleukit
-from bleukit import significance
+from bleukit import resampling, significance
 from bleukit.metrics.bleu import formula
 from bleukit.metrics.bleu.formula import NUMPY_WEAK_SCALARS
 from bleukit.metrics.bleu.libm import COMPENSATED_SUM
@@ -283,6 +283,7 @@ def test_chunk_size_does_not_change_results(wmt17, monkeypatch):
     named = [(name, systems[name][:120]) for name in WMT17]
     full = {m: bleukit.paired_test(named, refs[:120], method=m, n_samples=150) for m in ("bs", "ar")}
     monkeypatch.setattr(significance, "_CHUNK", 500)
+    monkeypatch.setattr(resampling, "CHUNK", 500)
     monkeypatch.setattr(significance, "_CHUNK_FLIPS", 700)
     for m in ("bs", "ar"):
         assert bleukit.paired_test(named, refs[:120], method=m, n_samples=150) == full[m]
@@ -292,6 +293,7 @@ def test_chunk_size_does_not_change_results(wmt17, monkeypatch):
 def test_progress_counts_every_sample(wmt17, monkeypatch, method):
     systems, refs, _ = wmt17
     monkeypatch.setattr(significance, "_CHUNK", 5000)
+    monkeypatch.setattr(resampling, "CHUNK", 5000)
     monkeypatch.setattr(significance, "_CHUNK_FLIPS", 5000)
     steps = []
     named = [(name, systems[name][:100]) for name in WMT17[:3]]

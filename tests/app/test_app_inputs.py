@@ -148,6 +148,7 @@ def test_comma_tokens_read_clearly_in_the_explanation_table(app):
 def _counting(monkeypatch, counts):
     """Count the systems tokenized and counted (every metric's statistics entry points) and the
     bootstrap draws, however the library routes them."""
+    import bleukit.resampling as resampling
     import bleukit.significance as significance
 
     for name in ("bleu", "chrf", "ter"):
@@ -177,6 +178,13 @@ def _counting(monkeypatch, counts):
         return draw(*args, **kwargs)
 
     monkeypatch.setattr(significance, "_draw_indices", draws)
+    start = resampling.generator
+
+    def generator(*args, **kwargs):  # the compiled route's draws (bleukit.resampling)
+        counts["draws"] += 1
+        return start(*args, **kwargs)
+
+    monkeypatch.setattr(resampling, "generator", generator)
 
 
 @pytest.mark.parametrize("metric", ["BLEU", "chrF++", "TER"])

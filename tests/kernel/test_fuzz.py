@@ -297,6 +297,7 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "tests/analysis/test_pairwise.py",
         "tests/metrics/chrf/test_chrf_kernel.py",
         "tests/metrics/ter/test_ter_kernel.py",
+        "tests/analysis/test_resampling.py",
     ]
     proc = subprocess.run(
         [

@@ -23,8 +23,9 @@ from bleukit.metrics.bleu import kernel as _native
 from bleukit.metrics.bleu.pairs import PAIR_KERNEL
 
 REPO = Path(__file__).resolve().parents[2]
-KERNELS = ["_native_kernel", "_pairwise_kernel"]
-BUILT = {"_native_kernel": _native.available(), "_pairwise_kernel": loader.load_kernel(PAIR_KERNEL) is not None}
+KERNELS = ["_native_kernel", "_pairwise_kernel", "_resample_kernel"]
+BUILT = {"_native_kernel": _native.available(), "_pairwise_kernel": loader.load_kernel(PAIR_KERNEL) is not None,
+         "_resample_kernel": loader.load_kernel("bleukit._resample_kernel") is not None}
 FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 
@@ -35,7 +36,7 @@ def _kernel(name: str):
 
 
 def _stub(name: str):
-    """(functions by name, constants by name) of src/bleukit/<name>.pyi."""
+    """(functions by name, constants by name, classes by name) of src/bleukit/<name>.pyi."""
     tree = ast.parse((REPO / "src" / "bleukit" / f"{name}.pyi").read_text())
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     constants = {
@@ -43,27 +44,41 @@ def _stub(name: str):
         for node in tree.body
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
     }
-    return functions, constants
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    return functions, constants, classes
+
+
+def _check_signature(func, node, method=False):
+    """The stub's positional-only parameters and defaults are the C docstring's signature line's
+    (a method's ``self`` among them, unannotated)."""
+    runtime = inspect.signature(func)
+    args = node.args
+    assert not args.args and not args.kwonlyargs and args.vararg is None, f"{node.name}: positional-only"
+    assert [a.arg for a in args.posonlyargs] == list(runtime.parameters), node.name
+    assert all(p.kind is p.POSITIONAL_ONLY for p in runtime.parameters.values())
+    defaults = [p.default for p in runtime.parameters.values() if p.default is not p.empty]
+    assert [ast.literal_eval(d) for d in args.defaults] == defaults, node.name
+    annotated = args.posonlyargs[1:] if method else args.posonlyargs
+    assert all(a.annotation is not None for a in annotated) and node.returns is not None, node.name
 
 
 @pytest.mark.parametrize("name", KERNELS)
 def test_stub_describes_every_entry_point_and_constant(name):
     module = _kernel(name)
-    functions, constants = _stub(name)
+    functions, constants, classes = _stub(name)
     public = {attr for attr in dir(module) if not attr.startswith("_")}
-    assert public == set(functions) | set(constants)
+    assert public == set(functions) | set(constants) | set(classes)
     for const, node in constants.items():
         assert isinstance(getattr(module, const), int)
         assert ast.unparse(node.annotation) == "Final[int]", const
     for func, node in functions.items():
-        runtime = inspect.signature(getattr(module, func))  # from the C docstring's signature line
-        args = node.args
-        assert not args.args and not args.kwonlyargs and args.vararg is None, f"{func}: positional-only"
-        assert [a.arg for a in args.posonlyargs] == list(runtime.parameters), func
-        assert all(p.kind is p.POSITIONAL_ONLY for p in runtime.parameters.values())
-        defaults = [p.default for p in runtime.parameters.values() if p.default is not p.empty]
-        assert [ast.literal_eval(d) for d in args.defaults] == defaults, func
-        assert all(a.annotation is not None for a in args.posonlyargs) and node.returns is not None, func
+        _check_signature(getattr(module, func), node)  # from the C docstring's signature line
+    for cls, node in classes.items():
+        methods = {n.name: n for n in node.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
+        runtime = {attr for attr in dir(getattr(module, cls)) if not attr.startswith("_")}
+        assert runtime == set(methods), cls
+        for method, method_node in methods.items():
+            _check_signature(getattr(getattr(module, cls), method), method_node, method=True)
 
 
 class _Slot(ctypes.Structure):
@@ -154,6 +169,14 @@ def test_two_imports_have_their_own_state(name):
         rows, nrefs = np.empty((1, 6), np.int64), np.empty(1, np.int64)
         again.text_statistics(["A b"], [["a b"]], again.TOK_13A, 1, 2, _native.character_table(False), rows, nrefs)
         assert rows.tolist() == [[2, 2, 2, 1, 2, 1]]
+    elif name == "_resample_kernel":
+        from array import array
+
+        assert again.Generator is not module.Generator  # a type per module object
+        ours, theirs = array("q", bytes(40)), array("q", bytes(40))
+        again.Generator([7]).integers(100, ours)
+        module.Generator([7]).integers(100, theirs)
+        assert ours == theirs and len(set(ours)) > 1
     else:
         import numpy as np
 

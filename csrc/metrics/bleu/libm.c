@@ -1,6 +1,6 @@
 /*
  * bleukit.metrics.bleu._kernel: libm's exp() and log() over a vector of doubles (the glue is
- * bleukit.metrics.bleu.libm).
+ * bleukit.metrics.bleu.libm), and the BLEU of bootstrap resamples (float32.c).
  *
  * Why: sacreBLEU computes BLEU with math.exp and math.log, which call the C library's exp() and
  * log(). numpy's own exp/log (SIMD code on CPUs with AVX-512) differ from them in the last bit for
@@ -114,6 +114,9 @@ static PyObject *py_log(PyObject *self, PyObject *args) {
     return vector_call(args, libm_log);
 }
 
+/* float32.c: BLEU of bootstrap resamples as sacreBLEU scores them. */
+PyObject *bleu_float32_scores(PyObject *self, PyObject *args);
+
 static PyMethodDef methods[] = {
     {"exp", py_exp, METH_VARARGS,
      "exp(x, out)\n\n"
@@ -124,6 +127,10 @@ static PyMethodDef methods[] = {
      "out[i] = log(x[i]) with the C library's log() (what math.log calls for x > 0). x and out are\n"
      "C-contiguous float64 buffers of the same length; out may be x itself. Releases the GIL for large\n"
      "vectors."},
+    {"float32_scores", bleu_float32_scores, METH_VARARGS,
+     "float32_scores(sums, order, smooth_method, smooth_value, effective_order, weak_scalars, compensated_sum, out)\n\n"
+     "out[r] = sacreBLEU's BLEU of the float32 resample sums in row r of the int64 table sums (each in\n"
+     "[0, 2**24]), as bleukit.metrics.bleu.formula.score_float32_sums computes it (see csrc/metrics/bleu/float32.c)."},
     {NULL, NULL, 0, NULL}};
 
 static PyModuleDef_Slot slots[] = {

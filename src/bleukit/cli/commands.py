@@ -235,7 +235,7 @@ def multi(names: List[str], systems: List[List[str]], refs: List[List[str]], met
 def single(system: List[str], refs: List[List[str]], metrics: Sequence[MetricOptions], args: argparse.Namespace,
            seed: Optional[int], log: Log, colors: Colors, out: IO) -> None:
     """One system: one line (or JSON object) per metric, with ``--confidence`` the bootstrap estimate."""
-    from ..pipeline import corpus_result, corpus_statistics
+    from ..pipeline import corpus_result
 
     references = reference_entries(refs)
     n_bootstrap = args.confidence_n if args.confidence and args.confidence_n > 1 else None
@@ -245,10 +245,9 @@ def single(system: List[str], refs: List[List[str]], metrics: Sequence[MetricOpt
         if n_bootstrap is None:
             result = corpus_result(system, references, options)  # the column sums: no table
         else:
-            from ..significance import with_bootstrap
+            from ..significance import bootstrap_result
 
-            stats = corpus_statistics(system, references, options)
-            result = with_bootstrap(metric_for(options).result(stats, options), stats, options, n_bootstrap, seed)
+            result = bootstrap_result(system, references, options, n_bootstrap, seed)
         mean, ci = result.mean, result.ci
         if args.format == "json":
             # sacreBLEU's JSON carries the full signature, never the short one

@@ -62,11 +62,22 @@ __all__ = [
     "MetricResult",
     "Metric",
     "NRefs",
+    "nrefs_signature",
     "Resampling",
 ]
 
 #: The ``nrefs:`` signature value: the common number of references, or ``"var"``.
 NRefs = Union[int, str]
+
+
+def nrefs_signature(fewest: int, most: int) -> NRefs:
+    """The ``nrefs:`` signature value of sentences with ``fewest`` to ``most`` references: their
+    common number, or ``'var'`` (also for a negative count: a summed row's "varies").
+
+    >>> nrefs_signature(1, 1), nrefs_signature(1, 2)
+    (1, 'var')
+    """
+    return fewest if fewest == most and fewest >= 0 else "var"
 #: ``(test, n_samples, seed)`` of a bootstrap (``"bs"``) or randomization (``"ar"``) test, which a
 #: signature shows right after ``nrefs:`` as sacreBLEU's does (``seed:none`` when unseeded).
 Resampling = Tuple[str, int, Optional[int]]
@@ -216,9 +227,7 @@ class Statistics:
         """``nrefs:`` signature value: the common number of references, or ``'var'``."""
         # min/max rather than np.unique: no sort
         if self.nrefs.size:
-            lo, hi = int(self.nrefs.min()), int(self.nrefs.max())
-            if lo == hi and lo >= 0:
-                return lo
+            return nrefs_signature(int(self.nrefs.min()), int(self.nrefs.max()))
         return "var"
 
     def summed(self: StatisticsT) -> StatisticsT:
@@ -480,6 +489,21 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
         whose reference goes on in float32 overrides it (BLEU's precisions with numpy 2), so that
         bootstrap means and intervals equal the reference's bit for bit."""
         return self.scores(np.asarray(sums, dtype=np.float32).astype(np.int64), options)
+
+    def systems_rows(
+        self, systems: List[List[str]], references: Sequence[Any], options: OptionsT
+    ) -> Optional[Tuple[Any, Any]]:
+        """:meth:`systems_statistics` as two flat int64 buffers without numpy: every system's
+        table, one after another, and the systems' ``nrefs`` column in the same order; ``None``
+        (this default) where the metric has no such path. With :meth:`native_float32_scores` it
+        lets the command line's bootstrap run without importing numpy (:mod:`bleukit.resampling`)."""
+        return None
+
+    def native_float32_scores(self, sums: Any, rows: int, options: OptionsT) -> Optional[Any]:
+        """:meth:`float32_scores` of ``rows`` rows of integer sums (a flat int64 buffer, each sum in
+        [0, 2**24]) without numpy, as a float64 buffer; ``None`` (this default) where the metric has
+        no such path. Tests compare it with :meth:`float32_scores`, ``==``."""
+        return None
 
     @abc.abstractmethod
     def result(self, statistics: StatisticsT, options: OptionsT) -> ResultT:

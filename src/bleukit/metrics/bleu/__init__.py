@@ -18,12 +18,12 @@ Token ids become tables in :mod:`bleukit.ids`, pairs of sentences in :mod:`bleuk
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Type
 
 from ..base import Metric
 from .extract import one_sentence_row, summed_row, text_statistics
-from .formula import score_float32_sums, score_row, score_table
-from .kernel import native_systems_statistics, uses_native
+from .formula import native_float32_scores, score_float32_sums, score_row, score_table
+from .kernel import native_systems_rows, native_systems_statistics, uses_native
 from .options import BleuOptions
 from .result import BleuResult
 from .statistics import BleuStatistics, column_names
@@ -98,6 +98,14 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
 
     def float32_scores(self, sums: np.ndarray, options: BleuOptions) -> Any:
         return score_float32_sums(sums, options).score
+
+    def systems_rows(
+        self, systems: List[List[str]], references: Sequence[Any], options: BleuOptions
+    ) -> Optional[Tuple[Any, Any]]:
+        return native_systems_rows(systems, references, options) if uses_native(options) else None
+
+    def native_float32_scores(self, sums: Any, rows: int, options: BleuOptions) -> Optional[Any]:
+        return native_float32_scores(sums, rows, options)
 
     def pairwise_scores(
         self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1

@@ -27,9 +27,14 @@ import contextlib
 import functools
 import importlib
 import math
+import os
+import re
+import sys
+from array import array
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
 
+from ... import _native
 from ..._torch import array_namespace
 from .options import BleuOptions
 
@@ -52,10 +57,17 @@ else:
     np = _Lazy("numpy")
     libm = _Lazy("bleukit.metrics.bleu.libm")
 
-__all__ = ["RowScores", "score_rows", "score_table", "score_float32_sums", "score_row", "LOG_ZERO"]
+__all__ = ["RowScores", "score_rows", "score_table", "score_float32_sums", "native_float32_scores", "score_row",
+           "LOG_ZERO"]
 
 #: sacreBLEU's floor for log(0): makes the geometric mean exactly 0 without a math error.
 LOG_ZERO = -9999999999.0
+
+#: The compiled module (built from csrc/metrics/bleu/): libm's exp and log, and the float32 scores.
+KERNEL = "bleukit.metrics.bleu._kernel"
+
+#: Whether this Python's ``sum`` of floats is compensated (Neumaier; CPython 3.12 and later).
+COMPENSATED_SUM = sum([1.0, 1e100, 1.0, -1e100]) == 2.0
 
 #: Whether numpy computes ``100. * np.float32(x)`` in float32 (NEP 50, numpy 2) rather than float64
 #: (numpy 1): how sacreBLEU's float32 bootstrap statistics become precisions.
@@ -63,6 +75,61 @@ LOG_ZERO = -9999999999.0
 def _weak_scalars() -> bool:
     """Whether numpy keeps float32 scalars float32 next to Python floats (numpy 2, NEP 50)."""
     return type(np.float32(1.0) * 100.0) is np.float32
+
+
+def numpy_weak_scalars() -> Optional[bool]:
+    """:func:`_weak_scalars` without importing numpy where it is not imported yet (the command
+    line's bootstrap runs without it): numpy 2 and later keep float32 scalars float32, numpy 1 does
+    not. ``None`` when the installed version cannot be read (then numpy decides, once imported).
+
+    >>> numpy_weak_scalars() == _weak_scalars()
+    True
+    """
+    if "numpy" in sys.modules:
+        return _weak_scalars()
+    return _installed_numpy_major() >= 2 if _installed_numpy_major() else None
+
+
+@functools.lru_cache(maxsize=None)
+def _installed_numpy_major() -> int:
+    """The installed numpy's major version, read from its version.py (0 when unreadable)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("numpy")
+        if spec is None or not spec.submodule_search_locations:
+            return 0
+        folder = list(spec.submodule_search_locations)[0]
+        with open(os.path.join(folder, "version.py"), encoding="utf-8") as f:
+            found = re.search(r"""^version\b[^=\n]*=\s*["'](\d+)\.""", f.read(), re.MULTILINE)
+    except (OSError, ImportError, ValueError):
+        return 0
+    return int(found.group(1)) if found else 0
+
+
+#: The smoothing methods' codes in the compiled formula (csrc/metrics/bleu/float32.c).
+SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
+
+
+def native_float32_scores(sums: Any, rows: int, options: BleuOptions) -> "Optional[array[float]]":
+    """:func:`score_float32_sums` of ``rows`` rows of int64 sums (a flat buffer, each sum in
+    [0, 2**24]) in compiled code and without numpy: a float64 ``array``. ``None`` where that code
+    does not apply (not built, ``BLEUKIT_ENGINE=python``, custom ``weights``, numpy's version
+    unknown); tests compare it with :func:`score_float32_sums`, ``==``, for every option.
+
+    >>> out = native_float32_scores(array("q", [3, 3, 2, 1, 3, 2]), 1, BleuOptions(max_ngram_order=2))
+    >>> out is None or out.tolist() == [57.735025817754305]
+    True
+    """
+    kernel = _native.kernel(KERNEL)
+    weak = numpy_weak_scalars()
+    if kernel is None or options.weights is not None or weak is None:
+        return None
+    out = array("d", bytes(8 * rows))
+    kernel.float32_scores(sums, options.max_ngram_order, SMOOTH_CODES[options.smooth_method],
+                          float(options.resolved_smooth_value or 0.0), options.effective_order, weak,
+                          COMPENSATED_SUM, out)
+    return out
 
 
 def __getattr__(name: str) -> Any:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["NATIVE_TOKENIZERS", "KERNEL", "available", "unavailable_reason", "uses_native", "ids_kernel_in_use",
            "character_table", "native_text_statistics", "native_systems_statistics", "native_summed_row",
-           "native_sentence_row",
+           "native_sentence_row", "native_systems_rows",
            "native_flat_ids_statistics"]
 
 #: The module name of BLEU's kernel.
@@ -197,13 +197,42 @@ def native_systems_statistics(
     count, n = len(systems), len(references)
     rows = np.empty((count * n, stats_columns(options.max_ngram_order)), dtype=np.int64)
     nrefs = np.empty(count * n, dtype=np.int64)
+    _systems_into(kernel, code, systems, references, options, rows, nrefs, threads)
+    return [BleuStatistics(rows[j * n : (j + 1) * n], nrefs[j * n : (j + 1) * n], options.max_ngram_order)
+            for j in range(count)]
+
+
+def native_systems_rows(
+    systems: Sequence[Sequence[str]], references: Sequence[Any], options: BleuOptions, threads: int = 1
+) -> Optional[Tuple[array, array]]:
+    """:func:`native_systems_statistics` as flat ``array("q")`` buffers, without numpy: the systems'
+    rows one table after another, and their ``nrefs`` in the same order. ``None`` for more systems
+    than one kernel call counts (then the tables are numpy's).
+
+    >>> if available():
+    ...     rows, nrefs = native_systems_rows([["a b"], ["a"]], ["a b"], BleuOptions(max_ngram_order=1))
+    ...     rows.tolist(), nrefs.tolist()
+    ... else:
+    ...     ([2, 2, 2, 2, 1, 2, 1, 1], [1, 1])
+    ([2, 2, 2, 2, 1, 2, 1, 1], [1, 1])
+    """
+    kernel, code = _kernel_arguments(options)
+    if len(systems) > kernel.MAX_SYSTEMS:
+        return None
+    cells = len(systems) * len(references)
+    rows = array("q", bytes(8 * cells * stats_columns(options.max_ngram_order)))
+    nrefs = array("q", bytes(8 * cells))
+    _systems_into(kernel, code, systems, references, options, rows, nrefs, threads)
+    return rows, nrefs
+
+
+def _systems_into(kernel: ModuleType, code: int, systems: Sequence[Sequence[str]], references: Sequence[Any],
+                  options: BleuOptions, rows: Any, nrefs: Any, threads: int) -> None:
     kernel.systems_statistics(
         systems, references, code, int(options.lowercase), options.max_ngram_order,
         character_table(unicode_properties=options.tokenize == "intl"), rows, nrefs,
         min(threads, kernel.MAX_THREADS), check_reference_entry,
     )
-    return [BleuStatistics(rows[j * n : (j + 1) * n], nrefs[j * n : (j + 1) * n], options.max_ngram_order)
-            for j in range(count)]
 
 
 def native_summed_row(

@@ -39,13 +39,12 @@ import numpy as np
 from ... import _native
 from ..._torch import array_namespace, is_torch_tensor
 
+# The compiled module's name, and whether this Python's ``sum`` of floats is compensated (Neumaier;
+# CPython 3.12 and later), are the formula's constants (it reads them without numpy).
+from .formula import COMPENSATED_SUM, KERNEL
+
 __all__ = ["KERNEL", "exp", "log", "python_sum", "COMPENSATED_SUM"]
 
-#: The compiled module (built from csrc/metrics/bleu/).
-KERNEL = "bleukit.metrics.bleu._kernel"
-
-#: Whether this Python's ``sum`` of floats is compensated (Neumaier; CPython 3.12 and later).
-COMPENSATED_SUM = sum([1.0, 1e100, 1.0, -1e100]) == 2.0
 
 
 def _py_exp(v: float) -> float:

@@ -1,0 +1,515 @@
+/*
+ * bleukit._resample_kernel: bootstrap resampling without numpy (the glue is bleukit.resampling).
+ *
+ * Why: sacreBLEU draws its bootstrap resamples with numpy's default_rng(seed); a command such as
+ * `bleukit REF -i SYS... --paired-bs` spent more time importing numpy than resampling. This module
+ * draws the very same numbers in C, so the command line can resample without importing numpy:
+ *
+ * - Generator(entropy): numpy's default_rng(seed) for an integer seed: SeedSequence(seed) hashes the
+ *   seed's 32-bit words (`entropy`, least significant first) into a pool of four words, which seeds
+ *   PCG64 (128-bit LCG, XSL-RR output). Its integers(high, out) are numpy's
+ *   rng.integers(0, high, size=len(out), dtype=np.int64) for high <= 2**32 (Lemire's bounded draws
+ *   on 32-bit halves of the 64-bit outputs, the unused half kept for the next call, as numpy does),
+ *   its words(out) numpy's rng.integers(0, 2**32, size=len(out), dtype=np.uint32). Tests compare
+ *   both with numpy draw for draw, across calls.
+ * - gather_sums(table, systems, width, indices, out): out[s, j] = the sum of the rows indices[s, :]
+ *   of system j's table; largest_item(table) bounds those sums before any draw
+ *   (exact: summed in 32 bits where every sum provably fits, refused otherwise), a resample's
+ *   corpus statistics.
+ *
+ * Every argument is checked before any work; gather_sums runs without the GIL (a Generator keeps it,
+ * or its lock in a free-threaded build: its state is the object's). Callers draw and sum a chunk of a few hundred thousand elements per call (a few ms), so Ctrl-C is seen between calls.
+ *
+ * 128-bit arithmetic uses the compiler's unsigned __int128 (GCC, Clang); where there is none the
+ * module still builds but Generator refuses to start, and bleukit.resampling falls back to numpy.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "pyhelpers.h"
+
+#if defined(__SIZEOF_INT128__)
+#define HAVE_UINT128 1
+typedef unsigned __int128 u128;
+#else
+#define HAVE_UINT128 0
+#endif
+
+/* In a free-threaded build (3.13t) a Generator's methods hold its lock: two threads sharing one
+ * draw one after the other, as with the GIL. */
+#ifdef Py_GIL_DISABLED
+#define LOCKED(obj) Py_BEGIN_CRITICAL_SECTION(obj)
+#define UNLOCKED() Py_END_CRITICAL_SECTION()
+#else
+#define LOCKED(obj) {
+#define UNLOCKED() }
+#endif
+
+/* ---- numpy's SeedSequence (pool of 4 words) -------------------------------------------------- */
+
+#define POOL_SIZE 4
+#define INIT_A 0x43b0d7e5u
+#define MULT_A 0x931e8875u
+#define INIT_B 0x8b51f9ddu
+#define MULT_B 0x58f38dedu
+#define MIX_MULT_L 0xca01f9ddu
+#define MIX_MULT_R 0x4973f715u
+#define XSHIFT 16
+
+static uint32_t hashmix(uint32_t value, uint32_t *hash_const) {
+    value ^= *hash_const;
+    *hash_const *= MULT_A;
+    value *= *hash_const;
+    value ^= value >> XSHIFT;
+    return value;
+}
+
+static uint32_t mix(uint32_t x, uint32_t y) {
+    uint32_t result = MIX_MULT_L * x - MIX_MULT_R * y;
+    result ^= result >> XSHIFT;
+    return result;
+}
+
+/* The pool SeedSequence mixes from its entropy words. */
+static void mix_entropy(const uint32_t *entropy, Py_ssize_t n, uint32_t pool[POOL_SIZE]) {
+    uint32_t hash_const = INIT_A;
+    for (int i = 0; i < POOL_SIZE; i++) pool[i] = hashmix(i < n ? entropy[i] : 0u, &hash_const);
+    for (int src = 0; src < POOL_SIZE; src++)
+        for (int dst = 0; dst < POOL_SIZE; dst++)
+            if (src != dst) pool[dst] = mix(pool[dst], hashmix(pool[src], &hash_const));
+    for (Py_ssize_t src = POOL_SIZE; src < n; src++)
+        for (int dst = 0; dst < POOL_SIZE; dst++) pool[dst] = mix(pool[dst], hashmix(entropy[src], &hash_const));
+}
+
+/* SeedSequence.generate_state(n_words, np.uint32). */
+static void generate_state(const uint32_t pool[POOL_SIZE], uint32_t *out, int n_words) {
+    uint32_t hash_const = INIT_B;
+    for (int i = 0; i < n_words; i++) {
+        uint32_t v = pool[i % POOL_SIZE];
+        v ^= hash_const;
+        hash_const *= MULT_B;
+        v *= hash_const;
+        v ^= v >> XSHIFT;
+        out[i] = v;
+    }
+}
+
+/* ---- PCG64 as numpy's bit generator ------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+#if HAVE_UINT128
+    u128 state;
+    u128 inc;
+#endif
+    int has_half;   /* an unused upper half of the last 64-bit output (numpy's has_uint32) */
+    uint32_t half;
+} Generator;
+
+#if HAVE_UINT128
+#define PCG_MULT (((u128)2549297995355413924ULL << 64) + 4865540595714422341ULL)
+
+static inline void pcg_step(Generator *g) { g->state = g->state * PCG_MULT + g->inc; }
+
+static inline uint64_t pcg_next64(Generator *g) {
+    pcg_step(g);
+    const uint64_t hi = (uint64_t)(g->state >> 64), lo = (uint64_t)g->state;
+    const unsigned rot = (unsigned)(g->state >> 122);
+    const uint64_t x = hi ^ lo;
+    return (x >> rot) | (x << ((64u - rot) & 63u));
+}
+
+/* numpy's next_uint32 for PCG64: the low half of a 64-bit output, then its high half. */
+static inline uint32_t next32(Generator *g) {
+    if (g->has_half) {
+        g->has_half = 0;
+        return g->half;
+    }
+    const uint64_t next = pcg_next64(g);
+    g->has_half = 1;
+    g->half = (uint32_t)(next >> 32);
+    return (uint32_t)next;
+}
+
+/* numpy's buffered_bounded_lemire_uint32: a draw in [0, rng] for rng < 2**32 - 1. */
+static inline uint32_t bounded32(Generator *g, uint32_t rng) {
+    const uint32_t rng_excl = rng + 1u;
+    uint64_t m = (uint64_t)next32(g) * rng_excl;
+    uint32_t leftover = (uint32_t)m;
+    if (leftover < rng_excl) {
+        const uint32_t threshold = (UINT32_MAX - rng) % rng_excl;
+        while (leftover < threshold) {
+            m = (uint64_t)next32(g) * rng_excl;
+            leftover = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+#endif
+
+static int Generator_init(PyObject *self_obj, PyObject *args, PyObject *kwds) {
+    Generator *self = (Generator *)self_obj;
+    PyObject *entropy_obj;
+    static char *kwlist[] = {"entropy", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:Generator", kwlist, &entropy_obj)) return -1;
+#if !HAVE_UINT128
+    (void)entropy_obj;
+    PyErr_SetString(PyExc_NotImplementedError, "this build has no 128-bit integers for PCG64");
+    return -1;
+#else
+    PyObject *seq = PySequence_Fast(entropy_obj, "entropy must be a sequence of 32-bit words");
+    if (!seq) return -1;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > 1024) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "entropy must hold 1 to 1024 words, got %zd", n);
+        return -1;
+    }
+    uint32_t *words = PyMem_Malloc((size_t)n * sizeof(uint32_t));
+    if (!words) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        const unsigned long long v = PyLong_Check(item) ? PyLong_AsUnsignedLongLong(item) : (unsigned long long)-1;
+        if ((v == (unsigned long long)-1 && PyErr_Occurred()) || !PyLong_Check(item) || v > UINT32_MAX) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "entropy word %zd must be an int in [0, 2**32)", i);
+            PyMem_Free(words);
+            Py_DECREF(seq);
+            return -1;
+        }
+        words[i] = (uint32_t)v;
+    }
+    Py_DECREF(seq);
+    uint32_t pool[POOL_SIZE], state[8];
+    mix_entropy(words, n, pool);
+    PyMem_Free(words);
+    /* generate_state(4, np.uint64): eight words read as four little-endian 64-bit ones; PCG64 takes
+     * the first two as the state's (high, low) and the last two as the stream's. */
+    generate_state(pool, state, 8);
+    uint64_t v64[4];
+    for (int i = 0; i < 4; i++) v64[i] = (uint64_t)state[2 * i] | ((uint64_t)state[2 * i + 1] << 32);
+    const u128 initstate = ((u128)v64[0] << 64) | v64[1];
+    const u128 initseq = ((u128)v64[2] << 64) | v64[3];
+    LOCKED(self)
+    self->state = 0;
+    self->inc = (initseq << 1) | 1u;
+    pcg_step(self);
+    self->state += initstate;
+    pcg_step(self);
+    self->has_half = 0;
+    self->half = 0;
+    UNLOCKED()
+    return 0;
+#endif
+}
+
+static int uint32_format(const char *f) {
+    if (!f) return 0;
+    if (*f == '@' || *f == '=' || *f == '<') f++;
+    return (f[0] == 'I' || (f[0] == 'L' && sizeof(unsigned long) == 4)) && f[1] == '\0';
+}
+
+static PyObject *Generator_integers(Generator *self, PyObject *args) {
+    unsigned long long high;
+    PyObject *out_obj;
+    if (!PyArg_ParseTuple(args, "KO:integers", &high, &out_obj)) return NULL;
+    if (high < 1 || high > 0xFFFFFFFFull) {
+        PyErr_Format(PyExc_ValueError, "high must lie in [1, 2**32 - 1], got %llu", high);
+        return NULL;
+    }
+    Py_buffer out;
+    if (int64_buffer(out_obj, &out, 1, "out") < 0) return NULL;
+    int64_t *o = (int64_t *)out.buf;
+    const Py_ssize_t n = int64_items(&out);
+#if HAVE_UINT128
+    /* The GIL stays held: the generator's state is the object's, and a call is a chunk of ~1 ms. */
+    const uint32_t rng = (uint32_t)(high - 1);
+    LOCKED(self)
+    if (rng == 0) {
+        memset(o, 0, (size_t)n * sizeof(int64_t)); /* numpy draws nothing for a range of one */
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++) o[i] = (int64_t)bounded32(self, rng);
+    }
+    UNLOCKED()
+#else
+    (void)self;
+    (void)o;
+    (void)n;
+#endif
+    buffer_release(&out);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Generator_words(Generator *self, PyObject *args) {
+    PyObject *out_obj;
+    if (!PyArg_ParseTuple(args, "O:words", &out_obj)) return NULL;
+    Py_buffer out;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) return NULL;
+    if (out.itemsize != 4 || !uint32_format(out.format) || ((uintptr_t)out.buf & 3u) != 0) {
+        PyErr_Format(PyExc_TypeError, "out must be a C-contiguous, aligned uint32 buffer (format %.10s)",
+                     out.format ? out.format : "?");
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    uint32_t *o = (uint32_t *)out.buf;
+    const Py_ssize_t n = out.len / 4;
+#if HAVE_UINT128
+    LOCKED(self)
+    for (Py_ssize_t i = 0; i < n; i++) o[i] = next32(self);
+    UNLOCKED()
+#else
+    (void)self;
+    (void)o;
+    (void)n;
+#endif
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+static void Generator_dealloc(PyObject *self) {
+    PyTypeObject *type = Py_TYPE(self);
+    type->tp_free(self);
+    Py_DECREF(type); /* a heap type: its instances own a reference */
+}
+
+static PyMethodDef Generator_methods[] = {
+    {"integers", (PyCFunction)Generator_integers, METH_VARARGS,
+     "integers($self, high, out, /)\n--\n\n"
+     "Fill the int64 buffer out with numpy's rng.integers(0, high, size=len(out), dtype=np.int64),\n"
+     "1 <= high < 2**32."},
+    {"words", (PyCFunction)Generator_words, METH_VARARGS,
+     "words($self, out, /)\n--\n\n"
+     "Fill the uint32 buffer out with numpy's rng.integers(0, 2**32, size=len(out), dtype=np.uint32)."},
+    {NULL, NULL, 0, NULL}};
+
+static PyType_Slot Generator_slots[] = {
+    {Py_tp_doc, (void *)"Generator(entropy)\n--\n\n"
+                        "numpy's default_rng(seed) for the seed whose 32-bit words (least significant first) are\n"
+                        "entropy (bleukit.resampling.seed_words)."},
+    {Py_tp_init, (void *)Generator_init},
+    {Py_tp_new, (void *)PyType_GenericNew},
+    {Py_tp_dealloc, (void *)Generator_dealloc},
+    {Py_tp_methods, Generator_methods},
+    {0, NULL}};
+
+static PyType_Spec Generator_spec = {
+    .name = "bleukit._resample_kernel.Generator",
+    .basicsize = sizeof(Generator),
+    .flags = Py_TPFLAGS_DEFAULT,
+    .slots = Generator_slots,
+};
+
+/* ---- resampled sums ------------------------------------------------------------------------------ */
+
+/* acc[0..padded) = the sum of the rows t32[draw[j] * padded ..] for j < per. */
+static void sum_rows(const int32_t *t32, Py_ssize_t padded, const int64_t *draw, Py_ssize_t per, int32_t *acc) {
+    for (Py_ssize_t c = 0; c < padded; c++) acc[c] = 0;
+    Py_ssize_t j = 0;
+    /* Four rows per pass over the accumulator: a quarter of its loads and stores. */
+    for (; j + 4 <= per; j += 4) {
+        const int32_t *a = t32 + draw[j] * padded, *b = t32 + draw[j + 1] * padded;
+        const int32_t *c2 = t32 + draw[j + 2] * padded, *d = t32 + draw[j + 3] * padded;
+        for (Py_ssize_t c = 0; c < padded; c++) acc[c] += (a[c] + b[c]) + (c2[c] + d[c]);
+    }
+    for (; j < per; j++) {
+        const int32_t *a = t32 + draw[j] * padded;
+        for (Py_ssize_t c = 0; c < padded; c++) acc[c] += a[c];
+    }
+}
+
+static PyObject *gather_sums(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *table_obj, *indices_obj, *out_obj;
+    Py_ssize_t systems, system_width;
+    if (!PyArg_ParseTuple(args, "OnnOO:gather_sums", &table_obj, &systems, &system_width, &indices_obj, &out_obj))
+        return NULL;
+    if (systems < 1 || system_width < 1 || systems > PY_SSIZE_T_MAX / 4 / system_width) {
+        PyErr_Format(PyExc_ValueError, "systems (%zd) and width (%zd) must be positive", systems, system_width);
+        return NULL;
+    }
+    const Py_ssize_t width = systems * system_width;
+    Py_buffer table, indices, out;
+    if (int64_buffer(table_obj, &table, 0, "table") < 0) return NULL;
+    if (int64_buffer(indices_obj, &indices, 0, "indices") < 0) {
+        buffer_release(&table);
+        return NULL;
+    }
+    if (int64_buffer(out_obj, &out, 1, "out") < 0) {
+        buffer_release(&table);
+        buffer_release(&indices);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    const Py_ssize_t cells = int64_items(&table), n_idx = int64_items(&indices), n_out = int64_items(&out);
+    if (cells % width != 0) {
+        PyErr_Format(PyExc_ValueError, "table holds %zd items, not %zd tables of rows of width %zd", cells, systems,
+                     system_width);
+        goto done;
+    }
+    const Py_ssize_t n_rows = cells / width;
+    if (n_out % width != 0 || n_out == 0) {
+        PyErr_Format(PyExc_ValueError, "out must hold whole rows of width %zd, it holds %zd items", width, n_out);
+        goto done;
+    }
+    const Py_ssize_t k = n_out / width;
+    if (n_idx % k != 0) {
+        PyErr_Format(PyExc_ValueError, "indices (%zd) must split into %zd resamples of equal size", n_idx, k);
+        goto done;
+    }
+    /* The output must not overlap an input (it is zeroed first). */
+    const char *ob = (const char *)out.buf;
+    if ((ob < (const char *)table.buf + table.len && (const char *)table.buf < ob + out.len) ||
+        (ob < (const char *)indices.buf + indices.len && (const char *)indices.buf < ob + out.len)) {
+        PyErr_SetString(PyExc_ValueError, "out must not overlap table or indices");
+        goto done;
+    }
+    const int64_t *t = (const int64_t *)table.buf, *idx = (const int64_t *)indices.buf;
+    for (Py_ssize_t i = 0; i < n_idx; i++) {
+        if (idx[i] < 0 || idx[i] >= n_rows) {
+            PyErr_Format(PyExc_ValueError, "index %lld at position %zd is outside the table's %zd rows",
+                         (long long)idx[i], i, n_rows);
+            goto done;
+        }
+    }
+    /* The rows are summed as 32-bit integers (half the memory traffic, twice the lanes per vector
+     * instruction), so every sum must stay below 2**31: the number of draws per resample times the
+     * largest item bounds them. Bootstrap tables are far below (sacreBLEU's float32 sums are exact
+     * only below 2**24, and bleukit.resampling asks for this route only then). */
+    const Py_ssize_t per = n_idx / k;
+    int64_t largest = 0;
+    for (Py_ssize_t i = 0; i < cells; i++) {
+        if (t[i] < 0) {
+            PyErr_Format(PyExc_ValueError, "table item %zd is negative (%lld)", i, (long long)t[i]);
+            goto done;
+        }
+        if (t[i] > largest) largest = t[i];
+    }
+    if (largest > 0 && per > (INT32_MAX / largest)) {
+        PyErr_Format(PyExc_ValueError, "sums of %zd rows with items up to %lld may reach 2**31; sum these in numpy",
+                     per, (long long)largest);
+        goto done;
+    }
+    const Py_ssize_t padded = (width + 3) & ~(Py_ssize_t)3; /* whole vectors of 4 lanes */
+    int32_t *t32 = PyMem_Malloc((size_t)(n_rows * padded + padded) * sizeof(int32_t));
+    if (!t32) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *o = (int64_t *)out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    int32_t *acc = t32 + n_rows * padded;
+    /* Row r of the copy holds row r of every system's table, side by side. */
+    for (Py_ssize_t r = 0; r < n_rows; r++) {
+        for (Py_ssize_t j = 0; j < systems; j++)
+            for (Py_ssize_t c = 0; c < system_width; c++)
+                t32[r * padded + j * system_width + c] = (int32_t)t[(j * n_rows + r) * system_width + c];
+        for (Py_ssize_t c = width; c < padded; c++) t32[r * padded + c] = 0;
+    }
+    for (Py_ssize_t s = 0; s < k; s++) {
+        sum_rows(t32, padded, idx + s * per, per, acc);
+        for (Py_ssize_t c = 0; c < width; c++) o[s * width + c] = acc[c];
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(t32);
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    buffer_release(&table);
+    buffer_release(&indices);
+    buffer_release(&out);
+    return result;
+}
+
+static PyObject *largest_item(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *table_obj;
+    if (!PyArg_ParseTuple(args, "O:largest_item", &table_obj)) return NULL;
+    Py_buffer table;
+    if (int64_buffer(table_obj, &table, 0, "table") < 0) return NULL;
+    const int64_t *t = (const int64_t *)table.buf;
+    const Py_ssize_t n = int64_items(&table);
+    int64_t largest = 0;
+    Py_ssize_t negative = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (t[i] < 0 && negative < 0) negative = i;
+        if (t[i] > largest) largest = t[i];
+    }
+    PyObject *result = negative >= 0 ? NULL : PyLong_FromLongLong((long long)largest);
+    if (negative >= 0)
+        PyErr_Format(PyExc_ValueError, "table item %zd is negative (%lld)", negative, (long long)t[negative]);
+    buffer_release(&table);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"gather_sums", gather_sums, METH_VARARGS,
+     "gather_sums($module, table, systems, width, indices, out, /)\n--\n\n"
+     "out[s, j, :] = sum over i of table[j, indices[s, i], :]: table is (systems, rows, width) int64 (each\n"
+     "system's table in turn), indices (k, n) int64 with every index a row, out (k, systems, width) int64, all\n"
+     "C-contiguous; out is overwritten. Refused (ValueError) where a sum might reach 2**31. Releases the GIL."},
+    {"largest_item", largest_item, METH_VARARGS,
+     "largest_item($module, table, /)\n--\n\n"
+     "The largest item of an int64 buffer (0 when empty; ValueError for a negative one): with the draws per\n"
+     "resample it bounds every resampled sum."},
+    {NULL, NULL, 0, NULL}};
+
+typedef struct {
+    PyObject *generator_type;
+} module_state;
+
+static module_state *state_of(PyObject *module) { return (module_state *)PyModule_GetState(module); }
+
+static int module_exec(PyObject *m) {
+    module_state *st = state_of(m);
+    st->generator_type = PyType_FromModuleAndSpec(m, &Generator_spec, NULL);
+    if (!st->generator_type) return -1;
+    Py_INCREF(st->generator_type); /* PyModule_AddObject steals it on success (AddObjectRef is 3.10+) */
+    if (PyModule_AddObject(m, "Generator", st->generator_type) < 0) {
+        Py_DECREF(st->generator_type);
+        return -1;
+    }
+    return PyModule_AddIntConstant(m, "HAVE_UINT128", HAVE_UINT128);
+}
+
+static int module_traverse(PyObject *m, visitproc visit, void *arg) {
+    Py_VISIT(state_of(m)->generator_type);
+    return 0;
+}
+
+static int module_clear(PyObject *m) {
+    Py_CLEAR(state_of(m)->generator_type);
+    return 0;
+}
+
+static void module_free(void *m) { module_clear((PyObject *)m); }
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, (void *)module_exec},
+#ifdef Py_mod_multiple_interpreters /* 3.12+: no global state, so each interpreter may have its own GIL */
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#ifdef Py_mod_gil /* 3.13+: a Generator's methods lock it (critical sections); gather_sums owns its buffers */
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
+    {0, NULL}};
+
+static struct PyModuleDef moduledef = {
+    .m_base = PyModuleDef_HEAD_INIT,
+    .m_name = "_resample_kernel",
+    .m_doc = "numpy's default_rng draws and resampled sums without numpy (see bleukit.resampling).",
+    .m_size = sizeof(module_state),
+    .m_methods = methods,
+    .m_slots = slots,
+    .m_traverse = module_traverse,
+    .m_clear = module_clear,
+    .m_free = module_free,
+};
+
+PyMODINIT_FUNC PyInit__resample_kernel(void) { return PyModuleDef_Init(&moduledef); }

@@ -1,0 +1,31 @@
+"""Typed signatures of bleukit's compiled resampling (``csrc/resample.c``).
+
+Call it through :mod:`bleukit.resampling`. Array arguments are C-contiguous, aligned buffers (a
+numpy array or an ``array.array``): int64 (``"q"``) unless said otherwise.
+"""
+
+from typing import Final, Sequence
+
+from typing_extensions import Buffer
+
+#: Whether this build has 128-bit integers (PCG64); without them ``Generator`` refuses to start.
+HAVE_UINT128: Final[int]
+
+class Generator:
+    """numpy's ``default_rng(seed)`` for the seed whose 32-bit words, least significant first, are
+    ``entropy`` (:func:`bleukit.resampling.seed_words`)."""
+
+    def __init__(self, entropy: Sequence[int]) -> None: ...
+    def integers(self, high: int, out: Buffer, /) -> None:
+        """Fill ``out`` with numpy's ``rng.integers(0, high, size=len(out), dtype=np.int64)``, 1 <= high < 2**32."""
+
+    def words(self, out: Buffer, /) -> None:
+        """Fill the uint32 buffer ``out`` with numpy's ``rng.integers(0, 2**32, size=len(out), dtype=np.uint32)``."""
+
+def gather_sums(table: Buffer, systems: int, width: int, indices: Buffer, out: Buffer, /) -> None:
+    """``out[s, j, :]`` = the sum over ``i`` of ``table[j, indices[s, i], :]``: ``table`` is
+    (systems, rows, width), ``indices`` (k, n), ``out`` (k, systems, width). Releases the GIL;
+    refuses (``ValueError``) a table whose sums might reach 2**31."""
+
+def largest_item(table: Buffer, /) -> int:
+    """The largest item of ``table`` (0 when empty); ``ValueError`` for a negative one."""

@@ -1,0 +1,248 @@
+"""Bootstrap resampling without numpy: sacreBLEU's draws, resampled sums and scores in compiled code.
+
+A command such as ``bleukit REF -i SYS... --paired-bs`` spent more time importing numpy than
+resampling. Where the compiled modules are built, :func:`bootstrap_columns` resamples statistics
+tables with no numpy at all:
+
+- the draws are numpy's ``default_rng(seed).integers(0, n, ...)``, made by
+  ``bleukit._resample_kernel.Generator`` (csrc/resample.c: SeedSequence, PCG64 and Lemire's bounded
+  draws as numpy makes them; tests compare them draw for draw);
+- each resample's sums are exact integers (``gather_sums``), which equal sacreBLEU's float32 sums
+  because every sum stays below 2**24 (checked up front: otherwise numpy's path sums in float32);
+- the metric scores the sums as sacreBLEU scores its float32 resamples
+  (:meth:`~bleukit.metrics.base.Metric.native_float32_scores`, BLEU's in C).
+
+:mod:`bleukit.significance` takes this route whenever it applies and numpy's otherwise; both give
+the same numbers (tests check it, ``==``). The estimates taken from the scores are here too, in
+plain Python, for both routes: :func:`pairwise_mean` is numpy's ``mean`` digit for digit,
+:func:`estimate_ci` and :func:`p_value` are sacreBLEU's.
+
+>>> estimate_ci([3.0, 1.0, 2.0], paired=True)
+(2.0, 1.0)
+>>> p_value([0.5, -0.5, 2.0], 1.0)
+0.5
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, Tuple
+
+from . import _native
+
+if TYPE_CHECKING:
+    from .metrics.base import MetricOptions
+
+__all__ = ["KERNEL", "CHUNK", "chunks", "seed_words", "generator", "bootstrap_columns", "pairwise_mean",
+           "exact_mean", "estimate_ci", "p_value", "paired_p_value"]
+
+#: The compiled module (csrc/resample.c).
+KERNEL = "bleukit._resample_kernel"
+#: Resampled indices drawn and summed per call (a few ms of work, a few MB), whatever the samples.
+CHUNK = 1 << 18
+# Integers up to this are exact in float32, sums included: sacreBLEU's float32 sums are then these.
+_EXACT_FLOAT32 = 2**24
+# numpy's pairwise summation: blocks of this many items are added with 8 running sums.
+_PAIRWISE_BLOCK = 128
+# numpy's default buffer size: up to this many items every numpy version reduces in one pass.
+_NUMPY_BUFFER = 8192
+
+
+def chunks(n_samples: int, n_rows: int, elements: int, align: int = 1) -> Iterator[int]:
+    """Sizes of consecutive chunks of about ``elements`` draws of ``n_rows`` each (``n_samples`` in
+    all); each but the last holds a multiple of ``align`` draws.
+
+    >>> list(chunks(10, 3, 9))
+    [3, 3, 3, 1]
+    """
+    rows_align = align // math.gcd(align, max(n_rows, 1))
+    step = max(rows_align, (elements // max(n_rows, 1)) // rows_align * rows_align)
+    for start in range(0, n_samples, step):
+        yield min(step, n_samples - start)
+
+
+def seed_words(seed: int) -> List[int]:
+    """The 32-bit words of a seed >= 0, least significant first: the entropy numpy's
+    ``SeedSequence(seed)`` hashes (``[0]`` for 0).
+
+    >>> seed_words(2**32 + 5)
+    [5, 1]
+    """
+    return [(seed >> (32 * i)) & 0xFFFFFFFF for i in range(max(1, -(-seed.bit_length() // 32)))]
+
+
+def generator(seed: Optional[int]) -> Any:
+    """numpy's ``default_rng(seed)`` in compiled code (its ``integers(high, out)`` fills an int64
+    buffer), or ``None`` where it does not apply: no seed (fresh entropy is numpy's), the module not
+    built or ``BLEUKIT_ENGINE=python``.
+
+    >>> rng = generator(12345)
+    >>> draws = array("q", bytes(8 * 3))
+    >>> rng is None or rng.integers(3004, draws) or draws.tolist() == [2100, 682, 2369]
+    True
+    """
+    kernel = _native.kernel(KERNEL)
+    if seed is None or kernel is None or not kernel.HAVE_UINT128:
+        return None
+    return kernel.Generator(seed_words(seed))
+
+
+def bootstrap_columns(
+    tables: Any,
+    n_rows: int,
+    n_systems: int,
+    options: MetricOptions,
+    n_samples: int,
+    seed: Optional[int],
+    progress: Optional[Callable[[int], Any]] = None,
+) -> Optional[List[List[float]]]:
+    """Each system's scores of ``n_samples`` paired bootstrap resamples, without numpy, or ``None``
+    where this route does not apply (then numpy's does: the same numbers).
+
+    ``tables`` is a flat int64 buffer holding ``n_systems`` statistics tables of ``n_rows`` rows,
+    one after another (:meth:`~bleukit.metrics.base.Metric.systems_rows`). Resample ``s`` draws the
+    same sentences for every system, as sacreBLEU's with the same seed, and each score is the one
+    sacreBLEU gives that resample's float32 sums.
+
+    >>> from bleukit.metrics.bleu import BleuOptions
+    >>> rows = array("q", [2, 2, 2, 1, 2, 1,  2, 2, 1, 0, 2, 1,  3, 3, 3, 2, 3, 2])  # 3 sentences, order 2
+    >>> out = bootstrap_columns(rows, 3, 1, BleuOptions(max_ngram_order=2), 4, 12345)
+    >>> out is None or [round(s, 2) for s in out[0]] == [100.0, 100.0, 83.67, 80.18]
+    True
+    """
+    from .metrics import metric_for
+
+    metric = metric_for(options)
+    if n_rows < 1 or n_systems < 1 or len(tables) % (n_rows * n_systems):
+        raise ValueError(f"tables must hold {n_systems} tables of {n_rows} rows, got {len(tables)} items")
+    width = len(tables) // (n_rows * n_systems)
+    # (a row of zeros asks whether the metric scores sums without numpy)
+    if metric.native_float32_scores(array("q", bytes(8 * width)), 1, options) is None:
+        return None
+    rng = generator(seed)
+    if rng is None:
+        return None
+    kernel = _native.kernel(KERNEL)
+    assert kernel is not None  # the generator came from it
+    # Every resample's sums below 2**24, where float32 sums are exact integers (numpy's route
+    # reproduces sacreBLEU's rounding above).
+    if n_rows * kernel.largest_item(tables) >= _EXACT_FLOAT32:
+        return None
+    columns: List[List[float]] = [[] for _ in range(n_systems)]
+    buffers = {}  # by chunk size: every chunk but the last has the same (no allocation per chunk)
+    for k in chunks(n_samples, n_rows, CHUNK):
+        if k not in buffers:
+            buffers[k] = (array("q", bytes(8 * k * n_rows)), array("q", bytes(8 * k * n_systems * width)))
+        draws, sums = buffers[k]
+        rng.integers(n_rows, draws)
+        kernel.gather_sums(tables, n_systems, width, draws, sums)
+        scores = metric.native_float32_scores(sums, k * n_systems, options)
+        assert scores is not None  # it scored the row of zeros above
+        for j, column in enumerate(columns):
+            column.extend(scores[j::n_systems])
+        if progress is not None:
+            progress(k)
+    return columns
+
+
+def _pairwise_sum(values: Sequence[float], start: int, n: int) -> float:
+    if n < 8:
+        total = 0.0
+        for i in range(start, start + n):
+            total += values[i]
+        return total
+    if n <= _PAIRWISE_BLOCK:
+        r = list(values[start : start + 8])
+        i = 8
+        whole = n - n % 8
+        while i < whole:
+            for j in range(8):
+                r[j] += values[start + i + j]
+            i += 8
+        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for i in range(whole, n):
+            total += values[start + i]
+        return total
+    half = n // 2
+    half -= half % 8
+    return _pairwise_sum(values, start, half) + _pairwise_sum(values, start + half, n - half)
+
+
+def pairwise_mean(values: Sequence[float]) -> float:
+    """numpy's ``mean`` of float64 values, digit for digit: its pairwise summation (eight running
+    sums per block of 128, blocks halved down to that), then one division. Above 8192 values
+    (more resamples than anyone draws on the command line) numpy computes it.
+
+    >>> pairwise_mean([0.1] * 10) == sum([0.1] * 10) / 10
+    False
+    >>> pairwise_mean([1.0, 2.0, 4.0])
+    2.3333333333333335
+    """
+    n = len(values)
+    if n == 0:
+        raise ValueError("the mean of no values is undefined")
+    if n > _NUMPY_BUFFER:
+        # numpy before 2.x (2.0 still) reduces long arrays a buffer of 8192 items at a time, later
+        # ones in one pass: numpy itself then gives the mean of whichever is installed.
+        import numpy
+
+        return float(numpy.mean(numpy.asarray(values, dtype=numpy.float64)))
+    return _pairwise_sum(values, 0, n) / n
+
+
+def estimate_ci(scores: Sequence[float], paired: bool) -> Tuple[float, float]:
+    """``(mean, ci)`` of bootstrap scores as sacreBLEU estimates them: ``ci`` is half the distance
+    between the sorted scores at ``n // 40`` and ``n - n // 40 - 1`` (a 95% interval); the mean is a
+    paired test's numpy ``mean`` of the sorted scores (:func:`pairwise_mean`), or, for one system
+    (``--confidence``), ``statistics.mean`` (:func:`exact_mean`).
+
+    >>> estimate_ci([1.0, 2.0, 4.0], paired=False)
+    (2.3333333333333335, 1.5)
+    """
+    ordered = sorted(scores)
+    n = len(ordered)
+    lower = n // 40
+    upper = n - lower - 1
+    mean = pairwise_mean(ordered) if paired else exact_mean(ordered)
+    return mean, 0.5 * (ordered[upper] - ordered[lower])
+
+
+def exact_mean(values: Sequence[float]) -> float:
+    """``statistics.mean`` of floats: their exact mean, rounded once. Each float is an integer
+    over a power of two, so the sum is an exact integer over the largest of them, and Python's
+    ``int / int`` rounds the quotient correctly, as ``statistics`` rounds its ``Fraction``.
+    (``statistics`` itself costs a process ~9 ms of imports: ``fractions``, ``decimal``, ``random``.)
+
+    >>> exact_mean([0.1, 0.2, 0.4]) == __import__("statistics").mean([0.1, 0.2, 0.4])
+    True
+    """
+    if not values:
+        raise ValueError("the mean of no values is undefined")
+    ratios = [v.as_integer_ratio() for v in values]  # ValueError/OverflowError for nan and inf, as statistics
+    scale = max(d for _, d in ratios)
+    return sum(n * (scale // d) for n, d in ratios) / (scale * len(values))
+
+
+def p_value(samples: Sequence[float], observed: float) -> float:
+    """sacreBLEU's (multeval's) p-value: the share of samples strictly above ``observed``, with
+    ``+1`` above and below, so a system against itself is never significant and the test never
+    rejects more often than its level.
+
+    >>> p_value([0.0, 0.0, 0.0], 0.0)
+    0.25
+    """
+    return (sum(1 for s in samples if s > observed) + 1) / (len(samples) + 1)
+
+
+def paired_p_value(baseline: Sequence[float], system: Sequence[float], observed: float) -> float:
+    """The paired bootstrap p-value of two systems' resampled scores: the absolute differences,
+    centred on their (numpy) mean so that they sample the null hypothesis, against the observed
+    absolute difference.
+
+    >>> paired_p_value([50.0, 52.0, 51.0], [55.0, 60.0, 54.0], 5.0)
+    0.25
+    """
+    diffs = [abs(b - a) for a, b in zip(baseline, system)]
+    centre = pairwise_mean(diffs)
+    return p_value([d - centre for d in diffs], observed)
