@@ -9,9 +9,8 @@
  *   seed's 32-bit words (`entropy`, least significant first) into a pool of four words, which seeds
  *   PCG64 (128-bit LCG, XSL-RR output). Its integers(high, out) are numpy's
  *   rng.integers(0, high, size=len(out), dtype=np.int64) for high <= 2**32 (Lemire's bounded draws
- *   on 32-bit halves of the 64-bit outputs, the unused half kept for the next call, as numpy does),
- *   its words(out) numpy's rng.integers(0, 2**32, size=len(out), dtype=np.uint32). Tests compare
- *   both with numpy draw for draw, across calls.
+ *   on 32-bit halves of the 64-bit outputs, the unused half kept for the next call, as numpy does).
+ *   Tests compare them with numpy draw for draw, across calls.
  * - gather_sums(table, systems, width, indices, out): out[s, j] = the sum of the rows indices[s, :]
  *   of system j's table; largest_item(table) bounds those sums before any draw
  *   (exact: summed in 32 bits where every sum provably fits, refused otherwise), a resample's
@@ -210,12 +209,6 @@ static int Generator_init(PyObject *self_obj, PyObject *args, PyObject *kwds) {
 #endif
 }
 
-static int uint32_format(const char *f) {
-    if (!f) return 0;
-    if (*f == '@' || *f == '=' || *f == '<') f++;
-    return (f[0] == 'I' || (f[0] == 'L' && sizeof(unsigned long) == 4)) && f[1] == '\0';
-}
-
 static PyObject *Generator_integers(Generator *self, PyObject *args) {
     unsigned long long high;
     PyObject *out_obj;
@@ -247,32 +240,6 @@ static PyObject *Generator_integers(Generator *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *Generator_words(Generator *self, PyObject *args) {
-    PyObject *out_obj;
-    if (!PyArg_ParseTuple(args, "O:words", &out_obj)) return NULL;
-    Py_buffer out;
-    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) return NULL;
-    if (out.itemsize != 4 || !uint32_format(out.format) || ((uintptr_t)out.buf & 3u) != 0) {
-        PyErr_Format(PyExc_TypeError, "out must be a C-contiguous, aligned uint32 buffer (format %.10s)",
-                     out.format ? out.format : "?");
-        PyBuffer_Release(&out);
-        return NULL;
-    }
-    uint32_t *o = (uint32_t *)out.buf;
-    const Py_ssize_t n = out.len / 4;
-#if HAVE_UINT128
-    LOCKED(self)
-    for (Py_ssize_t i = 0; i < n; i++) o[i] = next32(self);
-    UNLOCKED()
-#else
-    (void)self;
-    (void)o;
-    (void)n;
-#endif
-    PyBuffer_Release(&out);
-    Py_RETURN_NONE;
-}
-
 static void Generator_dealloc(PyObject *self) {
     PyTypeObject *type = Py_TYPE(self);
     type->tp_free(self);
@@ -284,9 +251,6 @@ static PyMethodDef Generator_methods[] = {
      "integers($self, high, out, /)\n--\n\n"
      "Fill the int64 buffer out with numpy's rng.integers(0, high, size=len(out), dtype=np.int64),\n"
      "1 <= high < 2**32."},
-    {"words", (PyCFunction)Generator_words, METH_VARARGS,
-     "words($self, out, /)\n--\n\n"
-     "Fill the uint32 buffer out with numpy's rng.integers(0, 2**32, size=len(out), dtype=np.uint32)."},
     {NULL, NULL, 0, NULL}};
 
 static PyType_Slot Generator_slots[] = {

@@ -19,9 +19,6 @@ class Generator:
     def integers(self, high: int, out: Buffer, /) -> None:
         """Fill ``out`` with numpy's ``rng.integers(0, high, size=len(out), dtype=np.int64)``, 1 <= high < 2**32."""
 
-    def words(self, out: Buffer, /) -> None:
-        """Fill the uint32 buffer ``out`` with numpy's ``rng.integers(0, 2**32, size=len(out), dtype=np.uint32)``."""
-
 def gather_sums(table: Buffer, systems: int, width: int, indices: Buffer, out: Buffer, /) -> None:
     """``out[s, j, :]`` = the sum over ``i`` of ``table[j, indices[s, i], :]``: ``table`` is
     (systems, rows, width), ``indices`` (k, n), ``out`` (k, systems, width). Releases the GIL;

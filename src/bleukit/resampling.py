@@ -120,7 +120,7 @@ def bootstrap_columns(
     # (a row of zeros asks whether the metric scores sums without numpy)
     if metric.native_float32_scores(array("q", bytes(8 * width)), 1, options) is None:
         return None
-    rng = generator(seed)
+    rng = generator(seed) if n_rows < 2**32 else None  # (numpy draws 64-bit integers past 2**32 rows)
     if rng is None:
         return None
     kernel = _native.kernel(KERNEL)
