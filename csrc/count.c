@@ -63,6 +63,8 @@ void workspace_free(workspace *ws) {
     free(ws->hypcnt.d);
     free(ws->refmax.d);
     free(ws->tmp.d);
+    free(ws->live.d);
+    free(ws->bounds.d);
     free(ws->hkeys);
     free(ws->hvals);
     memset(ws, 0, sizeof(*ws));
@@ -108,9 +110,7 @@ static inline int same_token(const workspace *ws, int64_t a, int64_t b) {
     const int64_t la = ws->tok_len.d[a];
     if (la != ws->tok_len.d[b]) return 0;
     const cp_t *x = ws->chars.d + ws->tok_off.d[a], *y = ws->chars.d + ws->tok_off.d[b];
-    for (int64_t i = 0; i < la; i++)
-        if (x[i] != y[i]) return 0;
-    return 1;
+    return memcmp(x, y, (size_t)la * sizeof(cp_t)) == 0;
 }
 
 /* Id of token t: hypothesis tokens get dense ids 0, 1, ... (insert); reference tokens only look
@@ -146,13 +146,6 @@ static inline int64_t key_id(workspace *ws, uint64_t key, int insert, int64_t *n
     return (*next_id)++;
 }
 
-/* Id of the n-gram (prefix (n-1)-gram id, last token id), dense per order; -1 as above. Ids are
- * below MAX_HYP_TOKENS, so the key (both ids in 64 bits) is never EMPTY_KEY. */
-static inline int64_t pair_id(workspace *ws, int64_t prev, int64_t tok, int insert, int64_t *next_id) {
-    if (prev < 0 || tok < 0) return -1;
-    return key_id(ws, ((uint64_t)prev << 32) | (uint64_t)tok, insert, next_id);
-}
-
 /* Id of an integer token (the token-id path), dense for the hypothesis, -1 as for text. */
 static int64_t value_id(workspace *ws, int64_t v, int insert, int64_t *next_id) {
     if ((uint64_t)v == EMPTY_KEY) { /* the value -1 is the table's empty marker: kept aside */
@@ -177,7 +170,14 @@ static int zero_counts(workspace *ws, int64_t *p, int64_t n) {
     return 0;
 }
 
-/* See kernel.h. */
+/* See kernel.h.
+ *
+ * Every order works on lists of live positions, one list per segment, in ascending order, each
+ * position with the id of the n-gram starting there: a hypothesis position is live while its
+ * n-gram occurs in some reference, a reference position while its n-gram occurs in the
+ * hypothesis. Only live positions can start a longer n-gram that matches (both of its shorter
+ * n-grams must match), so each order reads only the previous order's survivors, and the counting
+ * loops see no -1 ids: no branch on them, no counter that every dead position increments. */
 int count_sentence(workspace *ws, int64_t *row, const int64_t *values) {
     const int order = ws->order; /* the largest n */
     const int64_t *seg = ws->seg_start.d;
@@ -189,10 +189,13 @@ int count_sentence(workspace *ws, int64_t *row, const int64_t *values) {
         return -1;
     }
     if (i64_reserve(ws, &ws->tok_ids, (size_t)n_tok + 1) < 0 || i64_reserve(ws, &ws->ids, (size_t)n_tok + 1) < 0 ||
+        i64_reserve(ws, &ws->live, (size_t)n_tok + 1) < 0 || i64_reserve(ws, &ws->bounds, 2 * nseg) < 0 ||
         i64_reserve(ws, &ws->hypcnt, (size_t)hyp_len + 2) < 0 || i64_reserve(ws, &ws->refmax, (size_t)hyp_len + 2) < 0 ||
         i64_reserve(ws, &ws->tmp, (size_t)hyp_len + 2) < 0)
         return -1;
-    int64_t *tok_ids = ws->tok_ids.d, *ids = ws->ids.d;
+    int64_t *tok_ids = ws->tok_ids.d;
+    int64_t *live = ws->live.d, *ids = ws->ids.d; /* the lists: positions and their n-gram ids */
+    int64_t *first = ws->bounds.d, *end = ws->bounds.d + nseg; /* segment s: entries first[s]..end[s]-1 */
     int64_t *hypcnt = ws->hypcnt.d, *refmax = ws->refmax.d, *tmp = ws->tmp.d;
     int64_t lo, hi; /* the slice of a long loop */
 
@@ -216,62 +219,101 @@ int count_sentence(workspace *ws, int64_t *row, const int64_t *values) {
     for (lo = 0; lo < n_tok; lo = hi) {
         hi = slice_end(lo, n_tok);
         if (values)
-            for (int64_t t = lo; t < hi; t++) tok_ids[t] = ids[t] = value_id(ws, values[t], t < hyp_len, &n_types);
+            for (int64_t t = lo; t < hi; t++) tok_ids[t] = value_id(ws, values[t], t < hyp_len, &n_types);
         else
-            for (int64_t t = lo; t < hi; t++) tok_ids[t] = ids[t] = token_id(ws, t, t < hyp_len, &n_types);
+            for (int64_t t = lo; t < hi; t++) tok_ids[t] = token_id(ws, t, t < hyp_len, &n_types);
         if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
     }
+    /* the unigram lists: every position whose token the hypothesis has (all of its own) */
+    {
+        int64_t w = 0;
+        for (size_t s = 0; s < nseg; s++) {
+            first[s] = w;
+            for (lo = seg[s]; lo < seg[s + 1]; lo = hi) {
+                hi = slice_end(lo, seg[s + 1]);
+                for (int64_t t = lo; t < hi; t++) {
+                    live[w] = t;
+                    ids[w] = tok_ids[t];
+                    w += tok_ids[t] >= 0;
+                }
+                if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
+            }
+            end[s] = w;
+        }
+    }
 
-    /* ids[] holds, per position, the id of the n-gram starting there, or -1 when it cannot
-     * match. An n-gram can only match if both of its (n-1)-grams occur in some reference, so
-     * hypothesis positions whose shorter n-gram found no reference copy drop out early. */
     for (int n = 1; n <= order; n++) {
         const int64_t hyp_positions = hyp_len - n + 1;
         if (hyp_positions <= 0) break;
         int64_t n_ids = n_types; /* the hypothesis's distinct n-grams: ids 0..n_ids-1 */
         if (n > 1) {
+            /* position p stays live when p + 1 was live too (the n-gram at p is the (n-1)-gram at
+             * p and the token at p + n - 1, which the live (n-1)-gram at p + 1 ends with, so its
+             * id is not -1) and the new n-gram is in the hypothesis. The key packs both ids
+             * (below MAX_HYP_TOKENS) in 64 bits, so it is never EMPTY_KEY. A list shrinks in
+             * place: an entry is written at or before the one being read. */
             n_ids = 0;
-            if (table_reset(ws, (size_t)hyp_positions) < 0) return -1;
+            if (table_reset(ws, (size_t)(end[0] - first[0])) < 0) return -1;
+            int64_t w = 0;
             for (size_t s = 0; s < nseg; s++) {
-                const int64_t start = seg[s], positions = seg[s + 1] - seg[s] - n + 1;
-                int64_t *p = ids + start;
-                const int64_t *last = tok_ids + start + n - 1;
-                for (lo = 0; lo < positions; lo = hi) {
-                    hi = slice_end(lo, positions);
-                    for (int64_t i = lo; i < hi; i++)
-                        p[i] = (p[i] >= 0 && p[i + 1] >= 0) ? pair_id(ws, p[i], last[i], s == 0, &n_ids) : -1;
+                const int64_t a = first[s], b = end[s];
+                first[s] = w;
+                /* first the positions whose successor is live (a list's last entry has none), with
+                 * no branch on it; then their n-grams are looked up */
+                const int64_t c0 = w;
+                for (lo = a; lo < b - 1; lo = hi) {
+                    hi = slice_end(lo, b - 1);
+                    for (int64_t k = lo; k < hi; k++) {
+                        const int64_t p = live[k];
+                        live[w] = p;
+                        ids[w] = ids[k];
+                        w += live[k + 1] == p + 1;
+                    }
                     if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
                 }
+                const int64_t c1 = w;
+                w = c0;
+                for (lo = c0; lo < c1; lo = hi) {
+                    hi = slice_end(lo, c1);
+                    for (int64_t k = lo; k < hi; k++) {
+                        const int64_t p = live[k];
+                        const int64_t id =
+                            key_id(ws, ((uint64_t)ids[k] << 32) | (uint64_t)tok_ids[p + n - 1], s == 0, &n_ids);
+                        live[w] = p;
+                        ids[w] = id;
+                        w += id >= 0;
+                    }
+                    if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
+                }
+                end[s] = w;
             }
         }
-        /* counts are indexed by id + 1: slot 0 collects the -1s, so the loops need no branch */
-        if (zero_counts(ws, hypcnt, n_ids + 1) < 0 || zero_counts(ws, refmax, n_ids + 1) < 0) return -1;
-        for (lo = 0; lo < hyp_positions; lo = hi) {
-            hi = slice_end(lo, hyp_positions);
-            for (int64_t i = lo; i < hi; i++) hypcnt[ids[i] + 1]++;
+        const int64_t h0 = first[0], h1 = end[0];
+        if (zero_counts(ws, hypcnt, n_ids) < 0 || zero_counts(ws, refmax, n_ids) < 0) return -1;
+        for (lo = h0; lo < h1; lo = hi) {
+            hi = slice_end(lo, h1);
+            for (int64_t k = lo; k < hi; k++) hypcnt[ids[k]]++;
             if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
         }
         if (nseg == 2) {
             /* one reference: its counts are the maxima */
-            const int64_t *ref = ids + seg[1], positions = seg[2] - seg[1] - n + 1;
-            for (lo = 0; lo < positions; lo = hi) {
-                hi = slice_end(lo, positions);
-                for (int64_t i = lo; i < hi; i++) refmax[ref[i] + 1]++;
+            for (lo = first[1]; lo < end[1]; lo = hi) {
+                hi = slice_end(lo, end[1]);
+                for (int64_t k = lo; k < hi; k++) refmax[ids[k]]++;
                 if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
             }
         } else {
-            if (zero_counts(ws, tmp, n_ids + 1) < 0) return -1;
+            if (zero_counts(ws, tmp, n_ids) < 0) return -1;
             for (size_t s = 1; s < nseg; s++) {
-                const int64_t *ref = ids + seg[s], positions = seg[s + 1] - seg[s] - n + 1;
-                for (lo = 0; lo < positions; lo = hi) {
-                    hi = slice_end(lo, positions);
-                    for (int64_t i = lo; i < hi; i++) tmp[ref[i] + 1]++;
+                for (lo = first[s]; lo < end[s]; lo = hi) {
+                    hi = slice_end(lo, end[s]);
+                    for (int64_t k = lo; k < hi; k++) tmp[ids[k]]++;
                     if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
                 }
-                for (lo = 0; lo < positions; lo = hi) {
-                    hi = slice_end(lo, positions);
-                    for (int64_t i = lo; i < hi; i++) {
-                        const int64_t x = ref[i] + 1;
+                for (lo = first[s]; lo < end[s]; lo = hi) {
+                    hi = slice_end(lo, end[s]);
+                    for (int64_t k = lo; k < hi; k++) {
+                        const int64_t x = ids[k];
                         refmax[x] = tmp[x] > refmax[x] ? tmp[x] : refmax[x];
                         tmp[x] = 0;
                     }
@@ -279,19 +321,23 @@ int count_sentence(workspace *ws, int64_t *row, const int64_t *values) {
                 }
             }
         }
-        int64_t correct = 0;
-        for (lo = 0; lo < hyp_positions; lo = hi) {
-            hi = slice_end(lo, hyp_positions);
-            for (int64_t i = lo; i < hi; i++) {
-                const int64_t x = ids[i] + 1;
-                if (x == 0) continue;
+        /* clip; a hypothesis n-gram in no reference leaves the list (no longer n-gram from there
+         * matches) */
+        int64_t correct = 0, w = h0;
+        for (lo = h0; lo < h1; lo = hi) {
+            hi = slice_end(lo, h1);
+            for (int64_t k = lo; k < hi; k++) {
+                const int64_t x = ids[k];
                 const int64_t c = hypcnt[x], r = refmax[x];
                 correct += c < r ? c : r;
-                hypcnt[x] = 0;       /* counted once per distinct n-gram */
-                if (!r) ids[i] = -1; /* in no reference: no longer n-gram from here matches */
+                hypcnt[x] = 0; /* counted once per distinct n-gram */
+                live[w] = live[k];
+                ids[w] = x;
+                w += r != 0;
             }
             if (ws_work(ws, (size_t)(hi - lo)) < 0) return -1;
         }
+        end[0] = w;
         row[2 + n - 1] = correct;
         row[2 + order + n - 1] = hyp_positions;
         if (correct == 0) {

@@ -101,8 +101,9 @@ typedef struct {
     i64buf tok_hash;         /* token hashes, computed while splitting */
     i64buf seg_start;        /* first token of each segment; one extra entry at the end */
     /* counting */
-    i64buf ids; /* per token position: id of the n-gram starting there (current order) */
-    i64buf tok_ids;
+    i64buf tok_ids;       /* per token position: its id in the hypothesis's vocabulary, or -1 */
+    i64buf live, ids;     /* count.c's lists of live positions and the ids of their n-grams */
+    i64buf bounds;        /* where each segment's list starts and ends */
     i64buf hypcnt, refmax, tmp;
     /* hash table */
     uint64_t *hkeys;
@@ -111,6 +112,11 @@ typedef struct {
     size_t hmask;      /* slots in use - 1 (a power of two minus one) */
     int hshift;        /* 64 - log2(slots in use) */
     int64_t minus1_id; /* id of the integer token -1 in the current sentence (token-id path) */
+    /* tokenize.c's ASCII characters that stay inside a token, for the table and classes named */
+    uint8_t word[128];
+    uint8_t word_cls[128]; /* the table's ASCII entries it was worked out from */
+    unsigned word_isolate;
+    int word_ready;
     poller *poll;      /* the calling thread's (poll.h); a worker thread's is disabled */
     /* With worker threads (module.c): set by whichever thread must stop them all (Ctrl-C in the
      * calling thread, a failure in any); every thread reads it every POLL_SLICE units. NULL

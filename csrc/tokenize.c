@@ -62,27 +62,36 @@ static int load_segment(workspace *ws, const segment_src *src) {
 
 /* What 13a needs to know of a segment's text before its rules run, found while the text is read
  * (one pass instead of a read and two scans): whether it holds '<' ("<skipped>"), '\n', '&' (the
- * entities), and two adjacent '.'/',' (mteval_direct's condition). SEG_DOT only carries the
- * previous character's dot to the next. */
+ * entities), and two adjacent '.'/',' (mteval_direct's condition). */
 #define SEG_LT 1u
 #define SEG_NL 2u
 #define SEG_AMP 4u
-#define SEG_DOT 8u
 #define SEG_DOTDOT 16u
 #define SEG_SPECIAL (SEG_LT | SEG_NL | SEG_AMP | SEG_DOTDOT)
 
-static const uint8_t seg_flag[128] = {['<'] = SEG_LT, ['\n'] = SEG_NL, ['&'] = SEG_AMP, ['.'] = SEG_DOT, [','] = SEG_DOT};
-
+/* Each flag is an OR of comparisons over the slice, and the dot pair looks back at the source
+ * (lowercasing never makes or unmakes a '.' or ','): no table lookup and no value carried from one
+ * character to the next but the ORs, so the compiler can vectorize the loop. */
 #define READ_FLAGGED(T, MAP)                                                                                         \
     do {                                                                                                             \
         const T *p = (const T *)src->data;                                                                           \
-        for (size_t i = lo; i < hi; i++) {                                                                           \
-            const cp_t c = MAP(p[i]);                                                                                \
-            const unsigned f = c < 128 ? seg_flag[c] : 0u;                                                           \
-            out[i] = c;                                                                                              \
-            acc |= f | ((f & prev) << 1); /* SEG_DOT << 1 == SEG_DOTDOT */                                           \
-            prev = f;                                                                                                \
+        unsigned lt = 0, nl = 0, amp = 0, dots = 0;                                                                  \
+        size_t i = lo;                                                                                               \
+        if (i == 0 && i < hi) {                                                                                      \
+            const cp_t c = MAP(p[0]);                                                                                \
+            out[0] = c;                                                                                              \
+            lt = c == '<', nl = c == '\n', amp = c == '&';                                                           \
+            i = 1;                                                                                                   \
         }                                                                                                            \
+        for (; i < hi; i++) {                                                                                        \
+            const cp_t c = MAP(p[i]), d = p[i - 1];                                                                  \
+            out[i] = c;                                                                                              \
+            lt |= c == '<';                                                                                          \
+            nl |= c == '\n';                                                                                         \
+            amp |= c == '&';                                                                                         \
+            dots |= ((c == '.') | (c == ',')) & ((d == '.') | (d == ','));                                           \
+        }                                                                                                            \
+        acc |= (lt ? SEG_LT : 0u) | (nl ? SEG_NL : 0u) | (amp ? SEG_AMP : 0u) | (dots ? SEG_DOTDOT : 0u);            \
     } while (0)
 #define AS_IS(c) ((cp_t)(c))
 #define ASCII_LOWER(c) ((cp_t)((c) >= 'A' && (c) <= 'Z' ? (c) + 32 : (c)))
@@ -91,7 +100,7 @@ static const uint8_t seg_flag[128] = {['<'] = SEG_LT, ['\n'] = SEG_NL, ['&'] = S
  * the rstripped length, or -1. */
 static int64_t load_flagged(workspace *ws, const segment_src *src, cp_t *out, unsigned *flags) {
     const size_t n0 = src->len;
-    unsigned acc = 0, prev = 0;
+    unsigned acc = 0;
     for (size_t lo = 0, hi; lo < n0; lo = hi) {
         hi = poll_slice_end(lo, n0);
         if (src->kind == PyUnicode_1BYTE_KIND) {
@@ -479,6 +488,21 @@ static int dot_runs_apart(workspace *ws, const cp_t *s, size_t n) {
     return 1;
 }
 
+/* The ASCII characters that mteval_split's rules leave inside a token whatever their neighbours
+ * (not whitespace, not of the `isolate` classes, not '.', ',' or '-'), one byte each. Worked out
+ * again only when the classes differ from the last ones (the table's ASCII part is compared, not
+ * its address: a workspace can outlive the call whose table it was given). */
+static const uint8_t *word_chars(workspace *ws, unsigned isolate) {
+    if (!ws->word_ready || ws->word_isolate != isolate || memcmp(ws->word_cls, ws->cls, sizeof ws->word_cls) != 0) {
+        memcpy(ws->word_cls, ws->cls, sizeof ws->word_cls);
+        for (cp_t c = 0; c < 128; c++)
+            ws->word[c] = !Py_UNICODE_ISSPACE(c) && !(ws->cls[c] & isolate) && !IS_DOT(c) && c != '-';
+        ws->word_isolate = isolate;
+        ws->word_ready = 1;
+    }
+    return ws->word;
+}
+
 /* The mteval rules and the split in one pass, for a line where no two of '.' and ',' are
  * adjacent (returns 0 without doing anything otherwise; the caller then runs the rules).
  *
@@ -509,6 +533,7 @@ static int mteval_direct(workspace *ws, const cp_t *s, size_t n, int padded, uns
  * place; otherwise it is copied to the store slice by slice. */
 static int mteval_split(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate, int in_store) {
     const uint8_t *cls = ws->cls;
+    const uint8_t *word = word_chars(ws, isolate);
     if ((!in_store && cp_reserve(ws, &ws->chars, ws->chars.n + n) < 0) ||
         i64_reserve(ws, &ws->tok_off, ws->tok_off.n + n + 1) < 0 ||
         i64_reserve(ws, &ws->tok_len, ws->tok_len.n + n + 1) < 0 ||
@@ -525,7 +550,24 @@ static int mteval_split(workspace *ws, const cp_t *s, size_t n, int padded, unsi
         hi = poll_slice_end(lo, n);
         if (!in_store) memcpy(ws->chars.d + base + lo, s + lo, (hi - lo) * sizeof(cp_t));
         for (size_t i = lo; i < hi; i++) {
-            const cp_t c = s[i];
+            cp_t c = s[i];
+            if (c < 128 && word[c]) {
+                /* a run of ASCII characters that only ever continue a token: the common case,
+                 * in a loop of its own that tests one table entry per character */
+                if (!open) {
+                    open = 1;
+                    start = i;
+                    h = HASH_SEED;
+                }
+                for (;;) {
+                    h = (h ^ c) * HASH_PRIME;
+                    if (i + 1 >= hi) break;
+                    c = s[i + 1];
+                    if (c >= 128 || !word[c]) break;
+                    i++;
+                }
+                continue;
+            }
             int alone;
             if (Py_UNICODE_ISSPACE(c)) {
                 if (open) {

@@ -21,7 +21,7 @@ from shared_data import read_lines
 import bleukit
 from bleukit import BleuOptions
 from bleukit.metrics.bleu import kernel as _native
-from bleukit.metrics.bleu.extract import text_statistics
+from bleukit.metrics.bleu.extract import preprocess, text_statistics
 
 NATIVE_TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
 
@@ -450,3 +450,22 @@ def test_flat_ids_kernel_rejects_bad_layouts():
         flat(np.array([1, 2]), np.array([3, -1]), np.array([0, 0]), 1, 2)
     with pytest.raises(ValueError, match="inconsistent sizes"):
         flat(np.array([1, 2]), np.array([1, 1]), np.array([0]), 1, 2)
+
+
+@needs_kernel
+def test_the_character_table_of_each_call_decides_the_tokens():
+    # The kernel keeps what it works out from a table's ASCII classes (and a workspace between
+    # sentence_row calls): a call with other classes must tokenize by them, and the next call with
+    # the real table by it again.
+    kernel = _native._kernel
+    table = _native.character_table(unicode_properties=False)
+    altered = bytearray(table)
+    altered[ord("!")] &= ~kernel.CLS_13A  # "!" no longer a token of its own
+    check = _native.check_reference_entry
+    line = "a!b c"
+
+    def hyp_len(t: bytes) -> int:
+        return kernel.sentence_row(line, [line], _native.NATIVE_TOKENIZERS["13a"], 0, 4, t, check)[0]
+
+    assert [hyp_len(table), hyp_len(bytes(altered)), hyp_len(table)] == [4, 2, 4]
+    assert len(preprocess(line, bleukit.get_tokenizer("13a"))) == 4  # the real table's count is the reference's
