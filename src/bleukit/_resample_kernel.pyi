@@ -26,3 +26,6 @@ def gather_sums(table: Buffer, systems: int, width: int, indices: Buffer, out: B
 
 def largest_item(table: Buffer, /) -> int:
     """The largest item of ``table`` (0 when empty); ``ValueError`` for a negative one."""
+
+def pairwise_sum(values: Buffer, /) -> float:
+    """numpy's sum of a float64 buffer: its pairwise summation (8 running sums per block of 128)."""

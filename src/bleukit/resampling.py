@@ -188,6 +188,9 @@ def pairwise_mean(values: Sequence[float]) -> float:
         import numpy
 
         return float(numpy.mean(numpy.asarray(values, dtype=numpy.float64)))
+    kernel = _native.kernel(KERNEL)
+    if kernel is not None:  # the same additions in C (a Python loop costs a paired test ~3 ms)
+        return float(kernel.pairwise_sum(array("d", values))) / n
     return _pairwise_sum(values, 0, n) / n
 
 

@@ -72,11 +72,13 @@ def test_generator_checks_its_entropy(entropy):
 
 
 @needs_kernels
+@pytest.mark.parametrize("largest", [0, 1000, 16383, 16384, 100_000])  # 16-bit runs of 65535 // 4 // largest rows, or 32 bits
 @pytest.mark.parametrize("systems,width,n_rows,k,per", [(1, 1, 1, 1, 1), (1, 10, 3004, 7, 3004), (5, 10, 97, 13, 97),
                                                         (3, 7, 40, 9, 11), (2, 3, 5, 4, 0)])
-def test_gather_sums_are_numpys(systems, width, n_rows, k, per):
+def test_gather_sums_are_numpys(systems, width, n_rows, k, per, largest):
     rng = np.random.default_rng(systems * 1000 + width)
-    table = rng.integers(0, 1000, size=(systems, n_rows, width), dtype=np.int64)
+    table = rng.integers(0, largest + 1, size=(systems, n_rows, width), dtype=np.int64)
+    table.flat[0] = largest  # the bound is reached
     indices = rng.integers(0, n_rows, size=(k, per), dtype=np.int64)
     out = np.full((k, systems, width), -7, dtype=np.int64)
     before = table.copy(), indices.copy()
@@ -214,13 +216,23 @@ def test_numpy_version_is_read_without_importing_it():
     assert out.stdout.strip() == "True"
 
 
-@pytest.mark.parametrize("n", list(range(1, 140)) + [255, 256, 257, 999, 1000, 1001, 4096, 8193, 20001])
-def test_pairwise_mean_is_numpys(n):
+@pytest.mark.parametrize("n", list(range(1, 140)) + [255, 256, 257, 999, 1000, 1001, 4096, 8192, 8193, 20001])
+def test_pairwise_mean_is_numpys(n, engine):
+    """On both engines: the compiled sum (native) and its Python twin (python)."""
     rng = random.Random(n)
     values = [rng.uniform(-1, 1) * rng.choice([1e-3, 1.0, 1e5]) for _ in range(n)]
     assert resampling.pairwise_mean(values) == float(np.mean(np.array(values)))
     ordered = sorted(values)
     assert resampling.pairwise_mean(ordered) == float(np.array(ordered).mean())
+    if engine == "native" and n <= 8192:
+        assert KERNEL.pairwise_sum(np.array(values)) == float(np.add.reduce(np.array(values)))
+
+
+@needs_kernels
+def test_pairwise_sum_checks_its_buffer():
+    with pytest.raises(TypeError, match="float64"):
+        KERNEL.pairwise_sum(array("f", [1.0]))
+    assert KERNEL.pairwise_sum(array("d")) == 0.0
 
 
 def test_estimates_are_the_numpy_ones():
