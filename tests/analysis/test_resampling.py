@@ -72,7 +72,8 @@ def test_generator_checks_its_entropy(entropy):
 
 
 @needs_kernels
-@pytest.mark.parametrize("largest", [0, 1000, 16383, 16384, 100_000])  # 16-bit runs of 65535 // 4 // largest rows, or 32 bits
+# items up to 16383 are summed in 16-bit runs of 65535 // largest rows, larger ones in 32 bits
+@pytest.mark.parametrize("largest", [0, 1000, 16383, 16384, 100_000])
 @pytest.mark.parametrize("systems,width,n_rows,k,per", [(1, 1, 1, 1, 1), (1, 10, 3004, 7, 3004), (5, 10, 97, 13, 97),
                                                         (3, 7, 40, 9, 11), (2, 3, 5, 4, 0)])
 def test_gather_sums_are_numpys(systems, width, n_rows, k, per, largest):
