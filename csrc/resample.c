@@ -99,31 +99,41 @@ static void generate_state(const uint32_t pool[POOL_SIZE], uint32_t *out, int n_
 
 /* ---- PCG64 as numpy's bit generator ------------------------------------------------------------ */
 
+/* numpy's pcg64_state: the LCG's state and stream, and the unused upper half of the last 64-bit
+ * output (numpy's has_uint32 / uinteger). */
 typedef struct {
-    PyObject_HEAD
 #if HAVE_UINT128
     u128 state;
     u128 inc;
 #endif
-    int has_half;   /* an unused upper half of the last 64-bit output (numpy's has_uint32) */
+    int has_half;
     uint32_t half;
+} pcg64;
+
+typedef struct {
+    PyObject_HEAD
+    pcg64 rng;
 } Generator;
 
 #if HAVE_UINT128
 #define PCG_MULT (((u128)2549297995355413924ULL << 64) + 4865540595714422341ULL)
 
-static inline void pcg_step(Generator *g) { g->state = g->state * PCG_MULT + g->inc; }
+static inline void pcg_step(pcg64 *g) { g->state = g->state * PCG_MULT + g->inc; }
 
-static inline uint64_t pcg_next64(Generator *g) {
-    pcg_step(g);
-    const uint64_t hi = (uint64_t)(g->state >> 64), lo = (uint64_t)g->state;
-    const unsigned rot = (unsigned)(g->state >> 122);
-    const uint64_t x = hi ^ lo;
+/* PCG64's output of a state (XSL-RR). */
+static inline uint64_t pcg_output(u128 state) {
+    const uint64_t x = (uint64_t)(state >> 64) ^ (uint64_t)state;
+    const unsigned rot = (unsigned)(state >> 122);
     return (x >> rot) | (x << ((64u - rot) & 63u));
 }
 
+static inline uint64_t pcg_next64(pcg64 *g) {
+    pcg_step(g);
+    return pcg_output(g->state);
+}
+
 /* numpy's next_uint32 for PCG64: the low half of a 64-bit output, then its high half. */
-static inline uint32_t next32(Generator *g) {
+static inline uint32_t next32(pcg64 *g) {
     if (g->has_half) {
         g->has_half = 0;
         return g->half;
@@ -135,7 +145,7 @@ static inline uint32_t next32(Generator *g) {
 }
 
 /* numpy's buffered_bounded_lemire_uint32: a draw in [0, rng] for rng < 2**32 - 1. */
-static inline uint32_t bounded32(Generator *g, uint32_t rng) {
+static inline uint32_t bounded32(pcg64 *g, uint32_t rng) {
     const uint32_t rng_excl = rng + 1u;
     uint64_t m = (uint64_t)next32(g) * rng_excl;
     uint32_t leftover = (uint32_t)m;
@@ -149,6 +159,45 @@ static inline uint32_t bounded32(Generator *g, uint32_t rng) {
     return (uint32_t)(m >> 32);
 }
 #endif
+
+/* n of numpy's bounded draws in [0, rng] into o. The state advances by one multiply-add per
+ * 64-bit output, each waiting for the one before; two outputs ahead of each other are computed
+ * from two interleaved chains instead (s[t+2] = s[t] * M^2 + inc * (M + 1)), which the CPU runs side
+ * by side. Four draws (two outputs, low half then high half) are written at a time while none
+ * of them is rejected; around a rejection (rare for small ranges) numpy's own steps run. */
+static void draw_bounded(pcg64 *state, uint32_t rng, int64_t *o, Py_ssize_t n) {
+    pcg64 g = *state; /* in locals: stores to o cannot alias it */
+    const uint32_t rng_excl = rng + 1u, threshold = (UINT32_MAX - rng) % rng_excl;
+    const u128 mult2 = PCG_MULT * PCG_MULT, inc2 = g.inc * (PCG_MULT + 1u);
+    Py_ssize_t i = 0, single = 0;
+    while (i < n) {
+        if (single > 0 || g.has_half || n - i < 4) {
+            o[i++] = (int64_t)bounded32(&g, rng);
+            if (single > 0) single--;
+            continue;
+        }
+        u128 a = g.state * PCG_MULT + g.inc, b = a * PCG_MULT + g.inc;
+        while (n - i >= 4) {
+            const uint64_t xa = pcg_output(a), xb = pcg_output(b);
+            const uint64_t m0 = (uint64_t)(uint32_t)xa * rng_excl, m1 = (xa >> 32) * rng_excl;
+            const uint64_t m2 = (uint64_t)(uint32_t)xb * rng_excl, m3 = (xb >> 32) * rng_excl;
+            if ((uint32_t)m0 < threshold || (uint32_t)m1 < threshold || (uint32_t)m2 < threshold ||
+                (uint32_t)m3 < threshold) {
+                single = 4; /* g.state is still the state before a: numpy's steps for these */
+                break;
+            }
+            o[i] = (int64_t)(m0 >> 32);
+            o[i + 1] = (int64_t)(m1 >> 32);
+            o[i + 2] = (int64_t)(m2 >> 32);
+            o[i + 3] = (int64_t)(m3 >> 32);
+            i += 4;
+            g.state = b;
+            a = a * mult2 + inc2;
+            b = b * mult2 + inc2;
+        }
+    }
+    *state = g;
+}
 
 static int Generator_init(PyObject *self_obj, PyObject *args, PyObject *kwds) {
     Generator *self = (Generator *)self_obj;
@@ -198,13 +247,14 @@ static int Generator_init(PyObject *self_obj, PyObject *args, PyObject *kwds) {
     const u128 initstate = ((u128)v64[0] << 64) | v64[1];
     const u128 initseq = ((u128)v64[2] << 64) | v64[3];
     LOCKED(self)
-    self->state = 0;
-    self->inc = (initseq << 1) | 1u;
-    pcg_step(self);
-    self->state += initstate;
-    pcg_step(self);
-    self->has_half = 0;
-    self->half = 0;
+    pcg64 *g = &self->rng;
+    g->state = 0;
+    g->inc = (initseq << 1) | 1u;
+    pcg_step(g);
+    g->state += initstate;
+    pcg_step(g);
+    g->has_half = 0;
+    g->half = 0;
     UNLOCKED()
     return 0;
 #endif
@@ -229,7 +279,7 @@ static PyObject *Generator_integers(Generator *self, PyObject *args) {
     if (rng == 0) {
         memset(o, 0, (size_t)n * sizeof(int64_t)); /* numpy draws nothing for a range of one */
     } else {
-        for (Py_ssize_t i = 0; i < n; i++) o[i] = (int64_t)bounded32(self, rng);
+        draw_bounded(&self->rng, rng, o, n);
     }
     UNLOCKED()
 #else
