@@ -531,12 +531,11 @@ def paired_test(
     if method == "bs":
         found = _compiled_bootstrap(check_systems(systems), references, opts, n, seed, progress)
         if isinstance(found, _Resampled):
-            results = [r.with_estimate(*resampling.estimate_ci(c, paired=True), opts.signature(sig, ("bs", n, seed)))
-                       for r, c, sig in zip(found.results, found.columns, found.nrefs)]
-            p_values = [resampling.paired_p_value(found.columns[0], c, abs(found.results[0].score - r.score))
+            base = found.results[0].score
+            p_values = [resampling.paired_p_value(found.columns[0], c, abs(base - r.score))
                         for r, c in zip(found.results[1:], found.columns[1:])]
-            out = [PairedResult(name, r, p_values[k - 1] if k else None, r.mean, r.ci)
-                   for k, (name, r) in enumerate(zip(found.names, results))]
+            estimates = [resampling.estimate_ci(c, paired=True) for c in found.columns]
+            out = _bootstrap_records(found.names, found.results, found.nrefs, estimates, p_values, opts, n, seed)
             return _corrected(out, p_values, correction)
         names, stats = found
     else:
@@ -587,6 +586,20 @@ def _compiled_bootstrap(
         results.append(metric.row_result(sums, sig if isinstance(sig, int) else -1, options))
         signatures.append(sig)
     return _Resampled(names, results, signatures, columns)
+
+
+def _bootstrap_records(
+    names: Sequence[str], results: Sequence[MetricResult], nrefs: Sequence[Any],
+    estimates: Sequence[Tuple[float, float]], p_values: Sequence[float], options: MetricOptions, n: int, seed: Seed,
+) -> List[PairedResult]:
+    """A paired bootstrap's records: each system's result with its estimate and ``bs:N|seed:S`` in
+    its signature, and its p-value against the baseline (the first; ``None`` for it)."""
+    out = []
+    for k, (name, result) in enumerate(zip(names, results)):
+        mean, ci = estimates[k]
+        signed = result.with_estimate(mean, ci, options.signature(nrefs[k], ("bs", n, seed)))
+        out.append(PairedResult(name, signed, p_values[k - 1] if k else None, mean, ci))
+    return out
 
 
 def _corrected(out: List[PairedResult], p_values: List[float], correction: Optional[str]) -> List[PairedResult]:
@@ -667,11 +680,9 @@ def paired_test_statistics(
             raise ValueError(f"scores must be bootstrap_matrix of the {len(stats)} tables with {n} samples, "
                              f"got shape {scores.shape}")
         p_values = [bootstrap_p_value(scores, results, a, b) for a, b in pairs]
-        out = []
-        for k, (name, result) in enumerate(zip(names, results)):
-            mean, ci = _estimate_ci(scores[:, k], paired=True)
-            signed = result.with_estimate(mean, ci, opts.signature(stats[k].nrefs_signature, ("bs", n, seed)))
-            out.append(PairedResult(name, signed, p_values[k - 1] if k else None, mean, ci))
+        estimates = [_estimate_ci(scores[:, k], paired=True) for k in range(len(stats))]
+        out = _bootstrap_records(names, results, [t.nrefs_signature for t in stats], estimates, p_values, opts,
+                                 n, seed)
     else:
         p_values = randomization_p_values(stats, results, pairs, opts, n, seed, progress)
         out = [
