@@ -1,5 +1,5 @@
 /*
- * Argument checks every bleukit kernel shares: int64 buffers and thread counts.
+ * Argument checks every bleukit kernel shares: int64 and float64 buffers and thread counts.
  *
  * Kernels take their arrays as int64 buffers (numpy int64 arrays, C-contiguous) and check them
  * here before any work, as strictly as a public function would: a float64 or int32 array, a
@@ -42,6 +42,33 @@ static inline int int64_buffer(PyObject *obj, Py_buffer *view, int writable, con
     if (view->itemsize != 8 || !int64_format(view->format) || (view->format[0] == '<' && !little) ||
         ((uintptr_t)view->buf & 7u) != 0 || view->len % 8 != 0) {
         PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous, aligned int64 array (format %.10s, itemsize %zd)",
+                     what, view->format ? view->format : "?", view->itemsize);
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static inline int float64_format(const char *f) {
+    if (!f) return 0;
+    if (*f == '@' || *f == '=' || *f == '<') f++; /* native order; '<' is native here (checked below) */
+    return f[0] == 'd' && f[1] == '\0';
+}
+
+/* The same for a C-contiguous, 8-byte-aligned float64 buffer (an empty one may lie anywhere). */
+static inline int float64_buffer(PyObject *obj, Py_buffer *view, int writable, const char *what) {
+    const int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    view->obj = NULL;
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        view->obj = NULL;
+        return -1;
+    }
+    const uint16_t probe = 1;
+    const int little = *(const uint8_t *)&probe == 1;
+    if (view->itemsize != 8 || !float64_format(view->format) || (view->format[0] == '<' && !little) ||
+        (view->len && ((uintptr_t)view->buf & 7u) != 0) || view->len % 8 != 0) {
+        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous, aligned float64 array (format %.10s, itemsize %zd)",
                      what, view->format ? view->format : "?", view->itemsize);
         PyBuffer_Release(view);
         view->obj = NULL;

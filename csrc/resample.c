@@ -513,14 +513,7 @@ static PyObject *py_pairwise_sum(PyObject *self, PyObject *args) {
     PyObject *values_obj;
     if (!PyArg_ParseTuple(args, "O:pairwise_sum", &values_obj)) return NULL;
     Py_buffer values;
-    if (PyObject_GetBuffer(values_obj, &values, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return NULL;
-    const char *f = values.format ? values.format : "";
-    if (*f == '@' || *f == '=') f++;
-    if (values.itemsize != 8 || f[0] != 'd' || f[1] != '\0' || (values.len && ((uintptr_t)values.buf & 7u) != 0)) {
-        PyErr_SetString(PyExc_TypeError, "values must be a C-contiguous, aligned float64 buffer");
-        PyBuffer_Release(&values);
-        return NULL;
-    }
+    if (float64_buffer(values_obj, &values, 0, "values") < 0) return NULL;
     const double total = pairwise_sum((const double *)values.buf, values.len / 8);
     PyBuffer_Release(&values);
     return PyFloat_FromDouble(total);

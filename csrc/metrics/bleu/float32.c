@@ -35,18 +35,6 @@ enum { SMOOTH_NONE = 0, SMOOTH_FLOOR = 1, SMOOTH_ADD_K = 2, SMOOTH_EXP = 3 };
 #define LOG_ZERO (-9999999999.0)
 #define EXACT_FLOAT32 ((int64_t)1 << 24)
 
-static int float64_out(PyObject *obj, Py_buffer *view) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) return -1;
-    const char *f = view->format ? view->format : "";
-    if (*f == '@' || *f == '=') f++;
-    if (view->itemsize != 8 || f[0] != 'd' || f[1] != '\0' || ((uintptr_t)view->buf & 7u) != 0) {
-        PyErr_SetString(PyExc_TypeError, "out must be a C-contiguous, aligned float64 buffer");
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
 /* Python's sum() of the terms (a list of floats), as the running interpreter adds them. */
 static double python_sum(const double *terms, int n, int compensated) {
     double total = 0.0;
@@ -144,7 +132,7 @@ PyObject *bleu_float32_scores(PyObject *self, PyObject *args) {
     }
     Py_buffer sums, out;
     if (int64_buffer(sums_obj, &sums, 0, "sums") < 0) return NULL;
-    if (float64_out(out_obj, &out) < 0) {
+    if (float64_buffer(out_obj, &out, 1, "out") < 0) {
         buffer_release(&sums);
         return NULL;
     }

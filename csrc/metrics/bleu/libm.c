@@ -22,33 +22,12 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "pyhelpers.h"
+
 /* Items per release of the GIL: a few ms of exp() or log(). */
 #define CHUNK ((Py_ssize_t)1 << 18)
 /* Below this many items the work is shorter than releasing the GIL. */
 #define GIL_FREE_MIN ((Py_ssize_t)1 << 12)
-
-static int is_float64_format(const char *f) {
-    if (!f) return 0;
-    if (*f == '@' || *f == '=' || *f == '<') f++; /* native order; '<' is native here (checked below) */
-    return f[0] == 'd' && f[1] == '\0';
-}
-
-/* A C-contiguous, 8-byte-aligned float64 buffer (writable when asked). */
-static int float64_buffer(PyObject *obj, Py_buffer *view, int writable, const char *what) {
-    const int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, view, flags) < 0) return -1;
-    const uint16_t probe = 1;
-    const int little = *(const uint8_t *)&probe == 1;
-    if (view->itemsize != 8 || !is_float64_format(view->format) || (view->format[0] == '<' && !little) ||
-        ((uintptr_t)view->buf & 7u) != 0 || view->len % 8 != 0) {
-        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous, aligned float64 array (format %.10s, itemsize %zd)",
-                     what, view->format ? view->format : "?", view->itemsize);
-        PyBuffer_Release(view);
-        view->obj = NULL;
-        return -1;
-    }
-    return 0;
-}
 
 typedef double (*unary)(double);
 
