@@ -20,17 +20,20 @@
 #include <Python.h>
 
 #include <stdint.h>
+#include <string.h>
 
-static inline int int64_format(const char *f) {
+/* Whether a buffer format is one of `codes` (struct letters) in native byte order. */
+static inline int format_is(const char *f, const char *codes) {
     if (!f) return 0;
     if (*f == '@' || *f == '=' || *f == '<') f++; /* native order; '<' is native here (checked below) */
-    return (f[0] == 'l' || f[0] == 'q') && f[1] == '\0';
+    return f[0] != '\0' && f[1] == '\0' && strchr(codes, f[0]) != NULL;
 }
 
-/* Fill `view` with obj's buffer: C-contiguous, 8-byte-aligned int64 in native byte order (numpy
- * int64 arrays are), writable when asked. 0, or -1 with an exception (`what` names the argument)
- * and nothing to release. */
-static inline int int64_buffer(PyObject *obj, Py_buffer *view, int writable, const char *what) {
+/* Fill `view` with obj's buffer: C-contiguous, 8-byte items of one of the format `codes`, aligned
+ * (an empty buffer may lie anywhere) and in native byte order, writable when asked. 0, or -1 with
+ * a TypeError naming the argument (`what`) and the `kind` expected, and nothing to release. */
+static inline int buffer_of(PyObject *obj, Py_buffer *view, int writable, const char *what, const char *codes,
+                            const char *kind) {
     const int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     view->obj = NULL;
     if (PyObject_GetBuffer(obj, view, flags) < 0) {
@@ -39,42 +42,25 @@ static inline int int64_buffer(PyObject *obj, Py_buffer *view, int writable, con
     }
     const uint16_t probe = 1;
     const int little = *(const uint8_t *)&probe == 1;
-    if (view->itemsize != 8 || !int64_format(view->format) || (view->format[0] == '<' && !little) ||
-        ((uintptr_t)view->buf & 7u) != 0 || view->len % 8 != 0) {
-        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous, aligned int64 array (format %.10s, itemsize %zd)",
-                     what, view->format ? view->format : "?", view->itemsize);
-        PyBuffer_Release(view);
-        view->obj = NULL;
-        return -1;
-    }
-    return 0;
-}
-
-static inline int float64_format(const char *f) {
-    if (!f) return 0;
-    if (*f == '@' || *f == '=' || *f == '<') f++; /* native order; '<' is native here (checked below) */
-    return f[0] == 'd' && f[1] == '\0';
-}
-
-/* The same for a C-contiguous, 8-byte-aligned float64 buffer (an empty one may lie anywhere). */
-static inline int float64_buffer(PyObject *obj, Py_buffer *view, int writable, const char *what) {
-    const int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    view->obj = NULL;
-    if (PyObject_GetBuffer(obj, view, flags) < 0) {
-        view->obj = NULL;
-        return -1;
-    }
-    const uint16_t probe = 1;
-    const int little = *(const uint8_t *)&probe == 1;
-    if (view->itemsize != 8 || !float64_format(view->format) || (view->format[0] == '<' && !little) ||
+    if (view->itemsize != 8 || !format_is(view->format, codes) || (view->format[0] == '<' && !little) ||
         (view->len && ((uintptr_t)view->buf & 7u) != 0) || view->len % 8 != 0) {
-        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous, aligned float64 array (format %.10s, itemsize %zd)",
-                     what, view->format ? view->format : "?", view->itemsize);
+        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous, aligned %s array (format %.10s, itemsize %zd)",
+                     what, kind, view->format ? view->format : "?", view->itemsize);
         PyBuffer_Release(view);
         view->obj = NULL;
         return -1;
     }
     return 0;
+}
+
+/* An int64 buffer (numpy int64 arrays, array("q")). */
+static inline int int64_buffer(PyObject *obj, Py_buffer *view, int writable, const char *what) {
+    return buffer_of(obj, view, writable, what, "lq", "int64");
+}
+
+/* A float64 buffer (numpy float64 arrays, array("d")). */
+static inline int float64_buffer(PyObject *obj, Py_buffer *view, int writable, const char *what) {
+    return buffer_of(obj, view, writable, what, "d", "float64");
 }
 
 /* Number of int64 items in a view int64_buffer filled. */
