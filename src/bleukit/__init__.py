@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Dict, List
 
+from ._lazy import lazy_attributes
 from ._version import __version__
 
 if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and IDEs
@@ -157,18 +158,15 @@ _LAZY: Dict[str, str] = {
 _RENAMED = {"BLEUResult": ("metrics.bleu.result", "BleuResult")}
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-        globals()[name] = value  # the next access is a plain attribute
-        return value
-    if name in _RENAMED:
-        from ._deprecated import renamed
+def _renamed(name: str) -> Any:
+    if name not in _RENAMED:  # (also how ``from . import submodule`` finds a submodule: no import here)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from ._deprecated import renamed
 
-        module, new = _RENAMED[name]
-        return renamed(__name__, name, {name: getattr(importlib.import_module(f"{__name__}.{module}"), new)})
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, new = _RENAMED[name]
+    table = {name: getattr(importlib.import_module(f"{__name__}.{module}"), new)}
+    # (four frames up is the user's line: renamed, this, the lazy __getattr__)
+    return renamed(__name__, name, table, stacklevel=4)
 
 
-def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, fallback=_renamed)

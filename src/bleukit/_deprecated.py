@@ -15,15 +15,16 @@ from typing import Any, Mapping
 __all__ = ["renamed"]
 
 
-def renamed(module: str, name: str, table: Mapping[str, Any]) -> Any:
+def renamed(module: str, name: str, table: Mapping[str, Any], *, stacklevel: int = 3) -> Any:
     """The object now called otherwise that ``module.name`` was, with a ``DeprecationWarning``;
-    an ``AttributeError`` for a name that never existed (a module ``__getattr__`` helper)."""
+    an ``AttributeError`` for a name that never existed (a module ``__getattr__`` helper).
+    ``stacklevel`` counts the frames from here to the user's line (3: called by ``__getattr__``)."""
     if name not in table:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
     new = table[name]
     warnings.warn(
         f"{module}.{name} is now called {new.__name__}; the old name goes away in the next release",
         DeprecationWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     return new

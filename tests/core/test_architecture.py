@@ -122,7 +122,27 @@ def test_import_bleukit_loads_almost_nothing():
 
     code = "import sys, bleukit; print(sorted(m for m in sys.modules if m.startswith('bleukit') or m == 'numpy'))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert eval(out) == ["bleukit", "bleukit._version"]
+    assert eval(out) == ["bleukit", "bleukit._lazy", "bleukit._version"]
+
+
+def test_a_metric_package_imports_its_modules_on_first_use():
+    """The command line imports every metric's ``cli`` (its argument group): that must not import
+    the metric's formula, table and result (the dataclasses cost every run milliseconds)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, bleukit.metrics.chrf.cli, bleukit.metrics.ter.cli\n"
+        "before = sorted(m for m in sys.modules if m.startswith(('bleukit.metrics.chrf', 'bleukit.metrics.ter')))\n"
+        "from bleukit.metrics.chrf import METRIC, ChrfOptions\n"
+        "print(before, METRIC.name, 'bleukit.metrics.chrf.metric' in sys.modules, 'ChrfOptions' in dir(sys.modules['bleukit.metrics.chrf']))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["['bleukit.metrics.chrf',", "'bleukit.metrics.chrf.cli',", "'bleukit.metrics.chrf.options',",
+                   "'bleukit.metrics.ter',", "'bleukit.metrics.ter.cli',", "'bleukit.metrics.ter.options']",
+                   "chrf", "True", "True"]
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        importlib.import_module("bleukit.metrics.ter").nothing
 
 
 def test_public_surface_is_small_and_every_name_resolves():

@@ -1,5 +1,6 @@
 """BLEU (Papineni et al., 2002) exactly as sacreBLEU 2.x computes it: the first metric of the protocol.
 
+- :mod:`.metric`: :class:`BLEU`, the protocol's methods, and :data:`METRIC`, its one instance;
 - :mod:`.options`: :class:`BleuOptions`, every BLEU option with its default, and the signature;
 - :mod:`.statistics`: :class:`BleuStatistics` (``sys_len, ref_len, counts 1..N, totals 1..N``)
   and the pure-Python reference counter;
@@ -9,6 +10,7 @@
 
 Token ids become tables in :mod:`bleukit.ids`, pairs of sentences in :mod:`bleukit.pairwise`.
 
+>>> from bleukit.metrics.bleu import METRIC, BleuOptions
 >>> options = BleuOptions().sentence_level()
 >>> stats = METRIC.statistics(["the cat sat"], [["the cat sat down"]], options)
 >>> round(METRIC.result(stats, options).score, 4)
@@ -17,161 +19,20 @@ Token ids become tables in :mod:`bleukit.ids`, pairs of sentences in :mod:`bleuk
 
 from __future__ import annotations
 
-import functools
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING
 
-from ..base import Metric
-from .extract import one_sentence_row, summed_row, text_statistics
-from .formula import native_float32_scores, score_float32_sums, score_row, score_table, table_scores
-from .kernel import native_systems_rows, native_systems_statistics, uses_native
-from .options import BleuOptions
-from .result import BleuResult
-from .statistics import BleuStatistics, column_names
+from ..._lazy import lazy_attributes
 
 if TYPE_CHECKING:
-    import numpy as np
+    from .metric import BLEU, METRIC
+    from .options import BleuOptions
+    from .result import BleuResult
+    from .statistics import BleuStatistics
 
 __all__ = ["BLEU", "METRIC", "BleuOptions", "BleuStatistics", "BleuResult"]
 
-
-def _number(x: float) -> Any:
-    x = float(x)
-    return int(x) if x.is_integer() else x
-
-
-@functools.lru_cache(maxsize=256)
-def _signature(options: BleuOptions, nrefs: int) -> str:
-    return options.signature(nrefs if nrefs >= 0 else "var")
-
-
-class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
-    """BLEU through the metric protocol (one instance: :data:`METRIC`)."""
-
-    name: ClassVar[str] = "bleu"
-    options_type: ClassVar[Type[BleuOptions]] = BleuOptions
-    statistics_type: ClassVar[Type[BleuStatistics]] = BleuStatistics
-
-    def columns(self, options: BleuOptions) -> Tuple[str, ...]:
-        return column_names(options.max_ngram_order)
-
-    def layout(self, options: BleuOptions) -> Dict[str, Any]:
-        return {"max_ngram_order": options.max_ngram_order}
-
-    def reads_reference_entries(self, options: BleuOptions) -> bool:
-        # The kernel checks and reads the caller's entries in place (no list per sentence).
-        return uses_native(options)
-
-    def statistics(
-        self, hypotheses: List[str], references: Sequence[Any], options: BleuOptions, *, threads: int = 1
-    ) -> BleuStatistics:
-        # The kernel counts on its own threads; the Python engine counts in one.
-        return text_statistics(hypotheses, references, options, threads=threads)
-
-    def systems_statistics(
-        self, systems: List[List[str]], references: Sequence[Any], options: BleuOptions, *, threads: int = 1
-    ) -> List[BleuStatistics]:
-        # the kernel tokenizes each sentence's references once for every system
-        if uses_native(options):
-            return native_systems_statistics(systems, references, options, threads)
-        return super().systems_statistics(systems, references, options, threads=threads)
-
-    def summed_row(
-        self, hypotheses: List[str], references: Sequence[Any], options: BleuOptions, *, threads: int = 1
-    ) -> Tuple[List[int], int]:
-        return summed_row(hypotheses, references, options, threads)
-
-    def sentence_row(self, hypothesis: str, references: Any, options: BleuOptions) -> Tuple[List[int], int]:
-        return one_sentence_row(hypothesis, references, options)
-
-    def row_result(self, row: Sequence[int], nrefs: int, options: BleuOptions) -> BleuResult:
-        score, precisions, bp, counts, totals = score_row(row, options)
-        if options.smooth_method == "add-k":  # k added: the counts may be fractions
-            counts, totals = [_number(c) for c in counts], [_number(t) for t in totals]
-        else:
-            n = options.max_ngram_order
-            counts, totals = [int(c) for c in row[2 : 2 + n]], [int(t) for t in row[2 + n :]]
-        return BleuResult(score, counts, totals, precisions, bp, int(row[0]), int(row[1]),
-                          _signature(options, int(nrefs)), options)
-
-    def scores(self, rows: Any, options: BleuOptions) -> Any:
-        return table_scores(rows, options)
-
-    def float32_scores(self, sums: np.ndarray, options: BleuOptions) -> Any:
-        return score_float32_sums(sums, options).score
-
-    def systems_rows(
-        self, systems: List[List[str]], references: Sequence[Any], options: BleuOptions
-    ) -> Optional[Tuple[Any, Any]]:
-        return native_systems_rows(systems, references, options) if uses_native(options) else None
-
-    def native_float32_scores(self, sums: Any, rows: int, options: BleuOptions) -> Optional[Any]:
-        return native_float32_scores(sums, rows, options)
-
-    def pairwise_scores(
-        self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1
-    ) -> "np.ndarray":
-        from . import pairs
-
-        # Each distinct sentence counted once, an inverted index, the compiled pair loop (.pairs).
-        scores: np.ndarray = pairs.scores(pairs.text_pairs(hypotheses, references, options), options, threads)
-        return scores
-
-    def pairwise_statistics(
-        self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1
-    ) -> "np.ndarray":
-        from . import pairs
-
-        counted = pairs.text_pairs(hypotheses, references, options)
-        tables = counted.tables
-        rows: np.ndarray = pairs.expand(
-            pairs.block_rows(tables, 0, len(tables.hyp_len), pairs.pair_kernel(), threads), counted)
-        return rows
-
-    def aggregate_scores(
-        self, hypotheses: List[str], references: List[str], ref_weights: "np.ndarray", options: BleuOptions
-    ) -> "np.ndarray":
-        import numpy as np
-
-        from . import pairs
-
-        counted = pairs.text_pairs(hypotheses, references, options)
-        # Equal references were counted once: their weights add up.
-        weights = np.bincount(counted.ref_index, weights=ref_weights, minlength=len(counted.tables.ref_len))
-        scores: np.ndarray = pairs.aggregate_scores(counted, weights, options)[counted.hyp_index]
-        return scores
-
-    def self_statistics(self, texts: List[str], options: BleuOptions, *, threads: int = 1) -> BleuStatistics:
-        import numpy as np
-
-        from . import pairs
-
-        # Each distinct text counted once; every clip from three numbers per n-gram (.pairs.self_rows).
-        rows = pairs.self_rows(pairs.text_pairs(texts, texts, options))
-        return BleuStatistics(rows, np.full(len(texts), len(texts) - 1, dtype=np.int64), options.max_ngram_order)
-
-    def result(self, statistics: BleuStatistics, options: BleuOptions) -> BleuResult:
-        self.check_statistics(statistics, options)
-        summed = statistics.summed()
-        return self.row_result(summed.rows[0].tolist(), int(summed.nrefs[0]), options)
-
-    def sentence_results(self, statistics: BleuStatistics, options: BleuOptions) -> List[BleuResult]:
-        # One call of the formula for every row (not one per row).
-        self.check_statistics(statistics, options)
-        return self._results(statistics, options)
-
-    def _results(self, stats: BleuStatistics, options: BleuOptions) -> List[BleuResult]:
-        out = score_table(stats.rows, options)
-        results = []
-        columns = zip(out.score.tolist(), out.counts.tolist(), out.totals.tolist(), out.precisions.tolist(),
-                      out.bp.tolist(), stats.sys_len.tolist(), stats.ref_len.tolist(), stats.nrefs.tolist())
-        for score, counts, totals, precisions, bp, sys_len, ref_len, nrefs in columns:
-            results.append(BleuResult(
-                score=score, counts=[_number(c) for c in counts], totals=[_number(t) for t in totals],
-                precisions=precisions, bp=bp, sys_len=sys_len, ref_len=ref_len, signature=_signature(options, nrefs),
-                options=options,
-            ))
-        return results
-
-
-#: The BLEU metric.
-METRIC = BLEU()
+# The package imports a module when one of its names is first used: the command line reads every
+# metric's options to build its parser, and needs no other metric's formula, table or result.
+__getattr__, __dir__ = lazy_attributes(__name__, {
+    "BLEU": "metric", "METRIC": "metric", "BleuOptions": "options", "BleuStatistics": "statistics", "BleuResult": "result",
+})
