@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import gzip
 from typing import IO, Any, Callable, List, Sequence, Tuple
 
 __all__ = ["CliError", "read_lines", "read_stdin_systems", "split_num_refs", "read_systems", "read_references",
@@ -68,6 +67,8 @@ def read_lines(path: str, encoding: str = "utf-8") -> List[str]:
     """
     try:
         if path.endswith(".gz"):
+            import gzip  # here: importing it costs every run ~1 ms
+
             with gzip.open(path, "rb") as f:
                 data = f.read()
         else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-import pkgutil
+import os
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple, TypeVar
 
 from .base import Metric, MetricOptions, MetricResult, Statistics
@@ -40,7 +40,14 @@ def available_metrics() -> Tuple[str, ...]:
     >>> "bleu" in available_metrics()
     True
     """
-    return tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg))
+    # The folders with an ``__init__.py`` (what ``pkgutil.iter_modules`` reports as packages, without
+    # importing pkgutil: the command line asks this on every run).
+    names = set()
+    for folder in __path__:
+        with os.scandir(folder) as entries:
+            names.update(e.name for e in entries if e.is_dir() and e.name.isidentifier()
+                         and os.path.isfile(os.path.join(e.path, "__init__.py")))
+    return tuple(sorted(names))
 
 
 @functools.lru_cache(maxsize=None)
