@@ -108,6 +108,40 @@ def test_console_script_installed():
     assert out.returncode == 0 and out.stdout.strip().startswith("bleukit ")
 
 
+RUN_WITH_EXTRAS = """
+import atexit, sys, threading, time
+atexit.register(lambda: print("atexit ran", file=sys.stderr))
+if sys.argv[1] == "thread":  # a user's thread still running: the usual exit waits for it
+    threading.Thread(target=lambda: (time.sleep(0.3), print("thread finished", file=sys.stderr))).start()
+sys.argv = ["bleukit", *sys.argv[2:]]
+from bleukit.cli import run
+run()
+print("never here")
+"""
+
+
+@pytest.mark.parametrize("thread", [False, True], ids=["alone", "with-a-thread"])
+def test_the_console_script_ends_at_once_after_the_exit_duties(thread, tmp_path):
+    """`run` (the console script) skips the interpreter's teardown, but its output is all there,
+    the exit status is main's, atexit handlers run, and a user's thread is still waited for."""
+    for args, code in (([REF_A, "-i", HYP], 0), ([REF_A, "-i", str(tmp_path / "missing")], 1)):
+        done = subprocess.run([sys.executable, "-c", RUN_WITH_EXTRAS, "thread" if thread else "-", *args],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == code, done.stderr
+        assert "never here" not in done.stdout and "atexit ran" in done.stderr
+        assert ("thread finished" in done.stderr) is thread
+        if code == 0:
+            assert json.loads(done.stdout) == json.loads(run(REF_A, "-i", HYP)[1])
+        else:
+            assert "no such file" in done.stderr
+    exe = Path(sys.executable).parent / "bleukit"  # the installed script, its output into a pipe
+    done = subprocess.run([str(exe), REF_A, "-i", HYP, "-b"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout == run(REF_A, "-i", HYP, "-b")[1]
+    done = subprocess.run([sys.executable, "-m", "bleukit", REF_A, "-i", HYP, "-b"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout == run(REF_A, "-i", HYP, "-b")[1]
+
+
 class _Terminal(io.StringIO):
     def isatty(self):
         return True
