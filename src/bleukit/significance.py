@@ -579,9 +579,7 @@ def _compiled_bootstrap(
         counts = np.frombuffer(nrefs, dtype=np.int64).reshape(count, n_rows)
         return names, [metric.statistics_type(table[j], counts[j], **metric.layout(options)) for j in range(count)]
     results, signatures = [], []
-    for j in range(count):
-        block = rows[j * n_rows * width : (j + 1) * n_rows * width]
-        sums = [sum(block[c::width]) for c in range(width)]
+    for j, sums in enumerate(resampling.column_sums(rows, n_rows, count)):
         sig = nrefs_signature(min(nrefs[j * n_rows : (j + 1) * n_rows]), max(nrefs[j * n_rows : (j + 1) * n_rows]))
         results.append(metric.row_result(sums, sig if isinstance(sig, int) else -1, options))
         signatures.append(sig)

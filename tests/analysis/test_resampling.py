@@ -89,6 +89,23 @@ def test_gather_sums_are_numpys(systems, width, n_rows, k, per, largest):
     assert np.array_equal(table, before[0]) and np.array_equal(indices, before[1])  # inputs untouched
 
 
+@pytest.mark.parametrize("engine", ["kernel", "python"])
+# sums below 2**31 go to the kernel, larger ones (and any without it) to Python's int sums
+@pytest.mark.parametrize("largest", [0, 16383, 100_000, 2**40])
+@pytest.mark.parametrize("systems,width,n_rows", [(1, 1, 1), (5, 10, 3004), (3, 7, 40)])
+def test_column_sums_are_numpys(monkeypatch, engine, largest, systems, width, n_rows):
+    if engine == "kernel" and KERNEL is None:
+        pytest.skip("BLEUKIT_NO_NATIVE build")
+    if engine == "python":
+        monkeypatch.setattr(_native, "kernel", lambda name: None)
+    rng = np.random.default_rng(systems * 100 + width + largest % 97)
+    table = rng.integers(0, largest + 1, size=(systems, n_rows, width), dtype=np.int64)
+    table.flat[-1] = largest
+    flat = array("q", table.tobytes())
+    assert resampling.column_sums(flat, n_rows, systems) == table.sum(axis=1).tolist()
+    assert flat.tobytes() == table.tobytes()  # input untouched
+
+
 @needs_kernels
 def test_gather_sums_refuses_what_it_cannot_sum_exactly():
     table = np.ones((4, 2), dtype=np.int64)
