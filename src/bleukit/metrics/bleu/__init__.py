@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BLEU", "METRIC", "BleuOptions", "BleuStatistics", "BleuResult"]
 
-# The package imports a module when one of its names is first used: the command line reads every
-# metric's options to build its parser, and needs no other metric's formula, table or result.
+# The package imports a module when one of its names is first used: the command line imports
+# every metric's cli.py to build its parser, and needs no other metric's options, formula or table.
 __getattr__, __dir__ = lazy_attributes(__name__, {
     "BLEU": "metric", "METRIC": "metric", "BleuOptions": "options", "BleuStatistics": "statistics", "BleuResult": "result",
 })

@@ -1,7 +1,8 @@
 """chrF and chrF++ (Popović 2015, 2017) exactly as sacreBLEU 2.x computes them.
 
 - :mod:`.metric`: :class:`CHRF`, the protocol's methods, and :data:`METRIC`, its one instance;
-- :mod:`.options`: :class:`ChrfOptions` (sacreBLEU's defaults; ``word_order=2`` is chrF++);
+- :mod:`.options`: :class:`ChrfOptions` (``word_order=2`` is chrF++), with sacreBLEU's defaults from
+  :mod:`.defaults`;
 - :mod:`.statistics`: :class:`ChrfStatistics`, per order the hypothesis, reference and matched
   n-grams of the best reference;
 - :mod:`.extract`: text → table (the compiled kernel, or :mod:`.reference`, its pure-Python twin),
@@ -31,8 +32,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CHRF", "METRIC", "ChrfOptions", "ChrfStatistics", "ChrfResult"]
 
-# The package imports a module when one of its names is first used: the command line reads every
-# metric's options to build its parser, and needs no other metric's formula, table or result.
+# The package imports a module when one of its names is first used: the command line imports
+# every metric's cli.py to build its parser, and needs no other metric's options, formula or table.
 __getattr__, __dir__ = lazy_attributes(__name__, {
     "CHRF": "metric", "METRIC": "metric", "ChrfOptions": "options", "ChrfStatistics": "statistics", "ChrfResult": "result",
 })

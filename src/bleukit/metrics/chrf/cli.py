@@ -10,9 +10,14 @@ ChrfOptions(char_order=6, word_order=2, beta=2, lowercase=True, whitespace=False
 from __future__ import annotations
 
 import argparse
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from .options import DEFAULT_BETA, DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER, ChrfOptions
+from .defaults import DEFAULT_BETA, DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER
+
+if TYPE_CHECKING:
+    from .options import ChrfOptions
+
+# (the options are imported when chrF is asked for: every run builds this argument group)
 
 __all__ = ["add_arguments", "options_from_args"]
 
@@ -37,6 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def options_from_args(args: argparse.Namespace, warn: Callable[[str], object]) -> ChrfOptions:
     """chrF options from parsed arguments (invalid values raise ``ValueError``/``TypeError``)."""
+    from .options import ChrfOptions
+
     return ChrfOptions(
         char_order=args.chrf_char_order, word_order=args.chrf_word_order, beta=args.chrf_beta,
         lowercase=args.chrf_lowercase, whitespace=args.chrf_whitespace, eps_smoothing=args.chrf_eps_smoothing,

@@ -20,6 +20,7 @@ from typing import ClassVar, Mapping, Optional, TypedDict, Union
 from ..._version import __version__
 from ...inputs import check_number
 from ..base import MetricOptions, NRefs, Resampling
+from .defaults import DEFAULT_BETA, DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER
 
 __all__ = [
     "ChrfOptions",
@@ -30,10 +31,6 @@ __all__ = [
     "MAX_ORDER",
 ]
 
-DEFAULT_CHAR_ORDER = 6
-DEFAULT_WORD_ORDER = 0
-#: Recall weighs beta times as much as precision (Popović, WMT16).
-DEFAULT_BETA = 2
 #: Most n-gram orders (char + word) a statistics table may have: 3 columns per order, and the
 #: native kernel keeps per-order arrays on the stack of its f-score.
 MAX_ORDER = 1000

@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["TER", "METRIC", "TerOptions", "TerStatistics", "TerResult"]
 
-# The package imports a module when one of its names is first used: the command line reads every
-# metric's options to build its parser, and needs no other metric's formula, table or result.
+# The package imports a module when one of its names is first used: the command line imports
+# every metric's cli.py to build its parser, and needs no other metric's options, formula or table.
 __getattr__, __dir__ = lazy_attributes(__name__, {
     "TER": "metric", "METRIC": "metric", "TerOptions": "options", "TerStatistics": "statistics", "TerResult": "result",
 })

@@ -10,9 +10,12 @@ TerOptions(normalized=False, no_punct=True, asian_support=False, case_sensitive=
 from __future__ import annotations
 
 import argparse
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from .options import TerOptions
+if TYPE_CHECKING:
+    from .options import TerOptions
+
+# (the options are imported when TER is asked for: every run builds this argument group)
 
 __all__ = ["add_arguments", "options_from_args"]
 
@@ -30,5 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def options_from_args(args: argparse.Namespace, warn: Callable[[str], object]) -> TerOptions:
     """TER options from parsed arguments."""
+    from .options import TerOptions
+
     return TerOptions(normalized=args.ter_normalized, no_punct=args.ter_no_punct,
                       asian_support=args.ter_asian_support, case_sensitive=args.ter_case_sensitive)
