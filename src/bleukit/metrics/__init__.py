@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple, TypeVar
+from typing import Any, Callable, Dict, Mapping, Optional, Set, Tuple, TypeVar
 
 from .base import Metric, MetricOptions, MetricResult, Statistics
 
@@ -42,7 +42,7 @@ def available_metrics() -> Tuple[str, ...]:
     """
     # The folders with an ``__init__.py`` (what ``pkgutil.iter_modules`` reports as packages, without
     # importing pkgutil: the command line asks this on every run).
-    names = set()
+    names: Set[str] = set()
     for folder in __path__:
         with os.scandir(folder) as entries:
             names.update(e.name for e in entries if e.is_dir() and e.name.isidentifier()

@@ -34,5 +34,9 @@ __all__ = ["BLEU", "METRIC", "BleuOptions", "BleuStatistics", "BleuResult"]
 # The package imports a module when one of its names is first used: the command line imports
 # every metric's cli.py to build its parser, and needs no other metric's options, formula or table.
 __getattr__, __dir__ = lazy_attributes(__name__, {
-    "BLEU": "metric", "METRIC": "metric", "BleuOptions": "options", "BleuStatistics": "statistics", "BleuResult": "result",
+    "BLEU": "metric",
+    "METRIC": "metric",
+    "BleuOptions": "options",
+    "BleuStatistics": "statistics",
+    "BleuResult": "result",
 })

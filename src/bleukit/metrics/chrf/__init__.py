@@ -35,5 +35,9 @@ __all__ = ["CHRF", "METRIC", "ChrfOptions", "ChrfStatistics", "ChrfResult"]
 # The package imports a module when one of its names is first used: the command line imports
 # every metric's cli.py to build its parser, and needs no other metric's options, formula or table.
 __getattr__, __dir__ = lazy_attributes(__name__, {
-    "CHRF": "metric", "METRIC": "metric", "ChrfOptions": "options", "ChrfStatistics": "statistics", "ChrfResult": "result",
+    "CHRF": "metric",
+    "METRIC": "metric",
+    "ChrfOptions": "options",
+    "ChrfStatistics": "statistics",
+    "ChrfResult": "result",
 })

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from ..._lazy import lazy_attributes
 
 if TYPE_CHECKING:
-    from .metric import TER, METRIC
+    from .metric import METRIC, TER
     from .options import TerOptions
     from .result import TerResult
     from .statistics import TerStatistics
@@ -37,5 +37,9 @@ __all__ = ["TER", "METRIC", "TerOptions", "TerStatistics", "TerResult"]
 # The package imports a module when one of its names is first used: the command line imports
 # every metric's cli.py to build its parser, and needs no other metric's options, formula or table.
 __getattr__, __dir__ = lazy_attributes(__name__, {
-    "TER": "metric", "METRIC": "metric", "TerOptions": "options", "TerStatistics": "statistics", "TerResult": "result",
+    "TER": "metric",
+    "METRIC": "metric",
+    "TerOptions": "options",
+    "TerStatistics": "statistics",
+    "TerResult": "result",
 })
