@@ -12,13 +12,17 @@
  *   on 32-bit halves of the 64-bit outputs, the unused half kept for the next call, as numpy does).
  *   Tests compare them with numpy draw for draw, across calls.
  * - gather_sums(table, systems, width, indices, out): out[s, j] = the sum of the rows indices[s, :]
- *   of system j's table; largest_item(table) bounds those sums before any draw;
+ *   of system j's table (exact: summed in 32 bits where every sum provably fits, refused
+ *   otherwise), a resample's corpus statistics; largest_item(table) bounds those sums before any draw;
+ * - Generator.resample_sums(table, systems, width, out): integers(rows, indices) and then
+ *   gather_sums(..., indices, out) in one call, the table packed once and the draws made and summed
+ *   a cache-sized block at a time (the bootstrap's route: a call per block had cost the command
+ *   line's --paired-bs a tenth of its bootstrap in packing the table again);
  * - pairwise_sum(values): numpy's sum of float64 values (its pairwise summation), for the means.
- *   (exact: summed in 32 bits where every sum provably fits, refused otherwise), a resample's
- *   corpus statistics.
  *
- * Every argument is checked before any work; gather_sums runs without the GIL (a Generator keeps it,
- * or its lock in a free-threaded build: its state is the object's). Callers draw and sum a chunk of a few hundred thousand elements per call (a few ms), so Ctrl-C is seen between calls.
+ * Every argument is checked before any work. The sums run without the GIL; the draws keep it (or
+ * the Generator's lock in a free-threaded build: its state is the object's). Callers draw and sum a
+ * million elements or so per call (a few ms), so Ctrl-C is seen between calls.
  *
  * 128-bit arithmetic uses the compiler's unsigned __int128 (GCC, Clang); where there is none the
  * module still builds but Generator refuses to start, and bleukit.resampling falls back to numpy.
@@ -297,11 +301,18 @@ static void Generator_dealloc(PyObject *self) {
     Py_DECREF(type); /* a heap type: its instances own a reference */
 }
 
+static PyObject *Generator_resample_sums(Generator *self, PyObject *args); /* after the sums below */
+
 static PyMethodDef Generator_methods[] = {
     {"integers", (PyCFunction)Generator_integers, METH_VARARGS,
      "integers($self, high, out, /)\n--\n\n"
      "Fill the int64 buffer out with numpy's rng.integers(0, high, size=len(out), dtype=np.int64),\n"
      "1 <= high < 2**32."},
+    {"resample_sums", (PyCFunction)Generator_resample_sums, METH_VARARGS,
+     "resample_sums($self, table, systems, width, out, /)\n--\n\n"
+     "gather_sums(table, systems, width, indices, out) of the next k * rows draws integers(rows, indices)\n"
+     "would make (k resamples: out holds k * systems * width items), drawn and summed a few hundred KB at a\n"
+     "time, the table packed once. Releases the GIL while it sums."},
     {NULL, NULL, 0, NULL}};
 
 static PyType_Slot Generator_slots[] = {
@@ -362,49 +373,138 @@ static void sum_rows16(const uint16_t *t16, Py_ssize_t padded, const int64_t *dr
     }
 }
 
+/* The systems' tables packed for summing: row r holds row r of every system's table side by side,
+ * padded to whole vectors (8 16-bit or 4 32-bit lanes), in 16-bit lanes when every item is small,
+ * followed by the accumulators. */
+typedef struct {
+    void *copy; /* the one allocation: rows, then the 16-bit and 32-bit accumulators */
+    Py_ssize_t n_rows, systems, system_width, width, padded, run;
+    int small;
+} packed;
+
+/* With the GIL: checks the table's items (none negative) and that sums of `per` rows stay below
+ * 2**31, and allocates the packed copy (pack_rows fills it). 0, or -1 with an exception. */
+static int packed_alloc(packed *p, const int64_t *t, Py_ssize_t n_rows, Py_ssize_t systems, Py_ssize_t system_width,
+                        Py_ssize_t per) {
+    const Py_ssize_t width = systems * system_width, cells = n_rows * width;
+    int64_t largest = 0;
+    for (Py_ssize_t i = 0; i < cells; i++) {
+        if (t[i] < 0) {
+            PyErr_Format(PyExc_ValueError, "table item %zd is negative (%lld)", i, (long long)t[i]);
+            return -1;
+        }
+        if (t[i] > largest) largest = t[i];
+    }
+    /* The rows are summed as 32-bit integers (half the memory traffic, twice the lanes per vector
+     * instruction), so every sum must stay below 2**31: the number of draws per resample times the
+     * largest item bounds them. Bootstrap tables are far below (sacreBLEU's float32 sums are exact
+     * only below 2**24, and bleukit.resampling asks for this route only then). */
+    if (largest > 0 && per > (INT32_MAX / largest)) {
+        PyErr_Format(PyExc_ValueError, "sums of %zd rows with items up to %lld may reach 2**31; sum these in numpy",
+                     per, (long long)largest);
+        return -1;
+    }
+    p->n_rows = n_rows;
+    p->systems = systems;
+    p->system_width = system_width;
+    p->width = width;
+    /* Items up to 16383 (a sentence's statistics nearly always) are summed in 16-bit lanes, runs of
+     * at least four rows at a time. */
+    p->small = largest <= 0xFFFF / 4;
+    p->padded = (width + 7) & ~(Py_ssize_t)7;
+    p->run = largest > 0 ? (Py_ssize_t)(0xFFFF / largest) / 4 * 4 : per;
+    const size_t item = p->small ? sizeof(uint16_t) : sizeof(int32_t);
+    p->copy = PyMem_Malloc((size_t)(n_rows * p->padded + p->padded) * item + (size_t)p->padded * sizeof(int32_t));
+    if (!p->copy) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Without the GIL: row r of the copy = row r of every system's table, side by side. */
+static void pack_rows(const packed *p, const int64_t *t) {
+    int32_t *t32 = (int32_t *)p->copy;
+    uint16_t *t16 = (uint16_t *)p->copy;
+    for (Py_ssize_t r = 0; r < p->n_rows; r++) {
+        for (Py_ssize_t j = 0; j < p->systems; j++)
+            for (Py_ssize_t c = 0; c < p->system_width; c++) {
+                const int64_t v = t[(j * p->n_rows + r) * p->system_width + c];
+                if (p->small)
+                    t16[r * p->padded + j * p->system_width + c] = (uint16_t)v;
+                else
+                    t32[r * p->padded + j * p->system_width + c] = (int32_t)v;
+            }
+        for (Py_ssize_t c = p->width; c < p->padded; c++) {
+            if (p->small)
+                t16[r * p->padded + c] = 0;
+            else
+                t32[r * p->padded + c] = 0;
+        }
+    }
+}
+
+/* Without the GIL: o[s, :] = the sums of the packed rows idx[s * per .. (s + 1) * per) for s < k. */
+static void sum_resamples(const packed *p, const int64_t *idx, Py_ssize_t per, Py_ssize_t k, int64_t *o) {
+    const size_t item = p->small ? sizeof(uint16_t) : sizeof(int32_t);
+    int32_t *acc = (int32_t *)((char *)p->copy + (size_t)(p->n_rows * p->padded + p->padded) * item);
+    for (Py_ssize_t s = 0; s < k; s++) {
+        if (p->small)
+            sum_rows16((const uint16_t *)p->copy, p->padded, idx + s * per, per, p->run,
+                       (uint16_t *)p->copy + p->n_rows * p->padded, acc);
+        else
+            sum_rows((const int32_t *)p->copy, p->padded, idx + s * per, per, acc);
+        for (Py_ssize_t c = 0; c < p->width; c++) o[s * p->width + c] = acc[c];
+    }
+}
+
+/* The shared checks of gather_sums and resample_sums: the shape, and the table and out buffers
+ * (filled; released by the caller). The number of rows, or -1 with an exception. */
+static Py_ssize_t sums_buffers(PyObject *table_obj, Py_ssize_t systems, Py_ssize_t system_width, PyObject *out_obj,
+                               Py_buffer *table, Py_buffer *out) {
+    if (systems < 1 || system_width < 1 || systems > PY_SSIZE_T_MAX / 4 / system_width) {
+        PyErr_Format(PyExc_ValueError, "systems (%zd) and width (%zd) must be positive", systems, system_width);
+        return -1;
+    }
+    const Py_ssize_t width = systems * system_width;
+    if (int64_buffer(table_obj, table, 0, "table") < 0 || int64_buffer(out_obj, out, 1, "out") < 0) return -1;
+    const Py_ssize_t cells = int64_items(table), n_out = int64_items(out);
+    if (cells % width != 0) {
+        PyErr_Format(PyExc_ValueError, "table holds %zd items, not %zd tables of rows of width %zd", cells, systems,
+                     system_width);
+        return -1;
+    }
+    if (n_out % width != 0 || n_out == 0) {
+        PyErr_Format(PyExc_ValueError, "out must hold whole rows of width %zd, it holds %zd items", width, n_out);
+        return -1;
+    }
+    /* The output must not overlap the table (it is written while the table is read). */
+    const char *ob = (const char *)out->buf;
+    if (ob < (const char *)table->buf + table->len && (const char *)table->buf < ob + out->len) {
+        PyErr_SetString(PyExc_ValueError, "out must not overlap table or indices");
+        return -1;
+    }
+    return cells / width;
+}
+
 static PyObject *gather_sums(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *table_obj, *indices_obj, *out_obj;
     Py_ssize_t systems, system_width;
     if (!PyArg_ParseTuple(args, "OnnOO:gather_sums", &table_obj, &systems, &system_width, &indices_obj, &out_obj))
         return NULL;
-    if (systems < 1 || system_width < 1 || systems > PY_SSIZE_T_MAX / 4 / system_width) {
-        PyErr_Format(PyExc_ValueError, "systems (%zd) and width (%zd) must be positive", systems, system_width);
-        return NULL;
-    }
-    const Py_ssize_t width = systems * system_width;
-    Py_buffer table, indices, out;
-    if (int64_buffer(table_obj, &table, 0, "table") < 0) return NULL;
-    if (int64_buffer(indices_obj, &indices, 0, "indices") < 0) {
-        buffer_release(&table);
-        return NULL;
-    }
-    if (int64_buffer(out_obj, &out, 1, "out") < 0) {
-        buffer_release(&table);
-        buffer_release(&indices);
-        return NULL;
-    }
+    Py_buffer table = {0}, indices = {0}, out = {0};
     PyObject *result = NULL;
-    const Py_ssize_t cells = int64_items(&table), n_idx = int64_items(&indices), n_out = int64_items(&out);
-    if (cells % width != 0) {
-        PyErr_Format(PyExc_ValueError, "table holds %zd items, not %zd tables of rows of width %zd", cells, systems,
-                     system_width);
-        goto done;
-    }
-    const Py_ssize_t n_rows = cells / width;
-    if (n_out % width != 0 || n_out == 0) {
-        PyErr_Format(PyExc_ValueError, "out must hold whole rows of width %zd, it holds %zd items", width, n_out);
-        goto done;
-    }
-    const Py_ssize_t k = n_out / width;
+    packed p = {0};
+    const Py_ssize_t n_rows = sums_buffers(table_obj, systems, system_width, out_obj, &table, &out);
+    if (n_rows < 0 || int64_buffer(indices_obj, &indices, 0, "indices") < 0) goto done;
+    const Py_ssize_t width = systems * system_width, n_idx = int64_items(&indices), k = int64_items(&out) / width;
     if (n_idx % k != 0) {
         PyErr_Format(PyExc_ValueError, "indices (%zd) must split into %zd resamples of equal size", n_idx, k);
         goto done;
     }
-    /* The output must not overlap an input (it is zeroed first). */
     const char *ob = (const char *)out.buf;
-    if ((ob < (const char *)table.buf + table.len && (const char *)table.buf < ob + out.len) ||
-        (ob < (const char *)indices.buf + indices.len && (const char *)indices.buf < ob + out.len)) {
+    if (ob < (const char *)indices.buf + indices.len && (const char *)indices.buf < ob + out.len) {
         PyErr_SetString(PyExc_ValueError, "out must not overlap table or indices");
         goto done;
     }
@@ -416,71 +516,77 @@ static PyObject *gather_sums(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    /* The rows are summed as 32-bit integers (half the memory traffic, twice the lanes per vector
-     * instruction), so every sum must stay below 2**31: the number of draws per resample times the
-     * largest item bounds them. Bootstrap tables are far below (sacreBLEU's float32 sums are exact
-     * only below 2**24, and bleukit.resampling asks for this route only then). */
     const Py_ssize_t per = n_idx / k;
-    int64_t largest = 0;
-    for (Py_ssize_t i = 0; i < cells; i++) {
-        if (t[i] < 0) {
-            PyErr_Format(PyExc_ValueError, "table item %zd is negative (%lld)", i, (long long)t[i]);
-            goto done;
-        }
-        if (t[i] > largest) largest = t[i];
-    }
-    if (largest > 0 && per > (INT32_MAX / largest)) {
-        PyErr_Format(PyExc_ValueError, "sums of %zd rows with items up to %lld may reach 2**31; sum these in numpy",
-                     per, (long long)largest);
-        goto done;
-    }
-    /* Items up to 16383 (a sentence's statistics nearly always) are summed in 16-bit lanes, runs of
-     * at least four rows at a time. */
-    const int small = largest <= 0xFFFF / 4;
-    const Py_ssize_t padded = (width + 7) & ~(Py_ssize_t)7; /* whole vectors of 8 (16-bit) or 4 (32-bit) lanes */
-    const Py_ssize_t run = largest > 0 ? (Py_ssize_t)(0xFFFF / largest) / 4 * 4 : per;
-    const size_t item = small ? sizeof(uint16_t) : sizeof(int32_t);
-    void *copy = PyMem_Malloc((size_t)(n_rows * padded + padded) * item + (size_t)padded * sizeof(int32_t));
-    if (!copy) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    int32_t *t32 = (int32_t *)copy;
-    uint16_t *t16 = (uint16_t *)copy;
-    int32_t *acc = (int32_t *)((char *)copy + (size_t)(n_rows * padded + padded) * item);
-    int64_t *o = (int64_t *)out.buf;
+    if (packed_alloc(&p, t, n_rows, systems, system_width, per) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
-    /* Row r of the copy holds row r of every system's table, side by side. */
-    for (Py_ssize_t r = 0; r < n_rows; r++) {
-        for (Py_ssize_t j = 0; j < systems; j++)
-            for (Py_ssize_t c = 0; c < system_width; c++) {
-                const int64_t v = t[(j * n_rows + r) * system_width + c];
-                if (small)
-                    t16[r * padded + j * system_width + c] = (uint16_t)v;
-                else
-                    t32[r * padded + j * system_width + c] = (int32_t)v;
-            }
-        for (Py_ssize_t c = width; c < padded; c++) {
-            if (small)
-                t16[r * padded + c] = 0;
-            else
-                t32[r * padded + c] = 0;
-        }
-    }
-    for (Py_ssize_t s = 0; s < k; s++) {
-        if (small)
-            sum_rows16(t16, padded, idx + s * per, per, run, t16 + n_rows * padded, acc);
-        else
-            sum_rows(t32, padded, idx + s * per, per, acc);
-        for (Py_ssize_t c = 0; c < width; c++) o[s * width + c] = acc[c];
-    }
+    pack_rows(&p, t);
+    sum_resamples(&p, idx, per, k, (int64_t *)out.buf);
     Py_END_ALLOW_THREADS
-    PyMem_Free(copy);
     Py_INCREF(Py_None);
     result = Py_None;
 done:
+    PyMem_Free(p.copy);
     buffer_release(&table);
     buffer_release(&indices);
+    buffer_release(&out);
+    return result;
+}
+
+/* Draws per block of resample_sums: whole resamples of about this many draws (at least one), so
+ * that a block's draws are still in the cache when they are summed (256 KB of int64). */
+#define BLOCK_DRAWS ((Py_ssize_t)1 << 15)
+
+static PyObject *Generator_resample_sums(Generator *self, PyObject *args) {
+    PyObject *table_obj, *out_obj;
+    Py_ssize_t systems, system_width;
+    if (!PyArg_ParseTuple(args, "OnnO:resample_sums", &table_obj, &systems, &system_width, &out_obj)) return NULL;
+    Py_buffer table = {0}, out = {0};
+    PyObject *result = NULL;
+    packed p = {0};
+    int64_t *draws = NULL;
+    const Py_ssize_t n_rows = sums_buffers(table_obj, systems, system_width, out_obj, &table, &out);
+    if (n_rows < 0) goto done;
+    if (n_rows < 1 || (unsigned long long)n_rows > 0xFFFFFFFFull) {
+        PyErr_Format(PyExc_ValueError, "the tables must have 1 to 2**32 - 1 rows, they have %zd", n_rows);
+        goto done;
+    }
+    const int64_t *t = (const int64_t *)table.buf;
+    if (packed_alloc(&p, t, n_rows, systems, system_width, n_rows) < 0) goto done;
+    const Py_ssize_t width = systems * system_width, k = int64_items(&out) / width;
+    const Py_ssize_t block = n_rows >= BLOCK_DRAWS ? 1 : (k < BLOCK_DRAWS / n_rows ? k : BLOCK_DRAWS / n_rows);
+    draws = PyMem_Malloc((size_t)(block * n_rows) * sizeof(int64_t));
+    if (!draws) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    pack_rows(&p, t);
+    Py_END_ALLOW_THREADS
+#if HAVE_UINT128
+    const uint32_t rng = (uint32_t)(n_rows - 1);
+    int64_t *o = (int64_t *)out.buf;
+    for (Py_ssize_t s = 0; s < k; s += block) {
+        const Py_ssize_t m = k - s < block ? k - s : block;
+        /* The draws hold the GIL (or the generator's lock): its state is the object's. */
+        LOCKED(self)
+        if (rng == 0)
+            memset(draws, 0, (size_t)(m * n_rows) * sizeof(int64_t)); /* numpy draws nothing for a range of one */
+        else
+            draw_bounded(&self->rng, rng, draws, m * n_rows);
+        UNLOCKED()
+        Py_BEGIN_ALLOW_THREADS
+        sum_resamples(&p, draws, n_rows, m, o + s * width);
+        Py_END_ALLOW_THREADS
+    }
+#else
+    (void)self;
+#endif
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    PyMem_Free(draws);
+    PyMem_Free(p.copy);
+    buffer_release(&table);
     buffer_release(&out);
     return result;
 }

@@ -18,6 +18,11 @@ class Generator:
     def __init__(self, entropy: Sequence[int]) -> None: ...
     def integers(self, high: int, out: Buffer, /) -> None:
         """Fill ``out`` with numpy's ``rng.integers(0, high, size=len(out), dtype=np.int64)``, 1 <= high < 2**32."""
+    def resample_sums(self, table: Buffer, systems: int, width: int, out: Buffer, /) -> None:
+        """``gather_sums(table, systems, width, indices, out)`` of the ``k * rows`` draws that
+        ``integers(rows, indices)`` would make next (``out`` holds ``k * systems * width`` items:
+        ``k`` resamples), drawn and summed a block of ~32k draws at a time, the table packed once.
+        Releases the GIL while it sums; refuses what ``gather_sums`` refuses, before any draw."""
 
 def gather_sums(table: Buffer, systems: int, width: int, indices: Buffer, out: Buffer, /) -> None:
     """``out[s, j, :]`` = the sum over ``i`` of ``table[j, indices[s, i], :]``: ``table`` is

@@ -7,8 +7,9 @@ tables with no numpy at all:
 - the draws are numpy's ``default_rng(seed).integers(0, n, ...)``, made by
   ``bleukit._resample_kernel.Generator`` (csrc/resample.c: SeedSequence, PCG64 and Lemire's bounded
   draws as numpy makes them; tests compare them draw for draw);
-- each resample's sums are exact integers (``gather_sums``), which equal sacreBLEU's float32 sums
-  because every sum stays below 2**24 (checked up front: otherwise numpy's path sums in float32);
+- each resample's sums are exact integers (``Generator.resample_sums`` draws and sums them a block
+  at a time), which equal sacreBLEU's float32 sums because every sum stays below 2**24 (checked up
+  front: otherwise numpy's path sums in float32);
 - the metric scores the sums as sacreBLEU scores its float32 resamples
   (:meth:`~bleukit.metrics.base.Metric.native_float32_scores`, BLEU's in C).
 
@@ -39,8 +40,12 @@ __all__ = ["KERNEL", "CHUNK", "chunks", "seed_words", "generator", "bootstrap_co
 
 #: The compiled module (csrc/resample.c).
 KERNEL = "bleukit._resample_kernel"
-#: Resampled indices drawn and summed per call (a few ms of work, a few MB), whatever the samples.
+#: Resampled indices drawn and summed per chunk by numpy's route (a few ms of work, a few MB).
 CHUNK = 1 << 18
+#: Resampled indices drawn and summed per call of the compiled route (``resample_sums``, which draws
+#: and sums them a cache-sized block at a time and packs the tables once per call): a few ms of
+#: work between two chances for Ctrl-C and the progress bar.
+CALL_DRAWS = 1 << 20
 # Integers up to this are exact in float32, sums included: sacreBLEU's float32 sums are then these.
 _EXACT_FLOAT32 = 2**24
 # numpy's pairwise summation: blocks of this many items are added with 8 running sums.
@@ -131,12 +136,11 @@ def bootstrap_columns(
         return None
     columns: List[List[float]] = [[] for _ in range(n_systems)]
     buffers = {}  # by chunk size: every chunk but the last has the same (no allocation per chunk)
-    for k in chunks(n_samples, n_rows, CHUNK):
+    for k in chunks(n_samples, n_rows, CALL_DRAWS):
         if k not in buffers:
-            buffers[k] = (array("q", bytes(8 * k * n_rows)), array("q", bytes(8 * k * n_systems * width)))
-        draws, sums = buffers[k]
-        rng.integers(n_rows, draws)
-        kernel.gather_sums(tables, n_systems, width, draws, sums)
+            buffers[k] = array("q", bytes(8 * k * n_systems * width))
+        sums = buffers[k]
+        rng.resample_sums(tables, n_systems, width, sums)
         scores = metric.native_float32_scores(sums, k * n_systems, options)
         assert scores is not None  # it scored the row of zeros above
         for j, column in enumerate(columns):

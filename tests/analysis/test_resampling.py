@@ -89,6 +89,57 @@ def test_gather_sums_are_numpys(systems, width, n_rows, k, per, largest):
     assert np.array_equal(table, before[0]) and np.array_equal(indices, before[1])  # inputs untouched
 
 
+@needs_kernels
+@pytest.mark.parametrize("seed", [0, 12345, 2**64 + 5])
+@pytest.mark.parametrize("largest", [0, 16383, 100_000])
+# one row (numpy draws nothing for a range of one); resamples of a block and of several blocks
+# (32768 draws a block), their count not a multiple of a block's; rows past a block (one resample each)
+@pytest.mark.parametrize("systems,width,n_rows,k", [(1, 3, 1, 5), (1, 10, 3004, 87), (5, 10, 3004, 23),
+                                                    (3, 7, 40, 1000), (2, 2, 40_000, 3)])
+def test_resample_sums_are_numpys_draws_summed(systems, width, n_rows, k, largest, seed):
+    largest = min(largest, (2**31 - 1) // n_rows)  # sums that could pass 2**31 are refused (next test)
+    rng = np.random.default_rng(seed + largest)
+    table = rng.integers(0, largest + 1, size=(systems, n_rows, width), dtype=np.int64)
+    table.flat[-1] = largest
+    ours, theirs = KERNEL.Generator(resampling.seed_words(seed)), np.random.default_rng(seed)
+    ours.integers(7, np.empty(1, np.int64))  # half a 64-bit output left over for the sums' draws
+    theirs.integers(0, 7, size=1, dtype=np.int64)
+    out = np.full((k, systems, width), -7, dtype=np.int64)
+    before = table.copy()
+    ours.resample_sums(table, systems, width, out)
+    draws = theirs.integers(0, n_rows, size=(k, n_rows), dtype=np.int64)
+    assert out.tolist() == np.stack([table[j][draws].sum(axis=1) for j in range(systems)], axis=1).tolist()
+    assert np.array_equal(table, before)
+    after = np.empty(9, np.int64)
+    ours.integers(1000, after)  # the stream goes on where numpy's does
+    assert after.tolist() == theirs.integers(0, 1000, size=9, dtype=np.int64).tolist()
+
+
+@needs_kernels
+def test_resample_sums_checks_everything_before_drawing():
+    table = np.ones((4, 2), dtype=np.int64)
+    out = np.empty((1, 2), dtype=np.int64)
+    ours, theirs = KERNEL.Generator([3]), np.random.default_rng(3)
+    refused = [
+        (lambda: ours.resample_sums(-table, 1, 2, out), ValueError, "negative"),
+        (lambda: ours.resample_sums(np.full((4, 2), 2**29, np.int64), 1, 2, out), ValueError, "2\\*\\*31"),
+        (lambda: ours.resample_sums(table, 1, 2, np.empty(3, np.int64)), ValueError, "whole rows"),
+        (lambda: ours.resample_sums(table, 3, 2, out), ValueError, "not 3 tables"),
+        (lambda: ours.resample_sums(table, 1, 2, table[:1]), ValueError, "overlap"),
+        (lambda: ours.resample_sums(table, 0, 2, out), ValueError, "positive"),
+        (lambda: ours.resample_sums(table[:0], 1, 2, out), ValueError, "1 to 2\\*\\*32 - 1 rows"),
+        (lambda: ours.resample_sums(table.astype(np.int32), 1, 2, out), TypeError, "int64"),
+        (lambda: ours.resample_sums(table, 1, 2, np.empty((1, 2), np.float64)), TypeError, "int64"),
+        (lambda: ours.resample_sums(table, 1, 2, out[:, ::2]), (TypeError, ValueError, BufferError), None),
+    ]
+    for call, error, message in refused:
+        with pytest.raises(error, match=message):
+            call()
+    drawn = np.empty(5, np.int64)
+    ours.integers(4, drawn)  # nothing was drawn by the refused calls
+    assert drawn.tolist() == theirs.integers(0, 4, size=5, dtype=np.int64).tolist()
+
+
 @pytest.mark.parametrize("engine", ["kernel", "python"])
 # sums below 2**31 go to the kernel, larger ones (and any without it) to Python's int sums
 @pytest.mark.parametrize("largest", [0, 16383, 100_000, 2**40])
