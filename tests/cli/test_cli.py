@@ -142,6 +142,42 @@ def test_the_console_script_ends_at_once_after_the_exit_duties(thread, tmp_path)
     assert done.returncode == 0 and done.stdout == run(REF_A, "-i", HYP, "-b")[1]
 
 
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGPIPE"), reason="no SIGPIPE (Windows)")
+def test_a_closed_pipe_ends_the_console_script_quietly(shared_data):
+    """`bleukit ... | head -1`: as sacreBLEU, the process ends by SIGPIPE, with no traceback (Python
+    ignores SIGPIPE, and a write would raise BrokenPipeError)."""
+    import signal
+
+    folder = shared_data / "wmt17-en-de"
+    exe = Path(sys.executable).parent / "bleukit"  # ~400 KB of sentence scores: more than a pipe holds
+    proc = subprocess.Popen([str(exe), str(folder / "ref.de"), "-i", str(folder / "hyp.KIT.4950.de"), "-sl"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().startswith(b"BLEU|nrefs:1|")
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == -signal.SIGPIPE and err == b""
+
+
+def test_help_is_argparses_at_the_terminals_width(monkeypatch, capsys):
+    """The parser is built with a fixed-width formatter (argparse builds one per argument to check
+    its metavar: the terminal's width would import shutil on every run); help is still formatted
+    at the width argparse's own formatter takes."""
+    import argparse
+
+    from bleukit.cli.args import build_parser
+
+    texts = []
+    for columns in ("60", "140"):
+        monkeypatch.setenv("COLUMNS", columns)
+        parser = build_parser()
+        assert parser.formatter_class is argparse.RawDescriptionHelpFormatter
+        with pytest.raises(SystemExit):
+            main(["--help"])
+        texts.append(capsys.readouterr().out)
+        assert texts[-1] == parser.format_help()
+    assert texts[0] != texts[1]  # the terminal's width is used, not a fixed one
+
+
 class _Terminal(io.StringIO):
     def isatty(self):
         return True

@@ -68,6 +68,14 @@ def _dest(flags) -> str:
     return "unsupported_" + flags[0].lstrip("-").replace("-", "_")
 
 
+class _MetavarCheckFormatter(argparse.RawDescriptionHelpFormatter):
+    # ``add_argument`` builds a formatter for each argument only to check its metavar, and
+    # argparse's own asks the terminal for its width each time (importing shutil, ~2 ms of every
+    # run). The parser is built with this one and given the real one for help and errors.
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=80)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (``bleukit --help``).
 
@@ -77,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bleukit", description=_DESCRIPTION,
                                 usage="%(prog)s [OPTIONS] REF [REF ...] -i HYP [HYP ...]\n"
                                       "       cat HYP | %(prog)s [OPTIONS] REF [REF ...]",
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+                                formatter_class=_MetavarCheckFormatter)
     p.add_argument("--input", "-i", nargs="*", default=None, metavar="HYP",
                    help="Read input from file(s) instead of STDIN; several files are several systems "
                         "('-' reads STDIN: a bleukit addition).")
@@ -170,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
         if kwargs.get("action") != "store_true":
             kwargs = dict(kwargs, metavar="ARG")
         u.add_argument(*flags, dest=_dest(flags), help=f"not supported ({what})", **kwargs)
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     return p
 
 
