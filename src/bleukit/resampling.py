@@ -35,8 +35,8 @@ from . import _native
 if TYPE_CHECKING:
     from .metrics.base import MetricOptions
 
-__all__ = ["KERNEL", "CHUNK", "chunks", "seed_words", "generator", "bootstrap_columns", "column_sums", "pairwise_mean",
-           "exact_mean", "estimate_ci", "p_value", "paired_p_value"]
+__all__ = ["KERNEL", "CHUNK", "CALL_DRAWS", "chunks", "seed_words", "generator", "bootstrap_columns", "column_sums",
+           "pairwise_mean", "exact_mean", "estimate_ci", "p_value", "paired_p_value"]
 
 #: The compiled module (csrc/resample.c).
 KERNEL = "bleukit._resample_kernel"
