@@ -23,6 +23,13 @@ class Generator:
         ``integers(rows, indices)`` would make next (``out`` holds ``k * systems * width`` items:
         ``k`` resamples), drawn and summed a block of ~32k draws at a time, the table packed once.
         Releases the GIL while it sums; refuses what ``gather_sums`` refuses, before any draw."""
+    def randomization_sums(self, table: Buffer, systems: int, width: int, pairs: Buffer, out: Buffer, /) -> None:
+        """Approximate randomization's trial statistics: ``out`` (k, P, 2, width) holds, for trial
+        ``s`` and pair ``q`` of ``pairs`` (``[a0, b0, a1, b1, ...]``, systems of ``table``), the
+        corpus sums of ``a`` and ``b`` after swapping their rows whose coin flip is set, the
+        ``k * rows`` flips being the next that numpy's ``integers(2, size=k * rows, dtype=bool)``
+        would draw (the bits of 32-bit words; a call's unused bits are dropped, as numpy does).
+        Releases the GIL while it sums; refuses what ``gather_sums`` refuses, before any draw."""
 
 def gather_sums(table: Buffer, systems: int, width: int, indices: Buffer, out: Buffer, /) -> None:
     """``out[s, j, :]`` = the sum over ``i`` of ``table[j, indices[s, i], :]``: ``table`` is

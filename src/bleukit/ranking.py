@@ -317,7 +317,7 @@ def compare_statistics(
             signed.append(result.with_estimate(mean, ci, opts.signature(stats[k].nrefs_signature, ("bs", n, seed))))
     else:
         p_values = randomization_p_values(stats, results, pairs, opts, n, seed, progress)
-        signed = [_signed(r, s, opts, ("ar", n, seed)) for r, s in zip(results, stats)]
+        signed = [_signed(r, s.nrefs_signature, opts, ("ar", n, seed)) for r, s in zip(results, stats)]
     adjusted: List[Optional[float]] = list(adjust_p_values(p_values, correction)) if correction else [None] * len(pairs)
     comparisons = []
     for (a, b), p, q in zip(pairs, p_values, adjusted):

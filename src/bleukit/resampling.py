@@ -1,4 +1,5 @@
-"""Bootstrap resampling without numpy: sacreBLEU's draws, resampled sums and scores in compiled code.
+"""Bootstrap resampling and approximate randomization without numpy: sacreBLEU's draws, resampled sums
+and scores in compiled code.
 
 A command such as ``bleukit REF -i SYS... --paired-bs`` spent more time importing numpy than
 resampling. Where the compiled modules are built, :func:`bootstrap_columns` resamples statistics
@@ -12,6 +13,11 @@ tables with no numpy at all:
   front: otherwise numpy's path sums in float32);
 - the metric scores the sums as sacreBLEU scores its float32 resamples
   (:meth:`~bleukit.metrics.base.Metric.native_float32_scores`, BLEU's in C).
+
+:func:`randomization_counts` does the same for approximate randomization (``--paired-ar``): numpy's
+bool coin flips (``Generator.randomization_sums`` draws them as the bits of 32-bit words, as numpy
+does, and sums each trial's swapped rows from the sums of every subset of four rows) and the
+metric's exact formula of integer statistics (:meth:`~bleukit.metrics.base.Metric.native_scores`).
 
 :mod:`bleukit.significance` takes this route whenever it applies and numpy's otherwise; both give
 the same numbers (tests check it, ``==``). The estimates taken from the scores are here too, in
@@ -35,7 +41,8 @@ from . import _native
 if TYPE_CHECKING:
     from .metrics.base import MetricOptions
 
-__all__ = ["KERNEL", "CHUNK", "CALL_DRAWS", "chunks", "seed_words", "generator", "bootstrap_columns", "column_sums",
+__all__ = ["KERNEL", "CHUNK", "CALL_DRAWS", "CALL_FLIPS", "chunks", "seed_words", "generator", "bootstrap_columns",
+           "randomization_counts", "column_sums",
            "pairwise_mean", "exact_mean", "estimate_ci", "p_value", "paired_p_value"]
 
 #: The compiled module (csrc/resample.c).
@@ -46,6 +53,15 @@ CHUNK = 1 << 18
 #: and sums them a cache-sized block at a time and packs the tables once per call): a few ms of
 #: work between two chances for Ctrl-C and the progress bar.
 CALL_DRAWS = 1 << 20
+#: Coin flips per call of approximate randomization's compiled route (``randomization_sums``, which
+#: sums every subset of each 4 rows once per call and then a trial's flipped rows a group at a time):
+#: a few ms of work between two chances for Ctrl-C and the progress bar.
+CALL_FLIPS = 1 << 23
+# numpy draws bool coin flips as the bits of 32-bit words and drops a call's unused bits, so each
+# chunk of flips but the last holds whole words.
+_FLIP_BITS = 32
+# The largest tables (items) approximate randomization sums in compiled code.
+_RANDOMIZATION_ITEMS = 1 << 22
 # Integers up to this are exact in float32, sums included: sacreBLEU's float32 sums are then these.
 _EXACT_FLOAT32 = 2**24
 # numpy's pairwise summation: blocks of this many items are added with 8 running sums.
@@ -93,6 +109,13 @@ def generator(seed: Optional[int]) -> Any:
     return kernel.Generator(seed_words(seed))
 
 
+def _table_width(tables: Any, n_rows: int, n_systems: int) -> int:
+    """The width of each row of ``n_systems`` tables of ``n_rows`` rows in one flat buffer."""
+    if n_rows < 1 or n_systems < 1 or len(tables) % (n_rows * n_systems):
+        raise ValueError(f"tables must hold {n_systems} tables of {n_rows} rows, got {len(tables)} items")
+    return len(tables) // (n_rows * n_systems)
+
+
 def bootstrap_columns(
     tables: Any,
     n_rows: int,
@@ -118,10 +141,7 @@ def bootstrap_columns(
     """
     from .metrics import metric_for
 
-    metric = metric_for(options)
-    if n_rows < 1 or n_systems < 1 or len(tables) % (n_rows * n_systems):
-        raise ValueError(f"tables must hold {n_systems} tables of {n_rows} rows, got {len(tables)} items")
-    width = len(tables) // (n_rows * n_systems)
+    metric, width = metric_for(options), _table_width(tables, n_rows, n_systems)
     # (a row of zeros asks whether the metric scores sums without numpy)
     if metric.native_float32_scores(array("q", bytes(8 * width)), 1, options) is None:
         return None
@@ -148,6 +168,65 @@ def bootstrap_columns(
         if progress is not None:
             progress(k)
     return columns
+
+
+def randomization_counts(
+    tables: Any,
+    n_rows: int,
+    n_systems: int,
+    pairs: Sequence[Tuple[int, int]],
+    observed: Sequence[float],
+    options: MetricOptions,
+    n_trials: int,
+    seed: Optional[int],
+    progress: Optional[Callable[[int], Any]] = None,
+) -> Optional[List[int]]:
+    """For each pair ``(a, b)`` of systems, how many of ``n_trials`` approximate-randomization
+    trials give a score difference ``|a' - b'|`` above ``observed[q]``, without numpy; ``None``
+    where this route does not apply (then numpy's does: the same counts).
+
+    ``tables`` is as :func:`bootstrap_columns` takes it. Each trial swaps the two systems' rows of
+    every sentence whose coin flip is set, the flips being sacreBLEU's (numpy's
+    ``default_rng(seed).integers(2, size=(n_trials, n_rows), dtype=bool)``, the same for every pair,
+    as sacreBLEU re-seeds each comparison), and scores both sides' integer sums exactly
+    (:meth:`~bleukit.metrics.base.Metric.native_scores`). The p-value is ``(count + 1) / (n_trials + 1)``.
+
+    >>> from bleukit.metrics.bleu import BleuOptions
+    >>> rows = array("q", [2, 2, 2, 1, 2, 1,  2, 2, 1, 0, 2, 1,  3, 3, 3, 2, 3, 2,    # system 0
+    ...                    2, 2, 1, 0, 2, 1,  2, 2, 1, 0, 2, 1,  3, 3, 1, 0, 3, 2])  # system 1
+    >>> counts = randomization_counts(rows, 3, 2, [(0, 1)], [57.0], BleuOptions(max_ngram_order=2), 1000, 12345)
+    >>> counts is None or counts == [519]  # (None without the compiled modules)
+    True
+    """
+    from .metrics import metric_for
+
+    metric, width = metric_for(options), _table_width(tables, n_rows, n_systems)
+    if metric.native_scores(array("q", bytes(8 * width)), 1, options) is None:
+        return None
+    rng = generator(seed)
+    kernel = _native.kernel(KERNEL)
+    # The kernel sums in 32 bits and keeps sums of every subset of 4 rows (8 bytes a column and
+    # row): very large tables go to numpy's route.
+    if rng is None or kernel is None or len(tables) > _RANDOMIZATION_ITEMS or \
+            n_rows * kernel.largest_item(tables) >= 2**31:
+        return None
+    flat_pairs = array("q", [i for pair in pairs for i in pair])
+    counts = [0] * len(pairs)
+    buffers = {}  # by chunk size, as in bootstrap_columns
+    sides = 2 * len(pairs)
+    for k in chunks(n_trials, n_rows, CALL_FLIPS, _FLIP_BITS):
+        if k not in buffers:
+            buffers[k] = array("q", bytes(8 * k * sides * width))
+        sums = buffers[k]
+        rng.randomization_sums(tables, n_systems, width, flat_pairs, sums)
+        scores = metric.native_scores(sums, k * sides, options)
+        assert scores is not None  # it scored the row of zeros above
+        for q, limit in enumerate(observed):
+            a_side, b_side = scores[2 * q :: sides], scores[2 * q + 1 :: sides]
+            counts[q] += sum(1 for x, y in zip(a_side, b_side) if abs(x - y) > limit)
+        if progress is not None:
+            progress(k)
+    return counts
 
 
 def column_sums(tables: Any, n_rows: int, n_systems: int) -> List[List[int]]:

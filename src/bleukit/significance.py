@@ -539,7 +539,16 @@ def paired_test(
             return _corrected(out, p_values, correction)
         names, stats = found
     else:
-        names, stats, _ = system_statistics(systems, references, opts)
+        randomized = _compiled_randomization(check_systems(systems), references, opts, n, seed, progress)
+        if isinstance(randomized, _Randomized):
+            counted, p_values = randomized.counted, randomized.p_values
+            out = [
+                PairedResult(name, _signed(result, sig, opts, ("ar", n, seed)), p_values[k - 1] if k else None, None,
+                             None)
+                for k, (name, result, sig) in enumerate(zip(counted.names, counted.results, counted.signatures))
+            ]
+            return _corrected(out, p_values, correction)
+        names, stats = randomized
     return paired_test_statistics(
         names, stats, opts, method=method, n_samples=n, seed=seed, correction=correction, progress=progress
     )
@@ -557,6 +566,47 @@ class _Resampled:
         self.names, self.results, self.nrefs, self.columns = names, results, nrefs, columns
 
 
+class _Counted:
+    """Systems' statistics tables counted without numpy (``Metric.systems_rows``): every table, one
+    after another, in one flat int64 buffer, their ``nrefs`` columns likewise, and their corpus
+    results and ``nrefs:`` signature values."""
+
+    __slots__ = ("names", "rows", "nrefs", "n_rows", "results", "signatures")
+
+    def __init__(self, names: List[str], rows: Any, nrefs: Any, n_rows: int, options: MetricOptions) -> None:
+        self.names, self.rows, self.nrefs, self.n_rows = names, rows, nrefs, n_rows
+        metric = metric_for(options)
+        self.results: List[MetricResult] = []
+        self.signatures: List[Any] = []
+        for j, sums in enumerate(resampling.column_sums(rows, n_rows, len(names))):
+            sig = nrefs_signature(min(nrefs[j * n_rows : (j + 1) * n_rows]), max(nrefs[j * n_rows : (j + 1) * n_rows]))
+            self.results.append(metric.row_result(sums, sig if isinstance(sig, int) else -1, options))
+            self.signatures.append(sig)
+
+    def statistics(self, options: MetricOptions) -> Tuple[List[str], List[Statistics]]:
+        """The names and the numpy statistics tables, for numpy's route."""
+        metric = metric_for(options)
+        count = len(self.names)
+        table = np.frombuffer(self.rows, dtype=np.int64).reshape(count, self.n_rows, -1)
+        counts = np.frombuffer(self.nrefs, dtype=np.int64).reshape(count, self.n_rows)
+        return self.names, [metric.statistics_type(table[j], counts[j], **metric.layout(options)) for j in range(count)]
+
+
+def _counted(
+    named: List[Tuple[str, List[str]]], references: Sequence[Any], options: MetricOptions, seed: Seed
+) -> Union[_Counted, Tuple[List[str], List[Statistics]]]:
+    """Checked ``(name, hypotheses)`` systems counted for the compiled route (:class:`_Counted`), or,
+    where it cannot apply (no seed, no such path for the metric), their names and statistics tables
+    for numpy's route. The references are counted once for all systems either way."""
+    metric = metric_for(options)
+    names, hyps = [name for name, _ in named], [h for _, h in named]
+    refs = checked_references(references, len(hyps[0]), options)
+    found = metric.systems_rows(hyps, refs, options) if seed is not None and refs else None
+    if found is None:
+        return names, metric.systems_statistics(hyps, refs, options)
+    return _Counted(names, found[0], found[1], len(refs), options)
+
+
 def _compiled_bootstrap(
     named: List[Tuple[str, List[str]]], references: Sequence[Any], options: MetricOptions, n: int, seed: Seed,
     progress: Progress,
@@ -564,26 +614,44 @@ def _compiled_bootstrap(
     """The bootstrap of checked ``(name, hypotheses)`` systems on the compiled route, without numpy
     (:mod:`bleukit.resampling`), or, where it does not apply, their names and statistics tables for
     numpy's route (counted once)."""
-    metric = metric_for(options)
-    names, hyps = [name for name, _ in named], [h for _, h in named]
-    refs = checked_references(references, len(hyps[0]), options)
-    found = metric.systems_rows(hyps, refs, options) if seed is not None and refs else None
-    if found is None:
-        return names, metric.systems_statistics(hyps, refs, options)
-    rows, nrefs = found
-    n_rows, count = len(refs), len(hyps)
-    columns = resampling.bootstrap_columns(rows, n_rows, count, options, n, seed, progress)
-    width = len(rows) // (n_rows * count)
+    found = _counted(named, references, options, seed)
+    if not isinstance(found, _Counted):
+        return found
+    columns = resampling.bootstrap_columns(found.rows, found.n_rows, len(found.names), options, n, seed, progress)
     if columns is None:
-        table = np.frombuffer(rows, dtype=np.int64).reshape(count, n_rows, width)
-        counts = np.frombuffer(nrefs, dtype=np.int64).reshape(count, n_rows)
-        return names, [metric.statistics_type(table[j], counts[j], **metric.layout(options)) for j in range(count)]
-    results, signatures = [], []
-    for j, sums in enumerate(resampling.column_sums(rows, n_rows, count)):
-        sig = nrefs_signature(min(nrefs[j * n_rows : (j + 1) * n_rows]), max(nrefs[j * n_rows : (j + 1) * n_rows]))
-        results.append(metric.row_result(sums, sig if isinstance(sig, int) else -1, options))
-        signatures.append(sig)
-    return _Resampled(names, results, signatures, columns)
+        return found.statistics(options)
+    return _Resampled(found.names, found.results, found.signatures, columns)
+
+
+class _Randomized:
+    """The compiled route's approximate randomization: the counted systems and the p-value of each
+    against the first."""
+
+    __slots__ = ("counted", "p_values")
+
+    def __init__(self, counted: _Counted, p_values: List[float]) -> None:
+        self.counted, self.p_values = counted, p_values
+
+
+def _compiled_randomization(
+    named: List[Tuple[str, List[str]]], references: Sequence[Any], options: MetricOptions, n: int, seed: Seed,
+    progress: Progress,
+) -> Union[_Randomized, Tuple[List[str], List[Statistics]]]:
+    """Approximate randomization of checked ``(name, hypotheses)`` systems against the first on the
+    compiled route, without numpy (:func:`bleukit.resampling.randomization_counts`): the counted
+    systems and their p-values; or, where it does not apply, their names and statistics tables for
+    numpy's route (counted once)."""
+    found = _counted(named, references, options, seed)
+    if not isinstance(found, _Counted):
+        return found
+    base = found.results[0].score
+    pairs = [(0, k) for k in range(1, len(found.names))]
+    observed = [abs(base - r.score) for r in found.results[1:]]
+    counts = resampling.randomization_counts(found.rows, found.n_rows, len(found.names), pairs, observed, options,
+                                             n, seed, progress) if pairs else []
+    if counts is None:
+        return found.statistics(options)
+    return _Randomized(found, [(c + 1) / (n + 1) for c in counts])
 
 
 def _bootstrap_records(
@@ -684,8 +752,8 @@ def paired_test_statistics(
     else:
         p_values = randomization_p_values(stats, results, pairs, opts, n, seed, progress)
         out = [
-            PairedResult(name, _signed(result, stats[k], opts, ("ar", n, seed)), p_values[k - 1] if k else None,
-                         None, None)
+            PairedResult(name, _signed(result, stats[k].nrefs_signature, opts, ("ar", n, seed)),
+                         p_values[k - 1] if k else None, None, None)
             for k, (name, result) in enumerate(zip(names, results))
         ]
     return _corrected(out, p_values, correction)
@@ -816,8 +884,10 @@ def randomization_p_values(
     return [(int(e) + 1) / (n + 1) for e in exceed.tolist()]
 
 
-def _signed(result: MetricResult, stats: Statistics, options: MetricOptions, resampling: Tuple[str, int, Seed]) -> Any:
-    return dataclasses.replace(result, signature=options.signature(stats.nrefs_signature, resampling))  # type: ignore
+def _signed(result: MetricResult, nrefs: Any, options: MetricOptions, resampling: Tuple[str, int, Seed]) -> Any:
+    """The result with ``resampling`` (``("ar", n, seed)``) in its signature; ``nrefs`` is the
+    table's ``nrefs:`` value."""
+    return dataclasses.replace(result, signature=options.signature(nrefs, resampling))  # type: ignore
 
 
 def _p_value(samples: np.ndarray, observed: float) -> float:

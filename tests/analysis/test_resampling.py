@@ -1,5 +1,6 @@
-"""The bootstrap without numpy (bleukit.resampling, csrc/resample.c, csrc/metrics/bleu/float32.c):
-numpy's draws, exact sums and sacreBLEU's float32 scores, each compared with numpy's route with ==."""
+"""The bootstrap and approximate randomization without numpy (bleukit.resampling, csrc/resample.c,
+csrc/metrics/bleu/float32.c): numpy's draws and coin flips, exact sums, sacreBLEU's float32 scores
+and exact scores, each compared with numpy's route with ==."""
 
 import json
 import os
@@ -89,6 +90,21 @@ def test_gather_sums_are_numpys(systems, width, n_rows, k, per, largest):
     assert np.array_equal(table, before[0]) and np.array_equal(indices, before[1])  # inputs untouched
 
 
+def _generators(seed):
+    """The compiled generator and numpy's for ``seed``, each with half a 64-bit output left over
+    for what is drawn next."""
+    ours, theirs = KERNEL.Generator(resampling.seed_words(seed)), np.random.default_rng(seed)
+    ours.integers(7, np.empty(1, np.int64))
+    theirs.integers(0, 7, size=1, dtype=np.int64)
+    return ours, theirs
+
+
+def _assert_the_streams_go_on_alike(ours, theirs):
+    after = np.empty(9, np.int64)
+    ours.integers(1000, after)
+    assert after.tolist() == theirs.integers(0, 1000, size=9, dtype=np.int64).tolist()
+
+
 @needs_kernels
 @pytest.mark.parametrize("seed", [0, 12345, 2**64 + 5])
 @pytest.mark.parametrize("largest", [0, 16383, 100_000])
@@ -101,18 +117,14 @@ def test_resample_sums_are_numpys_draws_summed(systems, width, n_rows, k, larges
     rng = np.random.default_rng(seed + largest)
     table = rng.integers(0, largest + 1, size=(systems, n_rows, width), dtype=np.int64)
     table.flat[-1] = largest
-    ours, theirs = KERNEL.Generator(resampling.seed_words(seed)), np.random.default_rng(seed)
-    ours.integers(7, np.empty(1, np.int64))  # half a 64-bit output left over for the sums' draws
-    theirs.integers(0, 7, size=1, dtype=np.int64)
+    ours, theirs = _generators(seed)
     out = np.full((k, systems, width), -7, dtype=np.int64)
     before = table.copy()
     ours.resample_sums(table, systems, width, out)
     draws = theirs.integers(0, n_rows, size=(k, n_rows), dtype=np.int64)
     assert out.tolist() == np.stack([table[j][draws].sum(axis=1) for j in range(systems)], axis=1).tolist()
     assert np.array_equal(table, before)
-    after = np.empty(9, np.int64)
-    ours.integers(1000, after)  # the stream goes on where numpy's does
-    assert after.tolist() == theirs.integers(0, 1000, size=9, dtype=np.int64).tolist()
+    _assert_the_streams_go_on_alike(ours, theirs)
 
 
 @needs_kernels
@@ -132,12 +144,83 @@ def test_resample_sums_checks_everything_before_drawing():
         (lambda: ours.resample_sums(table, 1, 2, np.empty((1, 2), np.float64)), TypeError, "int64"),
         (lambda: ours.resample_sums(table, 1, 2, out[:, ::2]), (TypeError, ValueError, BufferError), None),
     ]
+    _assert_refused_without_drawing(refused, ours, theirs)
+
+
+def _assert_refused_without_drawing(refused, ours, theirs):
+    """Each call raises its error, and none of them drew from the generator."""
     for call, error, message in refused:
         with pytest.raises(error, match=message):
             call()
     drawn = np.empty(5, np.int64)
-    ours.integers(4, drawn)  # nothing was drawn by the refused calls
+    ours.integers(4, drawn)
     assert drawn.tolist() == theirs.integers(0, 4, size=5, dtype=np.int64).tolist()
+
+
+def _flip_sums(table, pairs, flips):
+    """numpy's trial statistics: a' = flipped rows of a + the others of b, b' = the rest."""
+    kept = (~flips).astype(np.int64)
+    flipped = flips.astype(np.int64)
+    return np.stack([np.stack([flipped @ table[a] + kept @ table[b], flipped @ table[b] + kept @ table[a]], axis=1)
+                     for a, b in pairs], axis=1)
+
+
+@needs_kernels
+@pytest.mark.parametrize("seed", [0, 12345, 2**64 + 5])
+# items up to 16383 in 16-bit subset sums (flushed every group at 16383), larger ones in 32 bits
+@pytest.mark.parametrize("largest", [0, 1000, 16383, 16384, 100_000])
+# one row; rows a multiple of 4 or not (the last group is partial); several pairs, a pair repeated,
+# reversed and of a system with itself; trials past a block of 16
+@pytest.mark.parametrize("systems,width,n_rows,pairs,k", [
+    (2, 1, 1, [(0, 1)], 40), (2, 10, 3004, [(0, 1)], 37), (5, 10, 3004, [(0, 1), (0, 2), (0, 3), (0, 4)], 19),
+    (3, 7, 41, [(0, 1), (2, 1), (1, 0), (0, 0), (0, 1)], 100), (2, 2, 40_000, [(1, 0)], 3)])
+def test_randomization_sums_are_numpys_flips_summed(systems, width, n_rows, pairs, k, largest, seed):
+    largest = min(largest, (2**31 - 1) // n_rows)  # sums that could pass 2**31 are refused (next test)
+    rng = np.random.default_rng(seed + largest)
+    table = rng.integers(0, largest + 1, size=(systems, n_rows, width), dtype=np.int64)
+    table.flat[-1] = largest
+    ours, theirs = _generators(seed)
+    flat_pairs = np.array(pairs, dtype=np.int64).ravel()
+    before = table.copy()
+    # two calls, the first of whole 32-bit words of flips: numpy's one call, flip for flip
+    first = np.full((32, len(pairs), 2, width), -7, dtype=np.int64)
+    rest = np.full((k, len(pairs), 2, width), -7, dtype=np.int64)
+    ours.randomization_sums(table, systems, width, flat_pairs, first)
+    ours.randomization_sums(table, systems, width, flat_pairs, rest)
+    flips = theirs.integers(2, size=(32 + k, n_rows), dtype=bool)
+    assert np.concatenate([first, rest]).tolist() == _flip_sums(table, pairs, flips).tolist()
+    assert np.array_equal(table, before)
+    _assert_the_streams_go_on_alike(ours, theirs)
+
+
+@needs_kernels
+def test_randomization_sums_check_everything_before_drawing():
+    table = np.ones((2, 4, 2), dtype=np.int64)
+    pairs = np.array([0, 1], dtype=np.int64)
+    out = np.empty((1, 1, 2, 2), dtype=np.int64)
+    ours, theirs = KERNEL.Generator([3]), np.random.default_rng(3)
+    refused = [
+        (lambda: ours.randomization_sums(-table, 2, 2, pairs, out), ValueError, "negative"),
+        (lambda: ours.randomization_sums(np.full((2, 4, 2), 2**29, np.int64), 2, 2, pairs, out), ValueError,
+         "2\\*\\*31"),
+        (lambda: ours.randomization_sums(table, 2, 2, np.array([0, 1, 1], np.int64), out), ValueError, "pairs"),
+        (lambda: ours.randomization_sums(table, 2, 2, np.array([], np.int64), out), ValueError, "pairs"),
+        (lambda: ours.randomization_sums(table, 2, 2, np.array([0, 2], np.int64), out), ValueError,
+         "not a system"),
+        (lambda: ours.randomization_sums(table, 2, 2, np.array([-1, 0], np.int64), out), ValueError,
+         "not a system"),
+        (lambda: ours.randomization_sums(table, 2, 2, pairs, np.empty(6, np.int64)), ValueError, "whole rows"),
+        (lambda: ours.randomization_sums(table, 3, 2, pairs, out), ValueError, "not 3 tables"),
+        (lambda: ours.randomization_sums(table, 2, 2, pairs, table[0]), ValueError, "overlap"),
+        (lambda: ours.randomization_sums(table, 0, 2, pairs, out), ValueError, "positive"),
+        (lambda: ours.randomization_sums(table[:, :0], 2, 2, pairs, out), ValueError, "must have rows"),
+        (lambda: ours.randomization_sums(table.astype(np.int32), 2, 2, pairs, out), TypeError, "int64"),
+        (lambda: ours.randomization_sums(table, 2, 2, pairs.astype(np.int32), out), TypeError, "int64"),
+        (lambda: ours.randomization_sums(table, 2, 2, pairs, out.astype(np.float64)), TypeError, "int64"),
+        (lambda: ours.randomization_sums(table, 2, 2, pairs, out[..., ::2]), (TypeError, ValueError, BufferError),
+         None),
+    ]
+    _assert_refused_without_drawing(refused, ours, theirs)
 
 
 @pytest.mark.parametrize("engine", ["kernel", "python"])
@@ -190,10 +273,10 @@ def test_largest_item():
         KERNEL.largest_item(np.array([3, -1, -2], dtype=np.int64))
 
 
-def _random_sums(rng, order, rows):
+def _random_sums(rng, order, rows, tops=()):
     out = []
     for _ in range(rows):
-        top = rng.choice([0, 1, 2, 3, 5, 20, 1000, 60000, 2**24])
+        top = rng.choice([0, 1, 2, 3, 5, 20, 1000, 60000, 2**24, *tops])
         totals = [rng.randint(0, top) if rng.random() < 0.9 else 0 for _ in range(order)]
         correct = [rng.randint(0, t) if rng.random() < 0.7 else 0 for t in totals]
         out.append([rng.randint(0, top), rng.randint(0, top)] + correct + totals)
@@ -228,6 +311,47 @@ def test_float32_scores_are_the_numpy_formulas(monkeypatch, weak, compensated):
                                    float(options.resolved_smooth_value or 0.0), options.effective_order, weak,
                                    compensated, out)
         assert out.tolist() == expected, keywords
+
+
+@needs_kernels
+@pytest.mark.parametrize("compensated", [True, False], ids=["sum312", "sum39"])
+def test_scores_are_the_numpy_formula(monkeypatch, compensated):
+    """The C formula of integer statistics against BLEU's own (Metric.scores: numpy, libm's exp and
+    log, Python's sum) for both Pythons' sum(), on random statistics up to 2**53, every smoothing
+    and order: approximate randomization's trials score the same either way."""
+    monkeypatch.setattr(libm, "COMPENSATED_SUM", compensated)
+    rng = random.Random(11)
+    for keywords in OPTION_CASES:
+        options = BleuOptions(**keywords)
+        rows = _random_sums(rng, options.max_ngram_order, 150, tops=[2**40, 2**53])
+        expected = formula.table_scores(np.array(rows, dtype=np.int64), options).tolist()
+        out = array("d", bytes(8 * len(rows)))
+        BLEU_KERNEL.scores(array("q", [v for r in rows for v in r]), options.max_ngram_order,
+                           formula.SMOOTH_CODES[options.smooth_method], float(options.resolved_smooth_value or 0.0),
+                           options.effective_order, compensated, out)
+        assert out.tolist() == expected, keywords
+        if compensated == formula.COMPENSATED_SUM:
+            native = formula.native_scores(array("q", [v for r in rows for v in r]), len(rows), options)
+            assert native is not None and native.tolist() == expected
+
+
+@needs_kernels
+def test_scores_refuse_inexact_statistics_and_bad_arguments():
+    out = array("d", [0.0])
+    with pytest.raises(ValueError, match="2\\*\\*53"):
+        BLEU_KERNEL.scores(array("q", [2**53 + 1, 1, 1, 1]), 1, 3, 0.0, False, True, out)
+    with pytest.raises(ValueError, match="2\\*\\*53"):
+        BLEU_KERNEL.scores(array("q", [1, 1, -1, 1]), 1, 3, 0.0, False, True, out)
+    with pytest.raises(ValueError, match="rows of width"):
+        BLEU_KERNEL.scores(array("q", [1, 1, 1]), 1, 3, 0.0, False, True, out)
+    with pytest.raises(ValueError, match="order"):
+        BLEU_KERNEL.scores(array("q", [1, 1]), 0, 3, 0.0, False, True, out)
+    with pytest.raises(ValueError, match="smoothing code"):
+        BLEU_KERNEL.scores(array("q", [1, 1, 1, 1]), 1, 9, 0.0, False, True, out)
+    with pytest.raises(ValueError, match="finite"):
+        BLEU_KERNEL.scores(array("q", [1, 1, 1, 1]), 1, 1, float("inf"), False, True, out)
+    with pytest.raises(TypeError, match="float64"):
+        BLEU_KERNEL.scores(array("q", [1, 1, 1, 1]), 1, 1, 0.0, False, True, array("f", [0.0]))
 
 
 @needs_kernels
@@ -273,9 +397,38 @@ def test_compiled_bootstrap_is_numpys_on_random_tables(data):
         assert columns[j] == formula.score_float32_sums(sums, options).score.tolist()
 
 
-def test_native_float32_scores_declines_custom_weights():
+def test_native_scores_decline_custom_weights():
     options = BleuOptions(weights=(0.5, 0.5, 0.0, 0.0))
     assert formula.native_float32_scores(array("q", bytes(80)), 1, options) is None
+    assert formula.native_scores(array("q", bytes(80)), 1, options) is None
+
+
+@needs_kernels
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_compiled_randomization_is_numpys_on_random_tables(data):
+    """Differential: random tables, pairs, seeds, trial counts, thresholds and options through the
+    compiled route, against numpy's coin flips, integer sums and BLEU's formula."""
+    order = data.draw(st.integers(1, 5), "order")
+    systems = data.draw(st.integers(1, 4), "systems")
+    n_rows = data.draw(st.integers(1, 40), "rows")
+    width = 2 + 2 * order
+    top = data.draw(st.sampled_from([1, 3, 50, 4000, 20000]), "largest item")
+    values = data.draw(st.lists(st.integers(0, top), min_size=systems * n_rows * width,
+                                max_size=systems * n_rows * width), "table")
+    pairs = data.draw(st.lists(st.tuples(st.integers(0, systems - 1), st.integers(0, systems - 1)), min_size=1,
+                               max_size=4), "pairs")
+    observed = data.draw(st.lists(st.sampled_from([0.0, 0.5, 3.0, 20.0]), min_size=len(pairs),
+                                  max_size=len(pairs)), "observed")
+    seed = data.draw(st.integers(0, 2**80), "seed")
+    n = data.draw(st.integers(1, 200), "trials")
+    method = data.draw(st.sampled_from(["exp", "floor", "add-k", "none"]), "smoothing")
+    options = BleuOptions(max_ngram_order=order, smooth_method=method, effective_order=data.draw(st.booleans()))
+    counts = resampling.randomization_counts(array("q", values), n_rows, systems, pairs, observed, options, n, seed)
+    table = np.array(values, dtype=np.int64).reshape(systems, n_rows, width)
+    sums = _flip_sums(table, pairs, np.random.default_rng(seed).integers(2, size=(n, n_rows), dtype=bool))
+    scores = formula.table_scores(sums.reshape(-1, width), options).reshape(n, len(pairs), 2)
+    assert counts == [int((np.abs(scores[:, q, 0] - scores[:, q, 1]) > observed[q]).sum()) for q in range(len(pairs))]
 
 
 def test_numpy_version_is_read_without_importing_it():
@@ -335,17 +488,18 @@ def test_exact_mean_is_statistics_mean(n):
         assert resampling.exact_mean(values) == statistics.mean(values)
 
 
-def _routes(monkeypatch):
-    """Records, for each bootstrap, whether the compiled route ran (True) or declined (False)."""
+def _routes(monkeypatch, name="bootstrap_columns"):
+    """Records, for each bootstrap (or approximate randomization: ``randomization_counts``), whether
+    the compiled route ran (True) or declined (False)."""
     routes = []
-    real = resampling.bootstrap_columns
+    real = getattr(resampling, name)
 
     def recording(*args, **kwargs):
         out = real(*args, **kwargs)
         routes.append(out is not None)
         return out
 
-    monkeypatch.setattr(resampling, "bootstrap_columns", recording)
+    monkeypatch.setattr(resampling, name, recording)
     return routes
 
 
@@ -370,6 +524,54 @@ def test_compiled_route_equals_numpys_route(wmt17, monkeypatch, keywords):
     monkeypatch.setattr(resampling, "generator", lambda seed: None)  # numpy's draws and sums
     assert run() == compiled
     assert routes[3:] and True not in routes[3:]
+
+
+@needs_kernels
+@pytest.mark.parametrize("keywords", [{}, dict(smooth_method="floor", smooth_value=0.2), dict(smooth_method="add-k",
+                                                                                             smooth_value=0.4),
+                                      dict(effective_order=True, lowercase=True), dict(tokenize="none"),
+                                      dict(max_ngram_order=2, tokenize="char")])
+def test_compiled_randomization_equals_numpys_route(wmt17, monkeypatch, keywords):
+    """Approximate randomization on the compiled route and on numpy's, with calls of a few trials
+    each (whole 32-bit words of flips but the last), a correction and a progress bar."""
+    systems, refs = wmt17
+    named = [(name, hyps[:500]) for name, hyps in systems[:4]]
+    options = BleuOptions(**keywords)
+    # calls of 32 trials of 500 rows (37 would not be whole 32-bit words), on both routes
+    monkeypatch.setattr(resampling, "CALL_FLIPS", 500 * 37)
+    monkeypatch.setattr(significance, "_CHUNK_FLIPS", 500 * 37)
+
+    def run():
+        done = []
+        out = bleukit.paired_test(named, refs[:500], method="ar", n_samples=301, seed=6, options=options,
+                                  correction="holm", progress=done.append)
+        assert sum(done) == 301 and len(done) > 1
+        return out
+
+    monkeypatch.delenv("BLEUKIT_ENGINE", raising=False)
+    routes = _routes(monkeypatch, "randomization_counts")
+    compiled = run()
+    assert routes == [True]
+    monkeypatch.setattr(resampling, "generator", lambda seed: None)  # numpy's flips and sums
+    assert run() == compiled
+    assert routes == [True, False]
+    assert {r.result.signature.split("|")[1] for r in compiled} == {"ar:301"}
+
+
+def test_compiled_randomization_declines_what_it_does_not_do(wmt17, monkeypatch):
+    """Custom weights (no compiled formula), no seed (numpy's entropy), a metric without a compiled
+    formula (chrF) and tables too large for the subset sums: numpy's route, the same numbers."""
+    systems, refs = wmt17
+    named = [(name, hyps[:200]) for name, hyps in systems[:3]]
+    routes = _routes(monkeypatch, "randomization_counts")
+    bleukit.paired_test(named, refs[:200], method="ar", n_samples=50, options=BleuOptions(weights=(0.5, 0.5, 0, 0)))
+    bleukit.paired_test(named, refs[:200], method="ar", n_samples=50, seed=None)
+    bleukit.paired_test(named, refs[:200], method="ar", n_samples=50, options=bleukit.ChrfOptions())
+    assert True not in routes
+    compiled = bleukit.paired_test(named, refs[:200], method="ar", n_samples=50)
+    monkeypatch.setattr(resampling, "_RANDOMIZATION_ITEMS", 100)
+    assert bleukit.paired_test(named, refs[:200], method="ar", n_samples=50) == compiled
+    assert routes[-2:] == [KERNEL is not None, False]
 
 
 def test_the_compiled_route_declines_what_it_does_not_do(wmt17, monkeypatch):
@@ -403,13 +605,14 @@ def test_bootstrap_result_is_with_bootstrap_of_the_table(wmt17):
 
 
 @needs_kernels
-@pytest.mark.parametrize("flag,systems", [("--paired-bs", 3), ("--confidence", 1)])
+@pytest.mark.parametrize("flag,systems", [("--paired-bs", 3), ("--confidence", 1), ("--paired-ar", 3)])
 def test_command_line_bootstrap_imports_no_numpy(shared_data, tmp_path, flag, systems):
-    """The command line's bootstrap runs on the compiled route: numpy is never imported, and the
-    output is sacreBLEU's (its JSON, but for the version)."""
+    """The command line's bootstrap and approximate randomization run on the compiled route: numpy
+    is never imported, and the output is sacreBLEU's (its JSON, but for the version)."""
     folder = shared_data / "wmt17-en-de"
     files = [str(folder / f"hyp.{name}.de") for name in WMT17[:systems]]
-    argv = [str(folder / "ref.de"), "-i", *files, flag, "--paired-bs-n", "200", "--confidence-n", "200"]
+    argv = [str(folder / "ref.de"), "-i", *files, flag, "--paired-bs-n", "200", "--confidence-n", "200",
+            "--paired-ar-n", "500"]
     env = {**os.environ, "SACREBLEU_SEED": "77"}
     env.pop("BLEUKIT_ENGINE", None)
     ours = subprocess.run([sys.executable, "-X", "importtime", "-m", "bleukit", *argv], capture_output=True,

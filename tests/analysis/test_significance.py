@@ -285,6 +285,7 @@ def test_chunk_size_does_not_change_results(wmt17, monkeypatch):
     monkeypatch.setattr(significance, "_CHUNK", 500)
     monkeypatch.setattr(resampling, "CHUNK", 500)
     monkeypatch.setattr(resampling, "CALL_DRAWS", 500)
+    monkeypatch.setattr(resampling, "CALL_FLIPS", 700)
     monkeypatch.setattr(significance, "_CHUNK_FLIPS", 700)
     for m in ("bs", "ar"):
         assert bleukit.paired_test(named, refs[:120], method=m, n_samples=150) == full[m]
@@ -295,7 +296,8 @@ def test_progress_counts_every_sample(wmt17, monkeypatch, method):
     systems, refs, _ = wmt17
     monkeypatch.setattr(significance, "_CHUNK", 5000)
     monkeypatch.setattr(resampling, "CHUNK", 5000)
-    monkeypatch.setattr(resampling, "CALL_DRAWS", 5000)  # the compiled route's calls
+    monkeypatch.setattr(resampling, "CALL_DRAWS", 5000)  # the compiled routes' calls
+    monkeypatch.setattr(resampling, "CALL_FLIPS", 5000)
     monkeypatch.setattr(significance, "_CHUNK_FLIPS", 5000)
     steps = []
     named = [(name, systems[name][:100]) for name in WMT17[:3]]

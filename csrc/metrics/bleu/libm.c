@@ -1,6 +1,7 @@
 /*
  * bleukit.metrics.bleu._kernel: libm's exp() and log() over a vector of doubles (the glue is
- * bleukit.metrics.bleu.libm), and the BLEU of bootstrap resamples (float32.c).
+ * bleukit.metrics.bleu.libm), and the BLEU of bootstrap resamples and approximate-randomization
+ * trials without numpy (float32.c).
  *
  * Why: sacreBLEU computes BLEU with math.exp and math.log, which call the C library's exp() and
  * log(). numpy's own exp/log (SIMD code on CPUs with AVX-512) differ from them in the last bit for
@@ -93,8 +94,9 @@ static PyObject *py_log(PyObject *self, PyObject *args) {
     return vector_call(args, libm_log);
 }
 
-/* float32.c: BLEU of bootstrap resamples as sacreBLEU scores them. */
+/* float32.c: BLEU of bootstrap resamples and of integer statistics as sacreBLEU scores them. */
 PyObject *bleu_float32_scores(PyObject *self, PyObject *args);
+PyObject *bleu_scores(PyObject *self, PyObject *args);
 
 static PyMethodDef methods[] = {
     {"exp", py_exp, METH_VARARGS,
@@ -110,6 +112,10 @@ static PyMethodDef methods[] = {
      "float32_scores(sums, order, smooth_method, smooth_value, effective_order, weak_scalars, compensated_sum, out)\n\n"
      "out[r] = sacreBLEU's BLEU of the float32 resample sums in row r of the int64 table sums (each in\n"
      "[0, 2**24]), as bleukit.metrics.bleu.formula.score_float32_sums computes it (see csrc/metrics/bleu/float32.c)."},
+    {"scores", bleu_scores, METH_VARARGS,
+     "scores(sums, order, smooth_method, smooth_value, effective_order, compensated_sum, out)\n\n"
+     "out[r] = sacreBLEU's BLEU of the integer statistics in row r of the int64 table sums (each in [0, 2**53]),\n"
+     "as BLEU's formula (Metric.scores) computes it, without numpy (see csrc/metrics/bleu/float32.c)."},
     {NULL, NULL, 0, NULL}};
 
 static PyModuleDef_Slot slots[] = {

@@ -505,6 +505,14 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
         no such path. Tests compare it with :meth:`float32_scores`, ``==``."""
         return None
 
+    def native_scores(self, sums: Any, rows: int, options: OptionsT) -> Optional[Any]:
+        """:meth:`scores` of ``rows`` rows of integer statistics (a flat int64 buffer, each in
+        [0, 2**53]) without numpy, as a float64 buffer; ``None`` (this default) where the metric has
+        no such path. With :meth:`systems_rows` it lets the command line's approximate
+        randomization run without importing numpy (:mod:`bleukit.resampling`). Tests compare it
+        with :meth:`scores`, ``==``."""
+        return None
+
     @abc.abstractmethod
     def result(self, statistics: StatisticsT, options: OptionsT) -> ResultT:
         """The result (score, its parts, signature) of a table, scored as one corpus."""

@@ -58,7 +58,7 @@ else:
     libm = _Lazy("bleukit.metrics.bleu.libm")
 
 __all__ = ["RowScores", "score_rows", "score_table", "table_scores", "score_float32_sums", "native_float32_scores",
-           "score_row", "LOG_ZERO"]
+           "native_scores", "score_row", "LOG_ZERO"]
 
 #: sacreBLEU's floor for log(0): makes the geometric mean exactly 0 without a math error.
 LOG_ZERO = -9999999999.0
@@ -129,6 +129,26 @@ def native_float32_scores(sums: Any, rows: int, options: BleuOptions) -> "Option
     kernel.float32_scores(sums, options.max_ngram_order, SMOOTH_CODES[options.smooth_method],
                           float(options.resolved_smooth_value or 0.0), options.effective_order, weak,
                           COMPENSATED_SUM, out)
+    return out
+
+
+def native_scores(sums: Any, rows: int, options: BleuOptions) -> "Optional[array[float]]":
+    """:func:`table_scores` of ``rows`` rows of integer statistics (a flat int64 buffer, each in
+    [0, 2**53]) in compiled code and without numpy: a float64 ``array`` (approximate randomization's
+    trials on the command line). ``None`` where that code does not apply (not built,
+    ``BLEUKIT_ENGINE=python``, custom ``weights``); tests compare it with :func:`table_scores`,
+    ``==``, for every option.
+
+    >>> out = native_scores(array("q", [3, 3, 2, 1, 3, 2]), 1, BleuOptions(max_ngram_order=2))
+    >>> out is None or out.tolist() == [57.73502691896257]
+    True
+    """
+    kernel = _native.kernel(KERNEL)
+    if kernel is None or options.weights is not None:
+        return None
+    out = array("d", bytes(8 * rows))
+    kernel.scores(sums, options.max_ngram_order, SMOOTH_CODES[options.smooth_method],
+                  float(options.resolved_smooth_value or 0.0), options.effective_order, COMPENSATED_SUM, out)
     return out
 
 

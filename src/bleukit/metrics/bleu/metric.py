@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence,
 
 from ..base import Metric
 from .extract import one_sentence_row, summed_row, text_statistics
-from .formula import native_float32_scores, score_float32_sums, score_row, score_table, table_scores
+from .formula import native_float32_scores, native_scores, score_float32_sums, score_row, score_table, table_scores
 from .kernel import native_systems_rows, native_systems_statistics, uses_native
 from .options import BleuOptions
 from .result import BleuResult
@@ -96,6 +96,9 @@ class BLEU(Metric[BleuOptions, BleuStatistics, BleuResult]):
 
     def native_float32_scores(self, sums: Any, rows: int, options: BleuOptions) -> Optional[Any]:
         return native_float32_scores(sums, rows, options)
+
+    def native_scores(self, sums: Any, rows: int, options: BleuOptions) -> Optional[Any]:
+        return native_scores(sums, rows, options)
 
     def pairwise_scores(
         self, hypotheses: List[str], references: List[str], options: BleuOptions, *, threads: int = 1
