@@ -657,7 +657,7 @@ static void subset_sums(const int64_t *t, Py_ssize_t n_rows, Py_ssize_t systems,
 
 /* Trials summed together: each group's subset sums (16 rows) are read once for all of them while
  * they are in the L1 cache, instead of once per trial from the whole table (~1.4 MB for five
- * systems of 3,000 sentences, past L2): a trial in about half the time. */
+ * systems of 3,000 sentences): 3.0 instead of 3.4 us a trial there. */
 #define TRIAL_BLOCK 16
 
 /* Without the GIL: for t < m, acc[t * padded ..] = the sums of trial t's rows whose flip is set,
@@ -720,6 +720,12 @@ static PyObject *Generator_randomization_sums(Generator *self, PyObject *args) {
     if (n_rows < 0) goto done;
     if (n_rows < 1) {
         PyErr_SetString(PyExc_ValueError, "the tables must have rows");
+        goto done;
+    }
+    /* The output must not overlap the pairs either (they are read while it is written). */
+    const char *ob = (const char *)out.buf;
+    if (ob < (const char *)pairs.buf + pairs.len && (const char *)pairs.buf < ob + out.len) {
+        PyErr_SetString(PyExc_ValueError, "out must not overlap table or pairs");
         goto done;
     }
     const int64_t *pr = (const int64_t *)pairs.buf;

@@ -198,6 +198,7 @@ def test_randomization_sums_check_everything_before_drawing():
     table = np.ones((2, 4, 2), dtype=np.int64)
     pairs = np.array([0, 1], dtype=np.int64)
     out = np.empty((1, 1, 2, 2), dtype=np.int64)
+    shared = np.zeros(4, dtype=np.int64)  # pairs (0, 0) in the first items of the output
     ours, theirs = KERNEL.Generator([3]), np.random.default_rng(3)
     refused = [
         (lambda: ours.randomization_sums(-table, 2, 2, pairs, out), ValueError, "negative"),
@@ -212,6 +213,7 @@ def test_randomization_sums_check_everything_before_drawing():
         (lambda: ours.randomization_sums(table, 2, 2, pairs, np.empty(6, np.int64)), ValueError, "whole rows"),
         (lambda: ours.randomization_sums(table, 3, 2, pairs, out), ValueError, "not 3 tables"),
         (lambda: ours.randomization_sums(table, 2, 2, pairs, table[0]), ValueError, "overlap"),
+        (lambda: ours.randomization_sums(table, 2, 2, shared[:2], shared), ValueError, "overlap"),
         (lambda: ours.randomization_sums(table, 0, 2, pairs, out), ValueError, "positive"),
         (lambda: ours.randomization_sums(table[:, :0], 2, 2, pairs, out), ValueError, "must have rows"),
         (lambda: ours.randomization_sums(table.astype(np.int32), 2, 2, pairs, out), TypeError, "int64"),
