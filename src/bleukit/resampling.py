@@ -41,8 +41,8 @@ from . import _native
 if TYPE_CHECKING:
     from .metrics.base import MetricOptions
 
-__all__ = ["KERNEL", "CHUNK", "CALL_DRAWS", "CALL_FLIPS", "chunks", "seed_words", "generator", "bootstrap_columns",
-           "randomization_counts", "column_sums",
+__all__ = ["KERNEL", "CHUNK", "CALL_DRAWS", "CALL_FLIPS", "FLIP_BITS", "chunks", "seed_words", "generator",
+           "bootstrap_columns", "randomization_counts", "column_sums",
            "pairwise_mean", "exact_mean", "estimate_ci", "p_value", "paired_p_value"]
 
 #: The compiled module (csrc/resample.c).
@@ -57,9 +57,9 @@ CALL_DRAWS = 1 << 20
 #: sums every subset of each 4 rows once per call and then a trial's flipped rows a group at a time):
 #: a few ms of work between two chances for Ctrl-C and the progress bar.
 CALL_FLIPS = 1 << 23
-# numpy draws bool coin flips as the bits of 32-bit words and drops a call's unused bits, so each
-# chunk of flips but the last holds whole words.
-_FLIP_BITS = 32
+#: numpy draws bool coin flips as the bits of 32-bit words and drops a call's unused bits, so each
+#: chunk of flips but the last holds whole words (both routes of approximate randomization).
+FLIP_BITS = 32
 # The largest tables (items) approximate randomization sums in compiled code.
 _RANDOMIZATION_ITEMS = 1 << 22
 # Integers up to this are exact in float32, sums included: sacreBLEU's float32 sums are then these.
@@ -214,7 +214,7 @@ def randomization_counts(
     counts = [0] * len(pairs)
     buffers = {}  # by chunk size, as in bootstrap_columns
     sides = 2 * len(pairs)
-    for k in chunks(n_trials, n_rows, CALL_FLIPS, _FLIP_BITS):
+    for k in chunks(n_trials, n_rows, CALL_FLIPS, FLIP_BITS):
         if k not in buffers:
             buffers[k] = array("q", bytes(8 * k * sides * width))
         sums = buffers[k]

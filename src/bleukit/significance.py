@@ -65,6 +65,7 @@ from .metrics import metric_for, resolve_options
 from .metrics.base import MetricOptions, MetricResult, Statistics, nrefs_signature
 from .pipeline import checked_references
 from .resampling import CHUNK as _CHUNK
+from .resampling import FLIP_BITS as _BOOL_BITS
 from .resampling import chunks as _chunks
 
 if TYPE_CHECKING:
@@ -111,7 +112,6 @@ __all__ = [
 # chunked draws equal sacreBLEU's single call element for element (tests check it); coin flips
 # are the bits of 32-bit words whose unused bits a call drops, so their chunks hold whole words.
 _CHUNK_FLIPS = 1 << 20  # coin flips (bool, then float32) per chunk
-_BOOL_BITS = 32
 # Integers below these magnitudes are exact in float32 / float64, products and sums included.
 _EXACT_FLOAT32 = 2**24
 _EXACT_FLOAT64 = 2**53
