@@ -1,16 +1,22 @@
-"""chrF and chrF++ on all the real data, compared live with sacreBLEU 2.6's CHRF, on both engines.
+"""chrF and chrF++ on all the real data, compared with sacreBLEU 2.6's CHRF, on both engines.
 
 Tables must equal sacreBLEU's per-sentence statistics (the row of the reference it keeps), corpus
 and sentence scores must be ``==`` its scores.
+
+The two large grids (every system and reference set; every option combination) read sacreBLEU's
+statistics from a stored oracle (``chrf_oracle.py``, ``tests/oracles/stored/chrf.json``) and run its
+formula live on them; the other tests run sacreBLEU live, whole: one system per dataset, and every
+option family (``test_other_orders_and_float_betas``), so a changed peer is caught without a refresh.
 """
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
+import stored_oracles
+from metrics.chrf import chrf_oracle
 from metrics.chrf.chrf_cases import corpora, corpus, sacrebleu_table
+from sacrebleu.metrics import CHRF
 
 from bleukit.metrics.chrf import extract
 from bleukit.metrics.chrf.formula import corpus_score, sentence_scores
@@ -19,20 +25,38 @@ from bleukit.metrics.chrf.options import ChrfOptions
 CASES = corpora()
 
 
+def _compare(metric, table, opts, their_stats, their_score):
+    """bleukit's table and scores against sacreBLEU's statistics and its formula on them."""
+    assert table.tolist() == their_stats
+    assert corpus_score(table, opts) == their_score
+    # sacreBLEU's sentence score is its formula on the sentence's row
+    ours = sentence_scores(table, opts)
+    assert ours.tolist() == [metric._compute_f_score(row) for row in their_stats]
+    return ours
+
+
 def _check(dataset, hyp, refs, options: dict, lines=None, sentence_sample=50):
+    """Against sacreBLEU run live, its public sentence_score on a sample of lines too."""
     metric, their_stats, their_score = sacrebleu_table(dataset, hyp, refs, tuple(sorted(options.items())), lines)
     hyps, streams, per_hyp = corpus(dataset, hyp, refs, lines)
     opts = ChrfOptions(**options)
     table = extract.chrf_statistics(hyps, per_hyp, opts)
     assert table.dtype == np.int64 and table.shape == (len(hyps), opts.columns)
-    assert table.tolist() == their_stats
-    assert corpus_score(table, opts) == their_score
-    ours = sentence_scores(table, opts)
-    # sacreBLEU's sentence score is its formula on the sentence's row: every row, and the public
-    # sentence_score itself on a sample of lines
-    assert ours.tolist() == [metric._compute_f_score(row) for row in their_stats]
+    ours = _compare(metric, table, opts, their_stats, their_score)
     for i in range(0, len(hyps), max(1, len(hyps) // sentence_sample)):
         assert ours[i] == metric.sentence_score(hyps[i], [s[i] for s in streams]).score
+
+
+def _check_stored(dataset, hyp, refs, options: dict, lines=None):
+    """Against sacreBLEU's stored statistics; its formula (corpus and sentence scores) runs live."""
+    hyps, _, per_hyp = corpus(dataset, hyp, refs, lines)
+    opts = ChrfOptions(**options)
+    table = extract.chrf_statistics(hyps, per_hyp, opts)
+    assert table.dtype == np.int64 and table.shape == (len(hyps), opts.columns)
+    stored_oracles.check("chrf", chrf_oracle.case(dataset, hyp, refs, options, lines), {"statistics": table.tolist()})
+    metric = CHRF(**options)
+    their_stats = table.tolist()  # sacreBLEU's, checked
+    _compare(metric, table, opts, their_stats, metric._aggregate_and_compute(their_stats).score)
 
 
 QUICK = [
@@ -53,30 +77,18 @@ def test_one_system_per_dataset(engine, dataset, hyp, refs, word_order):
 @pytest.mark.slow
 @pytest.mark.skipif(not CASES, reason="real MT data not found (set BLEUKIT_SHARED_DATA)")
 @pytest.mark.parametrize("dataset, hyp, refs", CASES, ids=["/".join(c) for c in CASES])
-@pytest.mark.parametrize("word_order", [0, 2], ids=["chrF", "chrF++"])
+@pytest.mark.parametrize("word_order", chrf_oracle.WORD_ORDERS, ids=["chrF", "chrF++"])
 def test_every_system_and_reference_set(engine, dataset, hyp, refs, word_order):
-    _check(dataset, hyp, refs, dict(word_order=word_order))
-
-
-GRID = [
-    dict(char_order=c, word_order=w, beta=b, lowercase=lc, whitespace=ws, eps_smoothing=eps)
-    for c, w, b, lc, ws, eps in itertools.product(
-        [6, 2], [0, 2], [1, 2, 3], [False, True], [False, True], [False, True]
-    )
-]
-GRID_CORPORA = [
-    ("wmt22-de-en", "hyp.Online-A.en", "ref.A.en+ref.B.en"),
-    ("wmt22-en-zh", "hyp.LanguageX.zh", "ref.A.zh+ref.B.zh"),
-]
+    _check_stored(dataset, hyp, refs, dict(word_order=word_order))
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not CASES, reason="real MT data not found (set BLEUKIT_SHARED_DATA)")
-@pytest.mark.parametrize("options", GRID, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
-@pytest.mark.parametrize("dataset, hyp, refs", GRID_CORPORA, ids=["de-en", "en-zh"])
+@pytest.mark.parametrize("options", chrf_oracle.GRID, ids=chrf_oracle.options_id)
+@pytest.mark.parametrize("dataset, hyp, refs", chrf_oracle.GRID_CORPORA, ids=["de-en", "en-zh"])
 def test_option_grid(engine, dataset, hyp, refs, options):
     """Every combination of the options on the first 250 lines of two two-reference corpora."""
-    _check(dataset, hyp, refs, options, lines=250, sentence_sample=5)
+    _check_stored(dataset, hyp, refs, options, lines=chrf_oracle.GRID_LINES)
 
 
 OTHER_OPTIONS = [
@@ -106,8 +118,6 @@ def test_missing_references(engine):
     ref_a = [None if i % 7 == 1 and i % 3 else r for i, r in enumerate(ref_a)]  # never both
     per_hyp = [[r for r in pair if r is not None] for pair in zip(ref_a, ref_b)]
     for word_order in (0, 2):
-        from sacrebleu.metrics import CHRF
-
         metric = CHRF(word_order=word_order)
         opts = ChrfOptions(word_order=word_order)
         table = extract.chrf_statistics(hyps, per_hyp, opts)
