@@ -42,3 +42,20 @@ def expected_score(row: dict) -> float:
     hyps, _, streams = load_corpus(SHARED_DATA, row["dataset"], row["hyp"], row["refs"])
     options = {"tokenize": row["tokenize"], "lowercase": row["lowercase"], "smooth_method": row["smooth"]}
     return float(sacrebleu.corpus_bleu(hyps, streams, **options).score)
+
+
+#: what an environment variable set to 1 turns from a skip into a failure (.ci/run sets both)
+REQUIRED = {
+    "BLEUKIT_REQUIRE_BROWSER": "the browser tests",
+    "BLEUKIT_REQUIRE_REGISTRY": "the tests that fetch a peer's files from the package registry",
+}
+
+
+def skip_unless_required(message: str, variable: str) -> None:
+    """Skip with ``message``, or fail where ``variable`` is 1: in CI a missing browser or an
+    unreachable package registry must not pass silently as a skip."""
+    import pytest
+
+    if os.environ.get(variable) == "1":
+        pytest.fail(f"{message}, but {variable}=1 requires {REQUIRED[variable]}")
+    pytest.skip(message)

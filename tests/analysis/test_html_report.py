@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from sacrebleu.metrics import CHRF
-from shared_data import REPO, read_lines
+from shared_data import REPO, read_lines, skip_unless_required
 
 import bleukit
 from bleukit.explain import explain_sentence
@@ -168,9 +168,7 @@ def _chromium_or_skip():
     if Path(CHROMIUM).exists():
         return CHROMIUM
     message = f"Debian's chromium not found at {CHROMIUM} (apt-get install chromium; .ci/run does)"
-    if os.environ.get("BLEUKIT_REQUIRE_BROWSER") == "1":
-        pytest.fail(message + " but BLEUKIT_REQUIRE_BROWSER=1 requires the browser test")
-    pytest.skip(message)
+    skip_unless_required(message, "BLEUKIT_REQUIRE_BROWSER")
 
 
 @pytest.mark.slow

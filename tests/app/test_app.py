@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU
-from shared_data import REPO, read_lines
+from shared_data import REPO, read_lines, skip_unless_required
 
 import bleukit
 from bleukit import BleuOptions, corpus_statistics
@@ -587,9 +587,7 @@ def _chromium_or_skip():
     if Path(CHROMIUM).exists():
         return CHROMIUM
     message = f"Debian's chromium not found at {CHROMIUM} (apt-get install chromium; .ci/run does)"
-    if os.environ.get("BLEUKIT_REQUIRE_BROWSER") == "1":
-        pytest.fail(message + " but BLEUKIT_REQUIRE_BROWSER=1 requires the browser test")
-    pytest.skip(message)
+    skip_unless_required(message, "BLEUKIT_REQUIRE_BROWSER")
 
 
 @pytest.fixture(scope="module")
