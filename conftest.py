@@ -34,8 +34,9 @@ NEEDS = {
     "src/bleukit/metric/hub.py": ("hf", ("datasets", "evaluate")),
 }
 
-#: doctests that start a runtime (Ray: 10-20 s), marked slow like the tests of the same adapter
-SLOW = ["src/bleukit/integrations/ray.py"]
+#: doctests that start a runtime (Ray: 10-20 s), marked slow like the tests of the same adapter, and
+#: kept on the worker of that adapter's tests under pytest-xdist (the group of their shared fixture)
+SLOW = {"src/bleukit/integrations/ray.py": "ray"}
 
 
 def _relative(path: Path) -> str | None:
@@ -78,8 +79,17 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
             outcome.force_result([_SkippedModule.from_parent(parent, path=file_path, reason=reason)])
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks it adds
 def pytest_collection_modifyitems(items: list) -> None:
+    """Marks the doctests listed in ``SLOW``, then puts the slow tests first: pytest-xdist hands out
+    work in collection order, so the long end-to-end runs start at once and the many short tests
+    fill the workers' last minutes instead of one long test running alone at the end."""
     for item in items:
         relative = _relative(item.path)
-        if relative is not None and any(fnmatch.fnmatch(relative, pattern) for pattern in SLOW):
-            item.add_marker(pytest.mark.slow)
+        if relative is None:
+            continue
+        for pattern, group in SLOW.items():
+            if fnmatch.fnmatch(relative, pattern):
+                item.add_marker(pytest.mark.slow)
+                item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first

@@ -8,10 +8,12 @@ have its own). ``tests/`` is on ``pythonpath``.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from shared_data import SHARED_DATA
+from shared_data import REPO, SHARED_DATA
 
 
 @pytest.fixture(scope="session")
@@ -49,3 +51,39 @@ def engine(request, monkeypatch) -> str:
         pytest.skip(f"BLEUKIT_NO_NATIVE build ({_kernels_missing()})")
     monkeypatch.setenv("BLEUKIT_ENGINE", request.param)
     return request.param
+
+
+@pytest.fixture(scope="session")
+def ray_local():
+    """One local Ray (2 CPUs) for the whole run: its start-up takes tens of seconds on a loaded 2-core
+    machine. Tests that use it carry ``xdist_group("ray")``, so under pytest-xdist one worker starts it."""
+    ray = pytest.importorskip("ray")
+    pytest.importorskip("pyarrow")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    from ray.data import DataContext
+
+    DataContext.get_current().enable_progress_bars = False
+    yield ray
+    if started:
+        ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def built_dist(tmp_path_factory):
+    """The sdist and the wheel built from it (``python -m build``, no isolation: the environment's
+    setuptools, no download), once for every test that checks or installs the package. Such tests
+    carry ``xdist_group("package")`` so that one worker builds it."""
+    pytest.importorskip("build")
+    dist = tmp_path_factory.mktemp("dist")
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(dist), str(REPO)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    (sdist,) = dist.glob("bleukit-*.tar.gz")
+    (wheel,) = dist.glob("bleukit-*.whl")
+    return sdist, wheel

@@ -84,20 +84,11 @@ def test_changelog_has_a_section_for_the_version():
 
 
 @pytest.mark.slow
-def test_sdist_and_wheel_build_pass_twine_and_the_wheel_check(tmp_path):
-    pytest.importorskip("build")
+@pytest.mark.xdist_group("package")  # the session's one build (built_dist, tests/conftest.py)
+def test_sdist_and_wheel_build_pass_twine_and_the_wheel_check(built_dist, tmp_path):
     pytest.importorskip("twine")
-    dist = tmp_path / "dist"
-    # no isolation: the environment's setuptools builds (no download); the wheel is built from the sdist
-    built = subprocess.run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(dist), str(REPO)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    (sdist,) = dist.glob("bleukit-*.tar.gz")
-    (wheel,) = dist.glob("bleukit-*.whl")
+    # the wheel is built from the sdist, without isolation (the environment's setuptools, no download)
+    sdist, wheel = built_dist
     assert sdist.name == f"bleukit-{bleukit.__version__}.tar.gz"
     checked = subprocess.run(
         [sys.executable, "-m", "twine", "check", "--strict", str(sdist), str(wheel)], capture_output=True, text=True

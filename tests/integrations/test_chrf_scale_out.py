@@ -67,22 +67,8 @@ def test_datasets_sentence_chrf_column(de_en):
 # ----------------------------------------------------------------------------- Ray
 
 
-@pytest.fixture(scope="module")
-def ray_local():
-    ray = pytest.importorskip("ray")
-    pytest.importorskip("pyarrow")
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    from ray.data import DataContext
-
-    DataContext.get_current().enable_progress_bars = False
-    yield ray
-    if started:
-        ray.shutdown()
-
-
 @pytest.mark.slow  # Ray's start-up takes tens of seconds on a loaded 2-core machine
+@pytest.mark.xdist_group("ray")  # one worker starts the session's Ray (tests/conftest.py)
 def test_ray_grouped_corpus_chrf_and_sentence_column(ray_local, de_en):
     import pyarrow as pa
 

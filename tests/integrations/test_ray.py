@@ -2,7 +2,7 @@
 and a generated corpus of a million rows against the single-process result.
 
 Ray's start-up takes tens of seconds on a loaded 2-core machine: one session-scoped cluster
-serves every test here, and the module is marked slow.
+(``ray_local`` in tests/conftest.py) serves every test that uses Ray, and the module is marked slow.
 """
 
 from __future__ import annotations
@@ -23,20 +23,7 @@ from ray.data.expressions import col  # noqa: E402
 
 from bleukit.integrations import ray as bleu_ray  # noqa: E402
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="session")
-def ray_local():
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    from ray.data import DataContext
-
-    DataContext.get_current().enable_progress_bars = False
-    yield ray
-    if started:
-        ray.shutdown()
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 
 
 def _blocks(columns: dict, n_blocks: int):

@@ -25,18 +25,12 @@ print(json.dumps({"bleukit": bleukit.__file__, "path": bleukit.metric_path(), "s
 """
 
 
+pytestmark = pytest.mark.xdist_group("package")  # the session's one build (built_dist, tests/conftest.py)
+
+
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    proc = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    (built,) = out.glob("bleukit-*.whl")
-    return built
+def wheel(built_dist) -> Path:
+    return built_dist[1]
 
 
 @pytest.mark.slow
