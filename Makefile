@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval lint docs dist bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval refresh-expected coverage lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,22 +37,36 @@ demo: install
 	$(BIN)/bleukit examples/refs.a.txt examples/refs.b.txt -i examples/hyps.txt -f text
 	$(BIN)/bleukit examples/refs.a.txt examples/refs.b.txt -i examples/hyps.txt --sentence-level -f text
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist; CI has two cores): tests that share a
+# costly session resource (a Ray cluster, the recipes' interpreter, the built package) carry
+# @pytest.mark.xdist_group and run on one worker (--dist loadgroup). TEST_WORKERS=0 runs in-process.
+TEST_WORKERS ?= 2
+PYTEST_ARGS  ?=
 test: install-dev
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # lighteval 0.13 pins nltk 3.9.1 (the dev venv tests the NLTK reproductions against 3.10.4), so its
-# plug-in is tested in a venv of its own, with the package installed from this checkout.
-LT_VENV := .venv-lighteval
-$(LT_VENV)/.installed: pyproject.toml setup.py
+# plug-in is tested in a venv of its own. That venv holds only the dependencies (bleukit's, the
+# lighteval extra's, torch and the test runner) and is kept outside the clone, named by a digest of
+# what it installs, so a fresh clone (CI's) reuses it; the package is this checkout's src/, with the
+# kernels that install-dev built in place.
+LT_DEPS  = $(shell $(PYTHON) -c "import ast, re; t = open('pyproject.toml').read(); \
+	print(' '.join(repr(d) for k in ('dependencies', 'lighteval') \
+	for d in ast.literal_eval(re.search('(?m)^' + k + ' = (\\[.*\\])', t).group(1))))")
+LT_TOOLS = pytest pytest-timeout sacrebleu==2.6.0
+LT_KEY   = $(shell echo "$(LT_DEPS) $(LT_TOOLS) $(TORCH_SPEC) $(TORCH_PIP_ARGS) $$($(PYTHON) -V)" | sha1sum | cut -c1-12)
+LT_VENV ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/bleukit/venv-lighteval-$(LT_KEY)
+$(LT_VENV)/.installed:
+	rm -rf $(LT_VENV)
 	$(PYTHON) -m venv $(LT_VENV)
 	$(LT_VENV)/bin/python -m pip install -q --upgrade pip
 	$(LT_VENV)/bin/python -m pip install -q $(TORCH_PIP_ARGS) '$(TORCH_SPEC)'
-	$(LT_VENV)/bin/python -m pip install -q -e '.[lighteval]' pytest pytest-timeout sacrebleu==2.6.0
+	$(LT_VENV)/bin/python -m pip install -q $(LT_DEPS) $(LT_TOOLS)
 	touch $@
 
-test-lighteval: $(LT_VENV)/.installed
-	$(LT_VENV)/bin/python -m pytest -q tests/integrations/test_lighteval.py src/bleukit/integrations/lighteval.py \
-		tests/integrations/test_recipes.py -k lighteval
+test-lighteval: install-dev $(LT_VENV)/.installed
+	PYTHONPATH=src $(LT_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/integrations/test_lighteval.py \
+		src/bleukit/integrations/lighteval.py tests/integrations/test_recipes.py -k lighteval
 
 # The exactness tests on the other supported Pythons (pyenv's interpreters; the venv's 3.11 runs
 # everything in `make test`): noxfile.py. `nox -s exactness` runs all five.
@@ -62,13 +76,28 @@ test-pythons: install-dev
 
 # Everything but the end-to-end tests marked slow (training runs, browser, builds); `make test` runs all.
 test-fast: install-dev
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not slow" $(PYTEST_ARGS)
+
+# Line and branch coverage of src/bleukit over the whole suite (.coverage, and a summary). To check
+# that a change to the tests leaves no code less tested, keep the .coverage of the run before it and
+# compare: python .ci/coverage_diff.py BEFORE.coverage .coverage
+coverage: install-dev
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --cov=bleukit --cov-branch \
+		--cov-report=term:skip-covered $(PYTEST_ARGS)
+
+# The peers' slow outputs that the grids compare with (tests/oracles/stored/*.json), computed again:
+# run it when a peer's version or the data in ../shared changes (the tests say so when it is due).
+# ORACLES=ter (or chrf) refreshes one; the TER grid takes some 20 minutes.
+ORACLES ?=
+refresh-expected: install-dev
+	$(BIN)/python tests/oracles/stored_oracles.py $(ORACLES)
 
 # ruff (mistakes and import order) on everything, mypy on the package (strict on the core modules).
+# The release workflow's schema check and the strict docs build are tests (tests/test_release.py),
+# so make test runs them once and CI does not run them again.
 lint: install-dev
 	$(BIN)/ruff check src tests benchmarks integrations app.py bleu_metric.py setup.py noxfile.py .github/wheel_check.py docs/_ext
 	$(BIN)/mypy
-	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 
 # The documentation site (docs/, mkdocs.yml) into site/; --strict turns every warning (a broken link,
 # an API name that does not resolve, a bad option) into a failure.
@@ -105,4 +134,4 @@ app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
 clean:
-	rm -rf $(VENV) $(LT_VENV) build dist site src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf .fuzz-ter
+	rm -rf $(VENV) .venv-lighteval build dist site src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf .fuzz-ter
