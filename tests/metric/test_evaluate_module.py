@@ -246,18 +246,6 @@ def test_bootstrap_confidence_interval(offline_run):
     assert bad["error"] == "ValueError" and "n_bootstrap must be >= 1" in bad["message"]
 
 
-def test_evaluate_names_bleukit_as_the_package_to_install(tmp_path):
-    # evaluate reads the text after a '#' on an import line as the pip name it asks a user without
-    # bleukit to install: both served module files must make it ask for bleukit itself.
-    from evaluate.loading import get_imports
-
-    from bleukit.metric.hub import write_metric_repo
-
-    repo = write_metric_repo(tmp_path / "bleukit", name="bleukit")
-    for path in (Path(METRIC), repo / "bleukit.py"):
-        assert get_imports(str(path)) == [("library", "bleukit", "bleukit", None)], path
-
-
 def test_hub_metric_repo_requirement_before_a_release(tmp_path):
     # Until bleukit is on PyPI the Space must install it from somewhere else: a direct-URL requirement,
     # written as the first line of requirements.txt (a valid pip requirement) and shown in the card.
@@ -331,3 +319,33 @@ def test_a_lone_surrogate_is_named_by_its_item(path):
     good = metric.compute(predictions=HYPS, references=[[r for r in refs if r] for refs in REFS])
     if path == "bleu":
         assert good == _expected(HYPS, REFS)
+
+
+def _load_error_without_bleukit(target: str, monkeypatch) -> str:
+    import evaluate
+
+    monkeypatch.setitem(sys.modules, "bleukit", None)  # import bleukit raises ImportError, as when not installed
+    with pytest.raises(ImportError) as err:
+        evaluate.load(target)
+    return str(err.value)
+
+
+def test_without_bleukit_evaluate_names_an_install_that_works(tmp_path, monkeypatch):
+    # evaluate turns the module's failed `import bleukit` into "pip install <what follows # From:>";
+    # it said `pip install bleukit`, which fails while bleukit is not on PyPI
+    import shlex
+
+    message = _load_error_without_bleukit(METRIC, monkeypatch)
+    assert "the following dependencies['bleukit']" in message  # the module evaluate checks is still bleukit
+    command = message.split("using 'pip install ", 1)[1].rsplit("' for instance", 1)[0]
+    assert shlex.split(command)[0] == "." and "clone" in command, message
+    # the Space's module names the requirement its requirements.txt installs (the wheel it carries)
+    from bleukit.metric.hub import write_metric_repo
+
+    monkeypatch.undo()
+    space = write_metric_repo(tmp_path / "bleukit", repo_id="me/bleukit")
+    requirement = (space / "requirements.txt").read_text(encoding="utf-8").splitlines()[0]
+    assert requirement.startswith("bleukit @ https://huggingface.co/spaces/me/bleukit/resolve/main/wheels/")
+    message = _load_error_without_bleukit(str(space), monkeypatch)
+    command = message.split("using 'pip install ", 1)[1].rsplit("' for instance", 1)[0]
+    assert shlex.split(command) == [requirement], message
