@@ -104,5 +104,15 @@ fuzz: install-dev
 app: install-dev
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
 
+# The app's Hub Space in SPACE_DIR, to upload as it is: its README.md is space.yml's metadata (a Space
+# reads it from the front matter of its root README) on top of this README; app.py, requirements.txt
+# and src/ (a Space installs requirements.txt and runs app.py from src/). Only files git tracks.
+SPACE_DIR ?= build/space
+.PHONY: space
+space:
+	rm -rf $(SPACE_DIR) && mkdir -p $(SPACE_DIR)
+	{ echo ---; grep -v '^#' space.yml; echo ---; echo; cat README.md; } > $(SPACE_DIR)/README.md
+	git ls-files app.py requirements.txt src | tar -cf - -T - | tar -xf - -C $(SPACE_DIR)
+
 clean:
 	rm -rf $(VENV) $(LT_VENV) build dist site src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf .fuzz-ter

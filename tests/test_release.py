@@ -189,9 +189,34 @@ def test_every_docs_page_is_in_the_site_navigation():
 def test_readme_is_a_landing_page():
     # what it is, install, a quick start and links: the rest is in docs/ (the site)
     text = (REPO / "README.md").read_text(encoding="utf-8")
+    # it opens with the project's name, not the Space's metadata (GitHub showed it as a table of keys)
+    assert text.startswith("# bleukit\n")
     assert len(text.splitlines()) <= 200
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
         if not target.startswith(("http://", "https://")):
             assert (REPO / target).exists(), target
     for command in ("make demo", "make test", "pip install"):
         assert command in text
+
+
+@pytest.mark.skipif(shutil.which("make") is None or shutil.which("git") is None, reason="needs make and git")
+def test_make_space_puts_the_space_metadata_on_the_readme(tmp_path):
+    # A Space reads its metadata from the front matter of its root README.md: make space writes that
+    # README from space.yml and the repository's README, next to what the Space runs.
+    yaml = pytest.importorskip("yaml")
+    from bleukit.metric.hub import GRADIO_SDK_VERSION
+
+    space = tmp_path / "space"
+    out = subprocess.run(["make", "-s", "space", f"SPACE_DIR={space}"], cwd=REPO, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    readme = (space / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("---\n")
+    _, front, body = readme.split("---\n", 2)
+    meta = yaml.safe_load(front)
+    assert meta == yaml.safe_load((REPO / "space.yml").read_text(encoding="utf-8"))
+    assert meta["sdk"] == "gradio" and meta["sdk_version"] == GRADIO_SDK_VERSION
+    assert (space / meta["app_file"]).is_file() and (space / "requirements.txt").is_file()
+    assert (space / "src" / "bleukit" / "app" / "__init__.py").is_file()
+    assert not list((space / "src").rglob("*.so"))  # only tracked files: no local build output
+    assert body.lstrip("\n") == (REPO / "README.md").read_text(encoding="utf-8")

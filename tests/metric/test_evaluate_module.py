@@ -199,8 +199,10 @@ def test_hub_metric_repo_files(tmp_path):
     meta = _front_matter(card)
     assert meta["sdk"] == "gradio" and meta["app_file"] == "app.py" and {"evaluate", "metric"} <= set(meta["tags"])
     assert 'evaluate.load("me/bleukit")' in card and "Papineni" in card
-    # The repository itself is the app's Space: both front matters name the same Gradio.
-    space = _front_matter((REPO / "README.md").read_text(encoding="utf-8"))
+    # The app's Space (make space) takes its front matter from space.yml: both name the same Gradio.
+    import yaml
+
+    space = yaml.safe_load((REPO / "space.yml").read_text(encoding="utf-8"))
     assert space["sdk_version"] == meta["sdk_version"] == GRADIO_SDK_VERSION
     assert space["app_file"] == "app.py" and (REPO / space["app_file"]).exists()
     requirements = (out / "requirements.txt").read_text(encoding="utf-8").splitlines()

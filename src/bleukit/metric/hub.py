@@ -58,7 +58,7 @@ __all__ = ["Bleu"]
 #: What evaluate tells a user without bleukit to ``pip install`` (after ``# From:`` on the import line).
 _INSTALL_FROM_CLONE = ".  (in the root of a clone of bleukit)"
 
-#: The Gradio version of the Space front matter (the same as the repository README's).
+#: The Gradio version of the Space front matter (the same as the app Space's, space.yml).
 GRADIO_SDK_VERSION = "6.31.0"
 
 _APP = '''"""The widget of this metric repository: predictions and references in, the metric's result out."""
