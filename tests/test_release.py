@@ -220,3 +220,16 @@ def test_make_space_puts_the_space_metadata_on_the_readme(tmp_path):
     assert (space / "src" / "bleukit" / "app" / "__init__.py").is_file()
     assert not list((space / "src").rglob("*.so"))  # only tracked files: no local build output
     assert body.lstrip("\n") == (REPO / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("target, extra", [("app", "app"), ("docs", "docs")])
+def test_make_app_and_docs_install_only_their_extra(target, extra, tmp_path):
+    # they installed the whole developer environment (torch and every extra) first
+    if shutil.which("make") is None:
+        pytest.skip("needs make")
+    out = subprocess.run(["make", "-n", "-B", target, f"VENV={tmp_path / 'venv'}"], cwd=REPO, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    installs = [line.split(" install ", 1)[1] for line in out.stdout.splitlines() if " -m pip install " in line]
+    assert installs == ["-q --upgrade pip", f"-q -e '.[{extra}]'"], out.stdout
+
