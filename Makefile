@@ -101,8 +101,15 @@ lint: install-dev
 
 # The documentation site (docs/, mkdocs.yml) into site/; --strict turns every warning (a broken link,
 # an API name that does not resolve, a bad option) into a failure.
-docs: install-dev
+docs: $(VENV)/.installed-docs
 	$(BIN)/mkdocs build --strict --site-dir site
+
+# What the site needs (the [docs] extra: mkdocs, mkdocstrings), not the developer environment: the
+# API pages are read from src/ without importing it. Editable, as install-dev, so that both can share
+# the venv.
+$(VENV)/.installed-docs: $(BIN)/python pyproject.toml setup.py
+	$(PIP) install -q -e '.[docs]'
+	touch $@
 
 # What a release uploads: the sdist and a wheel for this machine in dist/, checked by twine. The wheels
 # for every platform are built by .github/workflows/release.yml (cibuildwheel).
@@ -130,8 +137,23 @@ fuzz: install-dev
 	$(BIN)/python tests/kernel/fuzz/fuzz_chrf.py -max_total_time=$(FUZZ_SECONDS) .fuzz-chrf tests/kernel/fuzz/corpus_chrf
 	$(BIN)/python tests/kernel/fuzz/fuzz_ter.py -max_total_time=$(FUZZ_SECONDS) .fuzz-ter tests/kernel/fuzz/corpus_ter
 
-app: install-dev
+app: $(VENV)/.installed-app
 	GRADIO_SERVER_NAME=127.0.0.1 $(BIN)/python app.py
+
+# What the app needs (the package and the [app] extra: Gradio), not torch and every other extra.
+$(VENV)/.installed-app: $(BIN)/python pyproject.toml setup.py
+	$(PIP) install -q -e '.[app]'
+	touch $@
+
+# The app's Hub Space in SPACE_DIR, to upload as it is: its README.md is space.yml's metadata (a Space
+# reads it from the front matter of its root README) on top of this README; app.py, requirements.txt
+# and src/ (a Space installs requirements.txt and runs app.py from src/). Only files git tracks.
+SPACE_DIR ?= build/space
+.PHONY: space
+space:
+	rm -rf $(SPACE_DIR) && mkdir -p $(SPACE_DIR)
+	{ echo ---; grep -v '^#' space.yml; echo ---; echo; cat README.md; } > $(SPACE_DIR)/README.md
+	git ls-files app.py requirements.txt src | tar -cf - -T - | tar -xf - -C $(SPACE_DIR)
 
 clean:
 	rm -rf $(VENV) .venv-lighteval build dist site src/*.egg-info .pytest_cache src/bleukit/_*_kernel*.so src/bleukit/metrics/*/_kernel*.so .fuzz-corpus .fuzz-chrf .fuzz-ter

@@ -7,11 +7,12 @@ re-exports its class, so both load paths run one implementation::
     evaluate.load(bleukit.metric_path())       # the installed module itself
 
 ``evaluate`` copies this file into its cache and imports it on its own: the import below is an
-absolute one, of the installed package (``pip install bleukit``). evaluate reads everything after a
-``#`` on an import line as the package to install, so the line carries no comment (``__all__`` tells
-linters the import is the point).
+absolute one, of the installed package. When it fails, evaluate tells the user to ``pip install``
+what follows ``# From:`` on the import line (else the module's name, ``bleukit``, which is not on
+PyPI yet), so the comment names the install that works (``__all__`` tells linters the import is the
+point).
 """
 
-from bleukit.metric.bleu_metric import Bleu
+from bleukit.metric.bleu_metric import Bleu  # From: .  (in the root of a clone of bleukit)
 
 __all__ = ["Bleu"]

@@ -18,6 +18,8 @@ import sys
 import tempfile
 from typing import Any, Dict, List
 
+from recipe_extras import require
+
 import bleukit
 from bleukit.integrations.transformers import BleuComputeMetrics
 
@@ -74,6 +76,7 @@ def main(argv: List[str] | None = None) -> int:
     parser.add_argument("--max-steps", type=int, default=None, help="default: 30 with --smoke, else 2000")
     parser.add_argument("--output-dir", default=None)
     args = parser.parse_args(argv)
+    require("'.[hf,torch]'", "torch", "transformers", "datasets")
 
     import torch
     from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments, set_seed

@@ -18,6 +18,8 @@ import sys
 import tempfile
 from typing import Any, List, Optional
 
+from recipe_extras import require
+
 from bleukit.integrations.rewards import BleuReward, ChrfReward
 
 
@@ -59,6 +61,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--dataset", default=None, help="a datasets name or folder with prompt and reference")
     parser.add_argument("--max-steps", type=int, default=None, help="default: 2 with --smoke, else 500")
     args = parser.parse_args(argv)
+    require("'.[hf,torch]'", "torch", "transformers", "datasets", "trl")
 
     from datasets import Dataset, load_dataset
     from trl import GRPOConfig, GRPOTrainer

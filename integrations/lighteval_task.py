@@ -23,6 +23,8 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from recipe_extras import require
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "lm_eval_task"
 TASK = "wmt_local"
@@ -77,7 +79,7 @@ def task_config():
 
 
 # lighteval reads TASKS_TABLE from the file named by custom_tasks_directory (this one).
-TASKS_TABLE = [task_config()] if "lighteval" in sys.modules else []
+TASKS_TABLE = [task_config()] if sys.modules.get("lighteval") is not None else []
 
 
 def lookup_model():
@@ -152,6 +154,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     if not args.smoke and args.model is None:
         parser.error("give --smoke or --model NAME")
+    # lighteval pins nltk 3.9.1: make test-lighteval installs it in a venv of its own
+    require("'.[lighteval]'", "lighteval")
     with tempfile.TemporaryDirectory() as out:
         results = run(None if args.smoke else args.model, out)
     for name, metrics in sorted(results.items()):

@@ -17,54 +17,60 @@ import argparse
 import sys
 from typing import Any, List, Optional
 
-import lightning as L
-import torch
-
-from bleukit.integrations.torchmetrics import BLEUScore, CHRFScore
+from recipe_extras import require
 
 
-class Translator(L.LightningModule):
-    """A seq2seq model trained on its loss, validated by generating and scoring with bleukit."""
+def translator_class() -> Any:
+    """The LightningModule: a seq2seq model trained on its loss, validated by generating and scoring
+    with bleukit. Defined on call, after the arguments are parsed and the extras checked, so that
+    ``--help`` works without lightning and torch."""
+    import lightning as L
+    import torch
 
-    def __init__(self, model: Any, tokenizer: Any, learning_rate: float) -> None:
-        super().__init__()
-        self.model, self.tokenizer, self.learning_rate = model, tokenizer, learning_rate
-        self.bleu = BLEUScore()
-        self.chrf = CHRFScore(word_order=2)
-        self.decoded: List[List[str]] = []
-        self.all_decoded: List[List[str]] = []
+    from bleukit.integrations.torchmetrics import BLEUScore, CHRFScore
 
-    def training_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
-        loss = self.model(**batch).loss
-        self.log("train_loss", loss, prog_bar=False)
-        return loss
+    class Translator(L.LightningModule):
+        def __init__(self, model: Any, tokenizer: Any, learning_rate: float) -> None:
+            super().__init__()
+            self.model, self.tokenizer, self.learning_rate = model, tokenizer, learning_rate
+            self.bleu = BLEUScore()
+            self.chrf = CHRFScore(word_order=2)
+            self.decoded: List[List[str]] = []
+            self.all_decoded: List[List[str]] = []
 
-    def validation_step(self, batch: Any, batch_idx: int) -> None:
-        generated = self.model.generate(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"])
-        hyps = self.tokenizer.batch_decode(generated, skip_special_tokens=True)
-        labels = batch["labels"].masked_fill(batch["labels"] == -100, self.tokenizer.pad_token_id)
-        refs = self.tokenizer.batch_decode(labels, skip_special_tokens=True)
-        self.bleu.update(hyps, refs)
-        self.chrf.update(hyps, refs)
-        self.decoded.extend([h, r] for h, r in zip(hyps, refs))
-        # the metric objects are logged: Lightning calls compute() at the epoch's end, after the sync
-        self.log("val_bleu", self.bleu, on_epoch=True, batch_size=len(hyps))
-        self.log("val_chrf", self.chrf, on_epoch=True, batch_size=len(hyps))
+        def training_step(self, batch: Any, batch_idx: int) -> torch.Tensor:
+            loss = self.model(**batch).loss
+            self.log("train_loss", loss, prog_bar=False)
+            return loss
 
-    def on_validation_epoch_start(self) -> None:
-        self.decoded = []
+        def validation_step(self, batch: Any, batch_idx: int) -> None:
+            generated = self.model.generate(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"])
+            hyps = self.tokenizer.batch_decode(generated, skip_special_tokens=True)
+            labels = batch["labels"].masked_fill(batch["labels"] == -100, self.tokenizer.pad_token_id)
+            refs = self.tokenizer.batch_decode(labels, skip_special_tokens=True)
+            self.bleu.update(hyps, refs)
+            self.chrf.update(hyps, refs)
+            self.decoded.extend([h, r] for h, r in zip(hyps, refs))
+            # the metric objects are logged: Lightning calls compute() at the epoch's end, after the sync
+            self.log("val_bleu", self.bleu, on_epoch=True, batch_size=len(hyps))
+            self.log("val_chrf", self.chrf, on_epoch=True, batch_size=len(hyps))
 
-    def on_validation_epoch_end(self) -> None:
-        # the check rescoring the whole validation set needs every process's decoded pairs
-        if torch.distributed.is_available() and torch.distributed.is_initialized():
-            shards: List[Any] = [None] * torch.distributed.get_world_size()
-            torch.distributed.all_gather_object(shards, self.decoded)
-            self.all_decoded = [pair for shard in shards for pair in shard]
-        else:
-            self.all_decoded = list(self.decoded)
+        def on_validation_epoch_start(self) -> None:
+            self.decoded = []
 
-    def configure_optimizers(self) -> torch.optim.Optimizer:
-        return torch.optim.AdamW(self.model.parameters(), lr=self.learning_rate)
+        def on_validation_epoch_end(self) -> None:
+            # the check rescoring the whole validation set needs every process's decoded pairs
+            if torch.distributed.is_available() and torch.distributed.is_initialized():
+                shards: List[Any] = [None] * torch.distributed.get_world_size()
+                torch.distributed.all_gather_object(shards, self.decoded)
+                self.all_decoded = [pair for shard in shards for pair in shard]
+            else:
+                self.all_decoded = list(self.decoded)
+
+        def configure_optimizers(self) -> torch.optim.Optimizer:
+            return torch.optim.AdamW(self.model.parameters(), lr=self.learning_rate)
+
+    return Translator
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -74,8 +80,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--max-steps", type=int, default=30)
     args = parser.parse_args(argv)
     if not args.smoke:
-        parser.error("only --smoke is implemented: plug your own model and DataLoaders into Translator")
+        parser.error("only --smoke is implemented: plug your own model and DataLoaders into translator_class()")
+    require("'.[lightning,hf]'", "lightning", "torch", "torchmetrics", "transformers", "datasets")
 
+    import lightning as L
     import tiny_seq2seq as tiny
     from torch.utils.data import DataLoader
     from transformers import DataCollatorForSeq2Seq
@@ -102,7 +110,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         enable_progress_bar=False,
         enable_model_summary=False,
     )
-    module = Translator(model, tokenizer, 3e-3)
+    module = translator_class()(model, tokenizer, 3e-3)
     shard = val_rows[trainer.global_rank :: trainer.world_size]
     val = DataLoader(shard, batch_size=8, collate_fn=collate)
     trainer.fit(module, train, val)

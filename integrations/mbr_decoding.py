@@ -18,6 +18,8 @@ import sys
 import tempfile
 from typing import Any, List, Optional, Tuple
 
+from recipe_extras import require
+
 import bleukit
 
 
@@ -97,6 +99,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--chrf", action="store_true", help="chrF++ as the utility instead of sentence BLEU")
     parser.add_argument("--weighted", action="store_true", help="weigh pseudo-references by model probability")
     args = parser.parse_args(argv)
+    require("'.[hf,torch]'", "torch", "transformers", "datasets")
 
     if args.smoke:
         model, tokenizer, sources = smoke_model()

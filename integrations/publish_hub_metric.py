@@ -20,6 +20,8 @@ import tempfile
 from pathlib import Path
 from typing import List, Optional
 
+from recipe_extras import require
+
 from bleukit.metric.hub import write_metric_repo
 
 HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
@@ -49,6 +51,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--requirement", default=None, help="how the Space installs bleukit (see above)")
     parser.add_argument("--out-dir", default=None, help="where to write the folder (default: a temporary one)")
     args = parser.parse_args(argv)
+    require("'.[metric]'", "evaluate", "huggingface_hub")
 
     name = args.repo_id.rsplit("/", 1)[-1]
     folder = Path(args.out_dir or tempfile.mkdtemp(prefix="bleukit-hub-")) / name

@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from recipe_extras import require
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -90,6 +92,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error("give --hyp and at least one --ref, or --smoke")
     hyps, refs = read_lines(hyp_file), [read_lines(f) for f in ref_files]
     columns = rows(hyps, refs)
+
+    if args.engine in ("datasets", "both"):
+        require("'.[hf]'", "datasets")
+    if args.engine in ("ray", "both"):
+        require("'.[ray]'", "ray")
 
     results = {}
     if args.engine in ("datasets", "both"):

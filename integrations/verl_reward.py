@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, List, Optional
 
+from recipe_extras import require
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -51,6 +53,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         pairs = [args.lang_pair] * len(hyps)
     else:
         parser.error("give --hyp and --ref, or --smoke")
+    require("pyyaml", "yaml")
 
     compute_score, kwargs = load_reward(Path(args.config))
     infos = [{"lang_pair": p} for p in pairs]

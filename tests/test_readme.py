@@ -201,3 +201,33 @@ def test_readme_example_runs(example: Example, monkeypatch):
         timeout=300,
     )
     assert out.returncode == 0, f"{where} ({block.heading}):\n{out.stdout}\n{out.stderr}"
+
+
+
+def test_quick_start_runs_where_only_the_package_is_installed(monkeypatch):
+    # The README's set-up (`pip install .`, make demo) installs bleukit and its dependencies, not
+    # the test dependencies: the Quick start imported sacreBLEU and failed there. It may import only
+    # what pyproject.toml's dependencies provide, and it runs with sacreBLEU unimportable.
+    import ast
+
+    (block,) = [e.block for e in EXAMPLES if e.source == "README.md" and e.block.heading == "Quick start"]
+    requirements = re.search(r"^dependencies = \[(.*?)\]", (REPO / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+    allowed = {"bleukit"} | {re.split(r"[<>=!~ \[]", r.strip().strip('"'))[0] for r in requirements.group(1).split(",")}
+    imported = set()
+    for node in ast.walk(ast.parse(block.code)):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add((node.module or "").split(".")[0])
+    assert imported <= allowed, f"the Quick start imports {sorted(imported - allowed)}, which pip install . lacks"
+    monkeypatch.setitem(sys.modules, "sacrebleu", None)  # import sacrebleu raises ImportError
+    tree, _ = _with_printed_values(block.code, block.line)
+    seen: dict = {}
+    record = {"__name__": "__readme__", "__readme_value__": lambda v, n: seen.setdefault(n, v)}
+    exec(compile(tree, "README.md", "exec"), record)
+    monkeypatch.delitem(sys.modules, "sacrebleu")
+    sacrebleu = pytest.importorskip("sacrebleu")
+    namespace: dict = {}
+    exec(block.code.split("result = ")[0], namespace)  # the hyps and refs
+    (score,) = [v for v in seen.values() if isinstance(v, float)]
+    assert score == sacrebleu.corpus_bleu(namespace["hyps"], [namespace["refs"]]).score

@@ -131,7 +131,29 @@ def test_docs_site_builds_strict(tmp_path):
         timeout=600,
     )
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-5000:]
-    assert (tmp_path / "site" / "api" / "scoring" / "index.html").read_text(encoding="utf-8").count("corpus_bleu") > 0
+    scoring = (tmp_path / "site" / "api" / "scoring" / "index.html").read_text(encoding="utf-8")
+    # the page opens with what a user calls first (it opened with the statistics functions bleukit.bleu
+    # re-exports), and signatures show default values, not the constants' names
+    headings = re.findall(r'<h3 id="bleukit\.bleu\.(\w+)"', scoring)
+    assert headings == ["corpus_bleu", "sentence_bleu", "sentence_scores"], headings
+    signature = re.sub(r"<[^>]+>", "", scoring.split('id="bleukit.bleu.corpus_bleu"', 1)[1])
+    assert 'smooth_method: str = "exp",' in signature and "max_ngram_order: int = 4," in signature
+    for page in (tmp_path / "site" / "api").rglob("index.html"):
+        text = re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8"))
+        assert not re.findall(r"\w+: [^=\n]+ = DEFAULT_\w+", text), page
+
+
+@pytest.mark.parametrize("name", ["doctest_fences", "constant_defaults"])
+def test_docs_extensions_doctests(name, monkeypatch):
+    # docs/_ext is not a test path: the site's griffe extensions' examples run here
+    import doctest
+    import importlib
+
+    pytest.importorskip("griffe")
+    monkeypatch.chdir(REPO)  # the examples load the package from src/
+    monkeypatch.syspath_prepend(str(REPO / "docs" / "_ext"))
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_every_docs_page_is_in_the_site_navigation():
@@ -158,9 +180,47 @@ def test_every_docs_page_is_in_the_site_navigation():
 def test_readme_is_a_landing_page():
     # what it is, install, a quick start and links: the rest is in docs/ (the site)
     text = (REPO / "README.md").read_text(encoding="utf-8")
+    # it opens with the project's name, not the Space's metadata (GitHub showed it as a table of keys)
+    assert text.startswith("# bleukit\n")
     assert len(text.splitlines()) <= 200
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
         if not target.startswith(("http://", "https://")):
             assert (REPO / target).exists(), target
     for command in ("make demo", "make test", "pip install"):
         assert command in text
+
+
+@pytest.mark.skipif(shutil.which("make") is None or shutil.which("git") is None, reason="needs make and git")
+def test_make_space_puts_the_space_metadata_on_the_readme(tmp_path):
+    # A Space reads its metadata from the front matter of its root README.md: make space writes that
+    # README from space.yml and the repository's README, next to what the Space runs.
+    yaml = pytest.importorskip("yaml")
+    from bleukit.metric.hub import GRADIO_SDK_VERSION
+
+    space = tmp_path / "space"
+    out = subprocess.run(["make", "-s", "space", f"SPACE_DIR={space}"], cwd=REPO, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    readme = (space / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("---\n")
+    _, front, body = readme.split("---\n", 2)
+    meta = yaml.safe_load(front)
+    assert meta == yaml.safe_load((REPO / "space.yml").read_text(encoding="utf-8"))
+    assert meta["sdk"] == "gradio" and meta["sdk_version"] == GRADIO_SDK_VERSION
+    assert (space / meta["app_file"]).is_file() and (space / "requirements.txt").is_file()
+    assert (space / "src" / "bleukit" / "app" / "__init__.py").is_file()
+    assert not list((space / "src").rglob("*.so"))  # only tracked files: no local build output
+    assert body.lstrip("\n") == (REPO / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("target, extra", [("app", "app"), ("docs", "docs")])
+def test_make_app_and_docs_install_only_their_extra(target, extra, tmp_path):
+    # they installed the whole developer environment (torch and every extra) first
+    if shutil.which("make") is None:
+        pytest.skip("needs make")
+    out = subprocess.run(["make", "-n", "-B", target, f"VENV={tmp_path / 'venv'}"], cwd=REPO, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    installs = [line.split(" install ", 1)[1] for line in out.stdout.splitlines() if " -m pip install " in line]
+    assert installs == ["-q --upgrade pip", f"-q -e '.[{extra}]'"], out.stdout
+

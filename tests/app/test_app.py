@@ -771,6 +771,32 @@ def test_browser_upload_highlight_order_and_download(page, tmp_path):
 
 
 @pytest.mark.slow
+def test_browser_tab_separated_references_upload_as_reference_sets(page, tmp_path):
+    # sacreBLEU's --num-refs layout (two references per line) fills two reference sets, says so,
+    # and scores as sacreBLEU does with the two streams
+    streams = [(REPO / "examples" / f"refs.{k}.txt").read_text(encoding="utf-8").splitlines() for k in "ab"]
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("".join(f"{a}\t{b}\n" for a, b in zip(*streams)), encoding="utf-8")
+    page.set_input_files("#hyps-file input[type=file]", str(REPO / "examples" / "hyps.txt"))
+    page.set_input_files("#refs-file input[type=file]", str(tsv))
+    page.wait_for_function(
+        "b => document.querySelector('#ref-2 textarea').value === b"
+        " && document.querySelector('#hyps textarea').value.length > 0",
+        arg="\n".join(streams[1]) + "\n",
+    )
+    page.wait_for_selector("#notice:has-text('2 tab-separated references per line')")
+    before = page.get_attribute("#bleu-score", "data-score") if page.query_selector("#bleu-score") else ""
+    page.click("#score-btn")
+    page.wait_for_function(
+        "old => (document.querySelector('#bleu-score')?.dataset.score ?? old) !== old",
+        arg=before,
+    )
+    lines = (REPO / "examples" / "hyps.txt").read_text(encoding="utf-8").splitlines()
+    want = bleukit.corpus_bleu(lines, bleukit.references_from_streams(streams))
+    assert float(page.get_attribute("#bleu-score", "data-score")) == want.score
+
+
+@pytest.mark.slow
 def test_browser_example_loads_and_scores(page):
     page.click("text=a b x d")  # the textbook bigram seed example
     page.wait_for_function("() => document.querySelector('#hyps textarea').value === 'a b c d'")

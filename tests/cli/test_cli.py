@@ -76,6 +76,28 @@ def test_encoding_option(tmp_path):
     assert run(str(ref), "-i", str(hyp), "-b", "-e", "latin-1")[1] == "100.0\n"
 
 
+@pytest.mark.parametrize(
+    "content, encoding, nul",
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "utf-8", 8),  # an image
+        (b"\x1f\x8b\x08\x00\x00\x00\x00\x00", "utf-8", 3),  # a gzip file without .gz
+        ("Grüße aus dem schönen Köln am Rhein\n".encode("utf-16"), "utf-8", 3),  # UTF-16 text read as UTF-8
+    ],
+)
+def test_a_binary_file_is_named_as_not_text(tmp_path, content, encoding, nul):
+    # not "give the file's encoding": no encoding makes an image a segment file
+    bad = tmp_path / "bad.de"
+    bad.write_bytes(content)
+    for args in ([str(bad), "-i", HYP], [REF_A, "-i", str(bad)]):
+        code, out, err = run(*args, "-b", "-e", encoding)
+        assert code == 1 and out == ""
+        assert f"bad.de: not a text file in {encoding} (a NUL byte at byte {nul})" in err, err
+        assert "give the file's encoding" not in err and len(err.strip().splitlines()) == 1
+    # UTF-16 text is read with its encoding, as the message says
+    if content.startswith(b"\xff\xfe"):
+        assert run(str(bad), "-i", str(bad), "-b", "-e", "utf-16")[1] == "100.0\n"
+
+
 def test_gzip_files_are_read(tmp_path):
     import gzip
 

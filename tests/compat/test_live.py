@@ -1,6 +1,7 @@
 """Differential property tests of bleukit.compat against the installed originals (NLTK,
 torchmetrics, sacreBLEU), on random text and token lists."""
 
+import copy
 import math
 import os
 import warnings
@@ -140,6 +141,35 @@ def test_torchmetrics_module_batches(data):
         if hyps[part]:
             assert float(ours(hyps[part], refs[part])) == float(theirs(hyps[part], refs[part]))
     assert float(ours.compute()) == float(theirs.compute())
+
+
+# torchmetrics' own tests (test_bleu.py: test_bleu_empty_functional, test_bleu_empty_class) score an
+# empty list where a sentence belongs as an empty sentence: 0, not an error. With other entries too.
+EMPTY_ENTRIES = [
+    ([[]], [[[]]]),
+    ([()], [[()]]),
+    ([[], "a b c d"], [["a b"], ["a b c d", []]]),
+    (["a b c d e", "a b c d"], [[[]], ["a b c d"]]),
+]
+
+
+@pytest.mark.parametrize("preds, target", EMPTY_ENTRIES)
+def test_torchmetrics_empty_list_entries_are_empty_sentences(preds, target):
+    tm = pytest.importorskip("torchmetrics")
+    before = copy.deepcopy((preds, target))
+    want = tm.functional.text.bleu_score(preds, target)
+    assert float(torchmetrics.bleu_score(preds, target)) == float(want)
+    assert float(torchmetrics.BLEUScore()(preds, target)) == float(tm.text.BLEUScore()(preds, target))
+    want = tm.functional.text.sacre_bleu_score(preds, target)
+    assert float(torchmetrics.sacre_bleu_score(preds, target)) == float(want)
+    assert (preds, target) == before  # read, not rewritten
+
+
+def test_torchmetrics_other_non_strings_are_still_named():
+    with pytest.raises(TypeError, match=r"preds\[0\] must be a str \(or an empty list, an empty sentence\), got int"):
+        torchmetrics.bleu_score([0], [["a"]])
+    with pytest.raises(TypeError, match=r"target\[0\]\[0\] must be a str.*got list"):
+        torchmetrics.bleu_score(["a"], [[["a"]]])
 
 
 texts = st.lists(st.sampled_from(["a", "b", "c", " ", "ab", "a b", "b c a"]), min_size=0, max_size=4).map("".join)

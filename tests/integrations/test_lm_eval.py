@@ -141,10 +141,62 @@ def test_registered_in_lm_eval():
     assert plugin.register() == names  # idempotent
     for name in names:
         assert registry.get_metric(name) is plugin.METRIC_FUNCTIONS[name]
-        assert registry.get_metric_aggregation(name) is plugin.corpus_score
+        assert registry.get_metric_aggregation(name) is plugin.AGGREGATIONS[name]
+        assert registry.get_aggregation(name) is plugin.AGGREGATIONS[name]
     assert registry.is_higher_better("bleukit_bleu") is True
     assert registry.is_higher_better("bleukit_ter") is False
     assert "bleukit_ter" in names  # TER needed no change here: the metric package is enough
+
+
+LM_EVAL_OWN = [
+    ("bleukit_bleu", "bleu", lm_metrics.bleu),
+    ("bleukit_chrf", "chrf", lm_metrics.chrf),
+    ("bleukit_chrf++", "chrf++", lm_metrics.chrfpp),
+    ("bleukit_ter", "ter", lm_metrics.ter),
+]
+
+
+def lm_evals_own_items(metric, golds, hyps):
+    """What lm-eval's own metric hands its aggregation: its passthrough function, called as
+    lm-eval calls a metric (keywords first, fn([gold, result]) after the TypeError)."""
+    from lm_eval.api import registry
+
+    fn = registry.get_metric(metric)
+    items = []
+    for gold, result in zip(golds, hyps):
+        try:
+            items.append(fn(references=[gold], predictions=[result]))
+        except TypeError:
+            items.append(fn([gold, result]))
+    return items
+
+
+@pytest.mark.parametrize("name, metric, aggregation", LM_EVAL_OWN, ids=[n for n, _, _ in LM_EVAL_OWN])
+def test_aggregation_reads_lm_evals_own_items(wmt17, monkeypatch, name, metric, aggregation):
+    # a task that keeps lm-eval's metric and swaps only the aggregation (aggregation: bleukit_bleu)
+    from lm_eval.api import registry
+
+    refs, systems = wmt17
+    hyps = systems["KIT.4950"]
+    for golds in (refs, [[a, b] for a, b in zip(refs, systems["online-B.0"])]):  # one reference, two
+        items = lm_evals_own_items(metric, golds, hyps)
+        assert registry.get_aggregation(name)(items) == aggregation(items)
+    monkeypatch.setenv("DISABLE_MULTIPROC", "1")
+    items = lm_evals_own_items(metric, refs[:25], hyps[:25])
+    stderr = lm_eval.evaluator_utils.stderr_for_metric(registry.get_aggregation(name), 100)
+    assert stderr(items) == lm_metrics.bootstrap_stderr(aggregation, items, iters=100)
+
+
+def test_lm_evals_own_items_are_checked():
+    bleu = plugin.AGGREGATIONS["bleukit_bleu"]
+    one = [(["a b c d"], ["a b c d"])]  # a list of one prediction, as lm-eval's _sacreformat takes it
+    assert bleu(one) == lm_metrics.bleu(one)
+    with pytest.raises(ValueError, match=r"different numbers of references \(1, 2\).*drop references"):
+        bleu([("a b", "a b"), (["c d", "c e"], "c d")])
+    with pytest.raises(TypeError, match=r"item 1 must be lm-eval's \(reference, prediction\).*got \(str, int\)"):
+        bleu([("a b", "a b"), ("c d", 3)])
+    with pytest.raises(ValueError, match="different options"):  # an Item of other options among pairs
+        bleu([("a b", "a b")] + items_of("bleukit_bleu", ["a"], ["a"], tokenize="intl"))
 
 
 def test_bad_items_are_named():
@@ -152,7 +204,7 @@ def test_bad_items_are_named():
         plugin.corpus_score(
             items_of("bleukit_bleu", ["a"], ["a"]) + items_of("bleukit_bleu", ["a"], ["a"], tokenize="intl")
         )
-    with pytest.raises(TypeError, match="Item"):
+    with pytest.raises(TypeError, match=r"Item.*use the aggregation of a metric name, bleukit_bleu"):
         plugin.corpus_score([("a", "a")])
     with pytest.raises(TypeError, match="unknown BLEU option"):
         plugin.METRIC_FUNCTIONS["bleukit_bleu"](references=["a"], predictions=["a"], tokenizer="zh")

@@ -1,10 +1,12 @@
 """The runnable recipes in integrations/ (at the repository root): each one with ``--smoke`` runs
 offline on a tiny local model and data, and checks its own scores against sacreBLEU's (it exits
-non-zero when they differ)."""
+non-zero when they differ); without its optional libraries, ``--help`` works and a run names the
+extras to install."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,13 +14,34 @@ from pathlib import Path
 import pytest
 from shared_data import REPO
 
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
-pytest.importorskip("sacrebleu")
-
 RECIPES = sorted(
     p for p in (REPO / "integrations").glob("*.py") if 'add_argument("--smoke"' in p.read_text(encoding="utf-8")
 )
+
+# What the recipes import beyond bleukit and its dependencies (sacreBLEU too: its check is skipped
+# without it). The tests below make all of them unimportable at once.
+OPTIONAL = ["torch", "transformers", "tokenizers", "datasets", "accelerate", "trl", "evaluate", "huggingface_hub",
+            "lightning", "torchmetrics", "ray", "lighteval", "yaml", "sacrebleu"]
+
+
+def needs_training_stack():
+    for name in ("torch", "transformers", "sacrebleu"):
+        pytest.importorskip(name)
+
+
+def run_without_optional(recipe, *args, cwd):
+    # sys.modules[name] = None makes `import name` raise ModuleNotFoundError (and find_spec return
+    # None), as if the library were not installed; the recipe then runs as its own __main__
+    blocker = (
+        f"import runpy, sys\nfor name in {OPTIONAL!r}: sys.modules[name] = None\n"
+        f"sys.argv = [{str(recipe)!r}, *{list(args)!r}]\n"
+        f"sys.path.insert(0, {str(recipe.parent)!r})\n"
+        f"runpy.run_path({str(recipe)!r}, run_name='__main__')\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return subprocess.run([sys.executable, "-c", blocker], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=120)
 
 
 def test_recipes_are_found_and_named_after_no_library():
@@ -37,6 +60,7 @@ def test_recipes_are_found_and_named_after_no_library():
 @pytest.mark.slow
 @pytest.mark.parametrize("recipe", RECIPES, ids=[p.stem for p in RECIPES])
 def test_recipe_smoke_run_equals_sacrebleu(recipe, tmp_path):
+    needs_training_stack()
     if "from lighteval" in recipe.read_text(encoding="utf-8"):
         # lighteval pins nltk 3.9.1: its recipe runs in its own venv (make test-lighteval)
         pytest.importorskip("lighteval", reason="needs lighteval in its own venv: make test-lighteval")
@@ -56,10 +80,36 @@ def test_recipe_smoke_run_equals_sacrebleu(recipe, tmp_path):
 
 @pytest.mark.parametrize("name", ["tiny_seq2seq", "tiny_causal_lm"])
 def test_tiny_model_builders_doctests(name):
-    # integrations/ is not a test path (its recipes import optional libraries at the top): the
-    # shared builders' examples run here
+    # integrations/ is not a test path (its recipes import optional libraries): the shared
+    # builders' examples run here
+    needs_training_stack()
     import doctest
     import importlib
 
     result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("recipe", RECIPES, ids=[p.stem for p in RECIPES])
+def test_recipe_help_and_missing_extra_without_optional_libraries(recipe, tmp_path):
+    # `lightning_seq2seq.py --help` ended in ModuleNotFoundError: No module named 'lightning'
+    out = run_without_optional(recipe, "--help", cwd=tmp_path)
+    assert out.returncode == 0 and out.stdout.startswith("usage: "), out.stderr[-3000:]
+    assert "--smoke" in out.stdout
+    # a run says what to install (an extra of pyproject.toml, or the one package), not a traceback
+    out = run_without_optional(recipe, "--smoke", cwd=tmp_path)
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr[-3000:]
+    assert re.fullmatch(
+        rf"{recipe.name} needs [a-z_, ]+, which is not installed: "
+        r"pip install ('\.\[[a-z,-]+\]' \(from the repository's root\)|[a-z]+)\n",
+        out.stderr,
+    ), out.stderr[-3000:]
+
+
+def test_recipe_extras_doctests():
+    import doctest
+
+    import recipe_extras
+
+    result = doctest.testmod(recipe_extras)
     assert result.attempted > 0 and result.failed == 0

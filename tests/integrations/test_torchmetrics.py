@@ -89,6 +89,18 @@ def test_one_process_equals_sacrebleu(corpus, name, metric, keywords):
     equal_sacrebleu(got, core_score(scorer, hyps, [list(r) for r in zip(*streams)]), want.score)
 
 
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_scripts_as_torchmetrics_own_metrics_do(corpus, name):
+    # torchmetrics' test harness scripts every metric (torch.jit.script(metric)), and its own
+    # BLEUScore/CHRFScore/TERScore script; the drop-ins must too, with their states intact.
+    hyps, streams = corpus
+    scorer = one_process(name, {}, hyps[:20], [s[:20] for s in streams])
+    scripted = torch.jit.script(scorer)
+    for state in ("statistics", "sentences", "nrefs_sum", "nrefs_squares"):
+        assert torch.equal(getattr(scripted, state), getattr(scorer, state))
+    assert float(scorer.compute()) == SACREBLEU[name](hyps[:20], [s[:20] for s in streams]).score
+
+
 def test_bleu_parts_nrefs_and_the_generic_class(corpus):
     hyps, streams = corpus
     refs = [[a, b] if i % 3 else [a] for i, (a, b) in enumerate(zip(*streams))]  # 1 or 2 references

@@ -199,8 +199,10 @@ def test_hub_metric_repo_files(tmp_path):
     meta = _front_matter(card)
     assert meta["sdk"] == "gradio" and meta["app_file"] == "app.py" and {"evaluate", "metric"} <= set(meta["tags"])
     assert 'evaluate.load("me/bleukit")' in card and "Papineni" in card
-    # The repository itself is the app's Space: both front matters name the same Gradio.
-    space = _front_matter((REPO / "README.md").read_text(encoding="utf-8"))
+    # The app's Space (make space) takes its front matter from space.yml: both name the same Gradio.
+    import yaml
+
+    space = yaml.safe_load((REPO / "space.yml").read_text(encoding="utf-8"))
     assert space["sdk_version"] == meta["sdk_version"] == GRADIO_SDK_VERSION
     assert space["app_file"] == "app.py" and (REPO / space["app_file"]).exists()
     requirements = (out / "requirements.txt").read_text(encoding="utf-8").splitlines()
@@ -244,18 +246,6 @@ def test_bootstrap_confidence_interval(offline_run):
     assert boot == dict(_expected(HYPS, REFS, n_bootstrap=50, seed=3), mean=r.mean, ci=r.ci)
     assert "|bs:50|seed:3|" in boot["signature"]
     assert bad["error"] == "ValueError" and "n_bootstrap must be >= 1" in bad["message"]
-
-
-def test_evaluate_names_bleukit_as_the_package_to_install(tmp_path):
-    # evaluate reads the text after a '#' on an import line as the pip name it asks a user without
-    # bleukit to install: both served module files must make it ask for bleukit itself.
-    from evaluate.loading import get_imports
-
-    from bleukit.metric.hub import write_metric_repo
-
-    repo = write_metric_repo(tmp_path / "bleukit", name="bleukit")
-    for path in (Path(METRIC), repo / "bleukit.py"):
-        assert get_imports(str(path)) == [("library", "bleukit", "bleukit", None)], path
 
 
 def test_hub_metric_repo_requirement_before_a_release(tmp_path):
@@ -331,3 +321,33 @@ def test_a_lone_surrogate_is_named_by_its_item(path):
     good = metric.compute(predictions=HYPS, references=[[r for r in refs if r] for refs in REFS])
     if path == "bleu":
         assert good == _expected(HYPS, REFS)
+
+
+def _load_error_without_bleukit(target: str, monkeypatch) -> str:
+    import evaluate
+
+    monkeypatch.setitem(sys.modules, "bleukit", None)  # import bleukit raises ImportError, as when not installed
+    with pytest.raises(ImportError) as err:
+        evaluate.load(target)
+    return str(err.value)
+
+
+def test_without_bleukit_evaluate_names_an_install_that_works(tmp_path, monkeypatch):
+    # evaluate turns the module's failed `import bleukit` into "pip install <what follows # From:>";
+    # it said `pip install bleukit`, which fails while bleukit is not on PyPI
+    import shlex
+
+    message = _load_error_without_bleukit(METRIC, monkeypatch)
+    assert "the following dependencies['bleukit']" in message  # the module evaluate checks is still bleukit
+    command = message.split("using 'pip install ", 1)[1].rsplit("' for instance", 1)[0]
+    assert shlex.split(command)[0] == "." and "clone" in command, message
+    # the Space's module names the requirement its requirements.txt installs (the wheel it carries)
+    from bleukit.metric.hub import write_metric_repo
+
+    monkeypatch.undo()
+    space = write_metric_repo(tmp_path / "bleukit", repo_id="me/bleukit")
+    requirement = (space / "requirements.txt").read_text(encoding="utf-8").splitlines()[0]
+    assert requirement.startswith("bleukit @ https://huggingface.co/spaces/me/bleukit/resolve/main/wheels/")
+    message = _load_error_without_bleukit(str(space), monkeypatch)
+    command = message.split("using 'pip install ", 1)[1].rsplit("' for instance", 1)[0]
+    assert shlex.split(command) == [requirement], message

@@ -42,6 +42,7 @@ from .forms import (
     parse_corpus,
     parse_systems,
     read_upload,
+    tab_separated_references,
 )
 from .reports import compare_counted, count_systems, metrics_report, score_report
 from .state import ScoredCorpus
@@ -196,12 +197,30 @@ def on_upload_refs(paths: Optional[List[str]], name: str = "bleu") -> Tuple[Any,
     """Reference files upload: one file per reference set box, the other boxes emptied; the last
     output is the notice, as for the hypotheses (``name``: whose notice, see :func:`notice_html`)."""
     paths = list(paths or [])
+    split_notes = []
     try:
-        texts = _read_uploads(paths, MAX_REFERENCE_SETS, "reference", "Reference")
+        texts = []
+        for k, text in enumerate(_read_uploads(paths, MAX_REFERENCE_SETS, "reference", "Reference"), start=1):
+            # sacreBLEU's --num-refs layout: one reference set per tab-separated column
+            columns = tab_separated_references(text)
+            if columns is not None:
+                first = len(texts) + 1
+                split_notes.append(
+                    f"Reference file {k} holds {len(columns)} tab-separated references per line (sacreBLEU's "
+                    f"--num-refs layout): split into reference sets {first}-{first + len(columns) - 1}."
+                )
+            texts.extend(columns or [text])
+        if len(texts) > MAX_REFERENCE_SETS:
+            raise ValueError(
+                f"The reference files hold {len(texts)} reference sets (tab-separated columns count one each): "
+                f"at most {MAX_REFERENCE_SETS}."
+            )
     except ValueError as e:
         _log_input_error("upload", e)
         return (gr.update(),) * MAX_REFERENCE_SETS + (notice_html([str(e)], error=True, name=name),)
-    notes = bom_notes([(f"reference set {k}", t) for k, t in enumerate(texts, start=1)], drawn=name == "bleu")
+    notes = split_notes + bom_notes(
+        [(f"reference set {k}", t) for k, t in enumerate(texts, start=1)], drawn=name == "bleu"
+    )
     return tuple(texts + [""] * (MAX_REFERENCE_SETS - len(texts))) + (notice_html(notes, name=name),)
 
 

@@ -160,6 +160,25 @@ def read_upload(path: Optional[str], what: str) -> str:
     return text
 
 
+def tab_separated_references(text: Optional[str]) -> Optional[List[str]]:
+    """The reference sets of sacreBLEU's ``--num-refs`` layout (several references per line, cut
+    by tabs), one text per set, when every line of ``text`` holds the same number (one or more) of
+    tabs; ``None`` for any other text. Such a file read as one set would score each line's
+    references glued into one, a wrong number, so uploads are split and a pasted one is refused.
+
+    >>> tab_separated_references("a b\\tA B\\nc\\tC\\n")
+    ['a b\\nc\\n', 'A B\\nC\\n']
+    >>> tab_separated_references("a b\\nc\\tC") is None
+    True
+    """
+    lines = split_lines(text, "reference set")
+    counts = {line.count("\t") for line in lines}
+    if len(counts) != 1 or counts == {0}:
+        return None
+    columns = zip(*(line.split("\t") for line in lines))
+    return ["".join(f"{line}\n" for line in column) for column in columns]
+
+
 def parse_corpus(
     hypotheses: Optional[str], reference_sets: Sequence[Optional[str]]
 ) -> Tuple[List[str], List[List[str]]]:
@@ -182,6 +201,13 @@ def parse_corpus(
         lines = split_lines(text, f"reference set {k}")
         if not lines:
             continue
+        columns = tab_separated_references(text)
+        if columns is not None:
+            raise ValueError(
+                f"Reference set {k} holds {len(columns)} tab-separated references per line (sacreBLEU's "
+                "--num-refs layout): put each reference set in its own box (uploading the file splits it), "
+                "or replace the tabs with spaces if they belong to one reference."
+            )
         if len(lines) != len(hyps):
             raise ValueError(
                 f"Reference set {k} has {len(lines)} line(s) but there are {len(hyps)} hypotheses: "

@@ -37,6 +37,14 @@ def _decode(data: bytes, encoding: str, where: str) -> str:
     try:
         return decoder.decode(data, final=True)
     except UnicodeDecodeError as err:
+        nul = data.find(b"\0")
+        if nul >= 0:
+            # No text file in an 8-bit encoding or UTF-8 holds a NUL byte: an image, an archive, a
+            # compressed file, or UTF-16/32 text. Another 8-bit -e would "decode" it into garbage.
+            raise CliError(
+                f"{where}: not a text file in {encoding} (a NUL byte at byte {nul}); give a text file with "
+                "one segment per line (for UTF-16 text, -e utf-16)"
+            ) from None
         line = data[: err.start].count(b"\n") + 1
         raise CliError(
             f"{where}, line {line}: not valid {encoding} ({err.reason} at byte {err.start}); "

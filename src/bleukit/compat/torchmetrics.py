@@ -76,11 +76,17 @@ def _inputs(preds: Any, target: Any, wrap: bool) -> tuple:
         else:
             target_.append(check_sequence(t, f"target[{i}]"))
     # torchmetrics fails on a non-string deep inside its tokenizer (AttributeError); name it here.
-    # (An empty corpus stays valid: torchmetrics scores it 0.)
+    # (An empty corpus stays valid: torchmetrics scores it 0.) An empty list or tuple is an empty
+    # sentence: torchmetrics tokenizes only truthy entries, and its own tests score [[]] against
+    # [[[]]] as 0, so that input is part of the contract.
     for where, texts in [("preds", preds_)] + [(f"target[{i}]", refs) for i, refs in enumerate(target_)]:
         for k, text in enumerate(texts):
-            if not isinstance(text, str):
-                raise TypeError(f"{where}[{k}] must be a str, got {type(text).__name__}")
+            if isinstance(text, (list, tuple)) and not text:
+                texts[k] = ""
+            elif not isinstance(text, str):
+                raise TypeError(
+                    f"{where}[{k}] must be a str (or an empty list, an empty sentence), got {type(text).__name__}"
+                )
     if len(preds_) != len(target_):
         raise ValueError(f"Corpus has different size {len(preds_)} != {len(target_)}")
     for i, refs in enumerate(target_):

@@ -14,7 +14,9 @@ bleukit has the TER metric), for any metric of :mod:`bleukit.metrics` through it
   sacreBLEU's ``-l``) set the options; lm-eval hands a metric one target string per document, so
   several references come as one string cut by ``reference_separator: "\t"`` (``doc_to_target:
   "{{refs | join('\t')}}"``);
-- the aggregation :func:`corpus_score` scores all items as one corpus (one statistics row each);
+- the aggregation (:data:`AGGREGATIONS`, :func:`corpus_score`) scores all items as one corpus (one
+  statistics row each); it also reads lm-eval's own ``bleu``/``chrf``/``ter`` items, ``(reference,
+  prediction)``, so a task may keep lm-eval's metric and swap only its ``aggregation: bleukit_bleu``;
 - the standard error is lm-eval's own bootstrap at the requested ``bootstrap_iters``, uncapped:
   the same resamples (``random.Random(chunk).choices``), each scored from the summed statistics
   rows instead of re-tokenizing the corpus, so it equals ``lm_eval.api.metrics.bootstrap_stderr``
@@ -53,6 +55,7 @@ from bleukit.pipeline import corpus_statistics, score_statistics
 from bleukit.significance import DEFAULT_SEED, PairedResult, paired_test
 
 __all__ = [
+    "AGGREGATIONS",
     "METRIC_FUNCTIONS",
     "Item",
     "bootstrap_stderr",
@@ -138,48 +141,104 @@ METRIC_FUNCTIONS: Dict[str, Callable[..., Item]] = {
 }
 
 
-def _items(items: Iterable[Any]) -> Tuple[List[str], List[List[str]], MetricOptions]:
-    """Predictions, references and the one options object of a list of items (or logged lists)."""
+def _pair(item: Sequence[Any], k: int) -> Tuple[str, List[str]]:
+    """The prediction and references of lm-eval's own ``bleu``/``chrf``/``ter`` item, ``(reference,
+    prediction)``: the reference a str or a list of them, the prediction a str or a list of one."""
+    gold, prediction = item
+    if isinstance(prediction, (list, tuple)) and len(prediction) == 1:
+        prediction = prediction[0]  # lm-eval's _sacreformat takes a list of one prediction
+    references = [gold] if isinstance(gold, str) else gold
+    if (
+        not isinstance(prediction, str)
+        or not isinstance(references, (list, tuple))
+        or not references
+        or not all(isinstance(r, str) for r in references)
+    ):
+        raise TypeError(
+            f"item {k} must be lm-eval's (reference, prediction) with str texts (the reference may be a list of "
+            f"str), got ({type(gold).__name__}, {type(prediction).__name__})"
+        )
+    return prediction, list(references)
+
+
+def _items(items: Iterable[Any], metric: Optional[str] = None) -> Tuple[List[str], List[List[str]], MetricOptions]:
+    """Predictions, references and the one options object of a list of items (or logged lists).
+    With ``metric`` (an lm-eval metric name of this module), lm-eval's own ``(reference,
+    prediction)`` items are read too, scored with that metric's options."""
     hyps: List[str] = []
     refs: List[List[str]] = []
     keywords: Optional[Mapping[str, Any]] = None
+    pair_options = None if metric is None else _options_keywords(_implied_options(metric))
+    pair_counts = set()
     for k, item in enumerate(items):
-        if not isinstance(item, (list, tuple)) or len(item) != 3:
-            raise TypeError(
-                f"item {k} must be an Item (references, prediction, options) from a bleukit lm-eval metric, "
-                f"got {type(item).__name__}"
+        if pair_options is not None and isinstance(item, (list, tuple)) and len(item) == 2:
+            prediction, references = _pair(item, k)
+            options = pair_options
+            pair_counts.add(len(references))
+        elif isinstance(item, (list, tuple)) and len(item) == 3:
+            references, prediction, options = item
+        else:
+            pairs = (
+                f", or lm-eval's (reference, prediction) as its aggregation {metric!r} reads them"
+                if metric is not None
+                else " (lm-eval's own (reference, prediction) items: use the aggregation of a metric name, "
+                f"{', '.join(AGGREGATIONS)})"
             )
-        references, prediction, options = item
+            raise TypeError(
+                f"item {k} must be an Item (references, prediction, options) from a bleukit lm-eval metric"
+                f"{pairs}, got {type(item).__name__}"
+                + (f" of {len(item)}" if isinstance(item, (list, tuple)) else "")
+            )
         if keywords is None:
             keywords = options
         elif options != keywords:
             raise ValueError(f"items were scored with different options ({keywords} and {options})")
         hyps.append(prediction)
         refs.append(references)
+    if len(pair_counts) > 1:
+        # lm-eval's own aggregation zips the documents' references, keeping only as many as the
+        # document with fewest has: refuse rather than give a number that is neither its nor sacreBLEU's.
+        raise ValueError(
+            f"lm-eval's (reference, prediction) items have different numbers of references "
+            f"({', '.join(map(str, sorted(pair_counts)))}); lm-eval's own aggregation would drop references "
+            "beyond the smallest number. Give every document the same references, or use the metric "
+            f"{metric!r} itself (its items keep every document's references)"
+        )
     if keywords is None:
         raise ValueError("no items to score")
     return hyps, refs, _options_from_keywords(keywords)
 
 
-def corpus_score(items: Sequence[Any]) -> float:
-    """The aggregation: the corpus score of every document's :class:`Item` (sacreBLEU's corpus
-    score of the predictions against their references, with the items' options).
+def _implied_options(metric: str) -> MetricOptions:
+    """The options of lm-eval metric name ``metric`` of this module, without task keywords."""
+    name, implied = _SPECS[metric]
+    return get_metric(name).options_type.from_keywords(implied)
+
+
+def corpus_score(items: Sequence[Any], metric: Optional[str] = None) -> float:
+    """The corpus score of every document's :class:`Item` (sacreBLEU's corpus score of the
+    predictions against their references, with the items' options). With ``metric``, one of
+    :data:`METRIC_FUNCTIONS`' names, lm-eval's own ``(reference, prediction)`` items (what its
+    ``bleu``/``chrf``/``ter`` metrics hand their aggregation) are scored too, with that metric's
+    options: :data:`AGGREGATIONS` holds the registered aggregation of each name.
 
     >>> f = METRIC_FUNCTIONS["bleukit_chrf"]
     >>> items = [f(references=["a cat"], predictions=["a cat"]), f(references=["dog"], predictions=["cat"])]
     >>> round(corpus_score(items), 4)
     70.9524
+    >>> round(corpus_score([("a cat", "a cat"), ("dog", "cat")], "bleukit_chrf"), 4)
+    70.9524
     """
-    hyps, refs, options = _items(items)
+    hyps, refs, options = _items(items, metric)
     return float(score_statistics(corpus_statistics(hyps, refs, options), options).score)
 
 
-def bootstrap_stderr(items: Sequence[Any], iters: int) -> float:
+def bootstrap_stderr(items: Sequence[Any], iters: int, metric: Optional[str] = None) -> float:
     """lm-eval's bootstrap standard error of :func:`corpus_score` with ``iters`` resamples: its
     resampling scheme (chunks of ``min(1000, iters)`` resamples, chunk ``i`` drawn by
     ``random.Random(i)``, ``iters // chunk`` chunks) and its sample standard deviation, so the value
     equals ``lm_eval.api.metrics.bootstrap_stderr`` of sacreBLEU's score with the same ``iters``;
-    each resample is scored from summed statistics rows.
+    each resample is scored from summed statistics rows. ``metric`` as for :func:`corpus_score`.
 
     >>> f = METRIC_FUNCTIONS["bleukit_bleu"]
     >>> pairs = [("a b c d", "a b c d"), ("a b c e", "a b c d"), ("x y z w", "x y z")]
@@ -187,19 +246,41 @@ def bootstrap_stderr(items: Sequence[Any], iters: int) -> float:
     >>> round(bootstrap_stderr(items, 1000), 4)
     14.9062
     """
-    hyps, refs, options = _items(items)
+    hyps, refs, options = _items(items, metric)
     scores = harness_bootstrap_scores(corpus_statistics(hyps, refs, options), options, iters)
     # lm-eval's sample_stddev, in its floating-point order
     mu = sum(scores) / len(scores)
     return math.sqrt(sum([(x - mu) ** 2 for x in scores]) / (len(scores) - 1))
 
 
+def _aggregation(lm_name: str) -> Callable[[Sequence[Any]], float]:
+    def aggregate(items: Sequence[Any]) -> float:
+        return corpus_score(items, lm_name)
+
+    aggregate.__name__ = aggregate.__qualname__ = lm_name
+    aggregate.__doc__ = (
+        f"lm-eval aggregation {lm_name!r}: :func:`corpus_score` of its items, lm-eval's own "
+        "(reference, prediction) items included."
+    )
+    return aggregate
+
+
+#: lm-eval aggregation name -> the aggregation registered under it: :func:`corpus_score` of the
+#: items, which may also be lm-eval's own ``(reference, prediction)`` items (a task that keeps
+#: lm-eval's ``bleu`` metric and sets ``aggregation: bleukit_bleu``).
+AGGREGATIONS: Dict[str, Callable[[Sequence[Any]], float]] = {name: _aggregation(name) for name in METRIC_FUNCTIONS}
+_AGGREGATION_NAMES = {function: name for name, function in AGGREGATIONS.items()}
+
+
 def _stderr_for_metric(original: Callable[..., Any]) -> Callable[..., Any]:
     """lm-eval's ``stderr_for_metric`` that answers :func:`bootstrap_stderr` for :func:`corpus_score`."""
 
     def stderr_for_metric(metric: Callable[..., Any], bootstrap_iters: int) -> Any:
-        if metric is corpus_score and isinstance(bootstrap_iters, int) and bootstrap_iters > 0:
-            return lambda items: bootstrap_stderr(items, bootstrap_iters)
+        if isinstance(bootstrap_iters, int) and bootstrap_iters > 0:
+            if metric is corpus_score:
+                return lambda items: bootstrap_stderr(items, bootstrap_iters)
+            if metric in _AGGREGATION_NAMES:
+                return lambda items: bootstrap_stderr(items, bootstrap_iters, _AGGREGATION_NAMES[metric])
         return original(metric, bootstrap_iters)
 
     stderr_for_metric.bleukit_wraps = original  # type: ignore[attr-defined]
@@ -216,7 +297,7 @@ def register() -> List[str]:
     """
     for name, function in METRIC_FUNCTIONS.items():
         if name not in lm_registry.metric_registry:
-            lm_registry.aggregation_registry.register(name, target=corpus_score)
+            lm_registry.aggregation_registry.register(name, target=AGGREGATIONS[name])
             lm_registry.register_metric(
                 metric=name,
                 higher_is_better=get_metric(_SPECS[name][0]).higher_is_better,

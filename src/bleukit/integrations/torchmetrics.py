@@ -20,8 +20,10 @@ BLEU = 68.97 90.0/75.0/66.7/75.0 (BP = 0.905 ratio = 0.909 hyp_len = 10 ref_len 
 'nrefs:var'
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: TorchScript reads the states' class annotations
+# (``statistics: torch.Tensor``) as objects, and as strings it cannot resolve them, so
+# ``torch.jit.script(BLEUScore())`` failed where torchmetrics' own metrics script (its test harness
+# scripts every metric).
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np

@@ -44,17 +44,21 @@ re-exports its class, so both load paths run one implementation::
     evaluate.load(bleukit.metric_path())       # the installed module itself
 
 ``evaluate`` copies this file into its cache and imports it on its own: the import below is an
-absolute one, of the installed package (``pip install bleukit``). evaluate reads everything after a
-``#`` on an import line as the package to install, so the line carries no comment (``__all__`` tells
-linters the import is the point).
+absolute one, of the installed package. When it fails, evaluate tells the user to ``pip install``
+what follows ``# From:`` on the import line (else the module's name, ``bleukit``, which is not on
+PyPI yet), so the comment names the install that works (``__all__`` tells linters the import is the
+point).
 """
 
-from bleukit.metric.bleu_metric import Bleu
+from bleukit.metric.bleu_metric import Bleu  # From: .  (in the root of a clone of bleukit)
 
 __all__ = ["Bleu"]
 '''
 
-#: The Gradio version of the Space front matter (the same as the repository README's).
+#: What evaluate tells a user without bleukit to ``pip install`` (after ``# From:`` on the import line).
+_INSTALL_FROM_CLONE = ".  (in the root of a clone of bleukit)"
+
+#: The Gradio version of the Space front matter (the same as the app Space's, space.yml).
 GRADIO_SDK_VERSION = "6.31.0"
 
 _APP = '''"""The widget of this metric repository: predictions and references in, the metric's result out."""
@@ -239,7 +243,9 @@ def write_metric_repo(
     else:
         install = "This Space installs bleukit with the first line of its `requirements.txt`:\n\n"
     install += f"```\n{requirement.strip()}\n```\n\n"
-    (dest / f"{name}.py").write_text(MODULE_SOURCE, encoding="utf-8")
+    # evaluate's "pip install ..." for a failed `import bleukit` names what requirements.txt installs
+    module = MODULE_SOURCE.replace(_INSTALL_FROM_CLONE, f'"{requirement.strip()}"')
+    (dest / f"{name}.py").write_text(module, encoding="utf-8")
     (dest / "app.py").write_text(_APP.replace("{name}", name), encoding="utf-8")
     (dest / "requirements.txt").write_text(
         f"{requirement.strip()}\nevaluate>=0.4\ndatasets>=2.0\n"

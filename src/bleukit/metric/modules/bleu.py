@@ -43,9 +43,10 @@ Args:
 Returns:
     'bleu', 'precisions', 'brevity_penalty', 'length_ratio', 'translation_length', 'reference_length'
 Examples:
-    >>> bleu = evaluate.load("bleu.py")  # doctest: +SKIP
-    >>> sentence = "hello there general kenobi"  # doctest: +SKIP
-    >>> bleu.compute(predictions=[sentence], references=[[sentence]])["bleu"]  # doctest: +SKIP
+    >>> import bleukit
+    >>> bleu = evaluate.load(bleukit.metric_path("bleu"))
+    >>> sentence = "hello there general kenobi"
+    >>> bleu.compute(predictions=[sentence], references=[[sentence]])["bleu"]
     1.0
 """
 

@@ -20,6 +20,8 @@ from bleukit.chrf import corpus_chrf
 from bleukit.metric import base
 from bleukit.metrics.chrf.options import ChrfOptions
 
+_DEFAULTS = ChrfOptions()
+
 _CITATION = """\
 @inproceedings{popovic-2015-chrf,
     title = "chr{F}: character n-gram {F}-score for automatic {MT} evaluation",
@@ -75,8 +77,9 @@ Args:
 Returns:
     'score' (`float`): chrF (chrF++), 0-100; 'char_order', 'word_order', 'beta' as used.
 Examples:
-    >>> chrf = evaluate.load("chrf.py")  # doctest: +SKIP
-    >>> chrf.compute(predictions=["the cat sat"], references=[["the cat sat"]])  # doctest: +SKIP
+    >>> import bleukit
+    >>> chrf = evaluate.load(bleukit.metric_path("chrf"))
+    >>> chrf.compute(predictions=["the cat sat"], references=[["the cat sat"]])
     {'score': 100.0, 'char_order': 6, 'word_order': 0, 'beta': 2}
 """
 
@@ -99,9 +102,28 @@ class ChrF(base.TextMetric):
     def check_options(self, kwargs: Dict[str, Any]) -> None:
         ChrfOptions.from_keywords(kwargs)
 
-    def _compute(self, predictions: List[str], references: List[Any], **options: Any) -> Dict[str, Any]:
-        # Option names, defaults and validation all come from bleukit's ChrfOptions.
-        result = corpus_chrf(predictions, references, **ChrfOptions.from_keywords(options).to_dict())
+    def _compute(
+        self,
+        predictions: List[str],
+        references: List[Any],
+        char_order: int = _DEFAULTS.char_order,
+        word_order: int = _DEFAULTS.word_order,
+        beta: int = _DEFAULTS.beta,
+        lowercase: bool = _DEFAULTS.lowercase,
+        whitespace: bool = _DEFAULTS.whitespace,
+        eps_smoothing: bool = _DEFAULTS.eps_smoothing,
+    ) -> Dict[str, Any]:
+        # Every option is a parameter (evaluate's own module test refuses **kwargs in _compute);
+        # the defaults, and the validation, are ChrfOptions' (a test checks the names and defaults).
+        options = ChrfOptions(
+            char_order=char_order,
+            word_order=word_order,
+            beta=beta,
+            lowercase=lowercase,
+            whitespace=whitespace,
+            eps_smoothing=eps_smoothing,
+        )
+        result = corpus_chrf(predictions, references, **options.to_dict())
         return {
             "score": result.score,
             "char_order": result.char_order,

@@ -41,6 +41,11 @@ Args:
     max_len (`int`): largest n-gram order (default 4).
 Returns:
     'google_bleu': GLEU score.
+Examples:
+    >>> import bleukit
+    >>> gleu = evaluate.load(bleukit.metric_path("google_bleu"))
+    >>> gleu.compute(predictions=["the cat sat"], references=[["the cat sat"]])
+    {'google_bleu': 1.0}
 """
 
 

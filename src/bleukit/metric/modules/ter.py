@@ -66,10 +66,13 @@ Returns:
     'score' (`float`): TER, 0-100 and above; 'num_edits' (`int`): the edits, summed over the
     predictions; 'ref_length' (`float`): the sum of the average reference lengths.
 Examples:
-    >>> ter = evaluate.load("ter.py")  # doctest: +SKIP
-    >>> ter.compute(predictions=["the cat sat"], references=[["the cat sat down"]])  # doctest: +SKIP
+    >>> import bleukit
+    >>> ter = evaluate.load(bleukit.metric_path("ter"))
+    >>> ter.compute(predictions=["the cat sat"], references=[["the cat sat down"]])
     {'score': 25.0, 'num_edits': 1, 'ref_length': 4.0}
 """
+
+_DEFAULTS = TerOptions()
 
 #: The Hub metric's option names and the TerOptions fields they set.
 _OPTION_NAMES = {
@@ -105,7 +108,24 @@ class Ter(base.TextMetric):
     def check_options(self, kwargs: Dict[str, Any]) -> None:
         _options(kwargs)
 
-    def _compute(self, predictions: List[str], references: List[Any], **options: Any) -> Dict[str, Any]:
-        # Defaults and validation come from bleukit's TerOptions; only the names are the Hub's.
-        result = corpus_ter(predictions, references, **_options(options).to_dict())
+    def _compute(
+        self,
+        predictions: List[str],
+        references: List[Any],
+        normalized: bool = _DEFAULTS.normalized,
+        ignore_punct: bool = _DEFAULTS.no_punct,
+        support_zh_ja_chars: bool = _DEFAULTS.asian_support,
+        case_sensitive: bool = _DEFAULTS.case_sensitive,
+    ) -> Dict[str, Any]:
+        # Every option is a parameter (evaluate's own module test refuses **kwargs in _compute);
+        # defaults and validation come from bleukit's TerOptions, only the names are the Hub's.
+        options = _options(
+            {
+                "normalized": normalized,
+                "ignore_punct": ignore_punct,
+                "support_zh_ja_chars": support_zh_ja_chars,
+                "case_sensitive": case_sensitive,
+            }
+        )
+        result = corpus_ter(predictions, references, **options.to_dict())
         return {"score": result.score, "num_edits": result.num_edits, "ref_length": result.ref_length}
