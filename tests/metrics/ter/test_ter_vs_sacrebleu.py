@@ -1,4 +1,4 @@
-"""TER on all the shared MT data against live sacreBLEU 2.6.0, every option combination, both engines.
+"""TER on all the shared MT data against sacreBLEU 2.6.0, every option combination, both engines.
 
 For every dataset, every system and every reference set (each reference file alone and, where
 there are two, both together) and all 16 combinations of (normalized, no_punct, asian_support,
@@ -6,22 +6,34 @@ case_sensitive), the per-sentence statistics must equal sacreBLEU's (fewest edit
 average reference length as a float), and the corpus and sentence scores must be equal with ``==``;
 the words of every line, as a hypothesis and as a reference, must be sacreBLEU's too.
 
-Cost: the same (hypothesis words, reference words) pair recurs across systems and option
-combinations (580k pairs, 193k distinct), so sacreBLEU's edit function
-``sacrebleu.metrics.ter.translation_edit_rate`` and the Python engine's ``reference.edits`` are
-memoized for the run (both are pure functions of the two word lists); everything around them
-(tokenizers, statistics, formulas) runs as is. The compiled engine is never memoized. Even so
-the test runs for some 20 minutes on two cores, most of it in sacreBLEU's edit function.
+sacreBLEU's statistics and words on that grid are a stored oracle (``ter_oracle.py``,
+``tests/oracles/stored/ter.json``): its edit function on 193k distinct word-list pairs took some
+20 minutes a run. Everything sacreBLEU computes from the statistics (corpus score and totals,
+sentence scores, the signature) runs live, on statistics first checked against the stored ones.
+``test_live_cross_check`` runs sacreBLEU live, edit function included, on the first lines of every
+dataset for each option alone, none and all: a changed peer is caught without a refresh.
+
+The Python engine's ``reference.edits`` is memoized for the run (a pure function of the two word
+lists, and the pairs recur across systems and combinations); the compiled engine never is.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 
 import numpy as np
 import pytest
-import sacrebleu.metrics.ter as sacrebleu_ter
+import stored_oracles
+from metrics.ter.ter_oracle import (
+    COMBOS,
+    DATASETS,
+    combo_id,
+    folder_lines,
+    reference_sets,
+    statistics_case,
+    systems,
+    words_case,
+)
 from sacrebleu.metrics import TER
 from shared_data import read_lines
 
@@ -31,17 +43,9 @@ from bleukit.metrics.ter.options import TER_OPTION_NAMES, TerOptions
 from bleukit.metrics.ter.statistics import from_counts
 from bleukit.metrics.ter.tokenizer import TercomTokenizer
 
-COMBOS = [dict(zip(TER_OPTION_NAMES, flags)) for flags in itertools.product([False, True], repeat=4)]
-DATASETS = ["wmt17-en-de", "wmt22-de-en", "wmt22-en-zh", "kftt-en-ja"]
-
-
-def _combo_id(combo):
-    return "-".join(name for name, on in combo.items() if on) or "defaults"
-
-
-def _reference_sets(folder):
-    names = sorted(p.name for p in folder.glob("ref*"))
-    return [[name] for name in names] + ([names] if len(names) > 1 else [])
+#: each option alone, none and all: the live cross-check's option families
+LIVE_COMBOS = [c for c in COMBOS if sum(c.values()) in (0, 1, len(c))]
+LIVE_LINES = 150
 
 
 def _memoized(function):
@@ -55,7 +59,6 @@ def _memoized(function):
 @pytest.fixture(scope="module")
 def memoized_edits():
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(sacrebleu_ter, "translation_edit_rate", _memoized(sacrebleu_ter.translation_edit_rate))
         mp.setattr(reference, "edits", _memoized(reference.edits))
         yield
 
@@ -68,46 +71,82 @@ def engine(request, monkeypatch):
     return request.param
 
 
+def _word_functions(engine, combo):
+    """The engine's tokenizer, Python's or the kernel's: (hypothesis words, reference words)."""
+    if engine == "native":
+        flags = [combo[name] for name in TER_OPTION_NAMES]
+        return (lambda line: extract._kernel.words(line, *flags, False),
+                lambda line: extract._kernel.words(line, *flags, True))
+    tokenizer = TercomTokenizer(TerOptions(**combo))
+    return tokenizer.hypothesis_words, tokenizer.reference_words
+
+
+def _check_scores(metric, options, ref_names, hyps, streams, table, stats, where, public_sample=()):
+    """Everything sacreBLEU derives from its statistics ``stats``, live, against bleukit's table."""
+    assert table[:, 2].tolist() == [len(ref_names)] * len(hyps)
+    corpus = metric._aggregate_and_compute(stats)  # what corpus_score does after the statistics
+    assert corpus_ter(from_counts(table).rows) == corpus.score, where
+    assert corpus_totals(from_counts(table).rows) == (corpus.num_edits, corpus.ref_length), where
+    sentences = sentence_ters(from_counts(table).rows)
+    assert sentences.tolist() == [metric._compute_score_from_stats(row).score for row in stats], where
+    for i in public_sample:  # the public calls, edit function included
+        assert sentences[i] == metric.sentence_score(hyps[i], [s[i] for s in streams]).score, (where, i)
+    if public_sample:
+        assert corpus.score == metric.corpus_score(hyps, streams).score, where
+    assert options.signature(len(ref_names)).rsplit("|version:", 1)[0] == \
+        str(metric.get_signature()).rsplit("|version:", 1)[0]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("combo", COMBOS, ids=_combo_id)
+@pytest.mark.parametrize("combo", COMBOS, ids=combo_id)
 @pytest.mark.parametrize("dataset", DATASETS)
 def test_statistics_and_scores_equal_sacrebleu(shared_data, memoized_edits, engine, dataset, combo):
     folder = shared_data / dataset
     options = TerOptions(**combo)
-    metric = TER(**combo)  # one instance: its tokenizer cache serves every system and the word checks
-    lines = set()
-    for ref_names in _reference_sets(folder):
+    metric = TER(**combo)
+    for ref_names in reference_sets(folder):
         streams = [read_lines(folder / name) for name in ref_names]
         per_hypothesis = [list(refs) for refs in zip(*streams)]
-        for system in sorted(folder.glob("hyp.*")):
-            hyps = read_lines(system)
-            lines.update(hyps)
-            lines.update(line for stream in streams for line in stream)
-            expected = metric._extract_corpus_statistics(hyps, streams)
+        for system in systems(folder):
+            hyps = read_lines(folder / system)
             table = extract.ter_statistics(hyps, per_hypothesis, options)
-            where = f"{system.name} vs {'+'.join(ref_names)}"
-            assert table[:, 0].tolist() == [row[0] for row in expected], where
-            assert (table[:, 1] / table[:, 2]).tolist() == [row[1] for row in expected], where
-            assert table[:, 2].tolist() == [len(ref_names)] * len(hyps)
-            corpus = metric.corpus_score(hyps, streams)
-            assert corpus_ter(from_counts(table).rows) == corpus.score, where
-            assert corpus_totals(from_counts(table).rows) == (corpus.num_edits, corpus.ref_length), where
-            sentences = sentence_ters(from_counts(table).rows)
-            assert sentences.tolist() == [metric._compute_score_from_stats(row).score for row in expected], where
-            for i in range(0, len(hyps), 97):  # the public per-sentence call on a sample
-                assert sentences[i] == metric.sentence_score(hyps[i], [s[i] for s in streams]).score, (where, i)
-            assert options.signature(len(ref_names)).rsplit("|version:", 1)[0] == \
-                str(metric.get_signature()).rsplit("|version:", 1)[0]
+            case = statistics_case(dataset, combo, ref_names, system)
+            ours = {"edits": table[:, 0].tolist(), "ref_lengths": (table[:, 1] / table[:, 2]).tolist()}
+            stored_oracles.check("ter", case, ours)
+            stats = [list(row) for row in zip(ours["edits"], ours["ref_lengths"])]  # sacreBLEU's, checked
+            metric._cache_references(streams)  # sacreBLEU's reference side, which sets its signature's nrefs
+            _check_scores(metric, options, ref_names, hyps, streams, table, stats, case)
     # The words themselves, for every line as a hypothesis (tokenized once) and as a reference
     # (twice): the engine's tokenizer, Python's or the kernel's, gives sacreBLEU's.
-    if engine == "native":
-        flags = [combo[name] for name in TER_OPTION_NAMES]
-        hyp_words = lambda line: extract._kernel.words(line, *flags, False)  # noqa: E731
-        ref_words = lambda line: extract._kernel.words(line, *flags, True)  # noqa: E731
-    else:
-        tokenizer = TercomTokenizer(options)
-        hyp_words, ref_words = tokenizer.hypothesis_words, tokenizer.reference_words
-    for line in sorted(lines):
+    hyp_words, ref_words = _word_functions(engine, combo)
+    lines = folder_lines(folder)
+    stored_oracles.check("ter", words_case(dataset, combo), {
+        "hypothesis_words": [list(hyp_words(line)) for line in lines],
+        "reference_words": [list(ref_words(line)) for line in lines],
+    })
+
+
+@pytest.mark.parametrize("combo", LIVE_COMBOS, ids=combo_id)
+@pytest.mark.parametrize("dataset", DATASETS)
+def test_live_cross_check(shared_data, engine, dataset, combo):
+    """The grid's checks against sacreBLEU run live (its edit function, tokenizer and public calls)
+    on the first lines of each dataset's first system, every reference set: what the stored
+    oracle stands for still holds for the installed sacreBLEU."""
+    folder = shared_data / dataset
+    options = TerOptions(**combo)
+    metric = TER(**combo)
+    system = systems(folder)[0]
+    hyps = read_lines(folder / system)[:LIVE_LINES]
+    for ref_names in reference_sets(folder):
+        streams = [read_lines(folder / name)[:LIVE_LINES] for name in ref_names]
+        table = extract.ter_statistics(hyps, [list(refs) for refs in zip(*streams)], options)
+        stats = metric._extract_corpus_statistics(hyps, streams)
+        assert table[:, 0].tolist() == [row[0] for row in stats]
+        assert (table[:, 1] / table[:, 2]).tolist() == [row[1] for row in stats]
+        _check_scores(metric, options, ref_names, hyps, streams, table, stats, f"{system} {ref_names}",
+                      public_sample=range(0, LIVE_LINES, 7))
+    hyp_words, ref_words = _word_functions(engine, combo)
+    for line in hyps + streams[0]:
         assert hyp_words(line) == metric._preprocess_segment(line).split(), line
         assert ref_words(line) == metric._preprocess_segment(metric._preprocess_segment(line)).split(), line
 
