@@ -109,3 +109,18 @@ def compare(args: List[str], stdin: bytes = b"", messages: bool = False) -> Tupl
         ours = [line[len("bleukit: ") :] for line in err_b.splitlines()]
         assert ours == log_s, (ours, log_s)
     return code_b, out_b
+
+
+def compare_stored(args: List[str], messages: bool = False) -> Tuple[int, str]:
+    """``compare`` against sacreBLEU's stored answer to ``args`` (the ``cli`` stored oracle, whose
+    cases write the shared data folder as ``{data}``): exit code, stdout and, with ``messages``, the
+    log lines."""
+    import stored_oracles
+    from cli_oracle import case, resolved
+
+    code, out, err = run_bleukit(resolved(args))
+    ours = {"code": [code], "stdout": normalise(out).splitlines()}
+    if messages:
+        ours["log"] = [line[len("bleukit: ") :] for line in err.splitlines()]
+    stored_oracles.check("cli", case(args), ours)
+    return code, out

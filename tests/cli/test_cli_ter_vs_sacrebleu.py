@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from typing import List
 
+import cli_oracle
 import pytest
-from cli_runs import compare, normalise, run_bleukit, run_sacrebleu
-from shared_data import SHARED_DATA
+from cli_runs import compare, compare_stored, normalise, run_bleukit, run_sacrebleu
 
 # What TER's options act on: shifted blocks, repeated words, case, punctuation (ASCII, CJK and
 # full-width), XML entities and hyphens for the normalisation, CJK text, empty lines, a longer line
@@ -311,25 +311,10 @@ def _read(path: str) -> List[str]:
         return [line.rstrip() for line in f]
 
 
-def _data(dataset: str, *names: str) -> List[str]:
-    folder = SHARED_DATA / dataset
-    if not folder.exists():
-        pytest.skip(f"real MT data not found at {SHARED_DATA}")
-    return [str(folder / n) for n in names]
-
-
 @pytest.mark.slow
-def test_real_data_ter_two_references_and_every_option():
-    """WMT22 de-en, 1984 lines, two references (sacreBLEU's TER takes some 10 s a run)."""
-    ref_a, ref_b, hyp = _data("wmt22-de-en", "ref.A.en", "ref.B.en", "hyp.LT22.en")
-    compare([ref_a, ref_b, "-i", hyp, "-m", "bleu", "chrf", "ter", "-f", "text"], messages=True)
-    compare([ref_a, "-i", hyp, "-m", "ter", "--ter-normalized", "--ter-no-punct", "--ter-case-sensitive"],
-            messages=True)
-    compare([ref_b, "-i", hyp, "-m", "ter", "--ter-asian-support", "-sl", "-f", "text"])
-
-
-@pytest.mark.slow
-def test_real_data_ter_systems_table_and_paired_randomization():
-    ref, *hyps = _data("wmt22-de-en", "ref.A.en", "hyp.LT22.en", "hyp.Online-A.en", "hyp.JDExploreAcademy.en")
-    compare([ref, "-i", *hyps, "-m", "ter", "bleu", "-f", "latex"], messages=True)
-    compare([ref, "-i", *hyps[:2], "-m", "ter", "-par", "-parn", "300", "-f", "text"], messages=True)
+@pytest.mark.parametrize("name", ["ter-two-references-and-every-option", "ter-systems-table-and-paired-randomization"])
+def test_real_data_against_stored_sacrebleu_runs(shared_data, name):
+    """WMT22 de-en, 1984 lines: TER with two references and every option, a systems table, paired
+    randomization. sacreBLEU's answers (its TER took some 10 s a run) are stored (cli_oracle.py)."""
+    for args, messages in cli_oracle.RUNS[name]:
+        compare_stored(args, messages=messages)

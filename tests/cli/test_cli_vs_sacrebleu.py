@@ -15,8 +15,9 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
+import cli_oracle
 import pytest
-from cli_runs import compare, normalise, run_bleukit, run_sacrebleu
+from cli_runs import compare, compare_stored, normalise, run_bleukit, run_sacrebleu
 from shared_data import REPO, SHARED_DATA
 
 from bleukit.metrics.bleu.formula import NUMPY_WEAK_SCALARS
@@ -790,21 +791,11 @@ def test_real_data_chrf_two_references():
 
 
 @pytest.mark.slow
-def test_real_data_chrf_five_systems_tables_and_paired_test():
-    names = [
-        "ref.de",
-        "hyp.LIUM-NMT.4900.de",
-        "hyp.online-B.0.de",
-        "hyp.uedin-nmt.4722.de",
-        "hyp.KIT.4950.de",
-        "hyp.online-A.0.de",
-    ]
-    ref, *hyps = _data("wmt17-en-de", *names)
-    compare([ref, "-i", *hyps, "-m", "chrf", "bleu", "-cw", "2", "-f", "text"], messages=True)
-    compare([ref, "-i", *hyps, "-m", "bleu", "chrf", "-f", "latex"], messages=True)
-    compare([ref, "-i", *hyps[:3], "-m", "chrf", "-pbs", "-pbsn", "200", "-f", "text"], messages=True)
-    compare([ref, "-i", *hyps[:3], "-m", "chrf", "-cw", "2", "-par", "-parn", "500", "-f", "text"], messages=True)
-    compare([ref, "-i", hyps[0], "-m", "chrf", "-ci", "--confidence-n", "200", "-f", "text"])
+def test_real_data_chrf_five_systems_tables_and_paired_test(shared_data):
+    """WMT17 en-de, five systems: chrF and BLEU tables, paired bootstrap and randomization, an
+    interval; sacreBLEU's answers are stored (cli_oracle.py)."""
+    for args, messages in cli_oracle.RUNS["chrf-five-systems-tables-and-paired-test"]:
+        compare_stored(args, messages=messages)
 
 
 def test_explain_prints_the_chrf_matches_of_one_line(files):
