@@ -48,6 +48,9 @@ def exactness(session: nox.Session) -> None:
     session.install("setuptools>=77", "wheel")
     session.install("pytest>=7", "pytest-timeout", "pytest-xdist>=3.5", "hypothesis>=6", "sacrebleu==2.6.0")
     session.install("--no-build-isolation", "-e", ".[ja,ko]")
+    # TER's live cross-check runs sacreBLEU's shift search whole (seconds a case on CJK text): it checks
+    # the installed peer, not this Python's arithmetic, and runs once in make test
     session.run(
-        "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "-m", "not slow", *TESTS, *session.posargs
+        "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "-m", "not slow",
+        "-k", "not live_cross_check", *TESTS, *session.posargs,
     )
