@@ -5,11 +5,14 @@ and sentence scores must be ``==`` its scores.
 
 The two large grids (every system and reference set; every option combination) read sacreBLEU's
 statistics from a stored oracle (``chrf_oracle.py``, ``tests/oracles/stored/chrf.json``) and run its
-formula live on them; the other tests run sacreBLEU live, whole: one system per dataset, and every
+formula live on them; the option grid runs the compiled engine on all its cases and the Python engine
+on an all-pairs subset. The other tests run sacreBLEU live, whole: one system per dataset, and every
 option family (``test_other_orders_and_float_betas``), so a changed peer is caught without a refresh.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pytest
@@ -82,12 +85,53 @@ def test_every_system_and_reference_set(engine, dataset, hyp, refs, word_order):
     _check_stored(dataset, hyp, refs, dict(word_order=word_order))
 
 
+def _all_pairs_design(rows):
+    """A strength-2 covering subset of ``rows`` (tuples of factor levels): every pair of levels of
+    every two factors that occurs in ``rows`` occurs in the subset; greedy, so deterministic."""
+    def pairs(row):
+        return {(i, row[i], j, row[j]) for i, j in itertools.combinations(range(len(row)), 2)}
+
+    wanted = set().union(*map(pairs, rows))
+    chosen = []
+    while wanted:
+        best = max(rows, key=lambda row: len(pairs(row) & wanted))
+        chosen.append(best)
+        wanted -= pairs(best)
+    return chosen
+
+
+def _grid_row(corpus, options):
+    return (corpus, *options.values())
+
+
+# The pure-Python engine (the reference and fallback) runs the option grid on an all-pairs design:
+# every value pair of every two options (the corpus counted as one) occurs in it. The compiled engine
+# runs all 192 cases; both are checked against the same stored sacreBLEU statistics.
+_GRID_ROWS = [_grid_row(c, o) for c in range(len(chrf_oracle.GRID_CORPORA)) for o in chrf_oracle.GRID]
+PYTHON_DESIGN = set(_all_pairs_design(_GRID_ROWS))
+GRID_CASES = [
+    pytest.param(engine, *corpus, options, id=f"{engine}-{name}-{chrf_oracle.options_id(options)}")
+    for c, (corpus, name) in enumerate(zip(chrf_oracle.GRID_CORPORA, ["de-en", "en-zh"]))
+    for options in chrf_oracle.GRID
+    for engine in ("native", "python")
+    if engine == "native" or _grid_row(c, options) in PYTHON_DESIGN
+]
+
+
+def test_python_engine_design_covers_every_pair():
+    assert len(PYTHON_DESIGN) <= 12
+    for i, j in itertools.combinations(range(len(_GRID_ROWS[0])), 2):
+        assert {(r[i], r[j]) for r in PYTHON_DESIGN} == {(r[i], r[j]) for r in _GRID_ROWS}, (i, j)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not CASES, reason="real MT data not found (set BLEUKIT_SHARED_DATA)")
-@pytest.mark.parametrize("options", chrf_oracle.GRID, ids=chrf_oracle.options_id)
-@pytest.mark.parametrize("dataset, hyp, refs", chrf_oracle.GRID_CORPORA, ids=["de-en", "en-zh"])
-def test_option_grid(engine, dataset, hyp, refs, options):
+@pytest.mark.parametrize("engine_name, dataset, hyp, refs, options", GRID_CASES)
+def test_option_grid(monkeypatch, engine_name, dataset, hyp, refs, options):
     """Every combination of the options on the first 250 lines of two two-reference corpora."""
+    if engine_name == "native" and not extract.available():
+        pytest.skip("the chrF kernel is not built")
+    monkeypatch.setenv("BLEUKIT_ENGINE", engine_name)
     _check_stored(dataset, hyp, refs, options, lines=chrf_oracle.GRID_LINES)
 
 
