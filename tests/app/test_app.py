@@ -24,6 +24,9 @@ from bleukit import BleuOptions, corpus_statistics
 from bleukit.explain import explain_sentence
 
 pytest.importorskip("gradio")
+# one xdist worker runs the module: one app server and one browser, as when run alone (two of each
+# on a loaded two-core machine made the browser tests' waits run out)
+pytestmark = pytest.mark.xdist_group("app")
 
 CHROMIUM = os.environ.get("BLEUKIT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
