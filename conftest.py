@@ -85,6 +85,8 @@ def pytest_collection_modifyitems(items: list) -> None:
     work in collection order, so the long end-to-end runs start at once and the many short tests
     fill the workers' last minutes instead of one long test running alone at the end."""
     for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):  # a real Chromium: see the serial marker
+            item.add_marker(pytest.mark.serial)
         relative = _relative(item.path)
         if relative is None:
             continue

@@ -172,6 +172,7 @@ def _chromium_or_skip():
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # a real Chromium, run alone after the parallel part
 def test_the_report_in_headless_chromium(report, tmp_path):
     executable = _chromium_or_skip()
     playwright = pytest.importorskip("playwright.sync_api")

@@ -10,6 +10,9 @@ A case is the argument list, with ``{data}`` for the shared data folder.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -48,7 +51,22 @@ def case(args: List[str]) -> str:
 
 
 def resolved(args: List[str]) -> List[str]:
-    return [arg.replace("{data}", str(SHARED_DATA)) for arg in args]
+    """The arguments as both command lines get them: ``data/...``, relative to ``in_data_folder()``."""
+    return [arg.replace("{data}", "data") for arg in args]
+
+
+@contextlib.contextmanager
+def in_data_folder():
+    """Run in a temporary folder whose ``data`` links to the shared data: system tables print their
+    files' paths, padded to the longest, so the paths must not depend on where the data lies."""
+    with tempfile.TemporaryDirectory() as folder:
+        os.symlink(SHARED_DATA, os.path.join(folder, "data"))
+        here = os.getcwd()
+        os.chdir(folder)
+        try:
+            yield
+        finally:
+            os.chdir(here)
 
 
 def cases() -> List[str]:
@@ -56,15 +74,16 @@ def cases() -> List[str]:
 
 
 def inputs() -> List[Path]:
-    return sorted({Path(arg) for runs in RUNS.values() for args, _ in runs for arg in resolved(args)
-                   if arg.startswith(str(SHARED_DATA))})
+    return sorted({SHARED_DATA / arg[len("{data}/"):] for runs in RUNS.values() for args, _ in runs
+                   for arg in args if arg.startswith("{data}/")})
 
 
 def compute(key: str) -> Dict[str, list]:
     """sacreBLEU's command line on one case, run live (in this process, as cli_runs does)."""
     from cli_runs import normalise, run_sacrebleu
 
-    code, out, log = run_sacrebleu(resolved(key.split(" ")))
+    with in_data_folder():
+        code, out, log = run_sacrebleu(resolved(key.split(" ")))
     return {"code": [code], "stdout": normalise(out).splitlines(), "log": log}
 
 

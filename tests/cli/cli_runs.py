@@ -116,9 +116,10 @@ def compare_stored(args: List[str], messages: bool = False) -> Tuple[int, str]:
     cases write the shared data folder as ``{data}``): exit code, stdout and, with ``messages``, the
     log lines."""
     import stored_oracles
-    from cli_oracle import case, resolved
+    from cli_oracle import case, in_data_folder, resolved
 
-    code, out, err = run_bleukit(resolved(args))
+    with in_data_folder():
+        code, out, err = run_bleukit(resolved(args))
     ours = {"code": [code], "stdout": normalise(out).splitlines()}
     if messages:
         ours["log"] = [line[len("bleukit: ") :] for line in err.splitlines()]
