@@ -197,9 +197,9 @@ def on_upload_refs(paths: Optional[List[str]], name: str = "bleu") -> Tuple[Any,
     """Reference files upload: one file per reference set box, the other boxes emptied; the last
     output is the notice, as for the hypotheses (``name``: whose notice, see :func:`notice_html`)."""
     paths = list(paths or [])
-    split_notes = []
+    split_notes: List[str] = []
     try:
-        texts = []
+        texts: List[str] = []
         for k, text in enumerate(_read_uploads(paths, MAX_REFERENCE_SETS, "reference", "Reference"), start=1):
             # sacreBLEU's --num-refs layout: one reference set per tab-separated column
             columns = tab_separated_references(text)
