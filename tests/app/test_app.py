@@ -681,12 +681,13 @@ def test_browser_initial_state(page):
     # A method picked by hand shows its default and is editable; back to exp, empty again.
     page.click("#smooth-method input")
     page.click("[role=option]:has-text('floor')")
-    page.wait_for_function("() => document.querySelector('#smooth-value input').value === '0.1'")
-    assert page.is_enabled("#smooth-value input")
+    # Gradio may render the new value and the new interactivity in separate updates: wait for both
+    # (a wrong final state fails as a timeout of this wait).
+    box = "document.querySelector('#smooth-value input')"
+    page.wait_for_function(f"() => {box}.value === '0.1' && !{box}.disabled")
     page.click("#smooth-method input")
     page.click("[role=option]:has-text('exp')")
-    page.wait_for_function("() => document.querySelector('#smooth-value input').value === ''")
-    assert page.is_disabled("#smooth-value input")
+    page.wait_for_function(f"() => {box}.value === '' && {box}.disabled")
 
 
 @pytest.mark.slow
