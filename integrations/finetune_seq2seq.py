@@ -124,7 +124,7 @@ def main(argv: List[str] | None = None) -> int:
     trainer.train()
     final = trainer.evaluate()
     print(f"BLEU {final['eval_bleu']:.2f}  chrF {final['eval_chrf']:.2f}  after {max_steps} steps")
-    print(final.get("eval_signature", ""))
+    print(bleu.last_signature)
 
     try:
         import sacrebleu

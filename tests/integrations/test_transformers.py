@@ -100,13 +100,16 @@ def test_ignore_index_crashes_plain_decoding_but_not_the_adapter(tokenizer):
     with pytest.raises(OverflowError):  # transformers#22634 / #27714
         tokenizer.batch_decode(ep.predictions.tolist(), skip_special_tokens=True)
     before = (ep.predictions.copy(), ep.label_ids.copy())
-    out = BleuComputeMetrics(tokenizer)(ep)
+    metric = BleuComputeMetrics(tokenizer)
+    out = metric(ep)
     hyps = reference_decode(tokenizer, ep.predictions)
     refs = reference_decode(tokenizer, ep.label_ids)
     assert hyps[1] == HYPS[1] and refs[0] == REFS[0]
     assert_matches_sacrebleu(out, hyps, refs)
     assert 0 < out["bleu"] < 100
-    assert out["signature"].rsplit("|", 1)[0] == sacrebleu_signature(hyps, refs).rsplit("|", 1)[0]
+    # The signature is kept for BleuCallback to log once, not returned as a metric of every evaluation
+    assert "signature" not in out
+    assert metric.last_signature.rsplit("|", 1)[0] == sacrebleu_signature(hyps, refs).rsplit("|", 1)[0]
     # gen_len counts generated ids other than padding (decoder start and eos included).
     expected_gen = np.mean([np.count_nonzero((r != -100) & (r != tokenizer.pad_token_id)) for r in ep.predictions])
     assert out["gen_len"] == pytest.approx(expected_gen)
@@ -116,7 +119,7 @@ def test_ignore_index_crashes_plain_decoding_but_not_the_adapter(tokenizer):
 
 def test_prediction_layouts_give_the_same_result(tokenizer):
     ep = eval_prediction(tokenizer)
-    metric = BleuComputeMetrics(tokenizer, signature=False)
+    metric = BleuComputeMetrics(tokenizer)
     expected = metric(ep)
     vocab = len(tokenizer)
     rng = np.random.default_rng(0)
@@ -211,7 +214,7 @@ def test_bleu_options_and_postprocess_reach_the_score(tokenizer):
     hyps = [h.upper() for h in reference_decode(tokenizer, ep.predictions)]
     refs = [r.upper() for r in reference_decode(tokenizer, ep.label_ids)]
     options = dict(tokenize="char", lowercase=True, smooth_method="floor", smooth_value=0.2)
-    out = BleuComputeMetrics(tokenizer, postprocess=str.upper, **options)(ep)
+    out = BleuComputeMetrics(tokenizer, postprocess=str.upper, signature=True, **options)(ep)
     assert_matches_sacrebleu(out, hyps, refs, **options)
     assert out["signature"].rsplit("|", 1)[0] == sacrebleu_signature(hyps, refs, **options).rsplit("|", 1)[0]
     with pytest.raises(TypeError, match="postprocess must return a str"):
@@ -345,6 +348,12 @@ def training_args(out_dir, **overrides):
 def trained(tmp_path_factory, tokenizer):
     """One fine-tuning run: evaluation every 20 steps, best checkpoint by BLEU, callback table."""
     out_dir = tmp_path_factory.mktemp("bart")
+    # Real loggers, offline: TensorBoard event files and a W&B offline run in out_dir.
+    env = pytest.MonkeyPatch()
+    env.setenv("WANDB_MODE", "offline")
+    env.setenv("WANDB_DIR", str(out_dir))
+    env.setenv("WANDB_SILENT", "true")
+    env.setenv("TENSORBOARD_LOGGING_DIR", str(out_dir / "tensorboard"))
     set_seed(0)
     torch.set_num_threads(2)
     model = tiny.build_model(tokenizer)
@@ -364,6 +373,7 @@ def trained(tmp_path_factory, tokenizer):
         load_best_model_at_end=True,
         include_for_metrics=["inputs"],
         per_device_eval_batch_size=20,  # 48 = 20 + 20 + 8: generations of unequal length
+        report_to=["tensorboard", "wandb"],
     )
     trainer = Seq2SeqTrainer(
         model=model,
@@ -378,7 +388,9 @@ def trained(tmp_path_factory, tokenizer):
     trainer.add_callback(callback)
     before = trainer.evaluate()
     trainer.train()
-    return dict(
+    import wandb
+
+    yield dict(
         trainer=trainer,
         callback=callback,
         metric=metric,
@@ -387,6 +399,8 @@ def trained(tmp_path_factory, tokenizer):
         eval_pairs=eval_pairs,
         out_dir=out_dir,
     )
+    wandb.finish()
+    env.undo()
 
 
 @pytest.mark.slow
@@ -400,7 +414,6 @@ def test_training_logs_rising_bleu_and_keeps_the_best_checkpoint(trained):
     assert max(scores[1:]) > scores[0] + 80
     # The callback saw the evaluation before training too (train() starts a new log history).
     assert [(h["step"], h["bleu"]) for h in callback.history[:5]] == [(0, scores[0])] + logged
-    assert all(isinstance(h["eval_signature"], str) for h in trainer.state.log_history if "eval_bleu" in h)
     # metric_for_best_model="bleu": the checkpoint with the highest BLEU (first one on ties).
     best_step = max(logged, key=lambda sb: (sb[1], -sb[0]))[0]
     assert trainer.state.best_metric == pytest.approx(max(scores[1:]))
@@ -453,36 +466,74 @@ def test_generations_padded_with_ignore_index(trained, tokenizer, tmp_path):
 def test_batch_eval_metrics_gives_the_same_score(trained, tokenizer, tmp_path):
     trainer = trained["trainer"]
     full = trainer.evaluate()
+    streaming_metric = BleuComputeMetrics(tokenizer)
     streaming = Seq2SeqTrainer(
         model=trainer.model,
         args=training_args(tmp_path, batch_eval_metrics=True, per_device_eval_batch_size=7),
         processing_class=tokenizer,
         data_collator=DataCollatorForSeq2Seq(tokenizer, model=trainer.model),
-        compute_metrics=BleuComputeMetrics(tokenizer),
+        compute_metrics=streaming_metric,
     ).evaluate(trained["eval_ds"])
-    for key in ["eval_bleu", "eval_bp", "eval_sys_len", "eval_ref_len", "eval_gen_len", "eval_signature"]:
+    for key in ["eval_bleu", "eval_bp", "eval_sys_len", "eval_ref_len", "eval_gen_len"]:
         assert streaming[key] == full[key], key
+    assert streaming_metric.last_signature == trained["metric"].last_signature
     # Generation length above the model's own limit: more -100 padding, same score.
     longer = trainer.evaluate(max_length=trainer.model.generation_config.max_length + 6)
     assert longer["eval_bleu"] == full["eval_bleu"]
 
 
+def _tensorboard_texts(log_dir):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(log_dir), size_guidance={"tensors": 0})
+    events.Reload()
+    return {
+        tag.removesuffix("/text_summary"): [(e.step, e.tensor_proto.string_val[0].decode())
+                                            for e in events.Tensors(tag)]
+        for tag in events.Tags()["tensors"]
+        if tag.endswith("/text_summary")
+    }
+
+
 @pytest.mark.slow
-def test_callback_logs_a_sample_table_to_the_trainer_log(trained, tokenizer):
-    trainer, callback = trained["trainer"], trained["callback"]
-    tables = [h for h in trainer.state.log_history if "eval_bleu_samples" in h]
-    evals = [h for h in trainer.state.log_history if "eval_bleu" in h]
-    assert len(tables) == len(evals) >= 4
-    last = tables[-1]["eval_bleu_samples"].splitlines()
+def test_callback_logs_the_signature_once_and_samples_where_a_table_renders(trained, tokenizer):
+    trainer, callback, metric = trained["trainer"], trained["callback"], trained["metric"]
+    history = trainer.state.log_history
+    evals = [h for h in history if "eval_bleu" in h]
+    assert len(evals) >= 4
+    # The Trainer's log history (and so the console, which prints the same dicts): the signature
+    # once, at the first evaluation of this training run; no table and no per-evaluation signature.
+    signatures = [h for h in history if "eval_bleu_signature" in h]
+    assert [(h["step"], h["eval_bleu_signature"]) for h in signatures] == [(20, metric.last_signature)]
+    assert not [h for h in history if "eval_signature" in h or "eval_bleu_samples" in h]
+    hyps = [s["prediction"] for s in metric.last_samples]
+    refs = [s["reference"] for s in metric.last_samples]
+    assert metric.last_signature.rsplit("|", 1)[0] == sacrebleu_signature(hyps, refs).rsplit("|", 1)[0]
+
+    # TensorBoard: the signature as text, and a markdown table at every evaluation's step.
+    texts = _tensorboard_texts(trained["out_dir"] / "tensorboard")
+    assert {text for _, text in texts["eval/bleu_signature"]} == {metric.last_signature}
+    assert {h["step"] for h in evals} <= {step for step, _ in texts["eval/bleu_samples"]}
+    assert texts["eval/bleu_samples"][-1][1] == callback.last_table
+    last = callback.last_table.splitlines()
     assert last[0] == "| source | reference | prediction | sentence BLEU |"
     assert len(last) == 2 + 3
-    pairs = trained["eval_pairs"]
-    for line, (source, reference) in zip(last[2:], pairs):
+    for line, (source, reference) in zip(last[2:], trained["eval_pairs"]):
         cells = [c.strip() for c in line.strip("|").split("|")]
         assert cells[0] == source and cells[1] == reference
-        expected = sacrebleu.sentence_bleu(cells[2], [reference]).score
-        assert float(cells[3]) == pytest.approx(expected, abs=0.005)
-    assert callback.last_table == tables[-1]["eval_bleu_samples"]
+        assert float(cells[3]) == pytest.approx(sacrebleu.sentence_bleu(cells[2], [reference]).score, abs=0.005)
+
+    # W&B (an offline run): one table per evaluation, with the sentence BLEU as a number.
+    [run_dir] = (trained["out_dir"] / "wandb").glob("offline-run-*")
+    tables = sorted((run_dir / "files" / "media" / "table" / "eval").glob("bleu_samples_*.table.json"),
+                    key=lambda p: int(p.name.split("_")[2]))
+    assert len(tables) == len(texts["eval/bleu_samples"])
+    table = json.loads(tables[-1].read_text())
+    assert table["columns"] == ["source", "reference", "prediction", "sentence BLEU"]
+    assert table["data"] == [
+        [source, reference, s["prediction"], sacrebleu.sentence_bleu(s["prediction"], [reference]).score]
+        for s, (source, reference) in zip(metric.last_samples, trained["eval_pairs"])
+    ]
 
 
 @pytest.mark.slow

@@ -4,8 +4,8 @@
 core (``bleukit.corpus_statistics`` → ``bleukit.score_statistics``); no BLEU logic lives here. With
 ``TrainingArguments(batch_eval_metrics=True)`` it keeps only a running sum of the integer
 statistics, so memory does not grow with the evaluation set, and the result is exactly the
-non-streaming one (integer sums are exact). ``BleuCallback`` keeps the BLEU history and logs a
-table of sample translations at each evaluation.
+non-streaming one (integer sums are exact). ``BleuCallback`` keeps the BLEU history, logs the
+signature once and a table of sample translations at each evaluation to the loggers that render it.
 
 >>> import numpy as np
 >>> from transformers.trainer_utils import EvalPrediction
@@ -65,7 +65,11 @@ class BleuComputeMetrics:
 
     ``postprocess`` (optional) maps each decoded prediction and reference to the string scored.
     ``num_samples`` first sentences of each evaluation are kept in ``last_samples`` for
-    ``BleuCallback``. ``all_reduce=True`` sums the integer statistics over processes with
+    ``BleuCallback``. The signature of the last result is in ``last_signature`` (``BleuCallback``
+    logs it once); ``signature=True`` also puts it in every evaluation's metrics, where it becomes
+    a column of the Trainer's results table and an entry of every log.
+
+    ``all_reduce=True`` sums the integer statistics over processes with
     ``torch.distributed`` (when initialised) before scoring: use it when every process passes only
     its own shard. ``Seq2SeqTrainer`` already gathers the predictions of all processes onto every
     process before calling ``compute_metrics``, so inside the Trainer leave it ``False``.
@@ -89,7 +93,7 @@ class BleuComputeMetrics:
         postprocess: Optional[Callable[[str], str]] = None,
         skip_special_tokens: bool = True,
         num_samples: int = 5,
-        signature: bool = True,
+        signature: bool = False,
         all_reduce: bool = False,
         options: Optional[MetricOptions] = None,
         **keywords: Unpack[BleuOptionKeywords],
@@ -132,6 +136,7 @@ class BleuComputeMetrics:
         self.signature = bool(signature)
         self.all_reduce = bool(all_reduce)
         self.last_samples: List[Dict[str, Any]] = []
+        self.last_signature: Optional[str] = None
         self.num_examples: Optional[int] = None
         self.reset()
 
@@ -187,6 +192,7 @@ class BleuComputeMetrics:
             ref_len=result.ref_len,
             gen_len=sums.counters["gen_tokens"] / sums.n_rows,
         )
+        self.last_signature = result.signature
         if self.signature:
             out["signature"] = result.signature
         return out
@@ -312,7 +318,7 @@ def _drop_ignored(row: np.ndarray) -> np.ndarray:
 
 
 def samples_table(samples: Sequence[Mapping[str, Any]]) -> str:
-    """Markdown table of sample translations (TensorBoard renders it; W&B shows the text).
+    """Markdown table of sample translations (what TensorBoard's text tab shows for ``BleuCallback``).
 
     >>> print(samples_table([{"source": "s1 s2", "reference": "a|b", "prediction": "a b",
     ...                       "sentence_bleu": 0.0}]))
@@ -329,15 +335,23 @@ def samples_table(samples: Sequence[Mapping[str, Any]]) -> str:
 
 
 class BleuCallback(TrainerCallback):
-    """At each evaluation: record the BLEU and log a table of sample translations.
+    """At each evaluation: record the BLEU, log the signature once and sample translations.
 
-    ``metric`` is the ``BleuComputeMetrics`` given to the Trainer (its ``last_samples`` fill the
-    table; sources appear when ``TrainingArguments(include_for_metrics=["inputs"])``). With
-    ``trainer`` the table is sent through ``trainer.log`` under ``<prefix>_bleu_samples``, so it
-    reaches the trainer's log history and every ``report_to`` logger; without it the table is only
-    kept in ``last_table``. ``history`` holds ``{"step", "epoch", "bleu"}`` per evaluation. In
-    multi-process runs it also keeps the sampler's padding out of the score (see
-    ``BleuComputeMetrics.num_examples``).
+    ``metric`` is the ``BleuComputeMetrics`` given to the Trainer; ``trainer`` is the Trainer (without
+    it nothing is logged, and the callback only keeps ``history`` and ``last_table``).
+
+    - ``history`` holds ``{"step", "epoch", "bleu"}`` per evaluation.
+    - The signature goes through ``trainer.log`` as ``<prefix>_bleu_signature`` at the first
+      evaluation of each log history (``train()`` starts a new one), and again only if it changes:
+      one line on the console, one entry in ``trainer_state.json``, TensorBoard's text tab, W&B;
+      not a column of every evaluation.
+    - The metric's ``last_samples`` (sources appear with ``TrainingArguments(include_for_metrics=
+      ["inputs"])``) become a ``wandb.Table`` when a W&B run is active and a markdown table in
+      TensorBoard's text tab when TensorBoard logs, both under ``<prefix>/bleu_samples`` (as those
+      loggers name the rest) at the evaluation's step. They stay out of the console and the log
+      history, where a table is a wall of text; ``last_table`` keeps the last one as markdown.
+    - In multi-process runs it keeps the sampler's padding out of the score (see
+      ``BleuComputeMetrics.num_examples``).
 
     >>> class Tokenizer:
     ...     def batch_decode(self, rows, skip_special_tokens=True):
@@ -354,6 +368,7 @@ class BleuCallback(TrainerCallback):
         self.trainer = trainer
         self.history: List[Dict[str, Any]] = []
         self.last_table: Optional[str] = None
+        self._logged_signature: Optional[Tuple[Any, str]] = None  # (the log history, the signature)
 
     def on_prediction_step(self, args, state, control, eval_dataloader=None, **kwargs):
         # Runs after the gather and before compute_metrics: the moment to tell the metric how
@@ -370,8 +385,38 @@ class BleuCallback(TrainerCallback):
             return
         key = keys[0]
         self.history.append({"step": state.global_step, "epoch": state.epoch, "bleu": metrics[key]})
+        signature = self.metric.last_signature
+        logged = self._logged_signature
+        if self.trainer is not None and signature is not None and (
+            logged is None or logged[0] is not state.log_history or logged[1] != signature
+        ):
+            self._logged_signature = (state.log_history, signature)
+            self.trainer.log({key + "_signature": signature})
         if not self.metric.last_samples:
             return
         self.last_table = samples_table(self.metric.last_samples)
         if self.trainer is not None:
-            self.trainer.log({key + "_samples": self.last_table})
+            _log_samples(self.trainer, key + "_samples", self.metric.last_samples, self.last_table, state.global_step)
+
+
+SAMPLE_COLUMNS = ["source", "reference", "prediction", "sentence BLEU"]
+
+
+def _log_samples(trainer: Any, key: str, samples: Sequence[Mapping[str, Any]], table: str, step: int) -> None:
+    # Only the loggers that render a table get one, each in its own form, straight to the logger:
+    # trainer.log would also send it to the console and to number-only loggers (MLflow warns).
+    from transformers.integrations import TensorBoardCallback, WandbCallback
+    from transformers.integrations.integration_utils import rewrite_logs
+
+    [key] = rewrite_logs({key: None})  # eval_bleu_samples -> eval/bleu_samples, as those loggers name the rest
+    for callback in trainer.callback_handler.callbacks:
+        if isinstance(callback, TensorBoardCallback) and callback.tb_writer is not None:
+            callback.tb_writer.add_text(key, table, step)
+        elif isinstance(callback, WandbCallback):
+            import wandb
+
+            if wandb.run is not None:
+                rows = [[s.get("source") or "", s["reference"], s["prediction"], s["sentence_bleu"]] for s in samples]
+                columns: List[Any] = list(SAMPLE_COLUMNS)
+                # train/global_step: the x axis WandbCallback defines for everything it logs
+                wandb.log({key: wandb.Table(columns=columns, data=rows), "train/global_step": step})
