@@ -24,6 +24,11 @@ from bleukit.metrics.bleu import kernel as _native
 from bleukit.metrics.bleu.extract import preprocess, text_statistics
 
 NATIVE_TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
+# tests/kernel/test_fuzz.py reruns this file with the kernels built under ASan/UBSan: there the
+# kernel is checked against the Python reference, and sacreBLEU's rows, already compared in the plain
+# run, are left out (its zh tokenizer builds strings a character at a time, which ASan's allocator
+# turns from under a second into over a minute on the long lines below).
+SANITIZER_RUN = os.environ.get("BLEUKIT_SANITIZER_RUN") == "1"
 
 # A build without the kernel is only acceptable when asked for explicitly; otherwise `make test`
 # would quietly test the Python engine twice.
@@ -74,7 +79,7 @@ def assert_three_agree(hyps, refs, tokenize, lowercase=False, order=4, oracle=Tr
     for i in range(len(hyps)):
         assert native.rows[i].tolist() == reference[i].tolist(), (tokenize, lowercase, hyps[i], refs[i])
     assert native.nrefs.tolist() == [len(r) for r in refs]
-    if oracle:
+    if oracle and not SANITIZER_RUN:
         theirs = sacrebleu_rows(hyps, refs, tokenize, lowercase, order)
         np.testing.assert_array_equal(native.rows, theirs)
 
