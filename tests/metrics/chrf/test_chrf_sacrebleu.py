@@ -17,6 +17,7 @@ import itertools
 import numpy as np
 import pytest
 import stored_oracles
+from designs import all_pairs_design
 from metrics.chrf import chrf_oracle
 from metrics.chrf.chrf_cases import corpora, corpus, sacrebleu_table
 from sacrebleu.metrics import CHRF
@@ -85,21 +86,6 @@ def test_every_system_and_reference_set(engine, dataset, hyp, refs, word_order):
     _check_stored(dataset, hyp, refs, dict(word_order=word_order))
 
 
-def _all_pairs_design(rows):
-    """A strength-2 covering subset of ``rows`` (tuples of factor levels): every pair of levels of
-    every two factors that occurs in ``rows`` occurs in the subset; greedy, so deterministic."""
-    def pairs(row):
-        return {(i, row[i], j, row[j]) for i, j in itertools.combinations(range(len(row)), 2)}
-
-    wanted = set().union(*map(pairs, rows))
-    chosen = []
-    while wanted:
-        best = max(rows, key=lambda row: len(pairs(row) & wanted))
-        chosen.append(best)
-        wanted -= pairs(best)
-    return chosen
-
-
 def _grid_row(corpus, options):
     return (corpus, *options.values())
 
@@ -108,7 +94,7 @@ def _grid_row(corpus, options):
 # every value pair of every two options (the corpus counted as one) occurs in it. The compiled engine
 # runs all 192 cases; both are checked against the same stored sacreBLEU statistics.
 _GRID_ROWS = [_grid_row(c, o) for c in range(len(chrf_oracle.GRID_CORPORA)) for o in chrf_oracle.GRID]
-PYTHON_DESIGN = set(_all_pairs_design(_GRID_ROWS))
+PYTHON_DESIGN = set(all_pairs_design(_GRID_ROWS))
 GRID_CASES = [
     pytest.param(engine, *corpus, options, id=f"{engine}-{name}-{chrf_oracle.options_id(options)}")
     for c, (corpus, name) in enumerate(zip(chrf_oracle.GRID_CORPORA, ["de-en", "en-zh"]))
