@@ -163,12 +163,17 @@ def test_statistics_and_scores_equal_sacrebleu(shared_data, memoized_edits, monk
     })
 
 
+def _engines():
+    return ["native", "python"] if extract.kernel_available() else ["python"]
+
+
 @pytest.mark.parametrize("combo", LIVE_COMBOS, ids=combo_id)
 @pytest.mark.parametrize("dataset", DATASETS)
-def test_live_cross_check(shared_data, engine, dataset, combo):
+def test_live_cross_check(shared_data, monkeypatch, dataset, combo):
     """The grid's checks against sacreBLEU run live (its edit function, tokenizer and public calls)
     on the first lines of each dataset's first system, every reference set: what the stored
-    oracle stands for still holds for the installed sacreBLEU."""
+    oracle stands for still holds for the installed sacreBLEU. sacreBLEU runs once per case; each
+    engine's table must equal the other's, and the first one's is checked against sacreBLEU."""
     folder = shared_data / dataset
     options = TerOptions(**combo)
     metric = TER(**combo)
@@ -176,16 +181,26 @@ def test_live_cross_check(shared_data, engine, dataset, combo):
     hyps = read_lines(folder / system)[:LIVE_LINES]
     for ref_names in reference_sets(folder):
         streams = [read_lines(folder / name)[:LIVE_LINES] for name in ref_names]
-        table = extract.ter_statistics(hyps, [list(refs) for refs in zip(*streams)], options)
+        tables = []
+        for engine in _engines():
+            monkeypatch.setenv("BLEUKIT_ENGINE", engine)
+            tables.append(extract.ter_statistics(hyps, [list(refs) for refs in zip(*streams)], options))
+        for other in tables[1:]:
+            np.testing.assert_array_equal(other, tables[0])
+        table = tables[0]
         stats = metric._extract_corpus_statistics(hyps, streams)
         assert table[:, 0].tolist() == [row[0] for row in stats]
         assert (table[:, 1] / table[:, 2]).tolist() == [row[1] for row in stats]
         _check_scores(metric, options, ref_names, hyps, streams, table, stats, f"{system} {ref_names}",
                       public_sample=range(0, LIVE_LINES, 7))
-    hyp_words, ref_words = _word_functions(engine, combo)
-    for line in hyps + streams[0]:
-        assert hyp_words(line) == metric._preprocess_segment(line).split(), line
-        assert ref_words(line) == metric._preprocess_segment(metric._preprocess_segment(line)).split(), line
+    theirs = {line: (metric._preprocess_segment(line).split(),
+                     metric._preprocess_segment(metric._preprocess_segment(line)).split())
+              for line in hyps + streams[0]}
+    for engine in _engines():
+        hyp_words, ref_words = _word_functions(engine, combo)
+        for line, (as_hypothesis, as_reference) in theirs.items():
+            assert hyp_words(line) == as_hypothesis, (engine, line)
+            assert ref_words(line) == as_reference, (engine, line)
 
 
 def test_missing_and_empty_references_as_sacrebleu(engine):
