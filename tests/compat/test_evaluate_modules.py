@@ -12,6 +12,10 @@ from bleukit.compat import gleu, hf_evaluate
 
 pytest.importorskip("evaluate")
 
+# On one xdist worker: one evaluate run (`loaded`) serves the module's tests (on two, each
+# worker would make its own).
+pytestmark = pytest.mark.xdist_group("evaluate-modules")
+
 SCRIPT = r"""
 import json, sys
 import evaluate

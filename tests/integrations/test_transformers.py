@@ -34,6 +34,10 @@ from transformers.trainer_utils import EvalPrediction  # noqa: E402
 
 from bleukit.integrations.transformers import BleuCallback, BleuComputeMetrics, samples_table  # noqa: E402
 
+# On one xdist worker: one fine-tuning run (the module's `trained` fixture) serves six tests (on two, each
+# worker would make its own).
+pytestmark = pytest.mark.xdist_group("transformers")
+
 HELPER = Path(__file__).with_name("ddp_seq2seq_worker.py")  # run as a script: one rank of the two-process run
 
 @pytest.fixture(scope="module")

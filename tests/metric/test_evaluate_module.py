@@ -13,6 +13,10 @@ from shared_data import REPO
 
 import bleukit
 
+# On one xdist worker: each load path's evaluate run (`offline_run`) serves the module's tests (on two, each
+# worker would make its own).
+pytestmark = pytest.mark.xdist_group("evaluate-module")
+
 METRIC = str(REPO / "bleu_metric.py")
 
 SCRIPT = r"""

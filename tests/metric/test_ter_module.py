@@ -17,6 +17,10 @@ from bleukit import metric_path
 
 pytest.importorskip("evaluate")
 
+# On one xdist worker: one evaluate run (`run`) serves the module's tests (on two, each
+# worker would make its own).
+pytestmark = pytest.mark.xdist_group("ter-module")
+
 SCRIPT = r"""
 import json, sys
 import evaluate
