@@ -53,6 +53,19 @@ def engine(request, monkeypatch) -> str:
     return request.param
 
 
+@pytest.fixture
+def each_engine(monkeypatch):
+    """Both engines inside one test, where the oracle is the costly part and runs once for both:
+    ``for name in each_engine(): ...`` sets ``BLEUKIT_ENGINE`` to the compiled engine (where it is
+    built) and then to its pure-Python twin."""
+    def engines():
+        for name in ([] if _kernels_missing() else ["native"]) + ["python"]:
+            monkeypatch.setenv("BLEUKIT_ENGINE", name)
+            yield name
+
+    return engines
+
+
 @pytest.fixture(scope="session")
 def ray_local():
     """One local Ray (2 CPUs) for the whole run: its start-up takes tens of seconds on a loaded 2-core

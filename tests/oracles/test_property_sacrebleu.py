@@ -21,10 +21,8 @@ CASES = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
 )
 
-# Both engines; the pure-Python one (the reference twin, 3 minutes here) with the slow tests.
-ENGINES = pytest.mark.parametrize(
-    "engine", ["native", pytest.param("python", marks=pytest.mark.slow)], indirect=True
-)
+# Both engines on every example (each_engine, tests/conftest.py): sacreBLEU, most of the cost, runs
+# once per example for the two.
 
 options = st.fixed_dictionaries(
     {
@@ -42,47 +40,50 @@ def _comparable(opts):
     return opts
 
 
-@ENGINES
 @pytest.mark.parametrize("tokenize", TOKENIZERS)
 @CASES
 @given(data=corpora(), opts=options, effective_order=st.booleans())
-def test_corpus_bleu_equals_sacrebleu(engine, tokenize, data, opts, effective_order):
+def test_corpus_bleu_equals_sacrebleu(each_engine, tokenize, data, opts, effective_order):
     hyps, streams = data
     opts = _comparable(dict(opts))
     metric = BLEU(tokenize=tokenize, effective_order=effective_order, **opts)
     theirs = metric.corpus_score(hyps, streams)
-    ours = bleukit.corpus_bleu(
-        hyps, bleukit.references_from_streams(streams), tokenize=tokenize, effective_order=effective_order, **opts
-    )
-    assert ours.score == theirs.score
-    assert ours.counts == theirs.counts
-    assert ours.totals == theirs.totals
-    assert (ours.sys_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
-    assert ours.bp == theirs.bp
-    assert ours.precisions == theirs.precisions
-    ours_sig = [f for f in ours.signature.split("|") if not f.startswith("order:")]
-    assert ours_sig[:-1] == str(metric.get_signature()).split("|")[:-1]
+    signature = str(metric.get_signature()).split("|")[:-1]
+    for engine in each_engine():
+        ours = bleukit.corpus_bleu(
+            hyps, bleukit.references_from_streams(streams), tokenize=tokenize, effective_order=effective_order, **opts
+        )
+        assert ours.score == theirs.score, engine
+        assert ours.counts == theirs.counts, engine
+        assert ours.totals == theirs.totals, engine
+        assert (ours.sys_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len), engine
+        assert ours.bp == theirs.bp, engine
+        assert ours.precisions == theirs.precisions, engine
+        ours_sig = [f for f in ours.signature.split("|") if not f.startswith("order:")]
+        assert ours_sig[:-1] == signature, engine
 
 
-@ENGINES
 @pytest.mark.parametrize("tokenize", TOKENIZERS)
 @CASES
 @given(data=corpora(max_sentences=4), opts=options)
-def test_sentence_scores_equal_sacrebleu(engine, tokenize, data, opts):
+def test_sentence_scores_equal_sacrebleu(each_engine, tokenize, data, opts):
     hyps, streams = data
     opts = _comparable(dict(opts))
     per_hyp = bleukit.references_from_streams(streams)
     # sacrebleu.sentence_bleu has no max_ngram_order argument; BLEU(...).sentence_score is the same code.
     metric = BLEU(tokenize=tokenize, effective_order=True, **opts)
     theirs = [metric.sentence_score(h, [r for r in refs if r is not None]).score for h, refs in zip(hyps, per_hyp)]
-    ours = bleukit.sentence_scores(hyps, per_hyp, tokenize=tokenize, **opts)
-    assert ours.tolist() == theirs
-    first = bleukit.sentence_bleu(hyps[0], per_hyp[0], tokenize=tokenize, **opts)
-    assert first.score == theirs[0]
+    plain = None
     if opts["max_ngram_order"] == 4:
         kw = {k: v for k, v in opts.items() if k != "max_ngram_order"}
         plain = sacrebleu.sentence_bleu(hyps[0], [r for r in per_hyp[0] if r is not None], tokenize=tokenize, **kw)
-        assert first.score == plain.score
+    for engine in each_engine():
+        ours = bleukit.sentence_scores(hyps, per_hyp, tokenize=tokenize, **opts)
+        assert ours.tolist() == theirs, engine
+        first = bleukit.sentence_bleu(hyps[0], per_hyp[0], tokenize=tokenize, **opts)
+        assert first.score == theirs[0], engine
+        if plain is not None:
+            assert first.score == plain.score, engine
 
 
 @settings(max_examples=int(os.environ.get("BLEUKIT_PROPERTY_EXAMPLES", "300")), deadline=None)
