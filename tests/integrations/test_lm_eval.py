@@ -13,7 +13,9 @@ pytest.importorskip("lm_eval", reason="needs lm-eval (pip install 'bleukit[lm-ev
 
 import lm_eval  # noqa: E402
 import lm_eval.api.metrics as lm_metrics  # noqa: E402
+import lm_eval_oracle  # noqa: E402
 import sacrebleu  # noqa: E402
+import stored_oracles  # noqa: E402
 from lm_eval.api.model import LM  # noqa: E402
 from lm_eval.loggers import EvaluationTracker  # noqa: E402
 from lm_eval.tasks import TaskManager  # noqa: E402
@@ -90,9 +92,6 @@ def test_target_language_picks_the_tokenizer_as_sacrebleu(wmt22_zh):
     )
 
 
-SLOW = pytest.mark.slow  # lm-eval rescores every resample with sacreBLEU: ~25 s for 1000 chrF ones
-
-
 def test_several_references_in_one_target(wmt22_zh, shared_data):
     refs_a, hyps = wmt22_zh
     refs_b = read_lines(shared_data / "wmt22-en-zh" / "ref.B.zh")[:LINES]
@@ -112,17 +111,24 @@ def test_several_references_in_one_target(wmt22_zh, shared_data):
         ("bleukit_chrf", lm_metrics.chrf, 100),
         ("bleukit_chrf++", lm_metrics.chrfpp, 100),
         ("bleukit_ter", lm_metrics.ter, 100),
-        pytest.param("bleukit_bleu", lm_metrics.bleu, 1000, marks=SLOW),
-        pytest.param("bleukit_chrf", lm_metrics.chrf, 1000, marks=SLOW),
-        pytest.param("bleukit_chrf++", lm_metrics.chrfpp, 1500, marks=SLOW),  # lm-eval draws 1000 of them
     ],
 )
-def test_stderr_is_lm_evals_bootstrap(wmt17, monkeypatch, name, aggregation, iters):
-    refs, systems = wmt17
-    hyps, refs = systems["online-B.0"][:25], refs[:25]
+def test_stderr_is_lm_evals_bootstrap(monkeypatch, name, aggregation, iters):
+    hyps, refs = lm_eval_oracle.lines()
     monkeypatch.setenv("DISABLE_MULTIPROC", "1")
     expected = lm_metrics.bootstrap_stderr(aggregation, list(zip(refs, hyps)), iters=iters)
     assert plugin.bootstrap_stderr(items_of(name, hyps, refs), iters) == expected
+
+
+@pytest.mark.parametrize("case", list(lm_eval_oracle.CASES))
+def test_stderr_is_lm_evals_stored_bootstrap(case):
+    # The long runs (lm-eval recomputes sacreBLEU per resample), against lm-eval's stored outputs
+    # (lm_eval_oracle.py); the live runs above use the same lines.
+    names = {"bleu": "bleukit_bleu", "chrf": "bleukit_chrf", "chrfpp": "bleukit_chrf++"}
+    aggregation, iters = lm_eval_oracle.CASES[case]
+    hyps, refs = lm_eval_oracle.lines()
+    ours = plugin.bootstrap_stderr(items_of(names[aggregation], hyps, refs), iters)
+    stored_oracles.check("lm_eval", case, {"stderr": [ours]})
 
 
 def test_resamples_are_lm_evals():

@@ -53,6 +53,7 @@ DEFINITIONS = {
     "ter": "metrics.ter.ter_oracle:ORACLE",
     "chrf": "metrics.chrf.chrf_oracle:ORACLE",
     "cli": "cli_oracle:ORACLE",
+    "lm_eval": "lm_eval_oracle:ORACLE",
 }
 
 
@@ -250,7 +251,16 @@ def main(argv: List[str] | None = None) -> int:
     return 1 if stale else 0
 
 
+def _pytest_pythonpath() -> List[Path]:
+    """The folders pytest puts on sys.path for the tests (pyproject.toml's ``pythonpath``)."""
+    import re
+
+    text = (TESTS.parent / "pyproject.toml").read_text(encoding="utf-8")
+    listed = re.search(r"^pythonpath = \[(.*?)\]", text, re.M | re.S)
+    assert listed, "pyproject.toml has no pythonpath for pytest"
+    return [TESTS.parent / folder for folder in re.findall(r'"([^"]+)"', listed.group(1))]
+
+
 if __name__ == "__main__":
-    for folder in ("", "oracles", "cli"):  # the pythonpath pytest gives the tests (pyproject.toml)
-        sys.path.insert(0, str(TESTS / folder))
+    sys.path[:0] = [str(folder) for folder in _pytest_pythonpath()]
     sys.exit(main())
