@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval refresh-expected coverage lint docs dist bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval refresh-expected coverage design-coverage lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,19 @@ test-fast: install-dev
 coverage: install-dev
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --cov=bleukit --cov-branch \
 		--cov-report=term:skip-covered $(PYTEST_ARGS)
+
+# The designed subsets (tests/designs.py) against the whole grids they stand for: the Python engine
+# on every case (BLEUKIT_FULL_GRIDS=1) and on the designs, each under coverage; .ci/coverage_diff.py
+# lists what the whole grids cover and the designs do not (and fails if anything). The whole TER grid
+# on the Python engine takes some 20 CPU minutes under coverage.
+DESIGNED = tests/metrics/ter/test_ter_vs_sacrebleu.py tests/metrics/chrf/test_chrf_sacrebleu.py \
+	tests/oracles/test_expected_scores.py
+COVERAGE_RUN = $(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup \
+	--cov=bleukit --cov-branch --cov-report=
+design-coverage: install-dev
+	BLEUKIT_FULL_GRIDS=1 COVERAGE_FILE=.coverage.full $(COVERAGE_RUN) $(DESIGNED) $(PYTEST_ARGS)
+	COVERAGE_FILE=.coverage.designed $(COVERAGE_RUN) $(DESIGNED) $(PYTEST_ARGS)
+	$(BIN)/python .ci/coverage_diff.py .coverage.full .coverage.designed
 
 # The peers' slow outputs that the grids compare with (tests/oracles/stored/*.json), computed again:
 # run it when a peer's version or the data in ../shared changes (the tests say so when it is due).

@@ -5,9 +5,14 @@ missed a branch that the all-pairs design covers), and a test asserts its covera
 from __future__ import annotations
 
 import itertools
+import os
 from typing import Hashable, Iterable, List, Optional, Sequence, Set, Tuple
 
 Row = Tuple[Hashable, ...]
+
+#: BLEUKIT_FULL_GRIDS=1 runs every designed subset whole (the Python engine on every case, as the
+#: compiled engine does): what a design's coverage is compared with (docs/development.md).
+FULL_GRIDS = os.environ.get("BLEUKIT_FULL_GRIDS") == "1"
 
 
 def level_pairs(row: Row, factor_pairs: Optional[Iterable[Tuple[int, int]]] = None) -> Set[tuple]:

@@ -5,6 +5,8 @@ extras to install."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -14,6 +16,7 @@ from pathlib import Path
 import pytest
 from shared_data import REPO
 
+RUNNER = Path(__file__).with_name("recipe_runner.py")
 RECIPES = sorted(
     p for p in (REPO / "integrations").glob("*.py") if 'add_argument("--smoke"' in p.read_text(encoding="utf-8")
 )
@@ -57,25 +60,43 @@ def test_recipes_are_found_and_named_after_no_library():
         assert PathFinder.find_spec(recipe.stem, elsewhere) is None, recipe.name
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("recipe", RECIPES, ids=[p.stem for p in RECIPES])
-def test_recipe_smoke_run_equals_sacrebleu(recipe, tmp_path):
+def _needs_lighteval(recipe):
+    return "from lighteval" in recipe.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def smoke_runs(request, tmp_path_factory):
+    """The ``--smoke`` runs of the recipes selected in this session, in one interpreter
+    (recipe_runner.py: each recipe its own ``__main__`` and working folder; they share the imports,
+    which took most of each run in a fresh process), by recipe path."""
     needs_training_stack()
-    if "from lighteval" in recipe.read_text(encoding="utf-8"):
-        # lighteval pins nltk 3.9.1: its recipe runs in its own venv (make test-lighteval)
-        pytest.importorskip("lighteval", reason="needs lighteval in its own venv: make test-lighteval")
+    selected = [item.callspec.params["recipe"] for item in request.session.items
+                if getattr(item, "originalname", "") == "test_recipe_smoke_run_equals_sacrebleu"]
+    recipes = [r for r in selected if not _needs_lighteval(r) or importlib.util.find_spec("lighteval")]
+    results = tmp_path_factory.mktemp("recipes") / "runs.json"
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     out = subprocess.run(
-        [sys.executable, str(recipe), "--smoke"],
-        cwd=tmp_path,
+        [sys.executable, str(RUNNER), str(results), *map(str, recipes)],
         env=env,
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=1800,
     )
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    assert "equal to sacreBLEU's" in out.stdout
+    return json.loads(results.read_text(encoding="utf-8"))
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("recipes")  # one worker runs them all, in one interpreter (smoke_runs)
+@pytest.mark.parametrize("recipe", RECIPES, ids=[p.stem for p in RECIPES])
+def test_recipe_smoke_run_equals_sacrebleu(recipe, smoke_runs):
+    if _needs_lighteval(recipe):
+        # lighteval pins nltk 3.9.1: its recipe runs in its own venv (make test-lighteval)
+        pytest.importorskip("lighteval", reason="needs lighteval in its own venv: make test-lighteval")
+    run = smoke_runs[str(recipe)]
+    assert run["returncode"] == 0, run["stdout"][-3000:] + run["stderr"][-3000:]
+    assert "equal to sacreBLEU's" in run["stdout"]
 
 
 @pytest.mark.parametrize("name", ["tiny_seq2seq", "tiny_causal_lm"])

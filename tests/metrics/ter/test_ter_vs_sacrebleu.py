@@ -27,6 +27,7 @@ import itertools
 import numpy as np
 import pytest
 import stored_oracles
+from designs import FULL_GRIDS
 from metrics.ter.ter_oracle import (
     COMBOS,
     DATASETS,
@@ -118,7 +119,7 @@ GRID = [
     for dataset in DATASETS
     for combo in COMBOS
     for engine in ("native", "python")
-    if engine == "native" or (dataset, combo_id(combo)) in PYTHON_DESIGN
+    if engine == "native" or FULL_GRIDS or (dataset, combo_id(combo)) in PYTHON_DESIGN
 ]
 
 
