@@ -9,8 +9,8 @@
  * min(hypothesis count, reference count) to the matches of every reference holding that n-gram
  * (sacreBLEU's clip with a single reference). Pairs sharing no n-gram cost nothing, so unrelated
  * sentences are cheap and near-duplicates (MBR samples) cost what a per-pair merge would.
- * Lengths, totals and the BLEU formula stay in Python (bleukit.scoring). A second entry point,
- * unique_rows, finds the distinct statistics rows so that only those are scored.
+ * Lengths, totals and the BLEU formula stay in Python (bleukit.metrics.bleu.formula). A second
+ * entry point, unique_rows, finds the distinct statistics rows so that only those are scored.
  *
  * All arrays are checked (int64 buffers, sizes, monotone pointers, ids in range) before the GIL
  * is released; the loop then runs on `threads` threads over disjoint hypothesis ranges (disjoint

@@ -11,8 +11,7 @@ when it is first used (PEP 562), so ``import bleukit`` costs almost nothing.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Dict
 
 from ._lazy import lazy_attributes
 from ._version import __version__
@@ -154,19 +153,4 @@ _LAZY: Dict[str, str] = {
     "TOKENIZERS": "tokenizers",
     "get_tokenizer": "tokenizers",
 }
-# Old names that now have other ones: they still work for one release, with a DeprecationWarning.
-_RENAMED = {"BLEUResult": ("metrics.bleu.result", "BleuResult")}
-
-
-def _renamed(name: str) -> Any:
-    if name not in _RENAMED:  # (also how ``from . import submodule`` finds a submodule: no import here)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from ._deprecated import renamed
-
-    module, new = _RENAMED[name]
-    table = {name: getattr(importlib.import_module(f"{__name__}.{module}"), new)}
-    # (four frames up is the user's line: renamed, this, the lazy __getattr__)
-    return renamed(__name__, name, table, stacklevel=4)
-
-
-__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, fallback=_renamed)
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY)

@@ -17,21 +17,15 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, Callable, List, Mapping, Optional, Tuple
+from typing import Any, Callable, List, Mapping, Tuple
 
 __all__ = ["lazy_attributes"]
 
 
-def lazy_attributes(
-    package: str,
-    exports: Mapping[str, str],
-    *,
-    fallback: Optional[Callable[[str], Any]] = None,
-) -> Tuple[Callable[[str], Any], Callable[[], List[str]]]:
+def lazy_attributes(package: str, exports: Mapping[str, str]) -> Tuple[Callable[[str], Any], Callable[[], List[str]]]:
     """``(__getattr__, __dir__)`` for the module ``package``: name ``n`` of ``exports`` is
     ``getattr(import_module(f"{package}.{exports[n]}"), n)``, imported when first asked for; any
-    other name goes to ``fallback`` (or is an ``AttributeError``, which also lets ``from . import
-    submodule`` import it).
+    other name is an ``AttributeError`` (which also lets ``from . import submodule`` import it).
 
     >>> import bleukit.metrics.bleu
     >>> getter, listing = lazy_attributes("bleukit.metrics.bleu", {"BleuOptions": "options"})
@@ -45,8 +39,6 @@ def lazy_attributes(
             value = getattr(importlib.import_module(f"{package}.{exports[name]}"), name)
             namespace[name] = value  # the next access is a plain attribute
             return value
-        if fallback is not None:
-            return fallback(name)
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     def __dir__() -> List[str]:

@@ -17,21 +17,7 @@ One module per family, each function taking its original's inputs and returning 
 
 from __future__ import annotations
 
-import warnings
-
 from .variants import VariantRow, VariantTable, compare_variants
 
-__all__ = ["compare_variants", "VariantTable", "VariantRow", "evaluate_module_path"]
+__all__ = ["compare_variants", "VariantTable", "VariantRow"]
 
-
-def evaluate_module_path(name: str) -> str:
-    """Renamed: the evaluate modules are all in :mod:`bleukit.metric`; use ``bleukit.metric_path(name)``.
-
-    Kept for one release, with a ``DeprecationWarning``.
-    """
-    from ..metric import metric_path
-
-    warnings.warn("bleukit.compat.evaluate_module_path(name) is now bleukit.metric_path(name)", DeprecationWarning, 2)
-    if name == "bleukit":
-        raise ValueError("no evaluate module 'bleukit' here: use bleukit.metric_path()")
-    return metric_path(name)

@@ -28,8 +28,7 @@ counter), :mod:`~bleukit.ids.layout` (input layouts -> one flat batch), :mod:`~b
 (numpy/torch operations and the choice of counter), :mod:`~bleukit.ids.keys` (how n-gram keys are
 built from shorter pieces), :mod:`~bleukit.ids.host_counting` (the sort-and-count steps on the
 host) and :mod:`~bleukit.ids.torch_counting` (the fixed-shape torch counter). The compiled kernel
-counts host ids where it is built. ``bleukit.tensor`` is the older name of this package and still
-works for one release.
+counts host ids where it is built.
 
 >>> import numpy as np
 >>> hyps = np.array([[1, 2, 3, 4, 0], [5, 6, 7, 0, 0]])

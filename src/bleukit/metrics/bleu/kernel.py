@@ -290,7 +290,7 @@ def native_flat_ids_statistics(
     its references (at least one).
 
     >>> import numpy as np
-    >>> from bleukit.statistics import count_statistics
+    >>> from bleukit.metrics.bleu.statistics import count_statistics
     >>> tokens = np.array([5, 6, 7, 5, 5, 6, 8, 7, 5])
     >>> if available():
     ...     rows = native_flat_ids_statistics(tokens, np.array([4, 3, 2]), np.array([0, 0, 0]), 1, 2).rows
