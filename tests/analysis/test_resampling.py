@@ -19,7 +19,7 @@ from shared_data import read_lines
 import bleukit
 from bleukit import _native, resampling, significance
 from bleukit.metrics.bleu import formula, libm
-from bleukit.options import BleuOptions
+from bleukit.metrics.bleu.options import BleuOptions
 
 KERNEL = _native.load_kernel(resampling.KERNEL)
 BLEU_KERNEL = _native.load_kernel(formula.KERNEL)

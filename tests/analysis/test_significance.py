@@ -16,8 +16,8 @@ from bleukit import resampling, significance
 from bleukit.metrics.bleu import formula
 from bleukit.metrics.bleu.formula import NUMPY_WEAK_SCALARS
 from bleukit.metrics.bleu.libm import COMPENSATED_SUM
+from bleukit.metrics.bleu.options import BleuOptions
 from bleukit.metrics.chrf import ChrfOptions
-from bleukit.options import BleuOptions
 
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
 # Every number equals sacreBLEU's with ==: scores, p-values, and the bootstrap means and intervals,

@@ -320,7 +320,7 @@ def test_tokenized_period_warning_and_force(tmp_path):
 
 def test_explain_prints_the_matches_of_one_line(files):
     import bleukit
-    from bleukit.options import BleuOptions
+    from bleukit.metrics.bleu.options import BleuOptions
 
     code, out, err = run_bleukit([*refs_args(files, 2), "-i", files["hyp.txt"], "--explain", "2", "-f", "text"])
     assert code == 0, err

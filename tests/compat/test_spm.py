@@ -116,7 +116,7 @@ def test_missing_model_is_a_clear_error(monkeypatch, tmp_path):
 
 def test_spm_is_not_native_and_sentencepiece_is_imported_lazily():
     from bleukit.metrics.bleu.kernel import NATIVE_TOKENIZERS, uses_native
-    from bleukit.options import BleuOptions
+    from bleukit.metrics.bleu.options import BleuOptions
 
     assert "flores200" not in NATIVE_TOKENIZERS and not uses_native(BleuOptions(tokenize="flores200"))
     code = "import sys, bleukit, bleukit.compat; print(json.dumps('sentencepiece' in sys.modules))"

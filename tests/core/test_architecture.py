@@ -157,11 +157,8 @@ def test_no_public_name_is_also_a_submodule():
     assert clashes == []
 
 
-def test_renamed_names_warn_and_still_work():
-    with pytest.warns(DeprecationWarning, match="BleuResult"):
-        old = bleukit.BLEUResult
-    assert old is bleukit.BleuResult
-    with pytest.raises(AttributeError):
+def test_an_unknown_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         _ = bleukit.no_such_name
 
 

@@ -12,7 +12,7 @@ from shared_data import read_lines
 
 from bleukit import BleuOptions, corpus_statistics, sentence_bleu, sentence_scores_from_statistics
 from bleukit.explain import explain_sentence, explain_tokens
-from bleukit.statistics import sentence_row
+from bleukit.metrics.bleu.statistics import sentence_row
 
 
 def _sacrebleu_row(hyp, refs, options):

@@ -13,7 +13,7 @@ from small_corpus import HYPS, REFS, sacre_corpus
 
 import bleukit
 from bleukit import BleuOptions, corpus_bleu, corpus_statistics
-from bleukit.options import OPTION_NAMES
+from bleukit.metrics.bleu.options import OPTION_NAMES
 
 
 def test_option_names_are_the_dataclass_fields_and_round_trip():

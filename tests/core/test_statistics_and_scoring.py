@@ -10,7 +10,7 @@ from small_corpus import REFS as SMALL_REFS
 
 import bleukit
 from bleukit import BleuOptions, BleuStatistics, corpus_statistics
-from bleukit.scoring import score_rows
+from bleukit.metrics.bleu.formula import score_rows
 
 HYPS = [
     "The committee approved the new budget on Tuesday.",

@@ -18,7 +18,7 @@ from sacrebleu.metrics import BLEU
 
 import bleukit
 from bleukit.ids import corpus_bleu_ids, id_statistics, id_statistics_rows, sentence_bleu_ids
-from bleukit.statistics import count_statistics
+from bleukit.metrics.bleu.statistics import count_statistics
 
 try:
     import torch
@@ -151,7 +151,7 @@ def test_corpus_result_equals_sacrebleu(kind, smooth_method, smooth_value):
     )
     metric = BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value)
     want = metric.corpus_score([text(h) for h in hyps], [[text(r[k]) for r in refs] for k in range(2)])
-    assert isinstance(result, bleukit.BLEUResult)
+    assert isinstance(result, bleukit.BleuResult)
     assert result.score == want.score
     assert result.counts == want.counts and result.totals == want.totals
     assert (result.sys_len, result.ref_len) == (want.sys_len, want.ref_len)

@@ -14,7 +14,7 @@ import pytest
 from shared_data import REPO
 
 from bleukit.ids import id_statistics_rows, sentence_bleu_ids
-from bleukit.statistics import count_statistics
+from bleukit.metrics.bleu.statistics import count_statistics
 
 torch = pytest.importorskip("torch", reason="torch is not installed (extra [torch])")
 
@@ -77,7 +77,7 @@ def test_no_host_synchronisation_per_call_at_256x256():
 
 def test_kernel_launches_per_call_at_256x256_dropped_four_times():
     # The profiler's top-level operators (views excluded), about one GPU kernel launch each:
-    # 423 before the fixed-shape counter (bleukit.tensor), 99 now (7 laying out the batch, 57
+    # 423 before the fixed-shape counter (the first id counter), 99 now (7 laying out the batch, 57
     # counting, 35 the BLEU formula); the issue asks for a 4x drop.
     bench = bench_gpu_ids()
     hyps, refs = bench.make_batch(256, 256, seed=0)

@@ -408,7 +408,7 @@ def flat_ids_statistics(hyps, refs, order):
     order=st.integers(1, 6),
 )
 def test_ids_kernel_equals_reference_counter(data, order):
-    from bleukit.statistics import count_statistics
+    from bleukit.metrics.bleu.statistics import count_statistics
 
     hyps = [h for h, _ in data]
     refs = [r for _, r in data]

@@ -315,9 +315,8 @@ def test_hub_metric_repo_wheel_installs_and_scores_as_sacrebleu(tmp_path):
 def test_a_lone_surrogate_is_named_by_its_item(path):
     # Arrow cannot store a lone surrogate: evaluate failed with a UnicodeEncodeError naming no item.
     evaluate = pytest.importorskip("evaluate")
-    from bleukit.compat import evaluate_module_path
 
-    metric = evaluate.load(bleukit.metric_path() if path == "bleu" else evaluate_module_path(path.split()[1]))
+    metric = evaluate.load(bleukit.metric_path() if path == "bleu" else bleukit.metric_path(path.split()[1]))
     with pytest.raises(ValueError, match=r"predictions\[1\] is not valid Unicode text.*'\\ud800' at character 4"):
         metric.compute(predictions=["ok", "bad \ud800"], references=["a", "b"])
     with pytest.raises(ValueError, match=r"references\[1\]\[1\] is not valid Unicode text.*'\\udcff' at character 1"):

@@ -11,11 +11,11 @@ One input (bytes) is a small corpus and its options, so a seed file is readable 
   is float64 values (8 bytes each, native order).
 
 Every input must give the kernel's statistics rows equal to the Python engine's (text) or to
-``bleukit.statistics.count_statistics`` (ids), and the kernel's vector ``exp``/``log`` (BLEU's
-formula, ``bleukit.metrics.bleu.libm``) must give ``math.exp``/``math.log`` of every value, in
-place and out of place, on slices of the values too, with their arguments checked (an overlap
-that is not in place, a size that differs: ``ValueError``); ``libm.python_sum`` must equal the
-built-in ``sum`` of the values. Anything else, or a crash, is a finding.
+``bleukit.metrics.bleu.statistics.count_statistics`` (ids), and the kernel's vector
+``exp``/``log`` (BLEU's formula, ``bleukit.metrics.bleu.libm``) must give ``math.exp``/``math.log``
+of every value, in place and out of place, on slices of the values too, with their arguments
+checked (an overlap that is not in place, a size that differs: ``ValueError``);
+``libm.python_sum`` must equal the built-in ``sum`` of the values. Anything else, or a crash, is a finding.
 
     python tests/kernel/fuzz/fuzz_kernel.py -max_total_time=600 .fuzz-corpus tests/kernel/fuzz/corpus   # make fuzz
     python tests/kernel/fuzz/fuzz_kernel.py -runs=2000 /tmp/new tests/kernel/fuzz/corpus              # brief run
@@ -72,7 +72,7 @@ def check(data: bytes) -> None:
 
     from bleukit import BleuOptions
     from bleukit.metrics.bleu import kernel as _native
-    from bleukit.statistics import count_statistics
+    from bleukit.metrics.bleu.statistics import count_statistics
 
     if data and data[0] & 7 == LIBM:
         check_libm(data[1:])
@@ -181,7 +181,7 @@ def main() -> None:
     with atheris.instrument_imports(include=["bleukit"]):
         import bleukit.metrics.bleu.extract  # noqa: F401
         import bleukit.metrics.bleu.libm  # noqa: F401
-        import bleukit.statistics  # noqa: F401
+        import bleukit.metrics.bleu.statistics  # noqa: F401
         import bleukit.tokenizers  # noqa: F401
     from bleukit import _native as loader
     from bleukit.metrics.bleu import kernel as _native
