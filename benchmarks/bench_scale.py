@@ -13,7 +13,7 @@ each runner reads them its own way, and the reading is timed apart from the scor
   with ``num_proc=2``, a batched ``filter`` with ``num_proc=2`` and ``to_parquet``.
 
 "filter" keeps the pairs with sentence BLEU >= 30 and writes them out (with their score), as a
-corpus-cleaning job would. "corpus" results must be equal ``BLEUResult``s; "filter" results are
+corpus-cleaning job would. "corpus" results must be equal ``BleuResult``s; "filter" results are
 (rows written, sum of their ids), read back from the files, which must be equal too. Ray's start-up (``ray.init``
 and a first tiny job) is reported apart.
 Wall-clock rows/s depend on what else the machine runs; CPU seconds (this process and, for
