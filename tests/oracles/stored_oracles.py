@@ -54,6 +54,7 @@ DEFINITIONS = {
     "chrf": "metrics.chrf.chrf_oracle:ORACLE",
     "cli": "cli_oracle:ORACLE",
     "lm_eval": "lm_eval_oracle:ORACLE",
+    "shim": "shim_oracle:ORACLE",
 }
 
 

@@ -1,20 +1,33 @@
 """bleukit.sacrebleu against live sacreBLEU 2.6.0 on the real MT data: every function and class,
 every score field (``vars()`` of the score objects compared whole, with ``==``), the printed
 forms (``str``, ``format`` with width, score only, signature, JSON) and the signatures (their
-``version:`` field aside). The grids over options run on the first lines of each corpus; whole
-corpora for the defaults, and the full grids in the slow run."""
+``version:`` field aside). The grids over options run on the first lines of each corpus against
+sacreBLEU live; on whole corpora the defaults run live too, and the option grids against
+sacreBLEU's stored outputs (``tests/oracles/shim_oracle.py``, ``make refresh-expected ORACLES=shim``)."""
 
 from __future__ import annotations
 
 import logging
 import re
-from functools import lru_cache
-from typing import Any, List, Optional, Tuple
+from typing import Any
 
 import pytest
 import sacrebleu as sb
+import shim_oracle
+import stored_oracles
 from sacrebleu.significance import PairedTest as SbPairedTest
 from shared_data import SHARED_DATA, read_lines
+from shim_oracle import (
+    BLEU_OPTIONS,
+    CHRF_OPTIONS,
+    CORPORA,
+    TER_OPTIONS,
+    WHOLE,
+    corpus,
+    reference_variants,
+    score_outputs,
+    with_gaps,
+)
 
 from bleukit import sacrebleu as shim
 from bleukit.sacrebleu.significance import PairedTest as ShimPairedTest
@@ -23,34 +36,7 @@ pytestmark = pytest.mark.skipif(not SHARED_DATA.exists(), reason=f"real MT data 
 
 _VERSION = re.compile(r'(version:|v:|"version": ")(bleukit-)?[0-9A-Za-z.+]+')
 
-# (folder, system, reference files): one and two references, Chinese and Japanese targets
-CORPORA = [
-    ("wmt17-en-de", "hyp.online-A.0.de", ("ref.de",)),
-    ("wmt22-de-en", "hyp.JDExploreAcademy.en", ("ref.A.en", "ref.B.en")),
-    ("wmt22-en-zh", "hyp.LanguageX.zh", ("ref.A.zh", "ref.B.zh")),
-    ("kftt-en-ja", "hyp.ja", ("ref.ja",)),
-]
 PREFIX = 150  # lines of each corpus in the option grids of the fast run
-
-
-@lru_cache(maxsize=None)
-def corpus(folder: str, system: str, refs: Tuple[str, ...], lines: Optional[int] = None):
-    hyps = read_lines(SHARED_DATA / folder / system)[:lines]
-    streams = [read_lines(SHARED_DATA / folder / name)[:lines] for name in refs]
-    return hyps, streams
-
-
-def with_gaps(streams: List[List[str]]) -> List[List[Optional[str]]]:
-    """The streams with every 7th line of the last stream missing (``None``): nrefs:var."""
-    if len(streams) < 2:
-        return streams
-    return streams[:-1] + [[None if i % 7 == 0 else line for i, line in enumerate(streams[-1])]]
-
-
-def reference_variants(streams: List[List[str]]) -> List[List[List[Optional[str]]]]:
-    """The streams as they are and, where there are several, with gaps (``with_gaps``); a single
-    stream has no gapped variant, and is not scored twice."""
-    return [streams, with_gaps(streams)] if len(streams) > 1 else [streams]
 
 
 def normalise(text: str) -> str:
@@ -93,39 +79,7 @@ def assert_same_printout(ours_score: Any, theirs_score: Any, ours_metric: Any, t
     )
 
 
-BLEU_OPTIONS = [
-    {},
-    {"tokenize": "intl"},
-    {"tokenize": "char"},
-    {"tokenize": "none"},
-    {"lowercase": True},
-    {"smooth_method": "none"},
-    {"smooth_method": "floor"},
-    {"smooth_method": "floor", "smooth_value": 0.3},
-    {"smooth_method": "add-k"},
-    {"smooth_method": "add-k", "smooth_value": 2},
-    {"use_effective_order": True},
-    {"force": True},
-]
-TER_OPTIONS = [
-    {},
-    {"normalized": True},
-    {"no_punct": True},
-    {"case_sensitive": True},
-    {"normalized": True, "asian_support": True},
-    {"normalized": True, "no_punct": True, "asian_support": True, "case_sensitive": True},
-]
 TER_PREFIX = 80  # sacreBLEU's TER is pure Python: fewer lines in the fast run
-CHRF_OPTIONS = [
-    {},
-    {"word_order": 2},
-    {"word_order": 1, "char_order": 4},
-    {"beta": 3},
-    {"beta": 1, "word_order": 2},
-    {"remove_whitespace": False},
-    {"eps_smoothing": True},
-    {"eps_smoothing": True, "word_order": 2},
-]
 
 
 def _grid(corpora, options, lines):
@@ -136,18 +90,27 @@ def _grid(corpora, options, lines):
     ]
 
 
-def _corpus_options(options):
-    return _grid(CORPORA[:2], options, PREFIX) + [
-        pytest.param(c, o, None, marks=pytest.mark.slow, id=f"{c[0]}-full-{i}")
-        for c in CORPORA[:3]
-        for i, o in enumerate(options)
-    ]
+def _whole(metric):
+    options_list, corpora = WHOLE[metric]
+    return [pytest.param(metric, c, o, id=f"{metric}-{c[0]}-full-{i}")
+            for c in corpora for i, o in enumerate(options_list)]
 
 
-@pytest.mark.parametrize("case, options, lines", _corpus_options(BLEU_OPTIONS))
+@pytest.mark.parametrize("metric, case, options", _whole("bleu") + _whole("chrf") + _whole("ter"))
+def test_whole_corpora_equal_sacrebleus_stored_scores(metric, case, options):
+    """The option grids on whole corpora, against sacreBLEU's stored score objects
+    (tests/oracles/shim_oracle.py): every field, the type, the printed forms."""
+    hyps, streams = corpus(*case)
+    function = {"bleu": shim.corpus_bleu, "chrf": shim.corpus_chrf, "ter": shim.corpus_ter}[metric]
+    for variant, refs in reference_variants(streams).items():
+        ours = score_outputs(function(hyps, refs, **options))
+        stored_oracles.check("shim", shim_oracle.case(metric, case[0], options, variant), ours)
+
+
+@pytest.mark.parametrize("case, options, lines", _grid(CORPORA[:2], BLEU_OPTIONS, PREFIX))
 def test_corpus_bleu(case, options, lines):
     hyps, streams = corpus(*case, lines)
-    for refs in reference_variants(streams):
+    for refs in reference_variants(streams).values():
         assert_same_score(shim.corpus_bleu(hyps, refs, **options), sb.corpus_bleu(hyps, refs, **options))
 
 
@@ -163,10 +126,10 @@ def test_defaults_on_whole_corpora_and_target_tokenizers(case):
     assert_same_signature(ours, theirs)
 
 
-@pytest.mark.parametrize("case, options, lines", _corpus_options(CHRF_OPTIONS))
+@pytest.mark.parametrize("case, options, lines", _grid(CORPORA[:2], CHRF_OPTIONS, PREFIX))
 def test_corpus_chrf(case, options, lines):
     hyps, streams = corpus(*case, lines)
-    for refs in reference_variants(streams):
+    for refs in reference_variants(streams).values():
         assert_same_score(shim.corpus_chrf(hyps, refs, **options), sb.corpus_chrf(hyps, refs, **options))
 
 
@@ -176,14 +139,13 @@ def _ter_corpora():
         pytest.param(c, o, TER_PREFIX, id=f"{c[0]}-{'-'.join(f'{k}={v}' for k, v in o.items()) or 'defaults'}")
         for c in corpora
         for o in TER_OPTIONS
-    ] + [pytest.param(c, o, None, marks=pytest.mark.slow, id=f"{c[0]}-full-{i}")
-         for c in (CORPORA[0],) for i, o in enumerate(TER_OPTIONS[:2])]
+    ]
 
 
 @pytest.mark.parametrize("case, options, lines", _ter_corpora())
 def test_corpus_ter(case, options, lines):
     hyps, streams = corpus(*case, lines)
-    for refs in reference_variants(streams):
+    for refs in reference_variants(streams).values():
         assert_same_score(shim.corpus_ter(hyps, refs, **options), sb.corpus_ter(hyps, refs, **options))
 
 
@@ -200,7 +162,7 @@ def test_sentence_ter(options):
 def test_ter_class(options):
     hyps, streams = corpus(*CORPORA[2], TER_PREFIX)
     ours, theirs = shim.TER(**options), sb.TER(**options)
-    for refs in reference_variants(streams):
+    for refs in reference_variants(streams).values():
         ours_score, theirs_score = ours.corpus_score(hyps, refs), theirs.corpus_score(hyps, refs)
         assert_same_score(ours_score, theirs_score)
         assert_same_signature(ours, theirs)
@@ -273,7 +235,7 @@ BLEU_CLASS_OPTIONS = [
 def test_bleu_class(options):
     hyps, streams = corpus(*CORPORA[1], PREFIX)
     ours, theirs = shim.BLEU(**options), sb.BLEU(**options)
-    for refs in reference_variants(streams):
+    for refs in reference_variants(streams).values():
         ours_score, theirs_score = ours.corpus_score(hyps, refs), theirs.corpus_score(hyps, refs)
         assert_same_score(ours_score, theirs_score)
         assert_same_signature(ours, theirs)
@@ -302,7 +264,7 @@ def test_bleu_class(options):
 def test_chrf_class(options):
     hyps, streams = corpus(*CORPORA[2], PREFIX)
     ours, theirs = shim.CHRF(**options), sb.CHRF(**options)
-    for refs in reference_variants(streams):
+    for refs in reference_variants(streams).values():
         ours_score, theirs_score = ours.corpus_score(hyps, refs), theirs.corpus_score(hyps, refs)
         assert_same_score(ours_score, theirs_score)
         assert_same_signature(ours, theirs)
