@@ -14,6 +14,13 @@ from stored_oracles import Oracle, StaleOracle
 
 @pytest.mark.parametrize("name", sorted(stored_oracles.DEFINITIONS))
 def test_every_stored_oracle_is_up_to_date(shared_data, name):
+    import importlib.metadata
+
+    peer = stored_oracles.definition(name).peer
+    try:
+        importlib.metadata.version(peer)
+    except importlib.metadata.PackageNotFoundError:  # the nox sessions install sacreBLEU alone
+        pytest.skip(f"{peer} is not installed here; the tests that read this oracle need it too")
     cases = stored_oracles.load(name)
     assert sorted(cases) == sorted(stored_oracles.definition(name).cases())
     stored = json.loads(stored_oracles.definition(name).path.read_text(encoding="utf-8"))
