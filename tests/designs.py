@@ -43,3 +43,17 @@ def all_pairs_design(rows: Sequence[Row], factor_pairs: Optional[Sequence[Tuple[
         chosen.append(best)
         wanted -= level_pairs(best, factor_pairs)
     return chosen
+
+
+def uncovered_pairs(design: Iterable[Row], rows: Sequence[Row],
+                    factor_pairs: Optional[Iterable[Tuple[int, int]]] = None) -> Set[tuple]:
+    """The level pairs of ``rows`` (as ``level_pairs`` gives them) that no row of ``design`` covers:
+    empty when ``design`` is a strength-2 covering subset of ``rows``.
+
+    >>> grid = list(itertools.product([0, 1], [0, 1]))
+    >>> sorted(uncovered_pairs([(0, 0), (1, 1)], grid))
+    [(0, 0, 1, 1), (0, 1, 1, 0)]
+    """
+    pairs = list(factor_pairs) if factor_pairs is not None else None
+    covered = set().union(*(level_pairs(row, pairs) for row in design))
+    return set().union(*(level_pairs(row, pairs) for row in rows)) - covered
