@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,24 @@ def pytest_collection_modifyitems(items: list) -> None:
                 item.add_marker(pytest.mark.slow)
                 item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Under ``--dist loadgroup``, fails the run when the ``xdist_group`` marks did not reach the
+    scheduler. pytest-xdist tells its controller a test's group by appending ``@group`` to the node
+    id on the worker; where pytest ignores that (pytest 9.2 with pytest-xdist 3.8,
+    pytest-dev/pytest-xdist#1386) every group is spread over all workers without a word: each worker
+    then starts its own Ray cluster, app server, package build and fine-tuning run."""
+    if not getattr(session.config.option, "loadgroup", False):  # set on the workers of --dist loadgroup
+        return
+    for item in session.items:
+        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                         for m in item.iter_markers("xdist_group")})
+        if groups and not item.nodeid.endswith("@" + "_".join(groups)):
+            message = (
+                f"{item.nodeid} is marked xdist_group({groups[0]!r}) but pytest-xdist could not tell the "
+                f"scheduler (pytest {pytest.__version__}): install the versions pyproject.toml's dev extra "
+                "pins (make install-dev), or run without --dist loadgroup"
+            )
+            print(f"\nERROR: {message}", file=sys.__stderr__, flush=True)  # a worker's own report is lost
+            pytest.exit(message, returncode=pytest.ExitCode.USAGE_ERROR)
