@@ -172,15 +172,17 @@ def _engines():
 @pytest.mark.parametrize("dataset", DATASETS)
 def test_live_cross_check(shared_data, monkeypatch, dataset, combo):
     """The grid's checks against sacreBLEU run live (its edit function, tokenizer and public calls)
-    on the first lines of each dataset's first system, every reference set: what the stored
-    oracle stands for still holds for the installed sacreBLEU. sacreBLEU runs once per case; each
-    engine's table must equal the other's, and the first one's is checked against sacreBLEU."""
+    on the first lines of each dataset's first system, with all of the dataset's references (the
+    stored grid has each reference alone too; one reference is live on WMT17, whose set has one):
+    what the stored oracle stands for still holds for the installed sacreBLEU. sacreBLEU runs once
+    per case; each engine's table must equal the other's, and the first one's is checked against
+    sacreBLEU."""
     folder = shared_data / dataset
     options = TerOptions(**combo)
     metric = TER(**combo)
     system = systems(folder)[0]
     hyps = read_lines(folder / system)[:LIVE_LINES]
-    for ref_names in reference_sets(folder):
+    for ref_names in reference_sets(folder)[-1:]:
         streams = [read_lines(folder / name)[:LIVE_LINES] for name in ref_names]
         tables = []
         for engine in _engines():
