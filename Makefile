@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval refresh-expected coverage design-coverage lint docs dist bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval refresh-expected golden coverage design-coverage lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,13 @@ test-fast: install-dev
 coverage: install-dev
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --cov=bleukit --cov-branch \
 		--cov-report=term:skip-covered $(PYTEST_ARGS)
+
+# The golden run (tests/core/golden_run.py): bleukit's outputs on ../shared/data (scores, JSON, the
+# command line, paired tests, ranking, the HTML report's JSON) stored in tests/golden/ with the commit
+# they were recorded at; tests/core/test_golden_run.py checks them byte for byte. Record again only
+# when an output is meant to change, and say why in the commit.
+golden: install-dev
+	PYTHONPATH=src $(BIN)/python tests/core/golden_run.py
 
 # The designed subsets (tests/designs.py) against the whole grids they stand for: the Python engine
 # on every case (BLEUKIT_FULL_GRIDS=1) and on the designs, each under coverage; .ci/coverage_diff.py
