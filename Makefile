@@ -119,7 +119,7 @@ refresh-expected: install-dev
 # The release workflow's schema check and the strict docs build are tests (tests/test_release.py),
 # so make test runs them once and CI does not run them again.
 lint: install-dev
-	$(BIN)/ruff check src tests benchmarks integrations app.py bleu_metric.py setup.py noxfile.py .github/wheel_check.py docs/_ext
+	$(BIN)/ruff check src tests benchmarks integrations app.py bleu_metric.py setup.py noxfile.py .github/wheel_check.py docs/_ext tools
 	$(BIN)/mypy
 
 # The documentation site (docs/, mkdocs.yml) into site/; --strict turns every warning (a broken link,

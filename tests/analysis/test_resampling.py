@@ -22,7 +22,7 @@ from bleukit.metrics.bleu import formula, libm
 from bleukit.metrics.bleu.options import BleuOptions
 
 KERNEL = _native.load_kernel(resampling.KERNEL)
-BLEU_KERNEL = _native.load_kernel(formula.KERNEL)
+BLEU_KERNEL = _native.load_kernel(libm.KERNEL)
 needs_kernels = pytest.mark.skipif(KERNEL is None or BLEU_KERNEL is None, reason="BLEUKIT_NO_NATIVE build")
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
 SEEDS = [0, 1, 12345, 2**32 - 1, 2**32, 2**64 + 5, 2**200 + 17, 987654321987654321]
