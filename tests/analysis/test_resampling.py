@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from shared_data import read_lines
 
 import bleukit
-from bleukit import _native, resampling, significance
+from bleukit import _native, resampling
+from bleukit.analysis import significance
 from bleukit.metrics.bleu import formula, libm
 from bleukit.metrics.bleu.options import BleuOptions
 

@@ -12,7 +12,8 @@ from shared_data import read_lines
 from strategies import corpora
 
 import bleukit
-from bleukit import resampling, significance
+from bleukit import resampling
+from bleukit.analysis import significance
 from bleukit.metrics.bleu import formula
 from bleukit.metrics.bleu.formula import NUMPY_WEAK_SCALARS
 from bleukit.metrics.bleu.libm import COMPENSATED_SUM

@@ -58,21 +58,21 @@ from typing import (
     Union,
 )
 
-from . import resampling
-from .defaults import DEFAULT_SAMPLES, DEFAULT_SEED
-from .inputs import check_count, check_hypotheses, check_seed, check_sequence
-from .metrics import metric_for, resolve_options
-from .metrics.base import MetricOptions, MetricResult, Statistics, nrefs_signature
-from .pipeline import checked_references
-from .resampling import CHUNK as _CHUNK
-from .resampling import FLIP_BITS as _BOOL_BITS
-from .resampling import chunks as _chunks
+from .. import resampling
+from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED
+from ..inputs import check_count, check_hypotheses, check_seed, check_sequence
+from ..metrics import metric_for, resolve_options
+from ..metrics.base import MetricOptions, MetricResult, Statistics, nrefs_signature
+from ..pipeline import checked_references
+from ..resampling import CHUNK as _CHUNK
+from ..resampling import FLIP_BITS as _BOOL_BITS
+from ..resampling import chunks as _chunks
 
 if TYPE_CHECKING:
     import numpy as np
     from typing_extensions import Unpack
 
-    from .metrics.bleu.options import BleuOptionKeywords
+    from ..metrics.bleu.options import BleuOptionKeywords
 
 R = TypeVar("R", bound=MetricResult)
 
@@ -513,7 +513,7 @@ def paired_test(
     ``correction`` (``"holm"`` or ``"bonferroni"``, see :func:`adjust_p_values`) corrects the
     p-values for the number of systems compared with the baseline: each result then carries
     ``p_value_adjusted`` (``p_value`` stays the uncorrected one). All pairs of systems and a
-    ranking: :func:`bleukit.ranking.compare_systems`.
+    ranking: :func:`bleukit.analysis.ranking.compare_systems`.
     ``progress``, if given, is called with the number of resamples or trials finished after each
     chunk of them (``n_samples`` in all), for a progress bar.
 
@@ -697,7 +697,7 @@ def bootstrap_result(
     seed = check_seed(seed)
     hyps = check_hypotheses(hypotheses)
     if n_samples == 1:
-        from .pipeline import corpus_result
+        from ..pipeline import corpus_result
 
         return corpus_result(hyps, references, options)
     if not hyps:
