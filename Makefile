@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval refresh-expected golden coverage design-coverage lint docs dist bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval refresh-expected golden architecture-doc coverage design-coverage lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -94,6 +94,11 @@ coverage: install-dev
 # when an output is meant to change, and say why in the commit.
 golden: install-dev
 	PYTHONPATH=src $(BIN)/python tests/core/golden_run.py
+
+# The layer diagram of docs/architecture.md, drawn from the import graph (tools/import_graph.py); run it
+# when rooms, modules or imports between rooms change (tests/core/test_architecture.py says when).
+architecture-doc:
+	$(PYTHON) tools/architecture_doc.py
 
 # The designed subsets (tests/designs.py) against the whole grids they stand for: the Python engine
 # on every case (BLEUKIT_FULL_GRIDS=1) and on the designs, each under coverage; .ci/coverage_diff.py

@@ -253,3 +253,75 @@ def room_graph(edges: Dict[str, Set[str]]) -> Dict[str, Set[str]]:
     for source, targets in edges.items():
         out.setdefault(room(source), set()).update(room(t) for t in targets if room(t) != room(source))
     return out
+
+
+#: The layers, bottom first: (name, what it holds, its rooms). A module imports from its own layer
+#: and the layers below it, never from one above (tests/core/test_architecture.py). The order is
+#: the pipeline: inputs -> statistics, formula and result (each metric) -> the flow that makes and
+#: sums tables -> analyses -> the metric functions -> adapters -> the facade.
+LAYERS = (
+    ("foundation", "version, defaults, lazy exports, the compiled kernels' loader, torch detection, "
+                   "the JSON schemas", ("_version", "_lazy", "_stack", "_torch", "_native", "defaults", "schemas")),
+    ("inputs", "checked hypotheses and references, tokenizers, the threads contract",
+     ("inputs", "tokenizers", "engine")),
+    ("metrics", "the protocol; per metric its options, statistics table, extractor, formula and result",
+     ("metrics",)),
+    ("flow", "tables of corpora, streams, token ids and pairs; resampled sums without numpy",
+     ("pipeline", "accumulator", "ids", "pairwise", "resampling")),
+    ("analyses", "significance, ranking, groups, documents, diversity, reports, explanations",
+     ("analysis",)),
+    ("functions", "each metric's corpus and sentence functions (sacreBLEU's keywords), textbook BLEU",
+     ("bleu", "chrf", "ter", "textbook")),
+    ("adapters", "other libraries' APIs, the command line, the evaluate modules, frameworks, the app",
+     ("compat", "metric", "cli", "sacrebleu", "integrations", "app")),
+    ("facade", "bleukit's top-level names and python -m bleukit", ("bleukit", "__main__")),
+)
+
+#: Modules over this many lines are split along their seams.
+MAX_LINES = 600
+
+
+def layer_of(room_name: str) -> int:
+    """The index in :data:`LAYERS` of the layer holding a room (``ValueError`` for none)."""
+    for k, (_, _, rooms) in enumerate(LAYERS):
+        if room_name in rooms:
+            return k
+    raise ValueError(f"room {room_name!r} is in no layer of tools/import_graph.py's LAYERS")
+
+
+def upward_imports(edges: Dict[str, Set[str]]) -> List[str]:
+    """``"a -> b"`` for every import of a module from a layer above its own."""
+    return sorted(f"{a} -> {b}" for a, targets in edges.items() for b in targets
+                  if layer_of(room(b)) > layer_of(room(a)))
+
+
+def exported(path: Path) -> Optional[Set[str]]:
+    """A module's ``__all__`` (a literal list or tuple of names), or None without one."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else node.target if isinstance(
+            node, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and target.id == "__all__" and node.value is not None:
+            return set(ast.literal_eval(node.value))
+    return None
+
+
+def imports_past_all() -> List[str]:
+    """``"a: b.name"`` for every name a module imports from a module of another room that is not in
+    that module's ``__all__`` (submodules aside)."""
+    found = modules()
+    out = []
+    for name, path in found.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            if base not in found or room(base) == room(name):
+                continue
+            names = exported(found[base]) or set()
+            out.extend(f"{name}: {base}.{a.name}" for a in node.names
+                       if f"{base}.{a.name}" not in found and a.name not in names)
+    return sorted(out)

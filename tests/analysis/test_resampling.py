@@ -19,6 +19,7 @@ from shared_data import read_lines
 import bleukit
 from bleukit import _native, resampling
 from bleukit.analysis import significance
+from bleukit.analysis.significance import draws as numpy_draws
 from bleukit.metrics.bleu import formula, libm
 from bleukit.metrics.bleu.options import BleuOptions
 
@@ -542,7 +543,7 @@ def test_compiled_randomization_equals_numpys_route(wmt17, monkeypatch, keywords
     options = BleuOptions(**keywords)
     # calls of 32 trials of 500 rows (37 would not be whole 32-bit words), on both routes
     monkeypatch.setattr(resampling, "CALL_FLIPS", 500 * 37)
-    monkeypatch.setattr(significance, "_CHUNK_FLIPS", 500 * 37)
+    monkeypatch.setattr(numpy_draws, "_CHUNK_FLIPS", 500 * 37)
 
     def run():
         done = []

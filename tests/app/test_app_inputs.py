@@ -182,7 +182,7 @@ def test_comma_tokens_read_clearly_in_the_explanation_table(app):
 def _counting(monkeypatch, counts):
     """Count the systems tokenized and counted (every metric's statistics entry points) and the
     bootstrap draws, however the library routes them."""
-    import bleukit.analysis.significance as significance
+    import bleukit.analysis.significance.draws as significance_draws
     import bleukit.resampling as resampling
 
     for name in ("bleu", "chrf", "ter"):
@@ -205,13 +205,13 @@ def _counting(monkeypatch, counts):
                                ("summed_row", lambda a: 1)):
             if attr in vars(cls) or attr == "systems_statistics":
                 monkeypatch.setattr(cls, attr, wrap(getattr(cls, attr), per_call))
-    draw = significance._draw_indices
+    draw = significance_draws._draw_indices
 
     def draws(*args, **kwargs):
         counts["draws"] += 1
         return draw(*args, **kwargs)
 
-    monkeypatch.setattr(significance, "_draw_indices", draws)
+    monkeypatch.setattr(significance_draws, "_draw_indices", draws)
     start = resampling.generator
 
     def generator(*args, **kwargs):  # the compiled route's draws (bleukit.resampling)

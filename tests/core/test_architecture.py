@@ -36,6 +36,43 @@ def test_no_back_arrow_between_rooms():
     assert _cycles(import_graph.room_graph(_graph())) == []
 
 
+def test_every_room_is_in_one_layer():
+    rooms = sorted({import_graph.room(m) for m in import_graph.modules()})
+    listed = [r for _, _, members in import_graph.LAYERS for r in members]
+    assert sorted(listed) == sorted(set(listed)) == rooms
+
+
+def test_imports_go_down_the_layers():
+    """inputs -> metrics (statistics, formula, result) -> flow -> analyses -> functions -> adapters
+    -> facade (tools/import_graph.py's LAYERS): a module imports from its layer or one below."""
+    assert import_graph.upward_imports(_graph()) == []
+
+
+def test_no_python_module_over_600_lines():
+    sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in import_graph.modules().items()}
+    assert {name: n for name, n in sizes.items() if n > import_graph.MAX_LINES} == {}
+
+
+def test_every_library_module_declares_its_public_names():
+    """Below the adapters every module has ``__all__`` (an empty one where it has no names for
+    others), and a module imports from another room only the names in that module's ``__all__``:
+    ``__all__`` is what a room offers the rest of the package and its users, the rest is internal."""
+    adapters = next(k for k, (layer, _, _) in enumerate(import_graph.LAYERS) if layer == "adapters")
+    missing = sorted(name for name, path in import_graph.modules().items()
+                     if import_graph.layer_of(import_graph.room(name)) < adapters and path.name != "__main__.py"
+                     and import_graph.exported(path) is None)
+    assert missing == []
+    assert import_graph.imports_past_all() == []
+
+
+def test_the_layer_diagram_in_the_docs_is_current():
+    """docs/architecture.md's diagram is what tools/architecture_doc.py draws from the code now."""
+    import architecture_doc
+
+    text = architecture_doc.DOC.read_text(encoding="utf-8")
+    assert architecture_doc.updated(text) == text, "the diagram is stale: run make architecture-doc"
+
+
 def _string_loads(code: str, name: str = "bleukit.pkg.mod") -> Set[str]:
     known = {"bleukit.pkg", "bleukit.pkg.mod", "bleukit.pkg.a", "bleukit.pkg.b", "bleukit.pkg.sub.cli",
              "bleukit.pkg.other.cli"}

@@ -14,3 +14,7 @@ through its statistics table (:mod:`bleukit.metrics.base`) and imports only the 
 The package imports nothing itself: ``import bleukit.analysis.groups`` loads what groups need.
 The names most people use are on the facade (``bleukit.paired_test``, ``bleukit.compare_systems``, ...).
 """
+
+from typing import List
+
+__all__: List[str] = []

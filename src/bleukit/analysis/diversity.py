@@ -187,11 +187,11 @@ def self_bleu_ids(
     43.201
     """
     from ..ids.api import id_options
-    from ..pairwise.api import _id_tuples
+    from ..ids.layout import id_tuples
 
     definition = _check_definition(definition)
     opts = id_options(options, sentence=definition != "corpus")
-    seqs = _id_tuples(sequences, pad_id, "sequences")
+    seqs = id_tuples(sequences, pad_id, "sequences")
     if len(seqs) < 2:
         raise ValueError(f"Self-BLEU needs at least 2 sequences (each is scored against the others), got {len(seqs)}")
     counted = pairs.count_pairs(seqs, seqs, lambda seq: seq, opts.max_ngram_order)

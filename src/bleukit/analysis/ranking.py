@@ -45,8 +45,6 @@ from .significance import (
     PairedResult,
     Progress,
     Seed,
-    _estimate_ci,
-    _signed,
     adjust_p_values,
     bootstrap_matrix,
     bootstrap_p_value,
@@ -55,6 +53,8 @@ from .significance import (
     randomization_p_values,
     system_statistics,
 )
+from .significance.draws import _estimate_ci
+from .significance.paired import _signed
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

@@ -57,7 +57,7 @@ else:
     np = _Lazy("numpy")
 
 __all__ = ["RowScores", "score_rows", "score_table", "table_scores", "score_float32_sums", "native_float32_scores",
-           "native_scores", "score_row", "LOG_ZERO"]
+           "native_scores", "score_row", "LOG_ZERO", "binary_scaled"]
 
 #: sacreBLEU's floor for log(0): makes the geometric mean exactly 0 without a math error.
 LOG_ZERO = -9999999999.0
