@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval refresh-expected coverage design-coverage lint docs dist bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval refresh-expected golden architecture-doc coverage design-coverage lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -88,6 +88,18 @@ coverage: install-dev
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --cov=bleukit --cov-branch \
 		--cov-report=term:skip-covered $(PYTEST_ARGS)
 
+# The golden run (tests/core/golden_run.py): bleukit's outputs on ../shared/data (scores, JSON, the
+# command line, paired tests, ranking, the HTML report's JSON) stored in tests/golden/ with the commit
+# they were recorded at; tests/core/test_golden_run.py checks them byte for byte. Record again only
+# when an output is meant to change, and say why in the commit.
+golden: install-dev
+	PYTHONPATH=src $(BIN)/python tests/core/golden_run.py
+
+# The layer diagram of docs/architecture.md, drawn from the import graph (tools/import_graph.py); run it
+# when rooms, modules or imports between rooms change (tests/core/test_architecture.py says when).
+architecture-doc:
+	$(PYTHON) tools/architecture_doc.py
+
 # The designed subsets (tests/designs.py) against the whole grids they stand for: the Python engine
 # on every case (BLEUKIT_FULL_GRIDS=1) and on the designs, each under coverage; .ci/coverage_diff.py
 # lists what the whole grids cover and the designs do not (and fails if anything). The whole TER grid
@@ -112,7 +124,7 @@ refresh-expected: install-dev
 # The release workflow's schema check and the strict docs build are tests (tests/test_release.py),
 # so make test runs them once and CI does not run them again.
 lint: install-dev
-	$(BIN)/ruff check src tests benchmarks integrations app.py bleu_metric.py setup.py noxfile.py .github/wheel_check.py docs/_ext
+	$(BIN)/ruff check src tests benchmarks integrations app.py bleu_metric.py setup.py noxfile.py .github/wheel_check.py docs/_ext tools
 	$(BIN)/mypy
 
 # The documentation site (docs/, mkdocs.yml) into site/; --strict turns every warning (a broken link,

@@ -91,7 +91,7 @@ def worker(tool: str, workload: str) -> dict:
     kind = workload.split("-")[1]
     if tool == "bleukit":
         import bleukit
-        import bleukit.significance  # noqa: F401
+        import bleukit.analysis.significance  # noqa: F401
 
         # ``import bleukit`` is lazy: the analyses and numpy load on first use. Imported here, as
         # sacreBLEU's are below, so that these rows time the call alone on both sides (the

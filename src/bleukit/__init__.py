@@ -19,15 +19,18 @@ from ._version import __version__
 if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and IDEs
     from ._native import engine_name
     from .accumulator import StatisticsAccumulator
+    from .analysis.chrf_explanation import explain_chrf
+    from .analysis.diversity import SelfScore, self_bleu, self_bleu_ids
+    from .analysis.documents import document_bleu, document_score
+    from .analysis.explain import explain_sentence, explain_tokens
+    from .analysis.groups import paired_test_by_group, score_by_group
+    from .analysis.htmlreport import build_report, write_html_report
+    from .analysis.ranking import SystemComparison, compare_systems
+    from .analysis.report import CorpusReport, score_report
+    from .analysis.significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
     from .bleu import corpus_bleu, sentence_bleu, sentence_scores
     from .chrf import corpus_chrf, sentence_chrf, sentence_chrf_scores
-    from .chrf_explanation import explain_chrf
     from .compat.variants import VariantTable, compare_variants
-    from .diversity import SelfScore, self_bleu, self_bleu_ids
-    from .documents import document_bleu, document_score
-    from .explain import explain_sentence, explain_tokens
-    from .groups import paired_test_by_group, score_by_group
-    from .htmlreport import build_report, write_html_report
     from .inputs import references_from_streams
     from .metric import metric_path
     from .metrics.base import MetricOptions, MetricResult, Statistics
@@ -50,9 +53,6 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
         pairwise_statistics,
     )
     from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
-    from .ranking import SystemComparison, compare_systems
-    from .report import CorpusReport, score_report
-    from .significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
     from .ter import corpus_ter, sentence_ter, sentence_ter_scores
     from .textbook import bleu_score, bleu_unigram
     from .tokenizers import TOKENIZERS, get_tokenizer
@@ -116,11 +116,11 @@ _LAZY: Dict[str, str] = {
     "sentence_scores_from_statistics": "pipeline",
     "StatisticsAccumulator": "accumulator",
     "references_from_streams": "inputs",
-    "bootstrap_ci": "significance",
-    "bootstrap_scores": "significance",
-    "paired_test": "significance",
-    "BootstrapCI": "significance",
-    "PairedResult": "significance",
+    "bootstrap_ci": "analysis.significance",
+    "bootstrap_scores": "analysis.significance",
+    "paired_test": "analysis.significance",
+    "BootstrapCI": "analysis.significance",
+    "PairedResult": "analysis.significance",
     "pairwise_scores": "pairwise",
     "pairwise_bleu": "pairwise",
     "pairwise_bleu_ids": "pairwise",
@@ -128,23 +128,23 @@ _LAZY: Dict[str, str] = {
     "pairwise_statistics": "pairwise",
     "mbr_select": "pairwise",
     "MBRSelection": "pairwise",
-    "explain_sentence": "explain",
-    "explain_tokens": "explain",
-    "explain_chrf": "chrf_explanation",
-    "score_report": "report",
-    "CorpusReport": "report",
+    "explain_sentence": "analysis.explain",
+    "explain_tokens": "analysis.explain",
+    "explain_chrf": "analysis.chrf_explanation",
+    "score_report": "analysis.report",
+    "CorpusReport": "analysis.report",
     "compare_variants": "compat.variants",
-    "self_bleu": "diversity",
-    "self_bleu_ids": "diversity",
-    "SelfScore": "diversity",
-    "compare_systems": "ranking",
-    "SystemComparison": "ranking",
-    "score_by_group": "groups",
-    "paired_test_by_group": "groups",
-    "document_bleu": "documents",
-    "document_score": "documents",
-    "build_report": "htmlreport",
-    "write_html_report": "htmlreport",
+    "self_bleu": "analysis.diversity",
+    "self_bleu_ids": "analysis.diversity",
+    "SelfScore": "analysis.diversity",
+    "compare_systems": "analysis.ranking",
+    "SystemComparison": "analysis.ranking",
+    "score_by_group": "analysis.groups",
+    "paired_test_by_group": "analysis.groups",
+    "document_bleu": "analysis.documents",
+    "document_score": "analysis.documents",
+    "build_report": "analysis.htmlreport",
+    "write_html_report": "analysis.htmlreport",
     "VariantTable": "compat.variants",
     "metric_path": "metric",
     "engine_name": "_native",

@@ -61,10 +61,10 @@ def corpus_bleu(
     threads (0: all cores; only the native engine gains from it); the score is the same. With
     ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95% ``ci`` of the score
     over N resamples drawn with ``seed`` (``None``: unseeded), as sacreBLEU's ``--confidence``
-    (see ``bleukit.significance``); as in sacreBLEU, only ``N > 1`` resamples (``N=1`` is a
+    (see ``bleukit.analysis.significance``); as in sacreBLEU, only ``N > 1`` resamples (``N=1`` is a
     plain score). With ``group_by`` (one label per sentence: domain, length bucket, ...) the
     result also holds each group's result, with its own CI, in ``.groups[label]`` (see
-    ``bleukit.groups``). Without ``tokenize``, the target language (``trg_lang="zh"`` or
+    ``bleukit.analysis.groups``). Without ``tokenize``, the target language (``trg_lang="zh"`` or
     ``language_pair="en-zh"``) picks ``zh``, ``ja-mecab`` or ``ko-mecab`` as sacreBLEU's
     ``trg_lang`` does (else ``13a``; the signature's ``tok:`` says which); a Thai, Khmer, Lao or
     Burmese target warns that whitespace tokens are phrases there (use ``flores200`` or ``char``).
@@ -80,7 +80,7 @@ def corpus_bleu(
     if n_bootstrap is None and group_by is None:
         # the column sums alone: no table, constant memory
         return cast(BleuResult, corpus_result(hypotheses, references, options, threads))
-    from .groups import corpus_estimates  # the table, and the analyses, only when asked for
+    from .analysis.groups import corpus_estimates  # the table, and the analyses, only when asked for
 
     return cast(BleuResult, corpus_estimates(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
                                         seed=seed, group_by=group_by))

@@ -54,7 +54,7 @@ def corpus_chrf(
     the same. With ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95% ``ci``
     over N resamples drawn with ``seed`` (sacreBLEU's ``--confidence``). With ``group_by`` (one
     label per sentence) the result also holds each group's result, with its own CI, in
-    ``.groups[label]`` (see ``bleukit.groups``).
+    ``.groups[label]`` (see ``bleukit.analysis.groups``).
 
     The result has ``score``, the summed per-order ``hyp_ngrams``, ``ref_ngrams`` and
     ``matches`` (character orders first), and the ``signature``.
@@ -72,7 +72,7 @@ def corpus_chrf(
     if n_bootstrap is None and group_by is None:
         # the protocol's corpus path (the analyses stay unimported)
         return cast(ChrfResult, corpus_result(hypotheses, references, options, threads))
-    from .groups import corpus_estimates  # the table, and the analyses, only when asked for
+    from .analysis.groups import corpus_estimates  # the table, and the analyses, only when asked for
 
     return cast(ChrfResult, corpus_estimates(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
                                         seed=seed, group_by=group_by))

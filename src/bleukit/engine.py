@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import numbers
 import os
-from typing import Any, Callable, List, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, List, TypeVar
 
 from .inputs import check_references
-from .metrics.base import Statistics
+
+if TYPE_CHECKING:  # a type only: the metrics import this module, and it must not import them back
+    from .metrics.base import Statistics
 
 __all__ = ["thread_count", "in_threads", "MIN_CHUNK", "MAX_CHUNK", "CHUNKS_PER_THREAD"]
 
-S = TypeVar("S", bound=Statistics)
+S = TypeVar("S", bound="Statistics")
 
 #: Fewest sentences per chunk of a threaded call (smaller ones cost more to hand out than to count).
 MIN_CHUNK = 1000

@@ -19,7 +19,7 @@ bool coin flips (``Generator.randomization_sums`` draws them as the bits of 32-b
 does, and sums each trial's swapped rows from the sums of every subset of four rows) and the
 metric's exact formula of integer statistics (:meth:`~bleukit.metrics.base.Metric.native_scores`).
 
-:mod:`bleukit.significance` takes this route whenever it applies and numpy's otherwise; both give
+:mod:`bleukit.analysis.significance` takes this route whenever it applies and numpy's otherwise; both give
 the same numbers (tests check it, ``==``). The estimates taken from the scores are here too, in
 plain Python, for both routes: :func:`pairwise_mean` is numpy's ``mean`` digit for digit,
 :func:`estimate_ci` and :func:`p_value` are sacreBLEU's.

@@ -50,7 +50,7 @@ def corpus_ter(
     score is the same. With ``n_bootstrap=N`` the result also holds the bootstrap ``mean`` and 95%
     ``ci`` over N resamples drawn with ``seed`` (sacreBLEU's ``--confidence``). With ``group_by``
     (one label per sentence) the result also holds each group's result, with its own CI, in
-    ``.groups[label]`` (see ``bleukit.groups``).
+    ``.groups[label]`` (see ``bleukit.analysis.groups``).
 
     The result has ``score``, ``num_edits``, ``ref_length`` and the ``signature``.
 
@@ -63,7 +63,7 @@ def corpus_ter(
     options = cached_options(TerOptions, normalized, no_punct, asian_support, case_sensitive)
     if n_bootstrap is None and group_by is None:
         return cast(TerResult, corpus_result(hypotheses, references, options, threads))
-    from .groups import corpus_estimates  # the analyses only when asked for
+    from .analysis.groups import corpus_estimates  # the analyses only when asked for
 
     return cast(TerResult, corpus_estimates(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
                                             seed=seed, group_by=group_by))

@@ -12,12 +12,12 @@ from sacrebleu.significance import PairedTest
 from shared_data import read_lines
 
 import bleukit
+from bleukit.analysis.documents import document_score
+from bleukit.analysis.groups import score_by_group
+from bleukit.analysis.htmlreport import build_report
+from bleukit.analysis.ranking import compare_systems
 from bleukit.cli import main
-from bleukit.documents import document_score
-from bleukit.groups import score_by_group
-from bleukit.htmlreport import build_report
 from bleukit.metrics.ter import TerOptions
-from bleukit.ranking import compare_systems
 from bleukit.schemas import validate
 
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "KIT.4950"]

@@ -7,7 +7,7 @@ from sacrebleu.metrics import CHRF
 from shared_data import read_lines
 
 import bleukit
-from bleukit.documents import document_bleu, document_score, join_documents, split_documents
+from bleukit.analysis.documents import document_bleu, document_score, join_documents, split_documents
 from bleukit.metrics.chrf import ChrfOptions
 
 

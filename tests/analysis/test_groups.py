@@ -10,7 +10,7 @@ from sacrebleu.metrics import CHRF
 from shared_data import read_lines
 
 import bleukit
-from bleukit.groups import check_labels, group_rows, paired_test_by_group, score_by_group
+from bleukit.analysis.groups import check_labels, group_rows, paired_test_by_group, score_by_group
 from bleukit.metrics.chrf import ChrfOptions
 
 

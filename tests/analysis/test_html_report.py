@@ -14,12 +14,13 @@ from sacrebleu.metrics import CHRF
 from shared_data import REPO, read_lines, skip_unless_required
 
 import bleukit
-from bleukit.explain import explain_sentence
-from bleukit.groups import group_results
-from bleukit.htmlreport import build_report, write_html_report
-from bleukit.htmlreport.data import length_buckets
+from bleukit.analysis.explain import explain_sentence
+from bleukit.analysis.groups import group_results
+from bleukit.analysis.htmlreport import build_report, write_html_report
+from bleukit.analysis.htmlreport.data import length_buckets
+from bleukit.analysis.ranking import compare_systems
+from bleukit.analysis.significance import with_bootstrap
 from bleukit.metrics.chrf import ChrfOptions
-from bleukit.ranking import compare_systems
 from bleukit.schemas import validate
 
 CHROMIUM = os.environ.get("BLEUKIT_CHROMIUM", "/usr/bin/chromium")
@@ -56,7 +57,7 @@ def test_numbers_are_the_apis(report, wmt17):
         buckets = length_buckets([[r] for r in refs])
         for (name, hyps), s in zip(systems, m["scores"]):
             stats = bleukit.corpus_statistics(hyps, refs, options)
-            ours = bleukit.significance.with_bootstrap(metric.result(stats, options), stats, options, 200, 12345)
+            ours = with_bootstrap(metric.result(stats, options), stats, options, 200, 12345)
             assert (s["system"], s["score"], s["mean"], s["ci"]) == (name, ours.score, ours.mean, ours.ci)
             assert s["formatted"] == ours.format()
             by_bucket = group_results(stats, buckets, options)
@@ -235,7 +236,7 @@ def test_the_report_in_headless_chromium(report, tmp_path):
 
 
 def test_one_systems_worst_segments_follow_the_metrics_direction():
-    from bleukit.htmlreport.data import _differing_lines
+    from bleukit.analysis.htmlreport.data import _differing_lines
 
     scores = {"s": [30.0, 90.0, 10.0, 90.0]}
     assert _differing_lines(scores, ["s"], 2) == [2, 0]  # BLEU/chrF: the lowest first

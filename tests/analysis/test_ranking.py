@@ -13,9 +13,9 @@ from sacrebleu.significance import PairedTest
 from shared_data import read_lines
 
 import bleukit
+from bleukit.analysis.ranking import clusters, compare_systems
+from bleukit.analysis.significance import adjust_p_values
 from bleukit.metrics.chrf import ChrfOptions
-from bleukit.ranking import clusters, compare_systems
-from bleukit.significance import adjust_p_values
 
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
 
@@ -176,7 +176,7 @@ def test_cluster_rule_on_any_significance_relation(n, rng):
 
 def test_lower_is_better_metrics_rank_the_lowest_first():
     """For TER-like metrics (higher_is_better False) the better system has the lower score."""
-    from bleukit.ranking import PairComparison, _ranking
+    from bleukit.analysis.ranking import PairComparison, _ranking
 
     class R:
         def __init__(self, score):

@@ -17,12 +17,14 @@ from hypothesis import strategies as st
 from shared_data import read_lines
 
 import bleukit
-from bleukit import _native, resampling, significance
+from bleukit import _native, resampling
+from bleukit.analysis import significance
+from bleukit.analysis.significance import draws as numpy_draws
 from bleukit.metrics.bleu import formula, libm
 from bleukit.metrics.bleu.options import BleuOptions
 
 KERNEL = _native.load_kernel(resampling.KERNEL)
-BLEU_KERNEL = _native.load_kernel(formula.KERNEL)
+BLEU_KERNEL = _native.load_kernel(libm.KERNEL)
 needs_kernels = pytest.mark.skipif(KERNEL is None or BLEU_KERNEL is None, reason="BLEUKIT_NO_NATIVE build")
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722", "KIT.4950", "online-A.0"]
 SEEDS = [0, 1, 12345, 2**32 - 1, 2**32, 2**64 + 5, 2**200 + 17, 987654321987654321]
@@ -541,7 +543,7 @@ def test_compiled_randomization_equals_numpys_route(wmt17, monkeypatch, keywords
     options = BleuOptions(**keywords)
     # calls of 32 trials of 500 rows (37 would not be whole 32-bit words), on both routes
     monkeypatch.setattr(resampling, "CALL_FLIPS", 500 * 37)
-    monkeypatch.setattr(significance, "_CHUNK_FLIPS", 500 * 37)
+    monkeypatch.setattr(numpy_draws, "_CHUNK_FLIPS", 500 * 37)
 
     def run():
         done = []

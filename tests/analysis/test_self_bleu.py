@@ -13,7 +13,7 @@ from sacrebleu.metrics import BLEU, CHRF
 from shared_data import read_lines
 
 import bleukit
-from bleukit.diversity import exact_mean, self_bleu, self_bleu_ids
+from bleukit.analysis.diversity import exact_mean, self_bleu, self_bleu_ids
 from bleukit.metrics.chrf import ChrfOptions
 
 

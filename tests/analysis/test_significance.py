@@ -12,7 +12,9 @@ from shared_data import read_lines
 from strategies import corpora
 
 import bleukit
-from bleukit import resampling, significance
+from bleukit import resampling
+from bleukit.analysis import significance
+from bleukit.analysis.significance import draws as numpy_draws
 from bleukit.metrics.bleu import formula
 from bleukit.metrics.bleu.formula import NUMPY_WEAK_SCALARS
 from bleukit.metrics.bleu.libm import COMPENSATED_SUM
@@ -264,15 +266,15 @@ def test_one_resample_is_a_plain_score_as_in_sacrebleu(wmt17):
 @pytest.mark.parametrize("n_rows", [1, 7, 33, 3004])
 @pytest.mark.parametrize("chunk", [1, 100, 4096])
 def test_chunked_draws_equal_one_sacrebleu_call(monkeypatch, n_rows, chunk):
-    monkeypatch.setattr(significance, "_CHUNK", chunk)
+    monkeypatch.setattr(numpy_draws, "_CHUNK", chunk)
     n = 45
-    drawn = np.concatenate(list(significance._draw_indices(n_rows, n, 12345)))
+    drawn = np.concatenate(list(numpy_draws._draw_indices(n_rows, n, 12345)))
     assert drawn.tolist() == np.random.default_rng(12345).choice(n_rows, size=(n, n_rows), replace=True).tolist()
     rng = np.random.default_rng(12345)
     flips = np.concatenate(
         [
             rng.integers(2, size=(k, n_rows), dtype=bool)
-            for k in significance._chunks(n, n_rows, chunk, significance._BOOL_BITS)
+            for k in numpy_draws._chunks(n, n_rows, chunk, numpy_draws._BOOL_BITS)
         ]
     )
     assert flips.tolist() == np.random.default_rng(12345).integers(2, size=(n, n_rows), dtype=bool).tolist()
@@ -282,11 +284,11 @@ def test_chunk_size_does_not_change_results(wmt17, monkeypatch):
     systems, refs, _ = wmt17
     named = [(name, systems[name][:120]) for name in WMT17]
     full = {m: bleukit.paired_test(named, refs[:120], method=m, n_samples=150) for m in ("bs", "ar")}
-    monkeypatch.setattr(significance, "_CHUNK", 500)
+    monkeypatch.setattr(numpy_draws, "_CHUNK", 500)
     monkeypatch.setattr(resampling, "CHUNK", 500)
     monkeypatch.setattr(resampling, "CALL_DRAWS", 500)
     monkeypatch.setattr(resampling, "CALL_FLIPS", 700)
-    monkeypatch.setattr(significance, "_CHUNK_FLIPS", 700)
+    monkeypatch.setattr(numpy_draws, "_CHUNK_FLIPS", 700)
     for m in ("bs", "ar"):
         assert bleukit.paired_test(named, refs[:120], method=m, n_samples=150) == full[m]
 
@@ -294,11 +296,11 @@ def test_chunk_size_does_not_change_results(wmt17, monkeypatch):
 @pytest.mark.parametrize("method", ["bs", "ar"])
 def test_progress_counts_every_sample(wmt17, monkeypatch, method):
     systems, refs, _ = wmt17
-    monkeypatch.setattr(significance, "_CHUNK", 5000)
+    monkeypatch.setattr(numpy_draws, "_CHUNK", 5000)
     monkeypatch.setattr(resampling, "CHUNK", 5000)
     monkeypatch.setattr(resampling, "CALL_DRAWS", 5000)  # the compiled routes' calls
     monkeypatch.setattr(resampling, "CALL_FLIPS", 5000)
-    monkeypatch.setattr(significance, "_CHUNK_FLIPS", 5000)
+    monkeypatch.setattr(numpy_draws, "_CHUNK_FLIPS", 5000)
     steps = []
     named = [(name, systems[name][:100]) for name in WMT17[:3]]
     bleukit.paired_test(named, refs[:100], method=method, n_samples=130, progress=steps.append)
@@ -310,12 +312,12 @@ def test_products_are_exact_on_every_path():
     small = np.array([[2**22, 1], [3, 2**21]])
     large = np.array([[2**40, 1], [3, 2**41]])
     exact = lambda a, b: (np.array(a, dtype=object) @ np.array(b, dtype=object)).tolist()  # noqa: E731
-    assert significance._ExactProduct(small, 3 * 2**22).dtype == np.float32
-    assert significance._ExactProduct(small, 3 * 2**22)(left).tolist() == exact(left, small)
-    assert significance._ExactProduct(large, 3 * 2**41).dtype == np.float64
-    assert significance._ExactProduct(large, 3 * 2**41)(left).tolist() == exact(left, large)
+    assert numpy_draws._ExactProduct(small, 3 * 2**22).dtype == np.float32
+    assert numpy_draws._ExactProduct(small, 3 * 2**22)(left).tolist() == exact(left, small)
+    assert numpy_draws._ExactProduct(large, 3 * 2**41).dtype == np.float64
+    assert numpy_draws._ExactProduct(large, 3 * 2**41)(left).tolist() == exact(left, large)
     huge = np.array([[2**62, 2**53 + 1]])
-    out = significance._ExactProduct(huge, 2**62)(np.array([[1]]))
+    out = numpy_draws._ExactProduct(huge, 2**62)(np.array([[1]]))
     assert out.dtype == np.int64 and out.tolist() == [[2**62, 2**53 + 1]]
 
 
@@ -405,7 +407,7 @@ def test_float32_sums_are_sacrebleus_per_resample_sums(n, width):
     idx = rng.integers(0, n, size=(7, n))
     theirs = np.stack([block[i].sum(0) for i in idx])
     rows = np.zeros((n, 2 * width), dtype=np.int64)  # only the blocks are summed
-    ours = significance._float32_sums(rows, idx, 2, [block, block[::-1].copy()])
+    ours = numpy_draws._float32_sums(rows, idx, 2, [block, block[::-1].copy()])
     assert ours[:, 0].tolist() == theirs.tolist()
     assert ours[:, 1].tolist() == np.stack([block[::-1][i].sum(0) for i in idx]).tolist()
 
@@ -419,7 +421,7 @@ def test_coin_flips_are_numpys_bool_draws(seed):
     theirs, ours = np.random.default_rng(sequence), np.random.default_rng(sequence)
     for k, n in [(32, 3004), (3, 7), (1, 33), (64, 1), (5, 100)]:
         expected = theirs.integers(2, size=(k, n), dtype=bool)
-        flips = significance._coin_flips(ours, k, n)
+        flips = numpy_draws._coin_flips(ours, k, n)
         assert flips.dtype == np.float32 and flips.shape == (k, n)
         assert (flips == expected).all()
     assert ours.integers(0, 2**62) == theirs.integers(0, 2**62)

@@ -21,7 +21,7 @@ from shared_data import REPO, read_lines, skip_unless_required
 
 import bleukit
 from bleukit import BleuOptions, corpus_statistics
-from bleukit.explain import explain_sentence
+from bleukit.analysis.explain import explain_sentence
 
 pytest.importorskip("gradio")
 # one xdist worker runs the module: one app server and one browser, as when run alone (two of each

@@ -12,7 +12,7 @@ import pytest
 from shared_data import read_lines
 
 import bleukit
-from bleukit.explain import explain_sentence
+from bleukit.analysis.explain import explain_sentence
 from bleukit.metrics import get_metric
 
 pytest.importorskip("gradio")
@@ -182,8 +182,8 @@ def test_comma_tokens_read_clearly_in_the_explanation_table(app):
 def _counting(monkeypatch, counts):
     """Count the systems tokenized and counted (every metric's statistics entry points) and the
     bootstrap draws, however the library routes them."""
+    import bleukit.analysis.significance.draws as significance_draws
     import bleukit.resampling as resampling
-    import bleukit.significance as significance
 
     for name in ("bleu", "chrf", "ter"):
         cls = type(get_metric(name))
@@ -205,13 +205,13 @@ def _counting(monkeypatch, counts):
                                ("summed_row", lambda a: 1)):
             if attr in vars(cls) or attr == "systems_statistics":
                 monkeypatch.setattr(cls, attr, wrap(getattr(cls, attr), per_call))
-    draw = significance._draw_indices
+    draw = significance_draws._draw_indices
 
     def draws(*args, **kwargs):
         counts["draws"] += 1
         return draw(*args, **kwargs)
 
-    monkeypatch.setattr(significance, "_draw_indices", draws)
+    monkeypatch.setattr(significance_draws, "_draw_indices", draws)
     start = resampling.generator
 
     def generator(*args, **kwargs):  # the compiled route's draws (bleukit.resampling)
@@ -334,8 +334,8 @@ def test_out_of_range_chrf_options_give_one_message(app, caplog, form, message):
 
 
 def test_a_bootstrap_matrix_of_other_tables_is_refused(app):
-    from bleukit.ranking import compare_statistics
-    from bleukit.significance import bootstrap_matrix, paired_test_statistics
+    from bleukit.analysis.ranking import compare_statistics
+    from bleukit.analysis.significance import bootstrap_matrix, paired_test_statistics
 
     counted = app.count_systems([("a", ["a b c", "d e"]), ("b", ["a b x", "d e"])], [["a b c"], ["d e"]],
                                 app.make_options())

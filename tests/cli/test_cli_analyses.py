@@ -10,11 +10,11 @@ import pytest
 from shared_data import read_lines
 
 import bleukit
+from bleukit.analysis.documents import document_bleu
+from bleukit.analysis.htmlreport import build_report
+from bleukit.analysis.ranking import compare_systems
 from bleukit.cli import main
-from bleukit.documents import document_bleu
-from bleukit.htmlreport import build_report
 from bleukit.metrics.chrf import ChrfOptions
-from bleukit.ranking import compare_systems
 
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722"]
 

@@ -800,7 +800,7 @@ def test_real_data_chrf_five_systems_tables_and_paired_test(shared_data):
 
 def test_explain_prints_the_chrf_matches_of_one_line(files):
     from bleukit import ChrfOptions
-    from bleukit.chrf_explanation import explain_chrf
+    from bleukit.analysis.chrf_explanation import explain_chrf
 
     args = [*refs_args(files, 2), "-i", files["hyp.txt"], "--explain", "2", "-m", "chrf", "-cw", "2"]
     code, out, err = run_bleukit([*args, "-f", "text"])

@@ -1,16 +1,18 @@
 """The layering CONTRIBUTING.md promises, checked on the source: no import cycle between bleukit's
-modules (function-level imports included), the facade imports only downward, one place reads
-BLEUKIT_ENGINE, every metric package implements the protocol, and the public surface is small."""
+modules (function-level imports and modules loaded by string included: tools/import_graph.py) and
+no back-arrow between its rooms, the facade imports only downward, one place reads BLEUKIT_ENGINE,
+every metric package implements the protocol, and the public surface is small."""
 
 from __future__ import annotations
 
-import ast
+import functools
 import importlib
 import re
 import typing
 from pathlib import Path
-from typing import Dict, List, Set
+from typing import Set
 
+import import_graph  # tools/import_graph.py: the graph, string-loaded modules included
 import pytest
 
 import bleukit
@@ -18,89 +20,101 @@ from bleukit.metrics import available_metrics, get_metric
 from bleukit.metrics.base import Metric, MetricOptions, MetricResult, Statistics
 
 SRC = Path(bleukit.__file__).resolve().parent
-# evaluate module files are data that evaluate.load copies, not modules of the package
-NOT_MODULES = {SRC / "metric" / "modules"}
-
-
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def _modules() -> Dict[str, Path]:
-    return {_module_name(p): p for p in SRC.rglob("*.py") if not any(folder in p.parents for folder in NOT_MODULES)}
-
-
-def _imports(name: str, path: Path, known: Set[str]) -> Set[str]:
-    """Every bleukit module ``name`` imports, at any depth of its code (TYPE_CHECKING blocks aside)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    skip: Set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skip.update(id(n) for n in ast.walk(node))
-    out = set()
-    for node in ast.walk(tree):
-        if id(node) in skip:
-            continue
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(anchor + ([base] if base else []))
-            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base for alias in node.names]
-        else:
-            continue
-        out.update(t for t in targets if t in known and t != name)
-    return out
-
-
-def _graph() -> Dict[str, Set[str]]:
-    modules = _modules()
-    return {name: _imports(name, path, set(modules)) for name, path in modules.items()}
-
-
-def _cycles(graph: Dict[str, Set[str]]) -> List[List[str]]:
-    """Strongly connected components with more than one module (Tarjan)."""
-    index: Dict[str, int] = {}
-    low: Dict[str, int] = {}
-    stack: List[str] = []
-    on_stack: Set[str] = set()
-    found: List[List[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in graph[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return found
+assert SRC == import_graph.SRC, "the tests must run on this checkout's src/"
+_module_name = import_graph.module_name
+_graph = functools.lru_cache(maxsize=1)(import_graph.graph)  # ~3 s to read; the tests only read it
+_cycles = import_graph.cycles
 
 
 def test_no_import_cycle_between_modules():
     assert _cycles(_graph()) == []
+
+
+def test_no_back_arrow_between_rooms():
+    """A room (a top-level module or package of bleukit) that imports another is never imported
+    back by it, through any path: engine.py once imported metrics.base for a type bound while the
+    metrics imported engine's thread contract."""
+    assert _cycles(import_graph.room_graph(_graph())) == []
+
+
+def test_every_room_is_in_one_layer():
+    rooms = sorted({import_graph.room(m) for m in import_graph.modules()})
+    listed = [r for _, _, members in import_graph.LAYERS for r in members]
+    assert sorted(listed) == sorted(set(listed)) == rooms
+
+
+def test_imports_go_down_the_layers():
+    """inputs -> metrics (statistics, formula, result) -> flow -> analyses -> functions -> adapters
+    -> facade (tools/import_graph.py's LAYERS): a module imports from its layer or one below."""
+    assert import_graph.upward_imports(_graph()) == []
+
+
+def test_no_python_module_over_600_lines():
+    sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in import_graph.modules().items()}
+    assert {name: n for name, n in sizes.items() if n > import_graph.MAX_LINES} == {}
+
+
+def test_every_library_module_declares_its_public_names():
+    """Below the adapters every module has ``__all__`` (an empty one where it has no names for
+    others), and a module imports from another room only the names in that module's ``__all__``:
+    ``__all__`` is what a room offers the rest of the package and its users, the rest is internal."""
+    adapters = next(k for k, (layer, _, _) in enumerate(import_graph.LAYERS) if layer == "adapters")
+    missing = sorted(name for name, path in import_graph.modules().items()
+                     if import_graph.layer_of(import_graph.room(name)) < adapters and path.name != "__main__.py"
+                     and import_graph.exported(path) is None)
+    assert missing == []
+    assert import_graph.imports_past_all() == []
+
+
+def test_the_layer_diagram_in_the_docs_is_current():
+    """docs/architecture.md's diagram is what tools/architecture_doc.py draws from the code now."""
+    import architecture_doc
+
+    text = architecture_doc.DOC.read_text(encoding="utf-8")
+    assert architecture_doc.updated(text) == text, "the diagram is stale: run make architecture-doc"
+
+
+def _string_loads(code: str, name: str = "bleukit.pkg.mod") -> Set[str]:
+    known = {"bleukit.pkg", "bleukit.pkg.mod", "bleukit.pkg.a", "bleukit.pkg.b", "bleukit.pkg.sub.cli",
+             "bleukit.pkg.other.cli"}
+    return import_graph.string_loads(name, _write(code), known, import_graph.LOADERS | {"_Lazy"})
+
+
+def _write(code: str) -> Path:
+    import tempfile
+    import textwrap
+
+    path = Path(tempfile.mkdtemp()) / "mod.py"
+    path.write_text(textwrap.dedent(code), encoding="utf-8")
+    return path
+
+
+def test_modules_loaded_by_string_are_imports():
+    # import_module with a literal, relative to the package, an f-string over one name or __name__
+    assert _string_loads("import importlib\nimportlib.import_module('bleukit.pkg.a')") == {"bleukit.pkg.a"}
+    assert _string_loads("from importlib import import_module\nimport_module('.b', __package__)") == {"bleukit.pkg.b"}
+    assert _string_loads("import importlib\nx = importlib.import_module(f'bleukit.pkg.{n}.cli')") == {
+        "bleukit.pkg.sub.cli", "bleukit.pkg.other.cli"}
+    assert _string_loads("import importlib\nimportlib.import_module(f'{__name__}.{n}')", name="bleukit.pkg") == {
+        "bleukit.pkg.mod", "bleukit.pkg.a", "bleukit.pkg.b"}
+    # a registry of "module:attribute" strings narrows the f-string to the modules it names
+    assert _string_loads("import importlib\nR = {'x': 'a:X'}\nimportlib.import_module(f'{__name__}.{m}')",
+                         name="bleukit.pkg") == {"bleukit.pkg.a"}
+    # a lazy-export table, and a loader helper given a module's name (formula.py's former _Lazy)
+    assert _string_loads("from bleukit._lazy import lazy_attributes\nT = {'A': 'a', 'B': 'b'}\n"
+                         "__getattr__, __dir__ = lazy_attributes(__name__, T)", name="bleukit.pkg") == {
+        "bleukit.pkg.a", "bleukit.pkg.b"}
+    assert _string_loads("libm = _Lazy('bleukit.pkg.a')") == {"bleukit.pkg.a"}
+    # a name that is not loaded (a logger's name) is not an import
+    assert _string_loads("import logging\nlogging.getLogger('bleukit.pkg.a')") == set()
+
+
+def test_loader_helpers_are_found():
+    # what hands a name it was given to import_module is a loader (formula.py's _Lazy was one)
+    assert {"_Lazy", "load_kernel"} <= import_graph.loaders(import_graph.modules().values())
+    code = "import importlib\nclass _Lazy:\n    def __getattr__(self, a):\n" \
+           "        return getattr(importlib.import_module(self._name), a)\n"
+    assert "_Lazy" in import_graph.loaders([_write(code)])
 
 
 def test_the_facade_only_imports_downward():

@@ -37,13 +37,13 @@ import pytest
 import bleukit
 import bleukit.sacrebleu
 from bleukit import BleuOptions, StatisticsAccumulator
+from bleukit.analysis.explain import explain_sentence
+from bleukit.analysis.significance import bootstrap_ci, paired_test
 from bleukit.compat import gleu, hf_evaluate, moses, nltk, presets, torchmetrics
-from bleukit.explain import explain_sentence
 from bleukit.ids import corpus_bleu_ids, id_statistics, sentence_bleu_ids
 from bleukit.integrations.rewards import BleuReward, ChrfReward, bleu_reward
 from bleukit.metrics.chrf import ChrfOptions
 from bleukit.metrics.ter import TerOptions
-from bleukit.significance import bootstrap_ci, paired_test
 
 NAN, INF = float("nan"), float("inf")
 
@@ -899,7 +899,7 @@ ENTRIES: List[Entry] = [
     ),
     Entry(
         "explain_tokens",
-        lambda hyp_tokens, refs_tokens: bleukit.explain.explain_tokens(hyp_tokens, refs_tokens, 4).to_dict(),
+        lambda hyp_tokens, refs_tokens: bleukit.analysis.explain.explain_tokens(hyp_tokens, refs_tokens, 4).to_dict(),
         {
             "hyp_tokens": Slot("tokens", HYPS[0].split()),
             "refs_tokens": Slot("token references", [r.split() for r in SENTENCE_REFS]),

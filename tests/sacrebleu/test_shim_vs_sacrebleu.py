@@ -45,7 +45,7 @@ def normalise(text: str) -> str:
 
 def assert_same_score(ours: Any, theirs: Any, bootstrap: bool = False) -> None:
     """Every field of the score objects equal with ``==``, the bootstrap estimate included (bleukit
-    does sacreBLEU's float32 bootstrap arithmetic: see bleukit.significance)."""
+    does sacreBLEU's float32 bootstrap arithmetic: see bleukit.analysis.significance)."""
     ours_fields, theirs_fields = dict(vars(ours)), dict(vars(theirs))
     assert ours_fields == theirs_fields
     assert type(ours).__name__ == type(theirs).__name__

@@ -3,7 +3,7 @@ boxes, uploads, number boxes) and the API's arguments into the library's inputs 
 ``ValueError``/``TypeError`` whose message the page shows as it is.
 
 The option ranges are the library's (:class:`bleukit.BleuOptions`, :func:`bleukit.inputs.check_seed`,
-:func:`bleukit.significance.check_test`); the app adds only the limits that keep one request from
+:func:`bleukit.analysis.significance.check_test`); the app adds only the limits that keep one request from
 exhausting a shared server (documented in docs/app.md).
 """
 
@@ -50,7 +50,7 @@ METHODS = {"paired bootstrap": "bs", "approximate randomization": "ar"}
 #: What the compare tab tests, by its label on the page: sacreBLEU's comparison with the baseline,
 #: or every pair with a ranking and significance clusters (bleukit.compare_systems).
 COMPARISONS = {"each against the baseline": "baseline", "all pairs: ranking with clusters": "rank"}
-#: The multiple-comparison corrections, by their label on the page (bleukit.significance.adjust_p_values).
+#: The multiple-comparison corrections, by their label on the page (bleukit.analysis.significance.adjust_p_values).
 CORRECTIONS = {"none (as sacreBLEU)": None, "Holm-Bonferroni": "holm", "Bonferroni": "bonferroni"}
 RANKING_COLUMNS = ["rank", "cluster", "rank range", "system", "score"]  # the score's column: the metric's name
 COMPARE_COLUMNS = ["system", "BLEU", "mean ± 95% CI", "p-value", f"significant (p < {SIGNIFICANCE_LEVEL})"]

@@ -1,6 +1,6 @@
 """What the app computes, as JSON-ready reports: every number comes from the library's public
-functions (:mod:`bleukit.pipeline`, :mod:`bleukit.report`, :mod:`bleukit.significance`,
-:mod:`bleukit.ranking`, :mod:`bleukit.explain`); this module only calls them and arranges what they
+functions (:mod:`bleukit.pipeline`, :mod:`bleukit.analysis.report`, :mod:`bleukit.analysis.significance`,
+:mod:`bleukit.analysis.ranking`, :mod:`bleukit.analysis.explain`); this module only calls them and arranges what they
 return. The compare tab tokenizes and counts each system once (:class:`~bleukit.app.state.ComparedSystems`)
 and draws its resamples once for the test, the ranking and the plot.
 """
@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence, Tuple
 
+from bleukit.analysis.explain import MatchExplanation, explain_sentence
+from bleukit.analysis.ranking import compare_statistics
+from bleukit.analysis.report import score_report as core_score_report
+from bleukit.analysis.significance import bootstrap_matrix, paired_test_statistics, system_statistics
 from bleukit.defaults import DEFAULT_SAMPLES
-from bleukit.explain import MatchExplanation, explain_sentence
 from bleukit.metrics import metric_for
 from bleukit.metrics.base import MetricOptions
 from bleukit.metrics.bleu.extract import preprocess
 from bleukit.metrics.bleu.options import BleuOptions
 from bleukit.pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
-from bleukit.ranking import compare_statistics
-from bleukit.report import score_report as core_score_report
-from bleukit.significance import bootstrap_matrix, paired_test_statistics, system_statistics
 from bleukit.tokenizers import get_tokenizer
 
 from .forms import (

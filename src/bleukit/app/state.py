@@ -56,7 +56,7 @@ class ScoredCorpus:
 
 @dataclass(frozen=True)
 class CountedSystems:
-    """Systems of a comparison tokenized and counted once (``bleukit.significance.system_statistics``):
+    """Systems of a comparison tokenized and counted once (``bleukit.analysis.significance.system_statistics``):
     their names (the baseline first), one statistics table each, and the options they were counted
     with. Every analysis of the comparison (the test, the ranking, the plot) starts from these."""
 

@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from bleukit.explain import MatchExplanation
+from bleukit.analysis.explain import MatchExplanation
 from bleukit.metrics import get_metric
 from bleukit.metrics.bleu.options import BleuOptions
 
@@ -422,7 +422,7 @@ def explanation_html(line: int, explanation: MatchExplanation, bleu: float, orde
     ``order`` None colours each token by the highest order of a counted match covering it; a
     number shows exactly the n-grams of that order that count.
 
-    >>> from bleukit.explain import explain_sentence
+    >>> from bleukit.analysis.explain import explain_sentence
     >>> ex = explain_sentence("the cat", "the dog")
     >>> 'data-level="1" title="in a matched 1-gram">the<' in explanation_html(1, ex, 0.0, None)
     True

@@ -1,7 +1,7 @@
 """The commands of the command line, each for any metric through the metric protocol.
 
 Every command gets the metrics' options in the order sacreBLEU uses for that mode, scores with the
-shared machinery (:mod:`bleukit.pipeline`, :mod:`bleukit.significance`, :mod:`bleukit.report`) and
+shared machinery (:mod:`bleukit.pipeline`, :mod:`bleukit.analysis.significance`, :mod:`bleukit.analysis.report`) and
 prints what sacreBLEU prints (:mod:`.output`). ``--explain`` and ``--variants`` are BLEU's.
 """
 
@@ -86,7 +86,7 @@ def _signature(options: MetricOptions, result: Any, args: argparse.Namespace) ->
 def sentence_level(system: List[str], refs: List[List[str]], options: MetricOptions, args: argparse.Namespace,
                    out: IO) -> None:
     """One line per segment: its sentence score (one metric)."""
-    from ..report import score_report
+    from ..analysis.report import score_report
 
     report = score_report(system, references_from_streams(refs), options)
     lines = [score_line(result, args.width, args.score_only, _signature(options, result, args))
@@ -97,7 +97,7 @@ def sentence_level(system: List[str], refs: List[List[str]], options: MetricOpti
 def explain(system: List[str], refs: List[List[str]], options: MetricOptions, args: argparse.Namespace,
             out: IO) -> None:
     """Which n-grams of one line match its references, per order (BLEU or chrF)."""
-    from ..explain import explain_sentence
+    from ..analysis.explain import explain_sentence
     from ..metrics.bleu import METRIC, BleuOptions
     from ..metrics.chrf import ChrfOptions
 
@@ -133,7 +133,7 @@ def explain(system: List[str], refs: List[List[str]], options: MetricOptions, ar
 
 def _explain_chrf(n: int, hypothesis: str, references: List[str], options: MetricOptions,
                   args: argparse.Namespace, out: IO) -> None:
-    from ..chrf_explanation import explain_chrf
+    from ..analysis.chrf_explanation import explain_chrf
     from ..metrics.chrf import METRIC, ChrfOptions
 
     assert isinstance(options, ChrfOptions)
@@ -171,7 +171,7 @@ def paired(names: List[str], systems: List[List[str]], refs: List[List[str]], me
            args: argparse.Namespace, method: str, seed: Optional[int], log: Log, stderr: IO,
            ) -> Tuple[Dict[str, list], Dict[str, str]]:
     """sacreBLEU's ``--paired-bs``/``--paired-ar``: each metric's records per system, and signatures."""
-    from ..significance import paired_test
+    from ..analysis.significance import paired_test
 
     references = reference_entries(refs)
     n = args.paired_bs_n if method == "bs" else args.paired_ar_n
@@ -245,7 +245,7 @@ def single(system: List[str], refs: List[List[str]], metrics: Sequence[MetricOpt
         if n_bootstrap is None:
             result = corpus_result(system, references, options)  # the column sums: no table
         else:
-            from ..significance import bootstrap_result
+            from ..analysis.significance import bootstrap_result
 
             result = bootstrap_result(system, references, options, n_bootstrap, seed)
         mean, ci = result.mean, result.ci
@@ -270,7 +270,7 @@ def rank(names: List[str], systems: List[List[str]], refs: List[List[str]], metr
          args: argparse.Namespace, method: str, seed: Optional[int], out: IO) -> None:
     """``--rank`` (all pairs) or ``--paired-bs/-ar --correction`` (against the first): for each metric,
     the paired tests with corrected p-values and, for all pairs, the ranking with clusters."""
-    from ..ranking import compare_systems
+    from ..analysis.ranking import compare_systems
 
     n = args.paired_bs_n if method == "bs" else args.paired_ar_n
     correction = _correction(args)
@@ -296,7 +296,7 @@ def _correction(args: argparse.Namespace) -> Optional[str]:
 def report(names: List[str], systems: List[List[str]], refs: List[List[str]], metrics: Sequence[MetricOptions],
            args: argparse.Namespace, paired: Optional[str], ranked: bool, seed: Optional[int], log: Log) -> None:
     """``--report FILE``: the HTML report of what was scored, with the same metrics and tests."""
-    from ..htmlreport import write_html_report
+    from ..analysis.htmlreport import write_html_report
 
     prefix = "Baseline: "
     clean = [name[len(prefix):] if k == 0 and name.startswith(prefix) else name for k, name in enumerate(names)]
@@ -317,7 +317,7 @@ def documents(systems: List[List[str]], refs: List[List[str]], args: argparse.Na
               ) -> Tuple[List[List[str]], List[List[str]]]:
     """``--documents`` (blank lines between documents) or ``--doc-ids FILE``: every system and
     reference stream as one line per document, its segments joined with a space (d-BLEU)."""
-    from ..documents import DEFAULT_SEPARATOR, split_documents
+    from ..analysis.documents import DEFAULT_SEPARATOR, split_documents
     from .io import read_lines
 
     if args.documents and args.doc_ids is not None:

@@ -20,9 +20,9 @@ from typing import List
 
 import numpy as np
 
+from bleukit.analysis.significance import resampled_scores
 from bleukit.inputs import check_count
 from bleukit.metrics.base import MetricOptions, Statistics
-from bleukit.significance import resampled_scores
 
 __all__ = ["harness_bootstrap_scores", "harness_indices"]
 

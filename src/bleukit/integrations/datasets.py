@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Optional
 import numpy as np
 
 from bleukit.accumulator import StatisticsAccumulator
+from bleukit.analysis.groups import group_rows, ordered_labels, with_groups
+from bleukit.analysis.significance import Seed, with_bootstrap
 from bleukit.defaults import DEFAULT_SEED
-from bleukit.groups import group_rows, ordered_labels, with_groups
 from bleukit.inputs import check_count
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult
 from bleukit.pipeline import sentence_scores_from_statistics
-from bleukit.significance import Seed, with_bootstrap
 
 from ._columns import Columns, check_batching, check_column_names, require_columns, statistics_of_columns
 

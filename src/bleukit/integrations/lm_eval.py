@@ -46,13 +46,13 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Opt
 import lm_eval.api.registry as lm_registry
 import lm_eval.evaluator_utils as lm_evaluator_utils
 
+from bleukit.analysis.significance import DEFAULT_SEED, PairedResult, paired_test
 from bleukit.inputs import check_hypotheses
 from bleukit.integrations._harness import harness_bootstrap_scores
 from bleukit.integrations.rewards import options_for_language, target_language
 from bleukit.metrics import available_metrics, get_metric
 from bleukit.metrics.base import MetricOptions
 from bleukit.pipeline import corpus_statistics, score_statistics
-from bleukit.significance import DEFAULT_SEED, PairedResult, paired_test
 
 __all__ = [
     "AGGREGATIONS",
@@ -354,7 +354,7 @@ def paired_test_samples(
     """Paired significance test between runs of the same task, from their ``--log_samples`` files
     (``runs`` maps names to files; the first is the baseline): sacreBLEU's paired bootstrap
     (``method="bs"``) or approximate randomization (``"ar"``) on the documents' statistics rows, as
-    :func:`bleukit.significance.paired_test`. Every run must hold the same documents with the same
+    :func:`bleukit.analysis.significance.paired_test`. Every run must hold the same documents with the same
     references and options.
 
     >>> import pathlib, tempfile

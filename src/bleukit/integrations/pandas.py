@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any, Hashable, List, Optional
 import numpy as np
 import pandas as pd
 
+from bleukit.analysis.groups import score_by_group
+from bleukit.analysis.significance import with_bootstrap
 from bleukit.defaults import DEFAULT_SEED, DEFAULT_THREADS
-from bleukit.groups import score_by_group
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult
 from bleukit.pipeline import corpus_statistics, sentence_scores_from_statistics
-from bleukit.significance import with_bootstrap
 
 from ._columns import Columns, check_column_names, references_of_rows, require_columns
 

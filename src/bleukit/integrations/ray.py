@@ -33,13 +33,13 @@ import numpy as np
 import pyarrow as pa
 
 from bleukit.accumulator import StatisticsAccumulator
+from bleukit.analysis.groups import ordered_labels, with_groups
+from bleukit.analysis.significance import Seed, with_bootstrap
 from bleukit.defaults import DEFAULT_SEED
-from bleukit.groups import ordered_labels, with_groups
 from bleukit.inputs import check_count, check_seed
 from bleukit.metrics import metric_for, resolve_options
 from bleukit.metrics.base import MetricOptions, MetricResult, Statistics
 from bleukit.pipeline import sentence_scores_from_statistics
-from bleukit.significance import Seed, with_bootstrap
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

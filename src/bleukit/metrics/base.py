@@ -14,7 +14,7 @@ Every metric here is fully determined by a few integers per sentence. A metric d
 The shared machinery only talks to this protocol: the corpus score is the result of the summed
 rows (:func:`bleukit.pipeline.score_statistics`), sentence scores are the formula per row,
 streaming and distributed evaluation add rows (:class:`bleukit.StatisticsAccumulator`), bootstrap
-and paired tests resample rows (:mod:`bleukit.significance`), pairwise matrices score rows of pairs
+and paired tests resample rows (:mod:`bleukit.analysis.significance`), pairwise matrices score rows of pairs
 (:mod:`bleukit.pairwise`), and reports, the command line, the evaluate modules and the app read
 results through it. A metric is a package in :mod:`bleukit.metrics` that exposes ``METRIC``.
 
@@ -304,7 +304,7 @@ class MetricResult:
     @property
     def groups(self) -> Optional[Dict[Any, "MetricResult"]]:
         """Each group's result by label when the corpus was scored with ``group_by=``
-        (:mod:`bleukit.groups`), else ``None``; ``to_dict()`` then lists them under ``"groups"``."""
+        (:mod:`bleukit.analysis.groups`), else ``None``; ``to_dict()`` then lists them under ``"groups"``."""
         groups: Optional[Dict[Any, MetricResult]] = self.__dict__.get("_groups")
         return groups
 

@@ -28,7 +28,7 @@ array([[100.  ,   0.  ,  55.03],
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
@@ -36,8 +36,8 @@ from .._torch import is_torch_tensor
 from ..defaults import DEFAULT_THREADS
 from ..engine import thread_count
 from ..ids.api import id_options
-from ..ids.backends import NumpyOps, TorchOps
-from ..ids.layout import PadIds, sequences
+from ..ids.backends import TorchOps
+from ..ids.layout import PadIds, id_tuples, sequences
 from ..inputs import check_texts
 from ..metrics import metric_for, resolve_options
 from ..metrics.base import MetricOptions
@@ -172,8 +172,8 @@ def pairwise_bleu_ids(
     if backend == "torch" or (backend == "auto" and device is not None and device.type != "cpu"):
         return _pairwise_ids_torch(hyp_ids, ref_ids, pad_id, opts, device)
     same = ref_ids is hyp_ids
-    hyps = _id_tuples(hyp_ids, pad_id, "hyp_ids")
-    refs = hyps if same else _id_tuples(ref_ids, pad_id, "ref_ids")
+    hyps = id_tuples(hyp_ids, pad_id, "hyp_ids")
+    refs = hyps if same else id_tuples(ref_ids, pad_id, "ref_ids")
     out = pairs.scores(pairs.count_pairs(hyps, refs, lambda seq: seq, opts.max_ngram_order), opts, threads)
     if device is None:
         return out
@@ -189,15 +189,6 @@ def _torch_device(*objs: Any):
         if isinstance(obj, (list, tuple)) and obj and is_torch_tensor(obj[0]):
             return obj[0].device
     return None
-
-
-def _id_tuples(seqs: Any, pad_id: PadIds, what: str) -> List[Tuple[int, ...]]:
-    """Each sequence as a tuple of Python ints without padding (hashable: equal ones count once),
-    checked by the token-id layout (:func:`bleukit.ids.layout.sequences`)."""
-    tokens, lengths = sequences(seqs, pad_id, what, NumpyOps())
-    ids = tokens.tolist()
-    ends = np.cumsum(lengths).tolist()
-    return [tuple(ids[end - n : end]) for end, n in zip(ends, lengths.tolist())]
 
 
 def _pairwise_ids_torch(hyp_ids: Any, ref_ids: Any, pad_id: PadIds, options: BleuOptions, device) -> Any:

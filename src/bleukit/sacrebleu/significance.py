@@ -1,7 +1,7 @@
 """sacreBLEU's paired significance tests (``sacrebleu.significance.PairedTest``) on
-:func:`bleukit.significance.paired_test`: the same draws with the same seed, so the p-values are
+:func:`bleukit.analysis.significance.paired_test`: the same draws with the same seed, so the p-values are
 sacreBLEU's; bootstrap means and intervals differ only by sacreBLEU's float32 sums (bleukit sums
-exactly, see :mod:`bleukit.significance`).
+exactly, see :mod:`bleukit.analysis.significance`).
 
 >>> from bleukit.sacrebleu.metrics import BLEU
 >>> refs = [["the cat sat on the mat", "a dog barked at the postman", "it is raining today"]]
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from ..analysis.significance import check_systems, paired_test
 from ..defaults import DEFAULT_SAMPLES, environment_seed
 from ..inputs import check_count
-from ..significance import check_systems, paired_test
 from .metrics.base import Metric, Signature
 
 __all__ = ["PairedTest", "Result"]

@@ -9,13 +9,13 @@ schema                what writes it
 ``cli-rank``          the command line's ``--rank`` (or a paired test with ``--correction``)
 ``cli-explain``       the command line's ``--explain N -f json``
 ``cli-variants``      the command line's ``--variants -f json``
-``corpus-report``     :meth:`bleukit.report.CorpusReport.to_dict` (the app's JSON download)
+``corpus-report``     :meth:`bleukit.analysis.report.CorpusReport.to_dict` (the app's JSON download)
 ``app-compare``       the app's ``/compare`` answer (its Compare tab's tests and ranking)
-``report``            the data of an HTML report (:func:`bleukit.htmlreport.build_report`)
-``comparison``        :meth:`bleukit.ranking.SystemComparison.to_dict` (inside ``cli-rank`` and ``report``)
+``report``            the data of an HTML report (:func:`bleukit.analysis.htmlreport.build_report`)
+``comparison``        :meth:`bleukit.analysis.ranking.SystemComparison.to_dict` (inside ``cli-rank`` and ``report``)
 ``result``            any metric's ``result.to_dict()`` (inside ``corpus-report``)
-``explanation``       :meth:`bleukit.explain.MatchExplanation.to_dict`
-``chrf-explanation``  :meth:`bleukit.chrf_explanation.ChrfExplanation.to_dict` (``-m chrf --explain``)
+``explanation``       :meth:`bleukit.analysis.explain.MatchExplanation.to_dict`
+``chrf-explanation``  :meth:`bleukit.analysis.chrf_explanation.ChrfExplanation.to_dict` (``-m chrf --explain``)
 ====================  ========================================================================
 
 Schemas refer to each other by file name; :func:`validate` resolves those references from the

@@ -36,12 +36,12 @@ from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Sequence, Tuple
 
 from ... import _native
 from ..._torch import array_namespace
+from . import libm
+from .libm import COMPENSATED_SUM, KERNEL
 from .options import BleuOptions
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from . import libm
 else:
 
     class _Lazy:
@@ -55,19 +55,12 @@ else:
             return getattr(importlib.import_module(self._name), attr)
 
     np = _Lazy("numpy")
-    libm = _Lazy("bleukit.metrics.bleu.libm")
 
 __all__ = ["RowScores", "score_rows", "score_table", "table_scores", "score_float32_sums", "native_float32_scores",
-           "native_scores", "score_row", "LOG_ZERO"]
+           "native_scores", "score_row", "LOG_ZERO", "binary_scaled"]
 
 #: sacreBLEU's floor for log(0): makes the geometric mean exactly 0 without a math error.
 LOG_ZERO = -9999999999.0
-
-#: The compiled module (built from csrc/metrics/bleu/): libm's exp and log, and the float32 scores.
-KERNEL = "bleukit.metrics.bleu._kernel"
-
-#: Whether this Python's ``sum`` of floats is compensated (Neumaier; CPython 3.12 and later).
-COMPENSATED_SUM = sum([1.0, 1e100, 1.0, -1e100]) == 2.0
 
 #: Whether numpy computes ``100. * np.float32(x)`` in float32 (NEP 50, numpy 2) rather than float64
 #: (numpy 1): how sacreBLEU's float32 bootstrap statistics become precisions.

@@ -34,17 +34,19 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-import numpy as np
-
 from ... import _native
 from ..._torch import array_namespace, is_torch_tensor
 
-# The compiled module's name, and whether this Python's ``sum`` of floats is compensated (Neumaier;
-# CPython 3.12 and later), are the formula's constants (it reads them without numpy).
-from .formula import COMPENSATED_SUM, KERNEL
-
 __all__ = ["KERNEL", "exp", "log", "python_sum", "COMPENSATED_SUM"]
 
+# This module imports numpy where it is first used, not at import: the formula reads the two
+# constants below on its numpy-free routes (the command line's ``-b``, :func:`.formula.score_row`).
+
+#: The compiled module (built from csrc/metrics/bleu/): libm's exp and log, and the float32 scores.
+KERNEL = "bleukit.metrics.bleu._kernel"
+
+#: Whether this Python's ``sum`` of floats is compensated (Neumaier; CPython 3.12 and later).
+COMPENSATED_SUM = sum([1.0, 1e100, 1.0, -1e100]) == 2.0
 
 
 def _py_exp(v: float) -> float:
@@ -65,6 +67,8 @@ def _apply(name: str, python: Callable[[float], float], x: Any) -> Any:
         # An accelerator's own function (the formula scores CPU tensors as numpy arrays): the
         # scores stay on the device without a synchronisation (see the module's text).
         return getattr(x, name)()
+    import numpy as np
+
     values = np.ascontiguousarray(x, dtype=np.float64)
     out = np.empty_like(values)
     kernel = _native.kernel(KERNEL)
@@ -79,6 +83,7 @@ def exp(x: Any) -> Any:
     """``math.exp`` of every element (a float64 array of the same shape; inf where ``math.exp``
     overflows); a torch tensor gets torch's ``exp`` (see the module's text).
 
+    >>> import numpy as np
     >>> exp(np.array([0.0, -np.inf])).tolist()
     [1.0, 0.0]
     """
@@ -88,6 +93,7 @@ def exp(x: Any) -> Any:
 def log(x: Any) -> Any:
     """``math.log`` of every element (``-inf`` for 0 and ``nan`` below, where ``math.log`` raises).
 
+    >>> import numpy as np
     >>> log(np.array([1.0, 0.0])).tolist()
     [0.0, -inf]
     """
@@ -101,6 +107,7 @@ def python_sum(terms: Any) -> Any:
     The first term is the start (``0 + x`` is ``x``); from 3.12 each later term is added with
     Neumaier's correction term, which is added back at the end when it is finite and nonzero.
 
+    >>> import numpy as np
     >>> float(python_sum(np.array([1.0, 1e100, 1.0, -1e100]))) == sum([1.0, 1e100, 1.0, -1e100])
     True
     """

@@ -29,6 +29,7 @@ __all__ = [
     "DEFAULT_WORD_ORDER",
     "DEFAULT_BETA",
     "MAX_ORDER",
+    "Beta",
 ]
 
 #: Most n-gram orders (char + word) a statistics table may have: 3 columns per order, and the

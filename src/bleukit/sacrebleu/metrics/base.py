@@ -3,7 +3,7 @@
 A metric class here holds sacreBLEU's attributes and, from them, a bleukit options object
 (:meth:`Metric._options`); scoring turns reference *streams* (``refs[k][i]``) into bleukit's
 per-hypothesis lists, runs the protocol (:mod:`bleukit.pipeline`, the metric's ``statistics`` and
-``result``, :func:`bleukit.significance.with_bootstrap`) and wraps the result in a score object with
+``result``, :func:`bleukit.analysis.significance.with_bootstrap`) and wraps the result in a score object with
 sacreBLEU's fields. Nothing here counts or scores. A metric subclass (BLEU, chrF, TER) names its
 options type and score type and lists its option values; the rest is shared.
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from typing import Any, ClassVar, Dict, List, Optional, Sequence, Type
 
+from ...analysis.significance import with_bootstrap
 from ...cli.output import score_json, score_line
 from ...defaults import DEFAULT_THREADS, environment_seed
 from ...inputs import (
@@ -32,7 +33,6 @@ from ...inputs import (
 from ...metrics import metric_for
 from ...metrics.base import MetricOptions, MetricResult
 from ...pipeline import corpus_statistics, score_statistics
-from ...significance import with_bootstrap
 
 __all__ = ["Score", "Signature", "Metric", "sacrelogger"]
 

@@ -1,11 +1,11 @@
 """The numbers of an HTML report, as one JSON-ready dictionary (``report.schema.json`` describes it).
 
 Everything comes from the shared machinery: each system's statistics table per metric (counted
-once), its corpus result with a bootstrap CI (:func:`bleukit.significance.with_bootstrap`), the
-paired tests or the ranking (:mod:`bleukit.ranking`), the scores per reference-length bucket
-(:mod:`bleukit.groups` on the same tables), the sentence scores (the metric's formula per row) and
-the matched n-grams of a few sentences: BLEU's (:mod:`bleukit.explain`) when BLEU is among the
-metrics, else chrF's (:mod:`bleukit.chrf_explanation`) when chrF is.
+once), its corpus result with a bootstrap CI (:func:`bleukit.analysis.significance.with_bootstrap`), the
+paired tests or the ranking (:mod:`bleukit.analysis.ranking`), the scores per reference-length bucket
+(:mod:`bleukit.analysis.groups` on the same tables), the sentence scores (the metric's formula per row) and
+the matched n-grams of a few sentences: BLEU's (:mod:`bleukit.analysis.explain`) when BLEU is among the
+metrics, else chrF's (:mod:`bleukit.analysis.chrf_explanation`) when chrF is.
 """
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .._version import __version__
+from ..._version import __version__
+from ...defaults import DEFAULT_SAMPLES, DEFAULT_SEED
+from ...inputs import check_hypotheses, check_references
+from ...metrics import metric_for
+from ...metrics.base import MetricOptions
+from ...metrics.bleu.options import BleuOptions
+from ...metrics.chrf.options import ChrfOptions
 from ..chrf_explanation import explain_chrf
-from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from ..explain import explain_sentence
 from ..groups import group_results
-from ..inputs import check_hypotheses, check_references
-from ..metrics import metric_for
-from ..metrics.base import MetricOptions
-from ..metrics.bleu.options import BleuOptions
-from ..metrics.chrf.options import ChrfOptions
 from ..ranking import DEFAULT_ALPHA, compare_systems
 from ..significance import Seed, check_correction, check_systems, check_test, with_bootstrap
 
@@ -99,7 +99,7 @@ def report_data(
     title: str = "bleukit report",
     sources: Optional[Sequence[str]] = None,
 ) -> Dict[str, Any]:
-    """The report's numbers (see :func:`bleukit.htmlreport.build_report` for the arguments)."""
+    """The report's numbers (see :func:`bleukit.analysis.htmlreport.build_report` for the arguments)."""
     if comparison not in COMPARISONS:
         raise ValueError(f"unknown comparison={comparison!r}; choose one of {', '.join(COMPARISONS)}")
     n_samples, seed = check_test(method, n_samples, seed)

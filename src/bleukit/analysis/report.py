@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Sequence, Tuple
 
-from .inputs import check_hypotheses, check_references
-from .metrics import metric_for
-from .metrics.base import MetricOptions, MetricResult, Statistics
+from ..inputs import check_hypotheses, check_references
+from ..metrics import metric_for
+from ..metrics.base import MetricOptions, MetricResult, Statistics
 
 __all__ = ["SentenceReport", "CorpusReport", "score_report"]
 

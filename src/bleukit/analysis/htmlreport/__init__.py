@@ -21,9 +21,9 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, Optional, Sequence, Union
 
-from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED
-from ..metrics.base import MetricOptions
-from ..metrics.bleu.options import BleuOptions
+from ...defaults import DEFAULT_SAMPLES, DEFAULT_SEED
+from ...metrics.base import MetricOptions
+from ...metrics.bleu.options import BleuOptions
 from ..ranking import DEFAULT_ALPHA
 from ..significance import Seed
 from .data import COMPARISONS, report_data
@@ -68,7 +68,7 @@ def build_report(
     ``(name, hypotheses)`` (the first is the baseline); ``references[i]``: the reference(s) of
     segment ``i``. ``metrics``: one metric's options or several (default ``BleuOptions()``).
     With several systems, ``comparison="rank"`` tests all pairs and ranks them with significance
-    clusters (:func:`bleukit.ranking.compare_systems`), ``"baseline"`` tests each against the first,
+    clusters (:func:`bleukit.analysis.ranking.compare_systems`), ``"baseline"`` tests each against the first,
     ``"none"`` tests nothing; ``method``, ``n_samples``, ``seed``, ``correction`` and ``alpha`` are
     the tests'. ``n_bootstrap`` resamples give each score's CI. ``n_examples`` segments where the
     systems differ most (one system: the worst-scoring ones) are shown, the first ``n_explained``

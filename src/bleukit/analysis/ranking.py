@@ -5,7 +5,7 @@ sacreBLEU compares N systems with one baseline and leaves the multiple-compariso
 reader. :func:`compare_systems` tests every pair with the same paired test (bootstrap or
 approximate randomization, each pair's p-value equal to sacreBLEU's ``--paired-bs``/``--paired-ar``
 with one system of the pair as the baseline), corrects the p-values for the number of pairs
-(Holm-Bonferroni by default, :func:`bleukit.significance.adjust_p_values`) and ranks the systems.
+(Holm-Bonferroni by default, :func:`bleukit.analysis.significance.adjust_p_values`) and ranks the systems.
 
 **Clusters** (the rule of the WMT findings papers' rankings): systems are ordered by score, best
 first; a cluster boundary lies between two neighbours exactly when every system above it is
@@ -38,15 +38,13 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, 
 
 import numpy as np
 
-from .defaults import DEFAULT_SEED
-from .metrics import metric_for, resolve_options
-from .metrics.base import MetricOptions, MetricResult, Statistics
+from ..defaults import DEFAULT_SEED
+from ..metrics import metric_for, resolve_options
+from ..metrics.base import MetricOptions, MetricResult, Statistics
 from .significance import (
     PairedResult,
     Progress,
     Seed,
-    _estimate_ci,
-    _signed,
     adjust_p_values,
     bootstrap_matrix,
     bootstrap_p_value,
@@ -55,11 +53,13 @@ from .significance import (
     randomization_p_values,
     system_statistics,
 )
+from .significance.draws import _estimate_ci
+from .significance.paired import _signed
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from .metrics.bleu.options import BleuOptionKeywords
+    from ..metrics.bleu.options import BleuOptionKeywords
 
 __all__ = [
     "PairComparison", "RankedSystem", "SystemComparison", "compare_systems", "compare_statistics", "clusters",
@@ -279,11 +279,11 @@ def compare_statistics(
     scores: Optional[np.ndarray] = None,
 ) -> SystemComparison:
     """:func:`compare_systems` from the systems' statistics tables
-    (:func:`bleukit.significance.system_statistics`), so that several analyses of the same systems
+    (:func:`bleukit.analysis.significance.system_statistics`), so that several analyses of the same systems
     tokenize and count each one once; ``scores`` (``method="bs"``): their
-    :func:`bleukit.significance.bootstrap_matrix` with the same ``n_samples`` and ``seed``, reused.
+    :func:`bleukit.analysis.significance.bootstrap_matrix` with the same ``n_samples`` and ``seed``, reused.
 
-    >>> from bleukit.significance import system_statistics
+    >>> from bleukit.analysis.significance import system_statistics
     >>> options = resolve_options(None, {})
     >>> names, stats, _ = system_statistics({"a": ["x y z w", "p q"], "b": ["x y", "p q"]}, ["x y z w", "p q"],
     ...                                     options)

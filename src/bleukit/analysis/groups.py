@@ -21,17 +21,17 @@ from typing import TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Optional,
 
 import numpy as np
 
-from .defaults import DEFAULT_SEED, DEFAULT_THREADS
-from .inputs import check_hypotheses, check_references
-from .metrics import metric_for, resolve_options
-from .metrics.base import MetricOptions, MetricResult, Statistics
-from .pipeline import corpus_statistics
+from ..defaults import DEFAULT_SEED, DEFAULT_THREADS
+from ..inputs import check_hypotheses, check_references
+from ..metrics import metric_for, resolve_options
+from ..metrics.base import MetricOptions, MetricResult, Statistics
+from ..pipeline import corpus_statistics
 from .significance import PairedResult, Seed, check_systems, paired_test, with_bootstrap
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from .metrics.bleu.options import BleuOptionKeywords
+    from ..metrics.bleu.options import BleuOptionKeywords
 
 __all__ = ["check_labels", "group_rows", "ordered_labels", "group_results", "with_groups", "corpus_estimates",
            "score_by_group", "paired_test_by_group"]

@@ -55,7 +55,7 @@ footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 
 
 def render(data: Dict[str, Any]) -> str:
-    """The whole page for a report's data (:func:`bleukit.htmlreport.data.report_data`)."""
+    """The whole page for a report's data (:func:`bleukit.analysis.htmlreport.data.report_data`)."""
     body: List[str] = [_header(data)]
     for m in data["metrics"]:
         body.append(_metric_section(m, data["systems"]))

@@ -11,7 +11,7 @@ from sacrebleu.metrics import BLEU
 from shared_data import read_lines
 
 from bleukit import BleuOptions, corpus_statistics, sentence_bleu, sentence_scores_from_statistics
-from bleukit.explain import explain_sentence, explain_tokens
+from bleukit.analysis.explain import explain_sentence, explain_tokens
 from bleukit.metrics.bleu.statistics import sentence_row
 
 

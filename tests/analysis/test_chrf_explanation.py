@@ -1,4 +1,4 @@
-"""bleukit.explain_chrf (in bleukit.chrf_explanation): the matched character and word n-grams of a
+"""bleukit.explain_chrf (in bleukit.analysis.chrf_explanation): the matched character and word n-grams of a
 sentence, per order, whose counts are sacreBLEU's statistics row and whose score is its sentence chrF."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from sacrebleu.metrics import CHRF
 from shared_data import load_corpus
 
 from bleukit import ChrfOptions
-from bleukit.chrf_explanation import explain_chrf
+from bleukit.analysis.chrf_explanation import explain_chrf
 
 CASES = [
     ("The cat sat on the mat.", ["The cat is on the mat.", "A cat sat on a mat."]),

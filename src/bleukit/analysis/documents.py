@@ -25,17 +25,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple
 
-from .defaults import DEFAULT_THREADS
+from ..defaults import DEFAULT_THREADS
+from ..inputs import check_hypotheses, check_references
+from ..metrics import metric_for, resolve_options
+from ..metrics.base import MetricOptions, MetricResult
+from ..pipeline import corpus_statistics
 from .groups import check_labels
-from .inputs import check_hypotheses, check_references
-from .metrics import metric_for, resolve_options
-from .metrics.base import MetricOptions, MetricResult
-from .pipeline import corpus_statistics
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from .metrics.bleu.options import BleuOptionKeywords
+    from ..metrics.bleu.options import BleuOptionKeywords
 
 __all__ = ["DEFAULT_SEPARATOR", "join_documents", "document_score", "document_bleu", "split_documents"]
 

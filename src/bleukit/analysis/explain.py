@@ -22,11 +22,11 @@ from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .inputs import check_sentence_references, check_sequence, check_tokens
-from .metrics.bleu.extract import preprocess
-from .metrics.bleu.options import BleuOptions, check_max_ngram_order
-from .metrics.bleu.statistics import BleuStatistics, closest_ref_length, ngram_counts, reference_clips
-from .tokenizers import get_tokenizer
+from ..inputs import check_sentence_references, check_sequence, check_tokens
+from ..metrics.bleu.extract import preprocess
+from ..metrics.bleu.options import BleuOptions, check_max_ngram_order
+from ..metrics.bleu.statistics import BleuStatistics, closest_ref_length, ngram_counts, reference_clips
+from ..tokenizers import get_tokenizer
 
 __all__ = ["NgramMatch", "OrderMatches", "MatchExplanation", "explain_tokens", "explain_sentence"]
 

@@ -4,7 +4,7 @@ per order, against the reference sacreBLEU keeps.
 Built from the pieces the statistics come from (:mod:`bleukit.metrics.chrf.reference`: the same
 character sequence, word split, n-gram counts, clipping and choice of reference), so the counts
 of each order are exactly the sentence's statistics row (``row``) and its score is the
-sentence's chrF. The BLEU counterpart is :mod:`bleukit.explain`.
+sentence's chrF. The BLEU counterpart is :mod:`bleukit.analysis.explain`.
 
 >>> ex = explain_chrf("the cat", ["a dog", "the cats"], ChrfOptions(char_order=2, word_order=1))
 >>> ex.reference_index, ex.row
@@ -22,11 +22,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .inputs import check_sentence_references
-from .metrics.chrf.formula import sentence_scores
-from .metrics.chrf.options import ChrfOptions
-from .metrics.chrf.reference import best_reference, match_statistics, sentence_ngrams
-from .metrics.chrf.statistics import ChrfStatistics
+from ..inputs import check_sentence_references
+from ..metrics.chrf.formula import sentence_scores
+from ..metrics.chrf.options import ChrfOptions
+from ..metrics.chrf.reference import best_reference, match_statistics, sentence_ngrams
+from ..metrics.chrf.statistics import ChrfStatistics
 
 __all__ = ["ChrfNgramMatch", "ChrfOrderMatches", "ChrfExplanation", "explain_chrf"]
 

@@ -40,20 +40,20 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .defaults import DEFAULT_THREADS
-from .engine import thread_count
-from .inputs import check_texts
-from .metrics import metric_for, resolve_options
-from .metrics.base import MetricOptions, MetricResult, Statistics
-from .metrics.bleu import pairs
-from .metrics.bleu.options import BleuOptions
-from .metrics.bleu.statistics import BleuStatistics
-from .metrics.ter.options import TerOptions
+from ..defaults import DEFAULT_THREADS
+from ..engine import thread_count
+from ..inputs import check_texts
+from ..metrics import metric_for, resolve_options
+from ..metrics.base import MetricOptions, MetricResult, Statistics
+from ..metrics.bleu import pairs
+from ..metrics.bleu.options import BleuOptions
+from ..metrics.bleu.statistics import BleuStatistics
+from ..metrics.ter.options import TerOptions
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from .metrics.bleu.options import BleuIdOptionKeywords, BleuOptionKeywords
+    from ..metrics.bleu.options import BleuIdOptionKeywords, BleuOptionKeywords
 
 __all__ = ["DEFINITIONS", "SelfScore", "self_bleu", "self_bleu_ids", "exact_mean"]
 
@@ -186,12 +186,12 @@ def self_bleu_ids(
     >>> round(self_bleu_ids(batch, pad_id=0).score, 4)
     43.201
     """
-    from .ids.api import id_options
-    from .pairwise.api import _id_tuples
+    from ..ids.api import id_options
+    from ..ids.layout import id_tuples
 
     definition = _check_definition(definition)
     opts = id_options(options, sentence=definition != "corpus")
-    seqs = _id_tuples(sequences, pad_id, "sequences")
+    seqs = id_tuples(sequences, pad_id, "sequences")
     if len(seqs) < 2:
         raise ValueError(f"Self-BLEU needs at least 2 sequences (each is scored against the others), got {len(seqs)}")
     counted = pairs.count_pairs(seqs, seqs, lambda seq: seq, opts.max_ngram_order)
@@ -258,9 +258,9 @@ def _self_ter(texts: List[str], definition: str, options: TerOptions, threads: i
     """Self-TER's ``"sentence"`` and ``"corpus"`` definitions for any number of texts. A TER table
     holds averages over at most 20 references; here each text's average reference length is the
     float sacreBLEU computes (``sum_len / nrefs``), from the counts of every pair."""
-    from .metrics.ter.formula import edit_rates, summed_totals, ter_score
-    from .metrics.ter.pairs import self_counts
-    from .metrics.ter.result import TerResult
+    from ..metrics.ter.formula import edit_rates, summed_totals, ter_score
+    from ..metrics.ter.pairs import self_counts
+    from ..metrics.ter.result import TerResult
 
     counts = self_counts(texts, options, threads=threads)
     n = len(texts)
