@@ -28,9 +28,15 @@
  * threads; the calling thread, when it is the main thread, polls for signals every POLL_WORK
  * units of work, so Ctrl-C raises KeyboardInterrupt within some 10 ms and stops the other threads.
  */
-#include "entries.h" /* reference entries checked as bleukit.inputs checks them */
-#include "kernel.h"  /* mix64, finish_hash, EMPTY_KEY, cp_t, size limits */
-#include "poll.h"    /* poll_clock_ms, POLL_INTERVAL_MS, POLL_SLICE, poll_main_thread, poll_here */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "common/buffers.h"
+#include "common/entries.h"
+#include "common/hash.h"
+#include "common/limits.h"
+#include "common/moduledef.h"
+#include "common/poll.h"
 
 #include <math.h>
 #include <stdlib.h>

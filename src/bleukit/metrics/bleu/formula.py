@@ -63,8 +63,8 @@ __all__ = ["RowScores", "score_rows", "score_table", "table_scores", "score_floa
 #: sacreBLEU's floor for log(0): makes the geometric mean exactly 0 without a math error.
 LOG_ZERO = -9999999999.0
 
-#: The compiled module (built from csrc/metrics/bleu/): libm's exp and log, and the float32 scores.
-KERNEL = "bleukit.metrics.bleu._kernel"
+#: BLEU's compiled module (built from csrc/metrics/bleu/): here libm's exp and log, and the float32 scores.
+KERNEL = _native.MAIN_KERNEL
 
 #: Whether this Python's ``sum`` of floats is compensated (Neumaier; CPython 3.12 and later).
 COMPENSATED_SUM = sum([1.0, 1e100, 1.0, -1e100]) == 2.0
