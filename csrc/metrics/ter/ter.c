@@ -23,6 +23,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "common/buffers.h"
+#include "common/moduledef.h"
 #include "ter.h"
 
 #include <stdlib.h>
@@ -41,56 +43,10 @@
 #define BATCH_CHARS ((int64_t)1 << 22)
 /* A sentence (hypothesis and references) holds at most this many code points, so its words
  * (each at least one code point) have int32 ids. */
-#define MAX_SENTENCE_CHARS ((int64_t)1 << 30)
+#define TER_MAX_SENTENCE_CHARS ((int64_t)1 << 30)
 /* Sentences a thread takes at a time. */
 #define CHUNK 8
 #define MAX_THREADS 256
-
-/* ------------------------------------------------------------------------------------------ */
-/* scratch buffers and work accounting (declared in ter.h)                                     */
-
-int ter_reserve(ter_work *w, ter_buf *b, size_t need, size_t size) {
-    if (need <= b->cap) return 0;
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < need) {
-        if (cap > ((size_t)1 << 50) / size) { /* no size here comes near: refuse instead of overflowing */
-            w->err = TER_NOMEM;
-            return -1;
-        }
-        cap *= 2;
-    }
-    void *d = realloc(b->d, cap * size);
-    if (!d) {
-        w->err = TER_NOMEM;
-        return -1;
-    }
-    b->d = d;
-    b->cap = cap;
-    return 0;
-}
-
-void ter_work_free(ter_work *w) {
-    ter_buf *all[] = {&w->pass_a, &w->pass_b, &w->chars, &w->word_start, &w->word_hash, &w->seg_first,
-                      &w->ids, &w->table, &w->lo, &w->hi, &w->off, &w->fwd, &w->bwd, &w->moves, &w->align,
-                      &w->hyp_err_sum, &w->ref_err_sum, &w->hyp, &w->cand, &w->row_a, &w->row_b,
-                      &w->post_start, &w->post_pos};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-        free(all[i]->d);
-        all[i]->d = NULL;
-        all[i]->n = all[i]->cap = 0;
-    }
-}
-
-int ter_tick(ter_work *w, uint64_t units) {
-    w->work += units;
-    if (w->work < TER_POLL_WORK || !w->poll) return 0;
-    w->work = 0;
-    if (w->poll(w->poll_state) < 0) {
-        if (!w->err) w->err = TER_INTERRUPTED;
-        return -1;
-    }
-    return 0;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* module state                                                                                */
@@ -110,22 +66,11 @@ typedef struct {
     size_t n_seg, cap_held, cap_seg, n_sent, cap_sent;
 } batch;
 
+/* common/buffers.h's grow_array under the GIL: MemoryError on failure. */
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap) return 0;
-    size_t c = *cap ? *cap * 2 : 64;
-    while (c < need) c *= 2;
-    if (c > (size_t)PY_SSIZE_T_MAX / elem) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    void *q = PyMem_Realloc(*p, c * elem);
-    if (!q) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    *p = q;
-    *cap = c;
-    return 0;
+    if (grow_array(p, cap, need, elem) == GROW_OK) return 0;
+    PyErr_NoMemory();
+    return -1;
 }
 
 static void batch_clear(batch *b) {
@@ -135,9 +80,9 @@ static void batch_clear(batch *b) {
 
 static void batch_free(batch *b) {
     batch_clear(b);
-    PyMem_Free(b->held);
-    PyMem_Free(b->seg);
-    PyMem_Free(b->first_seg);
+    free(b->held);
+    free(b->seg);
+    free(b->first_seg);
 }
 
 /* The one check of a segment: a str no longer than the kernel's limit. */
@@ -186,9 +131,9 @@ static int64_t check_sentence(PyObject *hyp, PyObject *items, Py_ssize_t i) {
         PyObject *r = PyTuple_GET_ITEM(items, j);
         if (check_segment(r, i, j) < 0) return -1;
         chars += PyUnicode_GET_LENGTH(r); /* each at most 2^28: no overflow before the check */
-        if (chars > MAX_SENTENCE_CHARS) {
+        if (chars > TER_MAX_SENTENCE_CHARS) {
             PyErr_Format(PyExc_OverflowError, "sentence %zd is longer than %lld code points, the TER kernel's limit", i,
-                         (long long)MAX_SENTENCE_CHARS);
+                         (long long)TER_MAX_SENTENCE_CHARS);
             return -1;
         }
     }
@@ -675,7 +620,7 @@ static int module_exec(PyObject *m) {
     st->main_thread_ident = PyLong_AsUnsignedLong(ident);
     Py_DECREF(ident);
     if (PyErr_Occurred()) return -1;
-    st->str_lower = PyObject_GetAttrString((PyObject *)&PyUnicode_Type, "lower");
+    st->str_lower = str_lower_method();
     if (!st->str_lower) return -1;
     if (PyModule_AddIntConstant(m, "MAX_SEGMENT_CHARS", (long)TER_MAX_CHARS) < 0) return -1;
     return 0;
@@ -695,15 +640,7 @@ static int module_clear(PyObject *m) {
 
 static void module_free(void *m) { module_clear((PyObject *)m); }
 
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)module_exec},
-#ifdef Py_mod_multiple_interpreters /* Python 3.12+ */
-    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
-#endif
-#ifdef Py_mod_gil /* Python 3.13+ */
-    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
-#endif
-    {0, NULL}};
+static PyModuleDef_Slot slots[] = {KERNEL_SLOTS(module_exec)};
 
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT,
