@@ -354,7 +354,7 @@ def test_kernel_unique_rows():
 LONG_PAIR_MATCHES = """
 import importlib, os, signal, sys, threading, time
 import numpy as np
-kernel = importlib.import_module(KERNEL)
+kernel = importlib.import_module("bleukit.metrics.bleu._kernel")
 # 2000 hypotheses of 2000 n-gram entries, each posted in all 500 references: 2e9 additions
 n_hyp, n_ent, m, n_gid, order = 2000, 2000, 500, 64, 4
 hyp_ptr = np.arange(n_hyp + 1, dtype=np.int64) * n_ent
