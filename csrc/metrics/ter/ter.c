@@ -25,6 +25,7 @@
 
 #include "common/buffers.h"
 #include "common/moduledef.h"
+#include "common/poll.h"
 #include "ter.h"
 
 #include <stdlib.h>
@@ -53,7 +54,7 @@
 
 typedef struct {
     PyObject *str_lower;            /* str.lower, unbound: a subclass cannot override it */
-    unsigned long main_thread_ident; /* threading.main_thread().ident: where signal handlers run */
+    PyObject *main_thread;          /* threading.main_thread, asked at each call (common/poll.h) */
 } module_state;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -239,7 +240,7 @@ typedef struct {
 typedef struct {
     shared_work *sh;
     ter_work *w;
-    PyThreadState **saved; /* the main thread's saved state, for its signal checks */
+    poller *poll;          /* the calling thread's poller (common/poll.h), for its signal checks */
     const module_state *st;
 } worker;
 
@@ -270,10 +271,7 @@ static int poll_stop(void *state) { return stopped((shared_work *)((worker *)sta
 /* ter_work.poll of the main thread: take the GIL, run signal handlers, release it. */
 static int poll_signals(void *state) {
     worker *wk = (worker *)state;
-    PyEval_RestoreThread(*wk->saved);
-    const int r = PyErr_CheckSignals();
-    *wk->saved = PyEval_SaveThread();
-    if (r < 0) {
+    if (poller_check(wk->poll) < 0) {
         wk->w->err = TER_INTERRUPTED;
         set_stop(wk->sh);
         return -1;
@@ -345,7 +343,7 @@ static void wait_for_helpers(worker *main) {
 
 /* Rows of the whole batch, without the GIL (the caller has released it). 0, or -1 with the
  * error in the first failing work's err. */
-static int run_batch(const batch *b, int64_t *rows, ter_work *works, int threads, PyThreadState **saved,
+static int run_batch(const batch *b, int64_t *rows, ter_work *works, int threads, poller *poll,
                      const module_state *st, int on_main_thread) {
     shared_work sh;
     memset(&sh, 0, sizeof(sh));
@@ -357,7 +355,7 @@ static int run_batch(const batch *b, int64_t *rows, ter_work *works, int threads
     for (int t = 0; t < threads; t++) {
         wk[t].sh = &sh;
         wk[t].w = &works[t];
-        wk[t].saved = saved;
+        wk[t].poll = poll;
         wk[t].st = st;
         works[t].err = TER_OK;
         works[t].poll = t == 0 ? (on_main_thread ? poll_signals : (threads > 1 ? poll_stop : NULL)) : poll_stop;
@@ -507,7 +505,9 @@ static PyObject *py_statistics(PyObject *module, PyObject *args) {
     const int option_flags = (case_sensitive ? 0 : TER_LOWERCASE) | (normalized ? TER_NORMALIZE : 0) |
                              (no_punct ? TER_NO_PUNCT : 0) | (asian ? TER_ASIAN : 0);
     for (int t = 0; t < threads; t++) works[t].flags = option_flags;
-    const int on_main_thread = PyThread_get_thread_ident() == st->main_thread_ident;
+    poller poll;
+    if (poller_start(&poll, st->main_thread) < 0) goto done;
+    const int on_main_thread = poll.enabled;
     int64_t *rows = (int64_t *)out.buf;
     for (Py_ssize_t i = 0; i < n;) {
         const Py_ssize_t first = i;
@@ -518,9 +518,9 @@ static PyObject *py_statistics(PyObject *module, PyObject *args) {
             chars += c;
             i++;
         }
-        PyThreadState *saved = PyEval_SaveThread();
-        const int rc = run_batch(&b, rows + 3 * first, works, threads, &saved, st, on_main_thread);
-        PyEval_RestoreThread(saved);
+        poller_release(&poll);
+        const int rc = run_batch(&b, rows + 3 * first, works, threads, &poll, st, on_main_thread);
+        poller_acquire(&poll);
         batch_clear(&b);
         if (rc < 0) {
             if (!PyErr_Occurred()) {
@@ -611,15 +611,8 @@ static PyMethodDef methods[] = {
 
 static int module_exec(PyObject *m) {
     module_state *st = (module_state *)PyModule_GetState(m);
-    PyObject *threading = PyImport_ImportModule("threading");
-    PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
-    PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
-    Py_XDECREF(threading);
-    Py_XDECREF(main);
-    if (!ident) return -1;
-    st->main_thread_ident = PyLong_AsUnsignedLong(ident);
-    Py_DECREF(ident);
-    if (PyErr_Occurred()) return -1;
+    st->main_thread = poll_main_thread();
+    if (!st->main_thread) return -1;
     st->str_lower = str_lower_method();
     if (!st->str_lower) return -1;
     if (PyModule_AddIntConstant(m, "MAX_SEGMENT_CHARS", (long)TER_MAX_CHARS) < 0) return -1;
@@ -628,13 +621,19 @@ static int module_exec(PyObject *m) {
 
 static int module_traverse(PyObject *m, visitproc visit, void *arg) {
     module_state *st = (module_state *)PyModule_GetState(m);
-    if (st) Py_VISIT(st->str_lower);
+    if (st) {
+        Py_VISIT(st->str_lower);
+        Py_VISIT(st->main_thread);
+    }
     return 0;
 }
 
 static int module_clear(PyObject *m) {
     module_state *st = (module_state *)PyModule_GetState(m);
-    if (st) Py_CLEAR(st->str_lower);
+    if (st) {
+        Py_CLEAR(st->str_lower);
+        Py_CLEAR(st->main_thread);
+    }
     return 0;
 }
 
