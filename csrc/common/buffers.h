@@ -24,7 +24,4 @@ enum { GROW_OK = 0, GROW_NOMEM = 1, GROW_TOO_LONG = 2 };
  * GROW_TOO_LONG with the array unchanged. */
 int grow_array(void **data, size_t *cap, size_t need, size_t elem);
 
-/* grow_array for a typed pointer: GROW_ARRAY(p, cap, need) with `p` any T* and `cap` its size_t. */
-#define GROW_ARRAY(ptr, capvar, need) grow_array((void **)&(ptr), &(capvar), (need), sizeof(*(ptr)))
-
 #endif

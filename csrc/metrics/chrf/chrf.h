@@ -6,7 +6,7 @@
  *   words.c   a text's code points and words (read in place; whitespace and punctuation rules)
  *   count.c   one sentence's n-gram counts against each reference, the best reference's row
  *             (the f-score), the id tables
- *   work.c    the worker's buffers, the accounting of work between polls, the threads
+ *   work.c    the worker's buffers, the threads
  *   args.c    argument checks and the texts gathered under the GIL
  *   stats.c   the statistics and sentence entry points
  *   pairs.c   the pairwise entry point
@@ -149,8 +149,23 @@ static inline int chrf_grow(worker *w, void **p, size_t *cap, size_t need, size_
 #define GROW(w, ptr, capvar, need) chrf_grow((w), (void **)&(ptr), &(capvar), (need), sizeof(*(ptr)))
 
 void worker_free(worker *w);
-/* work_done's check, every POLL_SLICE units. */
-int work_check(worker *w);
+
+/* work_done's check, every POLL_SLICE units: rare, so kept out of line (as poll.h's poll). */
+static POLL_OUT_OF_LINE int work_check(worker *w) {
+    w->work = 0;
+    if (w->sh->stop) {
+        if (!w->err) w->err = ERR_INTERRUPTED;
+        return -1;
+    }
+    if (!w->poll->enabled) return 0;
+    if (poller_due(w->poll) < 0) {
+        w->err = ERR_INTERRUPTED;
+        w->sh->stop = 1;
+        return -1;
+    }
+    return 0;
+}
+
 /* Account for work; -1 when this call must stop (Ctrl-C seen here, or another thread failed). The
  * clock is read every POLL_SLICE units and signals are polled every POLL_INTERVAL_MS (a unit costs
  * from ~1 ns in a pass over characters to ~100 ns in a large hash table, so time, not a count). */

@@ -1,6 +1,6 @@
 /*
- * A chrF worker's buffers, the accounting of its work between polls (common/poll.h), and the
- * threads a call runs on. Runs without the GIL except for the poll itself.
+ * A chrF worker's buffers and the threads a call runs on (the accounting of work between polls,
+ * work_done, is inline in chrf.h). Runs without the GIL except for the poll itself.
  */
 #include "chrf.h"
 
@@ -33,21 +33,6 @@ void worker_free(worker *w) {
     free(w->direct);
     free(w->touched);
     memset(w, 0, sizeof(*w));
-}
-
-int work_check(worker *w) {
-    w->work = 0;
-    if (w->sh->stop) {
-        if (!w->err) w->err = ERR_INTERRUPTED;
-        return -1;
-    }
-    if (!w->poll->enabled) return 0;
-    if (poller_due(w->poll) < 0) {
-        w->err = ERR_INTERRUPTED;
-        w->sh->stop = 1;
-        return -1;
-    }
-    return 0;
 }
 
 /* ------------------------------------------------------------------------------------------ */
