@@ -257,9 +257,6 @@ int count_range(workspace *ws, workspace *refs, const batch *b, size_t lo, size_
     return 0;
 }
 
-/* Bytes between two threads' workspaces or sums, each written at every sentence: at least a cache
- * line, so that no line holds both (false sharing made the two-thread call 8% more work). */
-
 /* Gather sentences *i, *i + 1, ... into the empty batch `b` until it weighs `limit` code points
  * (at least one sentence), advancing *i. 0, or -1 with the error. */
 int gather_batch(batch *b, PyObject *str_lower, PyObject *const *hyps, int systems, PyObject *refs,

@@ -27,13 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef _WIN32
-#include <pthread.h>
-#include <time.h>
-#define PAIRWISE_THREADS 1
-#else
-#define PAIRWISE_THREADS 0
-#endif
+#include "common/pool.h"
+
+#define PAIRWISE_THREADS POOL_THREADS
 
 typedef struct {
     const int64_t *hyp_ptr, *hyp_gid, *hyp_ord, *hyp_cnt;
@@ -46,25 +42,23 @@ typedef struct {
 /* progress: the calling thread polls, worker threads ask whether it was interrupted           */
 
 #if PAIRWISE_THREADS
-/* What the calling thread and its workers share. */
+/* What the calling thread and its workers (common/pool.h) share. */
 typedef struct {
-    pthread_mutex_t lock;
-    pthread_cond_t finished; /* signalled when a worker ends */
-    int running;             /* workers not finished */
-    int stop;                /* the caller was interrupted: workers stop at their next report */
+    pool pool; /* its lock guards `stop` */
+    int stop;  /* the caller was interrupted: workers stop at their next report */
 } crew;
 
 static int crew_stopped(crew *c) {
-    pthread_mutex_lock(&c->lock);
+    pool_lock(&c->pool);
     const int stop = c->stop;
-    pthread_mutex_unlock(&c->lock);
+    pool_unlock(&c->pool);
     return stop;
 }
 
 static void crew_set_stop(crew *c) {
-    pthread_mutex_lock(&c->lock);
+    pool_lock(&c->pool);
     c->stop = 1;
-    pthread_mutex_unlock(&c->lock);
+    pool_unlock(&c->pool);
 }
 #else
 typedef int crew; /* no worker threads */
@@ -127,61 +121,37 @@ typedef struct {
     crew *crew;
 } slice;
 
-static void *run_slice(void *arg) {
+static void run_slice(void *arg) {
     const slice *s = (const slice *)arg;
     const reporter r = {NULL, s->crew};
     run_rows(s->jb, s->lo, s->hi, &r);
-    pthread_mutex_lock(&s->crew->lock);
-    s->crew->running--;
-    pthread_cond_signal(&s->crew->finished);
-    pthread_mutex_unlock(&s->crew->lock);
-    return NULL;
 }
 
-/* The calling thread, its own slice done (rc < 0: interrupted already): wait for the workers,
- * polling every POLL_INTERVAL_MS where signal handlers run. An interrupted wait tells the workers
- * to stop and still waits for them: they use the caller's buffers. -1 when interrupted. */
-static int crew_wait(crew *c, poller *p, int rc) {
-    pthread_mutex_lock(&c->lock);
-    while (c->running > 0) {
-        if (!p->enabled || rc < 0) {
-            pthread_cond_wait(&c->finished, &c->lock);
-            continue;
-        }
-        struct timespec deadline;
-        clock_gettime(CLOCK_REALTIME, &deadline);
-        deadline.tv_nsec += POLL_INTERVAL_MS * 1000000L;
-        if (deadline.tv_nsec >= 1000000000L) {
-            deadline.tv_sec += 1;
-            deadline.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&c->finished, &c->lock, &deadline);
-        if (c->running == 0) break;
-        pthread_mutex_unlock(&c->lock); /* never hold the lock while waiting for the GIL */
-        rc = poller_check(p);
-        pthread_mutex_lock(&c->lock);
-        if (rc < 0) c->stop = 1;
-    }
-    pthread_mutex_unlock(&c->lock);
-    return rc;
+/* The calling thread's poll while it waits for the workers (pool_finish): a raised handler tells
+ * the workers to stop; the wait goes on until they have (they use the caller's buffers). */
+typedef struct {
+    poller *poll;
+    crew *crew;
+    int rc; /* -1 once interrupted */
+} waiting;
+
+static int crew_poll(void *arg) {
+    waiting *w = (waiting *)arg;
+    w->rc = poller_check(w->poll);
+    if (w->rc < 0) crew_set_stop(w->crew);
+    return w->rc;
 }
+
+typedef char max_threads_fit_a_pool[MAX_THREADS <= POOL_MAX_THREADS ? 1 : -1];
 
 /* Rows i0..i1-1 on `threads` threads: the last slice on this one, a slice whose thread cannot
  * start here too. Equal numbers of hypothesis entries per thread rather than equal rows: entries
  * are the work. -1 when interrupted. */
 static int run_threads(const job *jb, int threads, poller *p) {
-    pthread_t tid[MAX_THREADS];
     slice parts[MAX_THREADS];
-    int created[MAX_THREADS];
     crew c;
-    c.running = 0;
     c.stop = 0;
-    if (pthread_mutex_init(&c.lock, NULL) != 0) threads = 1;
-    else if (pthread_cond_init(&c.finished, NULL) != 0) {
-        pthread_mutex_destroy(&c.lock);
-        threads = 1;
-    }
-    if (threads == 1) {
+    if (pool_init(&c.pool) < 0) {
         const reporter r = {p, NULL};
         return run_rows(jb, jb->i0, jb->i1, &r);
     }
@@ -201,26 +171,13 @@ static int run_threads(const job *jb, int threads, poller *p) {
         parts[t].hi = hi;
         parts[t].crew = &c;
         lo = hi;
-        created[t] = 0;
-        if (t + 1 < threads && rc == 0) {
-            pthread_mutex_lock(&c.lock);
-            c.running++;
-            pthread_mutex_unlock(&c.lock);
-            created[t] = pthread_create(&tid[t], NULL, run_slice, &parts[t]) == 0;
-            if (!created[t]) {
-                pthread_mutex_lock(&c.lock);
-                c.running--;
-                pthread_mutex_unlock(&c.lock);
-            }
-        }
-        if (!created[t] && rc == 0) rc = run_rows(jb, parts[t].lo, parts[t].hi, &mine);
+        int started = 0;
+        if (t + 1 < threads && rc == 0) started = pool_start(&c.pool, run_slice, &parts[t]) == 0;
+        if (!started && rc == 0) rc = run_rows(jb, parts[t].lo, parts[t].hi, &mine);
     }
-    rc = crew_wait(&c, p, rc);
-    for (int t = 0; t < threads; t++)
-        if (created[t]) pthread_join(tid[t], NULL);
-    pthread_cond_destroy(&c.finished);
-    pthread_mutex_destroy(&c.lock);
-    return rc;
+    waiting w = {p, &c, rc};
+    pool_finish(&c.pool, p->enabled && rc == 0 ? crew_poll : NULL, &w);
+    return w.rc;
 }
 #endif
 

@@ -20,19 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef _WIN32
-#include <pthread.h>
-#include <time.h>
-#define TEXT_THREADS 1
-#else
-#define TEXT_THREADS 0
-#endif
+#include "common/pool.h"
+
+/* Counting on several threads, each batch gathered while the last one is counted (common/pool.h;
+ * without POSIX threads a call counts on the calling thread alone). */
+#define TEXT_THREADS POOL_THREADS
 /* With threads, the first batch (gathered while no thread counts yet) is this part of a full one. */
 #define FIRST_BATCH_PARTS 16
 
 /* ------------------------------------------------------------------------------------------ */
 /* threads                                                                                     */
 
+/* Bytes between two threads' workspaces or sums, each written at every sentence: at least a cache
+ * line, so that no line holds both (false sharing made the two-thread call 8% more work). */
 #define THREAD_GAP 64
 
 /* One counting thread's workspace, kept off its neighbours' cache lines. */
@@ -58,14 +58,12 @@ typedef struct {
  * that the threads finish a batch together, and one lock per take costs nothing. */
 #define TAKE_SENTENCES 64
 
-/* A batch counted by the calling thread and its workers, each taking the next TAKE_SENTENCES
- * sentences not yet taken: a thread that starts late (the calling thread gathers the next batch
- * first) or runs slower simply takes fewer. */
+/* A batch counted by the calling thread and its workers (common/pool.h), each taking the next
+ * TAKE_SENTENCES sentences not yet taken: a thread that starts late (the calling thread gathers
+ * the next batch first) or runs slower simply takes fewer. */
 typedef struct {
-    pthread_mutex_t lock;
-    pthread_cond_t finished; /* signalled when a worker ends */
-    int running;             /* workers not finished */
-    size_t next;             /* the first sentence of the batch nobody has taken */
+    pool pool;   /* its lock guards `next` */
+    size_t next; /* the first sentence of the batch nobody has taken */
     const batch *b;
     const outrows *o;
 } crew;
@@ -78,12 +76,12 @@ typedef struct {
 
 /* The next sentences of the batch for one thread: 0 with [*lo, *hi), -1 when all are taken. */
 static int crew_take(crew *c, size_t *lo, size_t *hi) {
-    pthread_mutex_lock(&c->lock);
+    pool_lock(&c->pool);
     const size_t n = c->b->n_sent;
     *lo = c->next;
     *hi = n - *lo > TAKE_SENTENCES ? *lo + TAKE_SENTENCES : n;
     c->next = *hi;
-    pthread_mutex_unlock(&c->lock);
+    pool_unlock(&c->pool);
     return *lo < *hi ? 0 : -1;
 }
 
@@ -100,45 +98,23 @@ static int count_taken(crew *c, workspace *ws, workspace *refs, sums *acc) {
     return 0;
 }
 
-static void *run_part(void *arg) {
+static void run_part(void *arg) {
     part *p = (part *)arg;
     if (count_taken(p->crew, p->ws, p->refs, p->acc) < 0 && p->ws->stop)
         *p->ws->stop = 1; /* the others stop at their next report */
-    pthread_mutex_lock(&p->crew->lock);
-    p->crew->running--;
-    pthread_cond_signal(&p->crew->finished);
-    pthread_mutex_unlock(&p->crew->lock);
-    return NULL;
 }
 
-/* The calling thread, its own share done: wait for the workers, polling for signals every
- * POLL_INTERVAL_MS where handlers run; a raised handler tells the workers to stop, and the wait
- * goes on until they have (they use the batch). */
-static void crew_wait(crew *c, workspace *self) {
-    poller *p = self->poll;
-    pthread_mutex_lock(&c->lock);
-    while (c->running > 0) {
-        if (!p->enabled || self->err) {
-            pthread_cond_wait(&c->finished, &c->lock);
-            continue;
-        }
-        struct timespec deadline;
-        clock_gettime(CLOCK_REALTIME, &deadline);
-        deadline.tv_nsec += POLL_INTERVAL_MS * 1000000L;
-        if (deadline.tv_nsec >= 1000000000L) {
-            deadline.tv_sec += 1;
-            deadline.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&c->finished, &c->lock, &deadline);
-        if (c->running == 0) break;
-        pthread_mutex_unlock(&c->lock); /* never hold the lock while waiting for the GIL */
-        if (poller_check(p) < 0) {
-            self->err = KERR_INTERRUPTED;
-            *self->stop = 1;
-        }
-        pthread_mutex_lock(&c->lock);
+/* The calling thread's poll while it waits for the workers (pool_finish): a raised handler tells
+ * the workers to stop, and the wait goes on until they have (they use the batch). */
+static int crew_poll(void *arg) {
+    workspace *self = (workspace *)arg;
+    if (self->err) return -1; /* stopping already: nothing to poll for */
+    if (poller_check(self->poll) < 0) {
+        self->err = KERR_INTERRUPTED;
+        *self->stop = 1;
+        return -1;
     }
-    pthread_mutex_unlock(&c->lock);
+    return 0;
 }
 
 /* One batch on several threads: started by crew_start (with or without the GIL), its workers
@@ -146,39 +122,24 @@ static void crew_wait(crew *c, workspace *self) {
  * (without the GIL) adds the calling thread's share and waits for them. */
 typedef struct {
     crew c;
-    int ok; /* the lock and condition exist (else the calling thread counts the batch alone) */
+    int ok; /* the pool exists (else the calling thread counts the batch alone) */
     int workers;
-    pthread_t tid[MAX_THREADS];
     part jobs[MAX_THREADS];
-    int created[MAX_THREADS];
 } crew_run;
+
+typedef char max_threads_fit_a_pool[MAX_THREADS <= POOL_MAX_THREADS ? 1 : -1];
 
 static void crew_start(crew_run *r, counters *k, const batch *b, const outrows *o) {
     int parts = k->threads;
     if ((size_t)parts > b->n_sent) parts = b->n_sent > 0 ? (int)b->n_sent : 1;
     r->workers = parts - 1;
-    r->c.running = 0;
     r->c.next = 0;
     r->c.b = b;
     r->c.o = o;
-    r->ok = pthread_mutex_init(&r->c.lock, NULL) == 0;
-    if (r->ok && pthread_cond_init(&r->c.finished, NULL) != 0) {
-        pthread_mutex_destroy(&r->c.lock);
-        r->ok = 0;
-    }
-    for (int t = 1; t <= r->workers; t++) {
+    r->ok = pool_init(&r->c.pool) == 0;
+    for (int t = 1; t <= r->workers && r->ok; t++) {
         r->jobs[t] = (part){&k->ws[t].ws, k->refs ? &k->refs[t].ws : NULL, k->acc ? &k->acc[t] : NULL, &r->c};
-        r->created[t] = 0;
-        if (!r->ok) continue;
-        pthread_mutex_lock(&r->c.lock);
-        r->c.running++;
-        pthread_mutex_unlock(&r->c.lock);
-        r->created[t] = pthread_create(&r->tid[t], NULL, run_part, &r->jobs[t]) == 0;
-        if (!r->created[t]) { /* its sentences are taken by the others */
-            pthread_mutex_lock(&r->c.lock);
-            r->c.running--;
-            pthread_mutex_unlock(&r->c.lock);
-        }
+        pool_start(&r->c.pool, run_part, &r->jobs[t]); /* one that does not start: the others take its sentences */
     }
 }
 
@@ -193,13 +154,7 @@ static int crew_finish(crew_run *r, counters *k, int take) {
                    : count_range(self, self_refs, r->c.b, 0, r->c.b->n_sent, r->c.o, own);
         if (rc < 0) *self->stop = 1;
     }
-    if (r->ok) {
-        crew_wait(&r->c, self);
-        for (int t = 1; t <= r->workers; t++)
-            if (r->created[t]) pthread_join(r->tid[t], NULL);
-        pthread_cond_destroy(&r->c.finished);
-        pthread_mutex_destroy(&r->c.lock);
-    }
+    if (r->ok) pool_finish(&r->c.pool, self->poll->enabled ? crew_poll : NULL, self);
     for (int t = 1; t <= r->workers; t++)
         if (k->ws[t].ws.err) rc = -1;
     return rc < 0 || self->err ? -1 : 0;

@@ -3,16 +3,9 @@
  * work_done, is inline in chrf.h). Runs without the GIL except for the poll itself.
  */
 #include "chrf.h"
+#include "common/pool.h"
 
 #include <stdlib.h>
-
-#ifndef _WIN32
-#include <pthread.h>
-#include <time.h>
-#define CHRF_THREADS 1
-#else
-#define CHRF_THREADS 0
-#endif
 
 void worker_free(worker *w) {
     free(w->chars);
@@ -38,63 +31,47 @@ void worker_free(worker *w) {
 /* ------------------------------------------------------------------------------------------ */
 /* threads                                                                                     */
 
-
 typedef struct {
     range_fn fn;
     void *job;
     worker *w;
     int64_t lo, hi;
-    volatile int done;
 } part;
 
-#if CHRF_THREADS
-static void *run_part(void *arg) {
+static void run_part(void *arg) {
     part *p = (part *)arg;
     p->fn(p->job, p->w, p->lo, p->hi);
-    p->done = 1;
-    return NULL;
 }
-#endif
 
-/* Run fn over [0, n) split at `bounds` (threads + 1 entries) on `threads` threads, the last part
- * on this thread; the others are waited for while this thread keeps polling for signals. */
+/* The calling thread's poll while it waits for the workers (pool_finish): a raised handler stops
+ * every thread; the wait goes on until they have stopped. */
+static int parts_poll(void *arg) {
+    worker *self = (worker *)arg;
+    if (self->sh->stop) return -1; /* stopping already: nothing to poll for */
+    if (poller_check(self->poll) < 0) {
+        self->err = ERR_INTERRUPTED;
+        self->sh->stop = 1;
+        return -1;
+    }
+    return 0;
+}
+
+typedef char max_threads_fit_a_pool[MAX_THREADS <= POOL_MAX_THREADS ? 1 : -1];
+
+/* Run fn over [0, n) split at `bounds` (threads + 1 entries) on `threads` threads (common/pool.h),
+ * the last part on this thread, and a part whose thread cannot start too; the others are waited
+ * for while this thread keeps polling for signals. */
 void run_parts(range_fn fn, void *job, worker *ws, const int64_t *bounds, int threads) {
-#if CHRF_THREADS
     part parts[MAX_THREADS];
-    pthread_t tid[MAX_THREADS];
-    int created[MAX_THREADS];
-    for (int t = 0; t < threads; t++) {
-        parts[t].fn = fn;
-        parts[t].job = job;
-        parts[t].w = &ws[t];
-        parts[t].lo = bounds[t];
-        parts[t].hi = bounds[t + 1];
-        parts[t].done = 0;
-        created[t] = 0;
-    }
-    for (int t = 0; t + 1 < threads; t++) {
-        created[t] = pthread_create(&tid[t], NULL, run_part, &parts[t]) == 0;
-        if (!created[t]) { /* could not start one: its part runs here */
-            fn(job, &ws[threads - 1], parts[t].lo, parts[t].hi);
-            parts[t].done = 1;
-        }
-    }
+    pool workers;
     worker *self = &ws[threads - 1];
-    fn(job, self, parts[threads - 1].lo, parts[threads - 1].hi);
-    for (int t = 0; t + 1 < threads; t++) {
-        while (created[t] && !parts[t].done) {
-            const struct timespec nap = {0, 2000000}; /* 2 ms */
-            nanosleep(&nap, NULL);
-            if (!self->sh->stop && poller_check(self->poll) < 0) {
-                self->err = ERR_INTERRUPTED;
-                self->sh->stop = 1;
-            }
-        }
-        if (created[t]) pthread_join(tid[t], NULL);
+    const int ok = threads > 1 && pool_init(&workers) == 0;
+    for (int t = 0; t < threads; t++) {
+        parts[t] = (part){fn, job, &ws[t], bounds[t], bounds[t + 1]};
+        if (t + 1 < threads && ok && pool_start(&workers, run_part, &parts[t]) == 0) continue;
+        fn(job, self, parts[t].lo, parts[t].hi); /* this thread's part, or one that could not start */
     }
-#else
-    for (int t = 0; t < threads; t++) fn(job, &ws[threads - 1], bounds[t], bounds[t + 1]);
-#endif
+    if (ok) pool_finish(&workers, self->poll->enabled ? parts_poll : NULL, self);
 }
 
 /* Split [0, n) into `threads` parts of about equal weight (cum[i]: weight of items before i). */

@@ -14,8 +14,8 @@
  *    on without the GIL by `threads` threads taking sentences in small chunks.
  *  - Ctrl-C: Python runs signal handlers in the main thread only. When the call runs there, that
  *    thread checks for signals every TER_POLL_WORK units of its work and, once its chunks are
- *    done, every few ms while it waits for the other threads; a signal stops all threads and
- *    the handler's exception (KeyboardInterrupt) is raised.
+ *    done, every POLL_INTERVAL_MS while it waits for the other threads (common/pool.h); a signal
+ *    stops all threads and the handler's exception (KeyboardInterrupt) is raised.
  *
  * Items are read as their str value: a str subclass's methods (lower() among them) are never
  * called, as in the Python reference.
@@ -26,19 +26,13 @@
 #include "common/buffers.h"
 #include "common/moduledef.h"
 #include "common/poll.h"
+#include "common/pool.h"
 #include "ter.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef _WIN32
-#include <errno.h>
-#include <pthread.h>
-#include <sys/time.h>
-#define TER_THREADS 1
-#else
-#define TER_THREADS 0
-#endif
+#define TER_THREADS POOL_THREADS
 
 /* Code points gathered per release of the GIL (some 0.1 s of work). */
 #define BATCH_CHARS ((int64_t)1 << 22)
@@ -230,10 +224,8 @@ typedef struct {
     int64_t *rows; /* the batch's first row */
     size_t next;   /* first sentence not taken yet */
     int stop;      /* set on a failure or a signal: every thread stops */
-    int running;   /* helper threads not finished */
 #if TER_THREADS
     pthread_mutex_t lock;
-    pthread_cond_t finished;
 #endif
 } shared_work;
 
@@ -308,38 +300,16 @@ static void work_on(worker *wk) {
     }
 }
 
-#if TER_THREADS
-static void *helper_main(void *arg) {
-    worker *wk = (worker *)arg;
-    work_on(wk);
-    pthread_mutex_lock(&wk->sh->lock);
-    wk->sh->running--;
-    pthread_cond_signal(&wk->sh->finished);
-    pthread_mutex_unlock(&wk->sh->lock);
-    return NULL;
+static void helper_main(void *arg) { work_on((worker *)arg); }
+
+/* The main thread's poll while it waits for the helpers (pool_finish): its work's poll, now. */
+static int wait_poll(void *arg) {
+    worker *main = (worker *)arg;
+    main->w->work = TER_POLL_WORK; /* poll now */
+    return ter_tick(main->w, 0) < 0 ? -1 : 0;
 }
 
-/* The main thread, its chunks done, waits for the helpers, checking for signals every few ms. */
-static void wait_for_helpers(worker *main) {
-    shared_work *sh = main->sh;
-    pthread_mutex_lock(&sh->lock);
-    while (sh->running > 0) {
-        struct timeval now;
-        struct timespec until;
-        gettimeofday(&now, NULL);
-        long usec = now.tv_usec + 5000;
-        until.tv_sec = now.tv_sec + usec / 1000000;
-        until.tv_nsec = (usec % 1000000) * 1000;
-        if (pthread_cond_timedwait(&sh->finished, &sh->lock, &until) == ETIMEDOUT && main->w->poll) {
-            pthread_mutex_unlock(&sh->lock);
-            main->w->work = TER_POLL_WORK; /* poll now */
-            ter_tick(main->w, 0);
-            pthread_mutex_lock(&sh->lock);
-        }
-    }
-    pthread_mutex_unlock(&sh->lock);
-}
-#endif
+typedef char max_threads_fit_a_pool[MAX_THREADS <= POOL_MAX_THREADS ? 1 : -1];
 
 /* Rows of the whole batch, without the GIL (the caller has released it). 0, or -1 with the
  * error in the first failing work's err. */
@@ -364,32 +334,17 @@ static int run_batch(const batch *b, int64_t *rows, ter_work *works, int threads
     }
 #if TER_THREADS
     pthread_mutex_init(&sh.lock, NULL); /* also taken by the one-thread path (take, poll) */
-    pthread_cond_init(&sh.finished, NULL);
-    if (threads > 1) {
-        pthread_t tid[MAX_THREADS];
-        int started = 0;
-        for (int t = 1; t < threads; t++) {
-            pthread_mutex_lock(&sh.lock);
-            sh.running++;
-            pthread_mutex_unlock(&sh.lock);
-            if (pthread_create(&tid[t], NULL, helper_main, &wk[t]) != 0) {
-                pthread_mutex_lock(&sh.lock);
-                sh.running--; /* fewer helpers: the others take its chunks */
-                pthread_mutex_unlock(&sh.lock);
-                break;
-            }
-            started = t;
-        }
-        work_on(&wk[0]);
-        wait_for_helpers(&wk[0]);
-        for (int t = 1; t <= started; t++) pthread_join(tid[t], NULL);
-    } else
 #endif
-    {
+    pool helpers;
+    if (threads > 1 && pool_init(&helpers) == 0) {
+        for (int t = 1; t < threads; t++)
+            if (pool_start(&helpers, helper_main, &wk[t]) < 0) break; /* fewer helpers: the others take its chunks */
+        work_on(&wk[0]);
+        pool_finish(&helpers, wk[0].w->poll ? wait_poll : NULL, &wk[0]);
+    } else {
         work_on(&wk[0]);
     }
 #if TER_THREADS
-    pthread_cond_destroy(&sh.finished);
     pthread_mutex_destroy(&sh.lock);
 #endif
     if (!sh.stop) return 0;
