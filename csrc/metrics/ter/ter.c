@@ -27,6 +27,7 @@
 #include "common/moduledef.h"
 #include "common/poll.h"
 #include "common/pool.h"
+#include "common/pyhelpers.h"
 #include "ter.h"
 
 #include <stdlib.h>
@@ -370,12 +371,6 @@ static int bool_arg(PyObject *obj, const char *name, int *out) {
     return 0;
 }
 
-static int is_int64_format(const char *f) {
-    if (!f) return 0;
-    if (*f == '@' || *f == '=' || *f == '<') f++;
-    return (f[0] == 'l' || f[0] == 'q') && f[1] == '\0';
-}
-
 static PyObject *py_statistics(PyObject *module, PyObject *args) {
     PyObject *hyps_in, *refs_in, *flag_obj[4], *out_in, *threads_in;
     if (!PyArg_ParseTuple(args, "OOOOOOOO:statistics", &hyps_in, &refs_in, &flag_obj[0], &flag_obj[1], &flag_obj[2],
@@ -430,20 +425,10 @@ static PyObject *py_statistics(PyObject *module, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "got %zd hypotheses but %zd reference lists", n, PyList_GET_SIZE(refs));
         goto done;
     }
-    if (PyObject_GetBuffer(out_in, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) goto done;
-    {
-        const uint16_t probe = 1;
-        const int little = *(const uint8_t *)&probe == 1;
-        if (out.itemsize != 8 || !is_int64_format(out.format) || (out.format[0] == '<' && !little) ||
-            ((uintptr_t)out.buf & 7u) != 0) {
-            PyErr_Format(PyExc_TypeError, "out must be a C-contiguous, aligned int64 array (format %.10s, itemsize %zd)",
-                         out.format ? out.format : "?", out.itemsize);
-            goto done;
-        }
-        if (n > PY_SSIZE_T_MAX / 24 || out.len != n * 24) {
-            PyErr_Format(PyExc_ValueError, "out must hold %zd rows of 3 int64 values", n);
-            goto done;
-        }
+    if (int64_buffer(out_in, &out, 1, "out") < 0) goto done; /* common/pyhelpers.h */
+    if (n > PY_SSIZE_T_MAX / 24 || out.len != n * 24) {
+        PyErr_Format(PyExc_ValueError, "out must hold %zd rows of 3 int64 values", n);
+        goto done;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *items = reference_items(PyList_GET_ITEM(refs, i), i);
@@ -498,7 +483,7 @@ done:
     }
     Py_XDECREF(hyps);
     Py_XDECREF(refs);
-    if (out.obj) PyBuffer_Release(&out);
+    buffer_release(&out);
     return result;
 }
 
