@@ -244,8 +244,8 @@ def _c_external_functions(files: Dict[str, str]) -> Dict[str, Dict[str, str]]:
             brace, semicolon = rest.find("{"), rest.find(";")
             if brace >= 0 and (semicolon < 0 or brace < semicolon):  # a definition, not a prototype
                 names = defined.setdefault(_c_home(path), {})
-                assert match.group(1) not in names, f"{match.group(1)} is defined twice in {_c_home(path)}"
-                names[match.group(1)] = path
+                # one file may define a function twice (#if alternatives), two files may not
+                assert names.setdefault(match.group(1), path) == path, f"{match.group(1)} is defined twice"
     return defined
 
 
