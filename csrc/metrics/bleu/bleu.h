@@ -42,7 +42,7 @@
  * NATIVE_TOKENIZERS names them; tests/kernel/test_native.py checks that the two agree). */
 enum { TOK_13A = 0, TOK_INTL = 1, TOK_ZH = 2, TOK_CHAR = 3, TOK_NONE = 4 };
 
-/* Why a step without the GIL failed (module.c's raise_kernel_error raises the matching
+/* Why a step without the GIL failed (args.c's raise_kernel_error raises the matching
  * exception). The first codes are grow_array's (common/buffers.h). */
 enum {
     KERR_NONE = GROW_OK,
