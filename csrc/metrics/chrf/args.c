@@ -154,11 +154,6 @@ int out_buffer(PyObject *obj, Py_buffer *view, char fmt, Py_ssize_t count, const
     return 0;
 }
 
-void release(Py_buffer *view) {
-    if (view->obj) PyBuffer_Release(view);
-    view->obj = NULL;
-}
-
 void raise_error(int err) {
     if (PyErr_Occurred()) return; /* the signal handler's exception */
     if (err == ERR_TOO_LONG)

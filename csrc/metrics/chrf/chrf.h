@@ -48,6 +48,7 @@
 #include "common/hash.h"
 #include "common/limits.h"
 #include "common/poll.h"
+#include "common/pyhelpers.h" /* buffer_release */
 
 #include <stdint.h>
 #include <string.h>
@@ -255,7 +256,6 @@ int parse_opts(chrf_opts *o, int char_order, int word_order, int whitespace, int
 int check_threads(int threads);
 /* A writable, C-contiguous, aligned buffer of `count` items of format `fmt` ('q' int64, 'd' float64). */
 int out_buffer(PyObject *obj, Py_buffer *view, char fmt, Py_ssize_t count, const char *what);
-void release(Py_buffer *view);
 void raise_error(int err);
 /* n = product of a and b, or -1 with OverflowError. */
 Py_ssize_t checked_mul(Py_ssize_t a, Py_ssize_t b);

@@ -379,7 +379,7 @@ done:
     texts_free(&tx);
     Py_XDECREF(hyps);
     Py_XDECREF(refs);
-    release(&scores);
-    release(&rows);
+    buffer_release(&scores);
+    buffer_release(&rows);
     return result;
 }

@@ -174,7 +174,7 @@ done:
     PyMem_Free(cum);
     Py_XDECREF(hyps);
     Py_XDECREF(refs);
-    release(&out);
+    buffer_release(&out);
     return result;
 }
 
