@@ -26,7 +26,7 @@ install: $(VENV)/.installed
 # setup.py and csrc/ are listed so that an edited kernel is recompiled (in place) by `make test`.
 TORCH_SPEC     ?= torch==2.13.0
 TORCH_PIP_ARGS ?=
-$(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt setup.py $(wildcard csrc/*.c csrc/*.h csrc/metrics/*/*.c csrc/metrics/*/*.h)
+$(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt setup.py $(wildcard csrc/*/*.c csrc/*/*.h csrc/metrics/*/*.c csrc/metrics/*/*.h)
 	$(PIP) install -q $(TORCH_PIP_ARGS) '$(TORCH_SPEC)'
 	$(PIP) install -q -e '.[dev,hf,ja,ko,torch,app,bench,docs,release]'
 	touch $@

@@ -1,5 +1,5 @@
-"""Build of the optional native kernels (BLEU statistics, pairwise matches, each metric's kernel under
-csrc/metrics/) (everything else is in pyproject.toml).
+"""Build of the optional native kernels: each metric's kernel under csrc/metrics/ and the shared
+resampling kernel (everything else is in pyproject.toml).
 
 The extension is optional: when it cannot be compiled (no compiler, no Python headers), the
 install still succeeds, a one-line notice is given, and bleukit runs its pure-Python engine
@@ -81,26 +81,39 @@ def _compile_args():
     return ["-O3", "-std=c99"]
 
 
+def _common():
+    # csrc/common/: what every kernel shares (buffers, hashing, limits, the poll, argument checks,
+    # the module definition's slots). Its headers are included as "common/<name>.h" (csrc is on
+    # the include path), and its few sources are compiled into every kernel.
+    folder = os.path.join("csrc", "common")
+    return sorted(glob.glob(os.path.join(folder, "*.c"))), sorted(glob.glob(os.path.join(folder, "*.h")))
+
+
+def _kernel(name, folder, no_fma):
+    common_sources, common_headers = _common()
+    return Extension(
+        name,
+        sources=sorted(glob.glob(os.path.join(folder, "*.c"))) + common_sources,
+        # every header a source may include, so that editing one rebuilds the kernel
+        depends=sorted(glob.glob(os.path.join(folder, "*.h"))) + common_headers,
+        include_dirs=["csrc"],
+        extra_compile_args=_compile_args() + _pthread() + (_no_fma() if no_fma else []),
+        extra_link_args=_pthread(),
+        optional=True,
+    )
+
+
 def _metric_kernels():
-    # Each metric's kernel is the folder csrc/metrics/<name>/, built as bleukit.metrics.<name>._kernel:
-    # adding a metric adds a folder, not a line here.
-    out = []
+    # Each metric's kernel is the folder csrc/metrics/<name>/, built as the one compiled module
+    # bleukit.metrics.<name>._kernel: adding a metric adds a folder, not a line here.
+    # No fused multiply-add: a score computed in C must round as the reference's Python floats.
     root = os.path.join("csrc", "metrics")
-    for name in sorted(os.listdir(root)) if os.path.isdir(root) else []:
-        folder = os.path.join(root, name)
-        sources = sorted(glob.glob(os.path.join(folder, "*.c")))
-        if sources:
-            out.append(Extension(
-                f"bleukit.metrics.{name}._kernel",
-                sources=sources,
-                depends=sorted(glob.glob(os.path.join(folder, "*.h")) + glob.glob(os.path.join("csrc", "*.h"))),
-                include_dirs=["csrc"],
-                # No fused multiply-add: a score computed in C must round as the reference's Python floats.
-                extra_compile_args=_compile_args() + _pthread() + _no_fma(),
-                extra_link_args=_pthread(),
-                optional=True,
-            ))
-    return out
+    names = sorted(os.listdir(root)) if os.path.isdir(root) else []
+    return [
+        _kernel(f"bleukit.metrics.{name}._kernel", os.path.join(root, name), no_fma=True)
+        for name in names
+        if glob.glob(os.path.join(root, name, "*.c"))
+    ]
 
 
 def _no_fma():
@@ -114,36 +127,13 @@ def _pthread():
 ext_modules = (
     []
     if NO_NATIVE
-    else [
-        Extension(
-            "bleukit._native_kernel",
-            sources=["csrc/module.c", "csrc/tokenize.c", "csrc/count.c"],
-            depends=["csrc/kernel.h", "csrc/hash.h", "csrc/poll.h", "csrc/pyhelpers.h", "csrc/entries.h"],
-            extra_compile_args=_compile_args() + _pthread(),
-            extra_link_args=_pthread(),
-            optional=True,
-        ),
-        # The pairwise match loop (bleukit.metrics.bleu.pairs) is its own module: it shares only the small
-        # headers every kernel uses (hash.h, poll.h, pyhelpers.h) with the statistics kernel, and
-        # either one missing only sends its own work to the Python path.
-        Extension(
-            "bleukit._pairwise_kernel",
-            sources=["csrc/pairwise.c"],
-            depends=["csrc/hash.h", "csrc/poll.h", "csrc/pyhelpers.h"],
-            extra_compile_args=_compile_args() + _pthread(),
-            extra_link_args=_pthread(),
-            optional=True,
-        ),
-        # numpy's default_rng draws and resampled sums (bleukit.resampling): the bootstrap without numpy.
-        Extension(
-            "bleukit._resample_kernel",
-            sources=["csrc/resample.c"],
-            depends=["csrc/pyhelpers.h"],
-            extra_compile_args=_compile_args(),
-            optional=True,
-        ),
+    else _metric_kernels()
+    + [
+        # numpy's default_rng draws and the resampled sums of a statistics table (bleukit.resampling):
+        # the bootstrap and approximate randomization without numpy. It is not a metric's: it sums
+        # the int64 tables every metric produces, for all of them, so it is one shared module.
+        _kernel("bleukit._resample_kernel", os.path.join("csrc", "resample"), no_fma=False),
     ]
-    + _metric_kernels()
 )
 
 setup(ext_modules=ext_modules, cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPy})

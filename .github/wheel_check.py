@@ -10,8 +10,8 @@ import os
 import sys
 
 #: the metrics with a C kernel (csrc/metrics/<name>/; tests/test_release.py keeps the two lists equal)
-METRIC_KERNELS = ["bleu", "chrf", "ter"]  # csrc/metrics/<name>/ (BLEU's holds the libm vector functions)
-KERNELS = ["bleukit._native_kernel", "bleukit._pairwise_kernel", "bleukit._resample_kernel"]
+METRIC_KERNELS = ["bleu", "chrf", "ter"]  # csrc/metrics/<name>/: one compiled module per metric
+KERNELS = ["bleukit._resample_kernel"]  # shared by every metric
 KERNELS += [f"bleukit.metrics.{m}._kernel" for m in METRIC_KERNELS]
 
 

@@ -32,11 +32,9 @@ def expected_rows(shared_data):
 def _kernels_missing() -> str | None:
     """Why the native engine cannot run in this build (a compiled kernel is missing), or None."""
     from bleukit import _native, resampling
-    from bleukit.metrics.bleu import libm
     from bleukit.metrics.bleu.kernel import KERNEL
-    from bleukit.metrics.bleu.pairs import PAIR_KERNEL
 
-    for module in (KERNEL, PAIR_KERNEL, libm.KERNEL, resampling.KERNEL):
+    for module in (KERNEL, resampling.KERNEL):
         if _native.load_kernel(module) is None:
             return _native.kernel_error(module)
     return None

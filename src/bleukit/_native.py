@@ -1,8 +1,9 @@
 """The one place that loads the compiled kernels and chooses between them and the Python engines.
 
-Every kernel is optional: ``bleukit._native_kernel`` (BLEU's tokenizers and counters, text and
-token ids), ``bleukit._pairwise_kernel`` (pairwise matches) and each metric's
-``bleukit.metrics.<name>._kernel``. Each has a pure-Python twin that gives the same tables. The
+Every kernel is optional: each metric's one compiled module ``bleukit.metrics.<name>._kernel``
+(BLEU's holds its tokenizers and counters for text and token ids, the pairwise matches and the
+formula's libm and float32 scores) and ``bleukit._resample_kernel`` (the bootstrap's draws and
+sums, shared by every metric). Each has a pure-Python twin that gives the same tables. The
 environment variable ``BLEUKIT_ENGINE`` (``python`` or ``native``) is read here and nowhere else,
 at each call: ``python`` forces the twins, ``native`` requires the kernels (an error names the one
 that is missing), unset uses each kernel that is built. A missing kernel is reported once per
@@ -13,7 +14,7 @@ now or at build time).
 True
 >>> from unittest import mock
 >>> with mock.patch.dict("os.environ", {"BLEUKIT_ENGINE": "python"}):
-...     kernel("bleukit._native_kernel") is None
+...     kernel("bleukit.metrics.bleu._kernel") is None
 True
 """
 
@@ -39,8 +40,8 @@ __all__ = [
 ENGINES = ("native", "python")
 #: File that ``setup.py`` puts beside this module when the package is built with BLEUKIT_NO_NATIVE.
 NO_NATIVE_MARKER = "_no_native"
-#: The statistics kernel, whose presence :func:`engine_name` reports.
-MAIN_KERNEL = "bleukit._native_kernel"
+#: BLEU's kernel (its statistics, pairwise matches and formula), whose presence :func:`engine_name` reports.
+MAIN_KERNEL = "bleukit.metrics.bleu._kernel"
 
 _loaded: Dict[str, Tuple[Optional[ModuleType], Optional[str]]] = {}
 _warned = False
@@ -92,7 +93,7 @@ def kernel(module: str) -> Optional[ModuleType]:
     a kernel that is not built (reported once per process); ``BLEUKIT_ENGINE=native`` with a
     missing kernel is a ``RuntimeError``.
 
-    >>> kernel("bleukit._native_kernel") is load_kernel("bleukit._native_kernel") or engine_name() == "python"
+    >>> kernel(MAIN_KERNEL) is load_kernel(MAIN_KERNEL) or engine_name() == "python"
     True
     """
     global _warned

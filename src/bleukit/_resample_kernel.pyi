@@ -1,4 +1,4 @@
-"""Typed signatures of bleukit's compiled resampling (``csrc/resample.c``).
+"""Typed signatures of bleukit's compiled resampling (``csrc/resample/resample.c``).
 
 Call it through :mod:`bleukit.resampling`. Array arguments are C-contiguous, aligned buffers (a
 numpy array or an ``array.array``): int64 (``"q"``) unless said otherwise.

@@ -6,7 +6,7 @@ resampling. Where the compiled modules are built, :func:`bootstrap_columns` resa
 tables with no numpy at all:
 
 - the draws are numpy's ``default_rng(seed).integers(0, n, ...)``, made by
-  ``bleukit._resample_kernel.Generator`` (csrc/resample.c: SeedSequence, PCG64 and Lemire's bounded
+  ``bleukit._resample_kernel.Generator`` (csrc/resample/resample.c: SeedSequence, PCG64 and Lemire's bounded
   draws as numpy makes them; tests compare them draw for draw);
 - each resample's sums are exact integers (``Generator.resample_sums`` draws and sums them a block
   at a time), which equal sacreBLEU's float32 sums because every sum stays below 2**24 (checked up
@@ -45,7 +45,7 @@ __all__ = ["KERNEL", "CHUNK", "CALL_DRAWS", "CALL_FLIPS", "FLIP_BITS", "chunks",
            "bootstrap_columns", "randomization_counts", "column_sums",
            "pairwise_mean", "exact_mean", "estimate_ci", "p_value", "paired_p_value"]
 
-#: The compiled module (csrc/resample.c).
+#: The compiled module (csrc/resample/resample.c).
 KERNEL = "bleukit._resample_kernel"
 #: Resampled indices drawn and summed per chunk by numpy's route (a few ms of work, a few MB).
 CHUNK = 1 << 18

@@ -18,11 +18,11 @@ import bleukit
 from bleukit import _native
 from bleukit import pairwise as pw
 from bleukit.metrics.bleu import pairs
-from bleukit.metrics.bleu.pairs import PAIR_KERNEL
+from bleukit.metrics.bleu.kernel import KERNEL
 
 TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
 SMOOTHING = [("none", None), ("floor", None), ("floor", 0.5), ("add-k", None), ("add-k", 2), ("exp", None)]
-NATIVE = _native.load_kernel(PAIR_KERNEL) is not None
+NATIVE = _native.load_kernel(KERNEL) is not None
 
 # Duplicates, empty and blank strings, case pairs, punctuation, numbers, CJK, non-BMP, entities.
 SENTENCES = [
@@ -278,7 +278,7 @@ def test_bad_input_is_named():
 
 @pytest.mark.skipif(not NATIVE, reason="the pairwise kernel is not built")
 def test_kernel_checks_its_arrays():
-    kernel = importlib.import_module("bleukit._pairwise_kernel")
+    kernel = importlib.import_module(KERNEL)
     tables = pairs.text_pairs(["a b a", "b c"], ["a b", "c"], bleukit.BleuOptions(max_ngram_order=2)).tables
     args = [
         tables.hyp_ptr,
@@ -324,11 +324,11 @@ def test_kernel_checks_its_arrays():
 
 
 def test_native_request_without_kernel_is_an_error(monkeypatch):
-    monkeypatch.setitem(_native._loaded, PAIR_KERNEL, (None, "the pairwise kernel is not built (test)"))
+    expected = "native" if bleukit.engine_name() == "native" else "python"  # before BLEU's kernel goes
+    monkeypatch.setitem(_native._loaded, KERNEL, (None, "the pairwise kernel is not built (test)"))
     monkeypatch.setenv("BLEUKIT_ENGINE", "python")
     assert pw.pairwise_engine() == "python"
     monkeypatch.delenv("BLEUKIT_ENGINE")
-    expected = "native" if bleukit.engine_name() == "native" else "python"
     assert pw.pairwise_engine() == "python"  # default: fall back quietly
     if expected == "native":
         monkeypatch.setenv("BLEUKIT_ENGINE", "native")
@@ -338,7 +338,7 @@ def test_native_request_without_kernel_is_an_error(monkeypatch):
 
 @pytest.mark.skipif(not NATIVE, reason="the pairwise kernel is not built")
 def test_kernel_unique_rows():
-    kernel = importlib.import_module("bleukit._pairwise_kernel")
+    kernel = importlib.import_module(KERNEL)
     rows = np.random.default_rng(1).integers(0, 3, (500, 4)).astype(np.int64)
     first, inverse = np.empty(500, dtype=np.int64), np.empty(500, dtype=np.int64)
     k = kernel.unique_rows(rows, 4, first, inverse)
@@ -354,7 +354,7 @@ def test_kernel_unique_rows():
 LONG_PAIR_MATCHES = """
 import importlib, os, signal, sys, threading, time
 import numpy as np
-kernel = importlib.import_module("bleukit._pairwise_kernel")
+kernel = importlib.import_module("bleukit.metrics.bleu._kernel")
 # 2000 hypotheses of 2000 n-gram entries, each posted in all 500 references: 2e9 additions
 n_hyp, n_ent, m, n_gid, order = 2000, 2000, 500, 64, 4
 hyp_ptr = np.arange(n_hyp + 1, dtype=np.int64) * n_ent

@@ -1,4 +1,4 @@
-"""The bootstrap and approximate randomization without numpy (bleukit.resampling, csrc/resample.c,
+"""The bootstrap and approximate randomization without numpy (bleukit.resampling, csrc/resample/resample.c,
 csrc/metrics/bleu/float32.c): numpy's draws and coin flips, exact sums, sacreBLEU's float32 scores
 and exact scores, each compared with numpy's route with ==."""
 

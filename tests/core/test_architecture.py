@@ -1,7 +1,9 @@
 """The layering CONTRIBUTING.md promises, checked on the source: no import cycle between bleukit's
 modules (function-level imports and modules loaded by string included: tools/import_graph.py) and
 no back-arrow between its rooms, the facade imports only downward, one place reads BLEUKIT_ENGINE,
-every metric package implements the protocol, and the public surface is small."""
+every metric package implements the protocol, and the public surface is small. The C kernels
+(csrc/) keep the same rules: no circle of includes and calls, no kernel reaching into another's
+files (only into csrc/common/), no file over 1,000 lines."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import importlib
 import re
 import typing
 from pathlib import Path
-from typing import Set
+from typing import Dict, List, Set
 
 import import_graph  # tools/import_graph.py: the graph, string-loaded modules included
 import pytest
@@ -198,3 +200,110 @@ def test_option_keywords_typed_dict_matches_the_options():
     from bleukit.metrics.bleu.options import OPTION_NAMES, BleuOptionKeywords
 
     assert set(typing.get_type_hints(BleuOptionKeywords)) == set(OPTION_NAMES)
+
+
+# --------------------------------------------------------------------------------------------
+# The C kernels (csrc/): the same rules for their files. A file depends on each header it
+# includes ("..." includes, resolved beside it, then from csrc/ as setup.py's include path) and
+# on each .c file that defines an external function it names (a call, or a method table's
+# entry); a header's prototypes name nothing, its inline code does. No circle may run through
+# these arrows, and a metric's kernel (csrc/metrics/<name>/) depends on nothing but itself and
+# csrc/common/.
+
+CSRC = SRC.parent.parent / "csrc"
+needs_csrc = pytest.mark.skipif(not CSRC.is_dir(), reason="the C sources are not beside this package")
+
+_C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_C_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
+_C_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.M)
+# a function's head at the start of a line: its return type, its name, its parameter list
+_C_FUNCTION = re.compile(r"^(?!static\b|typedef\b|return\b|else\b)[A-Za-z_][\w \t*]*?\b([A-Za-z_]\w*)[ \t]*\(", re.M)
+
+
+def _c_files() -> Dict[str, str]:
+    """Every .c and .h file under csrc/ (by its path from the repository) with its comments removed."""
+    return {
+        p.relative_to(CSRC.parent).as_posix(): _C_COMMENT.sub(" ", p.read_text(encoding="utf-8"))
+        for p in sorted(CSRC.rglob("*")) if p.suffix in (".c", ".h")
+    }
+
+
+def _c_includes(path: str, text: str, files: Dict[str, str]) -> Set[str]:
+    found = set()
+    for name in _C_INCLUDE.findall(text):
+        beside = (Path(path).parent / name).as_posix()
+        target = beside if beside in files else f"csrc/{name}"
+        assert target in files, f"{path} includes {name}, which is not under csrc/"
+        found.add(target)
+    return found
+
+
+def _c_home(path: str) -> str:
+    """The folder a C file belongs to: csrc/common, csrc/metrics/<name>, another folder of csrc/, or
+    csrc itself."""
+    parts = path.split("/")[:-1]
+    return "/".join(parts[:3] if parts[1:2] == ["metrics"] else parts[:2])
+
+
+def _c_external_functions(files: Dict[str, str]) -> Dict[str, Dict[str, str]]:
+    """Per folder (one compiled module, csrc/common/ in each): function name -> the .c file that
+    defines it, for every function not declared static."""
+    defined: Dict[str, Dict[str, str]] = {}
+    for path, text in files.items():
+        if not path.endswith(".c"):
+            continue
+        code = _C_STRING.sub('""', text)
+        for match in _C_FUNCTION.finditer(code):
+            rest = code[match.end():]
+            brace, semicolon = rest.find("{"), rest.find(";")
+            if brace >= 0 and (semicolon < 0 or brace < semicolon):  # a definition, not a prototype
+                names = defined.setdefault(_c_home(path), {})
+                # one file may define a function twice (#if alternatives), two files may not
+                assert names.setdefault(match.group(1), path) == path, f"{match.group(1)} is defined twice"
+    return defined
+
+
+def _c_graph() -> Dict[str, Set[str]]:
+    files = _c_files()
+    defined = _c_external_functions(files)
+    graph = {}
+    for path, text in files.items():
+        # what this file's module links with: its own folder's functions and csrc/common/'s
+        visible = {**defined.get("csrc/common", {}), **defined.get(_c_home(path), {})}
+        code = _C_STRING.sub('""', text)
+        if path.endswith(".h"):  # prototypes are the interface, not a use
+            code = re.sub(r"^[A-Za-z_][\w \t*]*?\b\w+[ \t]*\([^;{}]*\)[ \t]*;", " ", code, flags=re.M)
+        uses = {visible[name] for name in re.findall(r"\b[A-Za-z_]\w*\b", code) if name in visible}
+        graph[path] = (_c_includes(path, text, files) | uses) - {path}
+    return graph
+
+
+@needs_csrc
+def test_the_c_graph_sees_the_arrows_it_checks():
+    graph = _c_graph()
+    assert "csrc/metrics/bleu/text.c" in graph["csrc/metrics/bleu/module.c"]  # a method table's entry
+    assert "csrc/metrics/ter/work.c" in graph["csrc/metrics/ter/edits.c"]  # a call
+    assert "csrc/common/buffers.c" in graph["csrc/metrics/bleu/bleu.h"]  # a header's inline code
+    assert "csrc/common/hash.h" in graph["csrc/metrics/chrf/chrf.h"]  # an include
+
+
+@needs_csrc
+def test_no_include_or_call_circle_in_the_kernels():
+    assert _cycles(_c_graph()) == []
+
+
+@needs_csrc
+def test_no_kernel_includes_another_kernels_private_header():
+    wrong = sorted(
+        f"{path} -> {target}"
+        for path, targets in _c_graph().items()
+        for target in targets
+        if _c_home(target) not in (_c_home(path), "csrc/common")
+    )
+    assert wrong == []
+
+
+@needs_csrc
+def test_no_c_file_is_over_a_thousand_lines():
+    lines = {p.relative_to(CSRC.parent).as_posix(): len(p.read_text().splitlines()) for p in CSRC.rglob("*.[ch]")}
+    assert sorted(f"{p}: {n}" for p, n in lines.items() if n > 1000) == []

@@ -24,11 +24,11 @@ def _run(code: str, **env) -> subprocess.CompletedProcess:
 
 
 def test_fallback_when_the_kernel_is_missing():
-    # None in sys.modules makes `import bleukit._native_kernel` fail as an unbuilt one would.
+    # None in sys.modules makes `import bleukit.metrics.bleu._kernel` fail as an unbuilt one would.
     proc = _run(
         """
         import sys, warnings
-        sys.modules["bleukit._native_kernel"] = None
+        sys.modules["bleukit.metrics.bleu._kernel"] = None
         import bleukit
         print(bleukit.engine_name())
         with warnings.catch_warnings(record=True) as caught:
@@ -47,7 +47,7 @@ def test_fallback_when_the_kernel_is_missing():
     proc = _run(
         """
         import sys
-        sys.modules["bleukit._native_kernel"] = None
+        sys.modules["bleukit.metrics.bleu._kernel"] = None
         import bleukit
         bleukit.corpus_bleu(["a"], ["a"])
         """,

@@ -20,24 +20,23 @@ import pytest
 
 from bleukit import _native as loader
 from bleukit.metrics.bleu import kernel as _native
-from bleukit.metrics.bleu.pairs import PAIR_KERNEL
 
 REPO = Path(__file__).resolve().parents[2]
-KERNELS = ["_native_kernel", "_pairwise_kernel", "_resample_kernel"]
-BUILT = {"_native_kernel": _native.available(), "_pairwise_kernel": loader.load_kernel(PAIR_KERNEL) is not None,
-         "_resample_kernel": loader.load_kernel("bleukit._resample_kernel") is not None}
+#: BLEU's one compiled module (statistics, pairwise matches, formula) and the shared resampling one.
+KERNELS = ["bleukit.metrics.bleu._kernel", "bleukit._resample_kernel"]
+BUILT = {name: loader.load_kernel(name) is not None for name in KERNELS}
 FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 
 def _kernel(name: str):
     if not BUILT[name]:
-        pytest.skip(f"bleukit.{name} is not built")
-    return importlib.import_module(f"bleukit.{name}")
+        pytest.skip(f"{name} is not built")
+    return importlib.import_module(name)
 
 
 def _stub(name: str):
-    """(functions by name, constants by name, classes by name) of src/bleukit/<name>.pyi."""
-    tree = ast.parse((REPO / "src" / "bleukit" / f"{name}.pyi").read_text())
+    """(functions by name, constants by name, classes by name) of the module's .pyi beside it."""
+    tree = ast.parse((REPO / "src" / (name.replace(".", "/") + ".pyi")).read_text())
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     constants = {
         node.target.id: node
@@ -145,7 +144,7 @@ def test_importing_the_kernels_keeps_the_gil_off():
             "-W",
             "error",
             "-c",
-            "import sys, bleukit, bleukit._native_kernel, bleukit._pairwise_kernel; print(sys._is_gil_enabled())",
+            "import sys, bleukit, bleukit.metrics.bleu._kernel, bleukit._resample_kernel; print(sys._is_gil_enabled())",
         ],
         capture_output=True,
         text=True,
@@ -159,17 +158,20 @@ def test_importing_the_kernels_keeps_the_gil_off():
 def test_two_imports_have_their_own_state(name):
     """Module state, not globals: a second module object from the same extension works alone."""
     module = _kernel(name)
-    spec = importlib.util.spec_from_file_location(f"bleukit.{name}", module.__file__)
+    spec = importlib.util.spec_from_file_location(name, module.__file__)
     again = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(again)
     assert again is not module
-    if name == "_native_kernel":
+    if name == "bleukit.metrics.bleu._kernel":
         import numpy as np
 
         rows, nrefs = np.empty((1, 6), np.int64), np.empty(1, np.int64)
         again.text_statistics(["A b"], [["a b"]], again.TOK_13A, 1, 2, _native.character_table(False), rows, nrefs)
         assert rows.tolist() == [[2, 2, 2, 1, 2, 1]]
-    elif name == "_resample_kernel":
+        first, inverse = np.empty(3, np.int64), np.empty(3, np.int64)
+        assert again.unique_rows(np.array([[1, 2], [3, 4], [1, 2]], np.int64), 2, first, inverse) == 2
+        assert inverse.tolist() == [0, 1, 0]
+    else:
         from array import array
 
         assert again.Generator is not module.Generator  # a type per module object
@@ -177,9 +179,3 @@ def test_two_imports_have_their_own_state(name):
         again.Generator([7]).integers(100, ours)
         module.Generator([7]).integers(100, theirs)
         assert ours == theirs and len(set(ours)) > 1
-    else:
-        import numpy as np
-
-        first, inverse = np.empty(3, np.int64), np.empty(3, np.int64)
-        assert again.unique_rows(np.array([[1, 2], [3, 4], [1, 2]], np.int64), 2, first, inverse) == 2
-        assert inverse.tolist() == [0, 1, 0]

@@ -25,13 +25,10 @@
  * The file is compiled with -ffp-contract=off (no fused multiply-add), and float arithmetic in C99
  * rounds every assignment and cast to float, so each float32 step rounds as numpy's does.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "module.h"
 
 #include <math.h>
 #include <stdint.h>
-
-#include "pyhelpers.h"
 
 /* The smoothing methods, in the order of bleukit.metrics.bleu.formula.SMOOTH_CODES. */
 enum { SMOOTH_NONE = 0, SMOOTH_FLOOR = 1, SMOOTH_ADD_K = 2, SMOOTH_EXP = 3 };

@@ -1,7 +1,6 @@
 /*
- * bleukit.metrics.bleu._kernel: libm's exp() and log() over a vector of doubles (the glue is
- * bleukit.metrics.bleu.libm), and the BLEU of bootstrap resamples and approximate-randomization
- * trials without numpy (float32.c).
+ * exp and log of bleukit.metrics.bleu._kernel: libm's exp() and log() over a vector of doubles
+ * (the glue is bleukit.metrics.bleu.libm).
  *
  * Why: sacreBLEU computes BLEU with math.exp and math.log, which call the C library's exp() and
  * log(). numpy's own exp/log (SIMD code on CPUs with AVX-512) differ from them in the last bit for
@@ -9,7 +8,7 @@
  * every element, so a vectorised formula gives Python's floats bit for bit (math.log(x) is log(x)
  * for every finite x > 0; the formula never uses what this returns for x <= 0).
  *
- * Built with -ffp-contract=off and without -ffast-math (setup.py), so the compiler neither fuses
+ * The kernel is built with -ffp-contract=off and without -ffast-math (setup.py), so the compiler neither fuses
  * nor replaces the calls by its own vector versions (glibc declares those only under fast-math).
  *
  * Every argument is checked before any work: x a C-contiguous float64 buffer, out a writable one
@@ -17,13 +16,10 @@
  * GIL, a chunk of CHUNK items at a time, with a check for signals between chunks (Ctrl-C raises
  * KeyboardInterrupt within a few ms).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "module.h"
 
 #include <math.h>
 #include <stdint.h>
-
-#include "pyhelpers.h"
 
 /* Items per release of the GIL: a few ms of exp() or log(). */
 #define CHUNK ((Py_ssize_t)1 << 18)
@@ -84,59 +80,12 @@ done:
 static double libm_exp(double v) { return exp(v); }
 static double libm_log(double v) { return log(v); }
 
-static PyObject *py_exp(PyObject *self, PyObject *args) {
+PyObject *py_exp(PyObject *self, PyObject *args) {
     (void)self;
     return vector_call(args, libm_exp);
 }
 
-static PyObject *py_log(PyObject *self, PyObject *args) {
+PyObject *py_log(PyObject *self, PyObject *args) {
     (void)self;
     return vector_call(args, libm_log);
 }
-
-/* float32.c: BLEU of bootstrap resamples and of integer statistics as sacreBLEU scores them. */
-PyObject *bleu_float32_scores(PyObject *self, PyObject *args);
-PyObject *bleu_scores(PyObject *self, PyObject *args);
-
-static PyMethodDef methods[] = {
-    {"exp", py_exp, METH_VARARGS,
-     "exp(x, out)\n\n"
-     "out[i] = exp(x[i]) with the C library's exp() (what math.exp calls). x and out are C-contiguous\n"
-     "float64 buffers of the same length; out may be x itself. Releases the GIL for large vectors."},
-    {"log", py_log, METH_VARARGS,
-     "log(x, out)\n\n"
-     "out[i] = log(x[i]) with the C library's log() (what math.log calls for x > 0). x and out are\n"
-     "C-contiguous float64 buffers of the same length; out may be x itself. Releases the GIL for large\n"
-     "vectors."},
-    {"float32_scores", bleu_float32_scores, METH_VARARGS,
-     "float32_scores(sums, order, smooth_method, smooth_value, effective_order, weak_scalars, compensated_sum, out)\n\n"
-     "out[r] = sacreBLEU's BLEU of the float32 resample sums in row r of the int64 table sums (each in\n"
-     "[0, 2**24]), as bleukit.metrics.bleu.formula.score_float32_sums computes it (see csrc/metrics/bleu/float32.c)."},
-    {"scores", bleu_scores, METH_VARARGS,
-     "scores(sums, order, smooth_method, smooth_value, effective_order, compensated_sum, out)\n\n"
-     "out[r] = sacreBLEU's BLEU of the integer statistics in row r of the int64 table sums (each in [0, 2**53]),\n"
-     "as BLEU's formula (Metric.scores) computes it, without numpy (see csrc/metrics/bleu/float32.c)."},
-    {NULL, NULL, 0, NULL}};
-
-static PyModuleDef_Slot slots[] = {
-#ifdef Py_mod_multiple_interpreters
-    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
-#endif
-#ifdef Py_mod_gil
-    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
-#endif
-    {0, NULL}};
-
-static struct PyModuleDef moduledef = {
-    PyModuleDef_HEAD_INIT,
-    "bleukit.metrics.bleu._kernel",
-    "libm's exp and log over vectors, for BLEU's formula (see bleukit.metrics.bleu.libm).",
-    0,
-    methods,
-    slots,
-    NULL,
-    NULL,
-    NULL,
-};
-
-PyMODINIT_FUNC PyInit__kernel(void) { return PyModuleDef_Init(&moduledef); }

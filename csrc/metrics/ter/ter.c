@@ -14,8 +14,8 @@
  *    on without the GIL by `threads` threads taking sentences in small chunks.
  *  - Ctrl-C: Python runs signal handlers in the main thread only. When the call runs there, that
  *    thread checks for signals every TER_POLL_WORK units of its work and, once its chunks are
- *    done, every few ms while it waits for the other threads; a signal stops all threads and
- *    the handler's exception (KeyboardInterrupt) is raised.
+ *    done, every POLL_INTERVAL_MS while it waits for the other threads (common/pool.h); a signal
+ *    stops all threads and the handler's exception (KeyboardInterrupt) is raised.
  *
  * Items are read as their str value: a str subclass's methods (lower() among them) are never
  * called, as in the Python reference.
@@ -23,81 +23,33 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "common/buffers.h"
+#include "common/moduledef.h"
+#include "common/poll.h"
+#include "common/pool.h"
+#include "common/pyhelpers.h"
 #include "ter.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef _WIN32
-#include <errno.h>
-#include <pthread.h>
-#include <sys/time.h>
-#define TER_THREADS 1
-#else
-#define TER_THREADS 0
-#endif
+#define TER_THREADS POOL_THREADS
 
 /* Code points gathered per release of the GIL (some 0.1 s of work). */
 #define BATCH_CHARS ((int64_t)1 << 22)
 /* A sentence (hypothesis and references) holds at most this many code points, so its words
  * (each at least one code point) have int32 ids. */
-#define MAX_SENTENCE_CHARS ((int64_t)1 << 30)
+#define TER_MAX_SENTENCE_CHARS ((int64_t)1 << 30)
 /* Sentences a thread takes at a time. */
 #define CHUNK 8
 #define MAX_THREADS 256
-
-/* ------------------------------------------------------------------------------------------ */
-/* scratch buffers and work accounting (declared in ter.h)                                     */
-
-int ter_reserve(ter_work *w, ter_buf *b, size_t need, size_t size) {
-    if (need <= b->cap) return 0;
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < need) {
-        if (cap > ((size_t)1 << 50) / size) { /* no size here comes near: refuse instead of overflowing */
-            w->err = TER_NOMEM;
-            return -1;
-        }
-        cap *= 2;
-    }
-    void *d = realloc(b->d, cap * size);
-    if (!d) {
-        w->err = TER_NOMEM;
-        return -1;
-    }
-    b->d = d;
-    b->cap = cap;
-    return 0;
-}
-
-void ter_work_free(ter_work *w) {
-    ter_buf *all[] = {&w->pass_a, &w->pass_b, &w->chars, &w->word_start, &w->word_hash, &w->seg_first,
-                      &w->ids, &w->table, &w->lo, &w->hi, &w->off, &w->fwd, &w->bwd, &w->moves, &w->align,
-                      &w->hyp_err_sum, &w->ref_err_sum, &w->hyp, &w->cand, &w->row_a, &w->row_b,
-                      &w->post_start, &w->post_pos};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-        free(all[i]->d);
-        all[i]->d = NULL;
-        all[i]->n = all[i]->cap = 0;
-    }
-}
-
-int ter_tick(ter_work *w, uint64_t units) {
-    w->work += units;
-    if (w->work < TER_POLL_WORK || !w->poll) return 0;
-    w->work = 0;
-    if (w->poll(w->poll_state) < 0) {
-        if (!w->err) w->err = TER_INTERRUPTED;
-        return -1;
-    }
-    return 0;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* module state                                                                                */
 
 typedef struct {
     PyObject *str_lower;            /* str.lower, unbound: a subclass cannot override it */
-    unsigned long main_thread_ident; /* threading.main_thread().ident: where signal handlers run */
+    PyObject *main_thread;          /* threading.main_thread, asked at each call (common/poll.h) */
 } module_state;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -110,22 +62,11 @@ typedef struct {
     size_t n_seg, cap_held, cap_seg, n_sent, cap_sent;
 } batch;
 
+/* common/buffers.h's grow_array under the GIL: MemoryError on failure. */
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap) return 0;
-    size_t c = *cap ? *cap * 2 : 64;
-    while (c < need) c *= 2;
-    if (c > (size_t)PY_SSIZE_T_MAX / elem) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    void *q = PyMem_Realloc(*p, c * elem);
-    if (!q) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    *p = q;
-    *cap = c;
-    return 0;
+    if (grow_array(p, cap, need, elem) == GROW_OK) return 0;
+    PyErr_NoMemory();
+    return -1;
 }
 
 static void batch_clear(batch *b) {
@@ -135,9 +76,9 @@ static void batch_clear(batch *b) {
 
 static void batch_free(batch *b) {
     batch_clear(b);
-    PyMem_Free(b->held);
-    PyMem_Free(b->seg);
-    PyMem_Free(b->first_seg);
+    free(b->held);
+    free(b->seg);
+    free(b->first_seg);
 }
 
 /* The one check of a segment: a str no longer than the kernel's limit. */
@@ -186,9 +127,9 @@ static int64_t check_sentence(PyObject *hyp, PyObject *items, Py_ssize_t i) {
         PyObject *r = PyTuple_GET_ITEM(items, j);
         if (check_segment(r, i, j) < 0) return -1;
         chars += PyUnicode_GET_LENGTH(r); /* each at most 2^28: no overflow before the check */
-        if (chars > MAX_SENTENCE_CHARS) {
+        if (chars > TER_MAX_SENTENCE_CHARS) {
             PyErr_Format(PyExc_OverflowError, "sentence %zd is longer than %lld code points, the TER kernel's limit", i,
-                         (long long)MAX_SENTENCE_CHARS);
+                         (long long)TER_MAX_SENTENCE_CHARS);
             return -1;
         }
     }
@@ -284,17 +225,15 @@ typedef struct {
     int64_t *rows; /* the batch's first row */
     size_t next;   /* first sentence not taken yet */
     int stop;      /* set on a failure or a signal: every thread stops */
-    int running;   /* helper threads not finished */
 #if TER_THREADS
     pthread_mutex_t lock;
-    pthread_cond_t finished;
 #endif
 } shared_work;
 
 typedef struct {
     shared_work *sh;
     ter_work *w;
-    PyThreadState **saved; /* the main thread's saved state, for its signal checks */
+    poller *poll;          /* the calling thread's poller (common/poll.h), for its signal checks */
     const module_state *st;
 } worker;
 
@@ -325,10 +264,7 @@ static int poll_stop(void *state) { return stopped((shared_work *)((worker *)sta
 /* ter_work.poll of the main thread: take the GIL, run signal handlers, release it. */
 static int poll_signals(void *state) {
     worker *wk = (worker *)state;
-    PyEval_RestoreThread(*wk->saved);
-    const int r = PyErr_CheckSignals();
-    *wk->saved = PyEval_SaveThread();
-    if (r < 0) {
+    if (poller_check(wk->poll) < 0) {
         wk->w->err = TER_INTERRUPTED;
         set_stop(wk->sh);
         return -1;
@@ -365,42 +301,20 @@ static void work_on(worker *wk) {
     }
 }
 
-#if TER_THREADS
-static void *helper_main(void *arg) {
-    worker *wk = (worker *)arg;
-    work_on(wk);
-    pthread_mutex_lock(&wk->sh->lock);
-    wk->sh->running--;
-    pthread_cond_signal(&wk->sh->finished);
-    pthread_mutex_unlock(&wk->sh->lock);
-    return NULL;
+static void helper_main(void *arg) { work_on((worker *)arg); }
+
+/* The main thread's poll while it waits for the helpers (pool_finish): its work's poll, now. */
+static int wait_poll(void *arg) {
+    worker *main = (worker *)arg;
+    main->w->work = TER_POLL_WORK; /* poll now */
+    return ter_tick(main->w, 0) < 0 ? -1 : 0;
 }
 
-/* The main thread, its chunks done, waits for the helpers, checking for signals every few ms. */
-static void wait_for_helpers(worker *main) {
-    shared_work *sh = main->sh;
-    pthread_mutex_lock(&sh->lock);
-    while (sh->running > 0) {
-        struct timeval now;
-        struct timespec until;
-        gettimeofday(&now, NULL);
-        long usec = now.tv_usec + 5000;
-        until.tv_sec = now.tv_sec + usec / 1000000;
-        until.tv_nsec = (usec % 1000000) * 1000;
-        if (pthread_cond_timedwait(&sh->finished, &sh->lock, &until) == ETIMEDOUT && main->w->poll) {
-            pthread_mutex_unlock(&sh->lock);
-            main->w->work = TER_POLL_WORK; /* poll now */
-            ter_tick(main->w, 0);
-            pthread_mutex_lock(&sh->lock);
-        }
-    }
-    pthread_mutex_unlock(&sh->lock);
-}
-#endif
+typedef char max_threads_fit_a_pool[MAX_THREADS <= POOL_MAX_THREADS ? 1 : -1];
 
 /* Rows of the whole batch, without the GIL (the caller has released it). 0, or -1 with the
  * error in the first failing work's err. */
-static int run_batch(const batch *b, int64_t *rows, ter_work *works, int threads, PyThreadState **saved,
+static int run_batch(const batch *b, int64_t *rows, ter_work *works, int threads, poller *poll,
                      const module_state *st, int on_main_thread) {
     shared_work sh;
     memset(&sh, 0, sizeof(sh));
@@ -412,7 +326,7 @@ static int run_batch(const batch *b, int64_t *rows, ter_work *works, int threads
     for (int t = 0; t < threads; t++) {
         wk[t].sh = &sh;
         wk[t].w = &works[t];
-        wk[t].saved = saved;
+        wk[t].poll = poll;
         wk[t].st = st;
         works[t].err = TER_OK;
         works[t].poll = t == 0 ? (on_main_thread ? poll_signals : (threads > 1 ? poll_stop : NULL)) : poll_stop;
@@ -421,32 +335,17 @@ static int run_batch(const batch *b, int64_t *rows, ter_work *works, int threads
     }
 #if TER_THREADS
     pthread_mutex_init(&sh.lock, NULL); /* also taken by the one-thread path (take, poll) */
-    pthread_cond_init(&sh.finished, NULL);
-    if (threads > 1) {
-        pthread_t tid[MAX_THREADS];
-        int started = 0;
-        for (int t = 1; t < threads; t++) {
-            pthread_mutex_lock(&sh.lock);
-            sh.running++;
-            pthread_mutex_unlock(&sh.lock);
-            if (pthread_create(&tid[t], NULL, helper_main, &wk[t]) != 0) {
-                pthread_mutex_lock(&sh.lock);
-                sh.running--; /* fewer helpers: the others take its chunks */
-                pthread_mutex_unlock(&sh.lock);
-                break;
-            }
-            started = t;
-        }
-        work_on(&wk[0]);
-        wait_for_helpers(&wk[0]);
-        for (int t = 1; t <= started; t++) pthread_join(tid[t], NULL);
-    } else
 #endif
-    {
+    pool helpers;
+    if (threads > 1 && pool_init(&helpers) == 0) {
+        for (int t = 1; t < threads; t++)
+            if (pool_start(&helpers, helper_main, &wk[t]) < 0) break; /* fewer helpers: the others take its chunks */
+        work_on(&wk[0]);
+        pool_finish(&helpers, wk[0].w->poll ? wait_poll : NULL, &wk[0]);
+    } else {
         work_on(&wk[0]);
     }
 #if TER_THREADS
-    pthread_cond_destroy(&sh.finished);
     pthread_mutex_destroy(&sh.lock);
 #endif
     if (!sh.stop) return 0;
@@ -470,12 +369,6 @@ static int bool_arg(PyObject *obj, const char *name, int *out) {
     }
     *out = obj == Py_True;
     return 0;
-}
-
-static int is_int64_format(const char *f) {
-    if (!f) return 0;
-    if (*f == '@' || *f == '=' || *f == '<') f++;
-    return (f[0] == 'l' || f[0] == 'q') && f[1] == '\0';
 }
 
 static PyObject *py_statistics(PyObject *module, PyObject *args) {
@@ -532,20 +425,10 @@ static PyObject *py_statistics(PyObject *module, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "got %zd hypotheses but %zd reference lists", n, PyList_GET_SIZE(refs));
         goto done;
     }
-    if (PyObject_GetBuffer(out_in, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) goto done;
-    {
-        const uint16_t probe = 1;
-        const int little = *(const uint8_t *)&probe == 1;
-        if (out.itemsize != 8 || !is_int64_format(out.format) || (out.format[0] == '<' && !little) ||
-            ((uintptr_t)out.buf & 7u) != 0) {
-            PyErr_Format(PyExc_TypeError, "out must be a C-contiguous, aligned int64 array (format %.10s, itemsize %zd)",
-                         out.format ? out.format : "?", out.itemsize);
-            goto done;
-        }
-        if (n > PY_SSIZE_T_MAX / 24 || out.len != n * 24) {
-            PyErr_Format(PyExc_ValueError, "out must hold %zd rows of 3 int64 values", n);
-            goto done;
-        }
+    if (int64_buffer(out_in, &out, 1, "out") < 0) goto done; /* common/pyhelpers.h */
+    if (n > PY_SSIZE_T_MAX / 24 || out.len != n * 24) {
+        PyErr_Format(PyExc_ValueError, "out must hold %zd rows of 3 int64 values", n);
+        goto done;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *items = reference_items(PyList_GET_ITEM(refs, i), i);
@@ -562,7 +445,9 @@ static PyObject *py_statistics(PyObject *module, PyObject *args) {
     const int option_flags = (case_sensitive ? 0 : TER_LOWERCASE) | (normalized ? TER_NORMALIZE : 0) |
                              (no_punct ? TER_NO_PUNCT : 0) | (asian ? TER_ASIAN : 0);
     for (int t = 0; t < threads; t++) works[t].flags = option_flags;
-    const int on_main_thread = PyThread_get_thread_ident() == st->main_thread_ident;
+    poller poll;
+    if (poller_start(&poll, st->main_thread) < 0) goto done;
+    const int on_main_thread = poll.enabled;
     int64_t *rows = (int64_t *)out.buf;
     for (Py_ssize_t i = 0; i < n;) {
         const Py_ssize_t first = i;
@@ -573,9 +458,9 @@ static PyObject *py_statistics(PyObject *module, PyObject *args) {
             chars += c;
             i++;
         }
-        PyThreadState *saved = PyEval_SaveThread();
-        const int rc = run_batch(&b, rows + 3 * first, works, threads, &saved, st, on_main_thread);
-        PyEval_RestoreThread(saved);
+        poller_release(&poll);
+        const int rc = run_batch(&b, rows + 3 * first, works, threads, &poll, st, on_main_thread);
+        poller_acquire(&poll);
         batch_clear(&b);
         if (rc < 0) {
             if (!PyErr_Occurred()) {
@@ -598,7 +483,7 @@ done:
     }
     Py_XDECREF(hyps);
     Py_XDECREF(refs);
-    if (out.obj) PyBuffer_Release(&out);
+    buffer_release(&out);
     return result;
 }
 
@@ -666,16 +551,9 @@ static PyMethodDef methods[] = {
 
 static int module_exec(PyObject *m) {
     module_state *st = (module_state *)PyModule_GetState(m);
-    PyObject *threading = PyImport_ImportModule("threading");
-    PyObject *main = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
-    PyObject *ident = main ? PyObject_GetAttrString(main, "ident") : NULL;
-    Py_XDECREF(threading);
-    Py_XDECREF(main);
-    if (!ident) return -1;
-    st->main_thread_ident = PyLong_AsUnsignedLong(ident);
-    Py_DECREF(ident);
-    if (PyErr_Occurred()) return -1;
-    st->str_lower = PyObject_GetAttrString((PyObject *)&PyUnicode_Type, "lower");
+    st->main_thread = poll_main_thread();
+    if (!st->main_thread) return -1;
+    st->str_lower = str_lower_method();
     if (!st->str_lower) return -1;
     if (PyModule_AddIntConstant(m, "MAX_SEGMENT_CHARS", (long)TER_MAX_CHARS) < 0) return -1;
     return 0;
@@ -683,27 +561,25 @@ static int module_exec(PyObject *m) {
 
 static int module_traverse(PyObject *m, visitproc visit, void *arg) {
     module_state *st = (module_state *)PyModule_GetState(m);
-    if (st) Py_VISIT(st->str_lower);
+    if (st) {
+        Py_VISIT(st->str_lower);
+        Py_VISIT(st->main_thread);
+    }
     return 0;
 }
 
 static int module_clear(PyObject *m) {
     module_state *st = (module_state *)PyModule_GetState(m);
-    if (st) Py_CLEAR(st->str_lower);
+    if (st) {
+        Py_CLEAR(st->str_lower);
+        Py_CLEAR(st->main_thread);
+    }
     return 0;
 }
 
 static void module_free(void *m) { module_clear((PyObject *)m); }
 
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)module_exec},
-#ifdef Py_mod_multiple_interpreters /* Python 3.12+ */
-    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
-#endif
-#ifdef Py_mod_gil /* Python 3.13+ */
-    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
-#endif
-    {0, NULL}};
+static PyModuleDef_Slot slots[] = {KERNEL_SLOTS(module_exec)};
 
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT,

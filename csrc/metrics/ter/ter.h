@@ -1,6 +1,7 @@
 /*
- * bleukit TER kernel (bleukit.metrics.ter._kernel): what its three source files share.
+ * bleukit TER kernel (bleukit.metrics.ter._kernel): what its source files share.
  *
+ *   work.c   the per-thread scratch (ter_work): its buffers, the accounting of work between polls
  *   words.c  a segment's code points -> TER's words (tercom's normalisation, punctuation removal,
  *            the whitespace split), appended to the sentence's word store; words -> integer ids
  *   edits.c  edit distance with the beam and greedy block shifts on integer ids (the decisions
@@ -77,11 +78,11 @@ typedef struct {
     ter_buf post_start, post_pos;  /* int64_t, int32_t: the reference's positions of each word id */
 } ter_work;
 
-/* Make room for `need` items of `size` bytes; -1 (err = TER_NOMEM) when that fails. */
+/* work.c: make room for `need` items of `size` bytes; -1 (err = TER_NOMEM) when that fails. */
 int ter_reserve(ter_work *w, ter_buf *b, size_t need, size_t size);
 void ter_work_free(ter_work *w);
 
-/* Account for `units` of work, polling when due; -1 when the work must stop. */
+/* work.c: account for `units` of work, polling when due; -1 when the work must stop. */
 int ter_tick(ter_work *w, uint64_t units);
 
 /* words.c: append the words of one segment (a hypothesis, or with `reference` a reference, which

@@ -16,6 +16,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "common/hash.h"
 #include "ter.h"
 
 #include <string.h>
@@ -63,18 +64,6 @@ static int deleted(int flags, cp c) {
 /* ------------------------------------------------------------------------------------------ */
 /* the word store                                                                              */
 
-#define HASH_SEED 0xcbf29ce484222325ULL
-#define HASH_PRIME 0x100000001b3ULL
-
-static uint64_t finish_hash(uint64_t h, uint64_t len) {
-    h ^= len << 40;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
 
 /* Append the whitespace-separated words of text[0..n) to the store, deleting what no_punct deletes
  * (a deleted character joins its neighbours, as deleting it from the string does). */
@@ -93,7 +82,7 @@ static int split_words(ter_work *w, const cp *text, size_t n) {
         const cp c = text[i];
         if (Py_UNICODE_ISSPACE(c)) {
             if (in_word) {
-                hash[words] = finish_hash(h, (uint64_t)(k - (size_t)start[words]));
+                hash[words] = finish_hash(h, k - (size_t)start[words]);
                 words++;
                 in_word = 0;
             }
@@ -109,7 +98,7 @@ static int split_words(ter_work *w, const cp *text, size_t n) {
         h = (h ^ c) * HASH_PRIME;
     }
     if (in_word) {
-        hash[words] = finish_hash(h, (uint64_t)(k - (size_t)start[words]));
+        hash[words] = finish_hash(h, k - (size_t)start[words]);
         words++;
     }
     w->chars.n = k;

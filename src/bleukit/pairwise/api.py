@@ -12,7 +12,7 @@ done N x M times except the clipping (:mod:`bleukit.metrics.bleu.pairs`):
    references holding it and how often); hypothesis n-grams that no reference holds are dropped,
    since they can only add to the totals, which follow from the length;
 3. for each hypothesis, its n-grams walk their postings and add ``min(hyp count, ref count)`` to
-   the matches of each reference (compiled in ``bleukit._pairwise_kernel``, GIL released,
+   the matches of each reference (compiled in BLEU's kernel, ``bleukit.metrics.bleu._kernel``, GIL released,
    ``threads=``; a numpy version of the same loop is the reference and fallback);
 4. the (hyp length, ref length, matches, totals) rows are scored by the one BLEU formula,
    :func:`bleukit.metrics.bleu.formula.score_table`, a block of hypotheses at a time (the kernel hands over

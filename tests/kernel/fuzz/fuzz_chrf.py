@@ -1,4 +1,4 @@
-"""Coverage-guided differential fuzz target: the chrF kernel (csrc/metrics/chrf/chrf.c) against its
+"""Coverage-guided differential fuzz target: the chrF kernel (csrc/metrics/chrf/) against its
 pure-Python reference (bleukit.metrics.chrf.reference).
 
 One input (bytes) is a small corpus and its options, so a seed file is readable text:

@@ -1,4 +1,4 @@
-"""Glue between BLEU and its compiled kernel (``bleukit._native_kernel``, sources in ``csrc/``).
+"""Glue between BLEU and its compiled kernel (``bleukit.metrics.bleu._kernel``, sources in ``csrc/metrics/bleu/``).
 
 Two entry points: :func:`native_text_statistics` (the text path) and
 :func:`native_flat_ids_statistics` (token ids). Both release the GIL while they count and stop
@@ -39,7 +39,7 @@ KERNEL = _native.MAIN_KERNEL
 _kernel: Optional[ModuleType] = _native.load_kernel(KERNEL)
 unavailable_reason: Optional[str] = _native.kernel_error(KERNEL)
 
-#: Tokenizers the kernel implements, with their codes in the C source (the TOK_* enum of csrc/kernel.h).
+#: Tokenizers the kernel implements, with their codes in the C source (the TOK_* enum of csrc/metrics/bleu/bleu.h).
 NATIVE_TOKENIZERS = {"13a": 0, "intl": 1, "zh": 2, "char": 3, "none": 4}
 
 _table: Optional[bytes] = None  # mteval and Chinese classes
@@ -133,7 +133,7 @@ def _decode(codes: "np.ndarray") -> str:
 
 
 def _flags() -> dict:
-    # The bits are the kernel's (CLS_* in csrc/kernel.h), read from the module rather than copied.
+    # The bits are the kernel's (CLS_* in csrc/metrics/bleu/bleu.h), read from the module rather than copied.
     if _kernel is None:
         raise RuntimeError(unavailable_reason)
     return {name: getattr(_kernel, f"CLS_{name}") for name in ("P", "S", "N", "ZH", "13A", "DIGIT")}

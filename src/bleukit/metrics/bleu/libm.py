@@ -42,8 +42,8 @@ __all__ = ["KERNEL", "exp", "log", "python_sum", "COMPENSATED_SUM"]
 # This module imports numpy where it is first used, not at import: the formula reads the two
 # constants below on its numpy-free routes (the command line's ``-b``, :func:`.formula.score_row`).
 
-#: The compiled module (built from csrc/metrics/bleu/): libm's exp and log, and the float32 scores.
-KERNEL = "bleukit.metrics.bleu._kernel"
+#: BLEU's compiled module (built from csrc/metrics/bleu/): here libm's exp and log, and the float32 scores.
+KERNEL = _native.MAIN_KERNEL
 
 #: Whether this Python's ``sum`` of floats is compensated (Neumaier; CPython 3.12 and later).
 COMPENSATED_SUM = sum([1.0, 1e100, 1.0, -1e100]) == 2.0

@@ -8,7 +8,7 @@ What :func:`bleukit.pairwise_bleu` and MBR run for BLEU (``BLEU.pairwise_scores`
    references holding it and how often); hypothesis n-grams that no reference holds are dropped,
    since they can only add to the totals, which follow from the length;
 3. for each hypothesis, its n-grams walk their postings and add ``min(hyp count, ref count)`` to
-   the matches of each reference (compiled in ``bleukit._pairwise_kernel``, GIL released,
+   the matches of each reference (compiled in BLEU's kernel, ``bleukit.metrics.bleu._kernel``, GIL released,
    ``threads=``; a numpy version of the same loop is the reference and fallback);
 4. the (hyp length, ref length, matches, totals) rows are scored by the one BLEU formula,
    :func:`bleukit.metrics.bleu.formula.score_table`, a block of hypotheses at a time (the kernel
@@ -41,7 +41,6 @@ from .options import BleuOptions
 from .statistics import ngram_counts, stats_columns
 
 __all__ = [
-    "PAIR_KERNEL",
     "pair_kernel",
     "Tables",
     "Pairs",
@@ -57,17 +56,13 @@ __all__ = [
     "expand",
 ]
 
-#: The module name of the compiled pair loop.
-PAIR_KERNEL = "bleukit._pairwise_kernel"
-
-
 def pair_kernel() -> Optional[ModuleType]:
     """The compiled pair loop to use now, or ``None`` for the numpy loop (``bleukit._native`` decides).
 
     >>> pair_kernel() is None or hasattr(pair_kernel(), "pair_matches")
     True
     """
-    return _native.kernel(PAIR_KERNEL)
+    return _native.kernel(_native.MAIN_KERNEL)
 
 
 #: Statistics rows scored at once: bounds the scoring memory to a few MB whatever N x M is.

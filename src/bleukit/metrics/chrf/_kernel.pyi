@@ -1,4 +1,4 @@
-"""Type stub of the compiled chrF kernel (csrc/metrics/chrf/chrf.c); the glue is extract.py."""
+"""Type stub of the compiled chrF kernel (csrc/metrics/chrf/); the glue is extract.py."""
 
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 

@@ -1,23 +1,21 @@
 /*
- * bleukit native statistics kernel (bleukit._native_kernel): what its source files share.
+ * BLEU's kernel (bleukit.metrics.bleu._kernel): what its GIL-free parts share.
  *
- *   tokenize.c  one segment's code points -> tokens (bleukit.engine.preprocess: rstrip, the
- *               tokenizer's rules, split), appended to the sentence's token store
+ *   tokenize.c  one segment's code points -> tokens (bleukit.metrics.bleu.extract's preprocess:
+ *               rstrip, the tokenizer's rules, split), appended to the sentence's token store
  *   count.c     a sentence's tokens (or integer ids) -> one statistics row (clipped n-gram
- *               matches and totals in sacreBLEU's column order); growable arrays
- *   module.c    the Python entry points: the one argument check, gathering text under the GIL,
- *               the work itself without it, the module's state and constants
+ *               matches and totals in sacreBLEU's column order); the workspace's buffers
  *
- * The headers every bleukit kernel shares: hash.h (mix64), poll.h (Ctrl-C without the GIL) and
- * pyhelpers.h (argument checks, module.c only).
+ * The Python entry points (module.h: text.c, batch.c, ids.c, pairwise.c, libm.c, float32.c,
+ * module.c) use them; the headers every kernel shares are in csrc/common/.
  *
  * Nothing in tokenize.c or count.c touches a Python object or the Python error state: they run
- * with the GIL released and report failures through workspace.err, which module.c turns into an
- * exception once it holds the GIL again. Their one way to Python is the poll (ws_work), which
- * takes the GIL before it runs the signal handlers.
+ * with the GIL released and report failures through workspace.err, which the entry points turn
+ * into an exception once they hold the GIL again. Their one way to Python is the poll (ws_work),
+ * which takes the GIL before it runs the signal handlers.
  */
-#ifndef BLEUKIT_KERNEL_H
-#define BLEUKIT_KERNEL_H
+#ifndef BLEUKIT_BLEU_H
+#define BLEUKIT_BLEU_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,10 +23,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hash.h"
-#include "poll.h"
+#include "common/buffers.h"
+#include "common/hash.h"
+#include "common/limits.h"
+#include "common/poll.h"
 
-/* Bits of the character-class table built by bleukit._native.character_table (one byte per
+/* Bits of the character-class table built by bleukit.metrics.bleu.kernel.character_table (one byte per
  * code point). The Python side reads the same values from the module's CLS_* constants. */
 #define CLS_P 1u      /* \p{P} as the regex package sees it */
 #define CLS_S 2u      /* \p{S} */
@@ -38,34 +38,19 @@
 #define CLS_DIGIT 32u /* [0-9] of the MtevalRule patterns */
 #define TABLE_SIZE 0x110000
 
-/* Tokenizer codes, exported as the module's TOK_* constants (bleukit._native.NATIVE_TOKENIZERS
- * names them; tests/test_native.py checks that the two agree). */
+/* Tokenizer codes, exported as the module's TOK_* constants (bleukit.metrics.bleu.kernel's
+ * NATIVE_TOKENIZERS names them; tests/kernel/test_native.py checks that the two agree). */
 enum { TOK_13A = 0, TOK_INTL = 1, TOK_ZH = 2, TOK_CHAR = 3, TOK_NONE = 4 };
 
-/* Why a step without the GIL failed (module.c raises the matching exception). */
-enum { KERR_NONE = 0, KERR_NOMEM, KERR_TOO_LONG, KERR_INTERRUPTED, KERR_SUM_OVERFLOW };
-
-typedef uint32_t cp_t;
-
-/* Size limits. A sentence (hypothesis and references together) holds at most MAX_SENTENCE_CHARS
- * code points and its hypothesis at most MAX_HYP_TOKENS tokens (n-gram keys pack two ids into
- * 64 bits), so no size computed from them (a few times a length, plus a few) can overflow;
- * module.c rejects longer input with OverflowError before any work. Buffers never grow past
- * MAX_BUFFER_BYTES, so doubling a capacity cannot overflow either. */
-#define MAX_SENTENCE_CHARS ((int64_t)1 << 40)
-#define MAX_HYP_TOKENS ((int64_t)INT32_MAX)
-#define MAX_BUFFER_BYTES ((size_t)1 << 50)
-
-/* Token hash: FNV-1a over the code points (accumulated while splitting), then mixed; never
- * EMPTY_KEY, the hash table's marker of a free slot. */
-#define EMPTY_KEY UINT64_MAX
-#define HASH_SEED 0xcbf29ce484222325ULL
-#define HASH_PRIME 0x100000001b3ULL
-
-static inline uint64_t finish_hash(uint64_t h, size_t len) {
-    h = mix64(h ^ ((uint64_t)len << 40));
-    return h == EMPTY_KEY ? h - 1 : h;
-}
+/* Why a step without the GIL failed (args.c's raise_kernel_error raises the matching
+ * exception). The first codes are grow_array's (common/buffers.h). */
+enum {
+    KERR_NONE = GROW_OK,
+    KERR_NOMEM = GROW_NOMEM,
+    KERR_TOO_LONG = GROW_TOO_LONG,
+    KERR_INTERRUPTED,
+    KERR_SUM_OVERFLOW
+};
 
 typedef struct {
     cp_t *d;
@@ -118,7 +103,7 @@ typedef struct {
     unsigned word_isolate;
     int word_ready;
     poller *poll;      /* the calling thread's (poll.h); a worker thread's is disabled */
-    /* With worker threads (module.c): set by whichever thread must stop them all (Ctrl-C in the
+    /* With worker threads (text.c): set by whichever thread must stop them all (Ctrl-C in the
      * calling thread, a failure in any); every thread reads it every POLL_SLICE units. NULL
      * when the call runs on one thread. */
     volatile int *stop;
@@ -156,21 +141,30 @@ static inline int ws_progress(workspace *ws, size_t *mark, size_t pos) {
     return ws_work(ws, units);
 }
 
-/* count.c */
-/* Grow an array of `elem`-byte items to hold at least `need` (the capacity doubles from 64,
- * never past MAX_BUFFER_BYTES). 0, or KERR_NOMEM / KERR_TOO_LONG with the array unchanged. Plain
- * realloc, no Python error state: the workspace's buffers grow without the GIL, and module.c's
- * batch arrays (which grow under it) use the same function and raise the error themselves. */
-int grow_array(void **data, size_t *cap, size_t need, size_t elem);
-int cp_grow(workspace *ws, cpbuf *b, size_t need);
-int i64_grow(workspace *ws, i64buf *b, size_t need);
+/* The workspace's buffers grow with grow_array (common/buffers.h); a failure is recorded in
+ * ws->err. -1 on failure. */
+static inline int ws_grow(workspace *ws, void **d, size_t *cap, size_t need, size_t elem) {
+    const int err = grow_array(d, cap, need, elem);
+    if (err) ws->err = err;
+    return err ? -1 : 0;
+}
 /* Room for `need` items; the common case (there is room) stays inline in the hot loops. */
 static inline int cp_reserve(workspace *ws, cpbuf *b, size_t need) {
-    return need <= b->cap ? 0 : cp_grow(ws, b, need);
+    if (need <= b->cap) return 0;
+    void *d = b->d;
+    const int r = ws_grow(ws, &d, &b->cap, need, sizeof(cp_t));
+    b->d = (cp_t *)d;
+    return r;
 }
 static inline int i64_reserve(workspace *ws, i64buf *b, size_t need) {
-    return need <= b->cap ? 0 : i64_grow(ws, b, need);
+    if (need <= b->cap) return 0;
+    void *d = b->d;
+    const int r = ws_grow(ws, &d, &b->cap, need, sizeof(int64_t));
+    b->d = (int64_t *)d;
+    return r;
 }
+
+/* count.c */
 void workspace_free(workspace *ws);
 /* Row of the sentence whose segments seg_start delimits (segment 0 the hypothesis, then the
  * references): text tokens of the store, or with `values` the integers values[seg_start[0]..]. */

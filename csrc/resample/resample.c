@@ -38,7 +38,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pyhelpers.h"
+#include "common/moduledef.h"
+#include "common/pyhelpers.h"
 
 #if defined(__SIZEOF_INT128__)
 #define HAVE_UINT128 1
@@ -914,19 +915,12 @@ static int module_clear(PyObject *m) {
 
 static void module_free(void *m) { module_clear((PyObject *)m); }
 
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)module_exec},
-#ifdef Py_mod_multiple_interpreters /* 3.12+: no global state, so each interpreter may have its own GIL */
-    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
-#endif
-#ifdef Py_mod_gil /* 3.13+: a Generator's methods lock it (critical sections); gather_sums owns its buffers */
-    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
-#endif
-    {0, NULL}};
+/* Py_mod_gil: a Generator's methods lock it (critical sections); gather_sums owns its buffers. */
+static PyModuleDef_Slot slots[] = {KERNEL_SLOTS(module_exec)};
 
 static struct PyModuleDef moduledef = {
     .m_base = PyModuleDef_HEAD_INIT,
-    .m_name = "_resample_kernel",
+    .m_name = "bleukit._resample_kernel",
     .m_doc = "numpy's default_rng draws and resampled sums without numpy (see bleukit.resampling).",
     .m_size = sizeof(module_state),
     .m_methods = methods,

@@ -1,7 +1,8 @@
 /*
- * bleukit pairwise kernel: clipped n-gram matches of every hypothesis against every reference.
+ * pair_matches and unique_rows of bleukit.metrics.bleu._kernel: clipped n-gram matches of every
+ * hypothesis against every reference.
  *
- * The Python side (bleukit.pairwise) tokenizes and counts each sentence once and hands over two
+ * The Python side (bleukit.metrics.bleu.pairs) tokenizes and counts each sentence once and hands over two
  * counted tables with n-grams as integer ids:
  *   - per hypothesis i, its entries hyp_ptr[i] .. hyp_ptr[i+1]: (n-gram id, order - 1, count);
  *   - per n-gram id g, its postings post_ptr[g] .. post_ptr[g+1]: (reference j, count).
@@ -14,38 +15,21 @@
  *
  * All arrays are checked (int64 buffers, sizes, monotone pointers, ids in range) before the GIL
  * is released; the loop then runs on `threads` threads over disjoint hypothesis ranges (disjoint
- * output rows). In the main thread the calling thread polls for signals every 10 ms (poll.h)
+ * output rows). In the main thread the calling thread polls for signals every 10 ms (common/poll.h)
  * while it works and while it waits for the others, so Ctrl-C stops even one long call; the
  * other threads then stop at their next report.
- *
- * Multi-phase init (PEP 489) with module state (threading.main_thread, for poll.h), no global
- * state, and the GIL not needed (Py_mod_gil): every call works on its own buffers.
+ * Every call works on its own buffers (the module's state, module.c, holds threading.main_thread
+ * for the poll).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
-#include "hash.h"
-#include "poll.h"
-#include "pyhelpers.h"
+#include "module.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef _WIN32
-#include <pthread.h>
-#include <time.h>
-#define PAIRWISE_THREADS 1
-#else
-#define PAIRWISE_THREADS 0
-#endif
-#define MAX_THREADS 64
+#include "common/pool.h"
 
-typedef struct {
-    PyObject *main_thread; /* threading.main_thread (poll.h) */
-} module_state;
-
-static module_state *state_of(PyObject *module) { return (module_state *)PyModule_GetState(module); }
+#define PAIRWISE_THREADS POOL_THREADS
 
 typedef struct {
     const int64_t *hyp_ptr, *hyp_gid, *hyp_ord, *hyp_cnt;
@@ -58,25 +42,23 @@ typedef struct {
 /* progress: the calling thread polls, worker threads ask whether it was interrupted           */
 
 #if PAIRWISE_THREADS
-/* What the calling thread and its workers share. */
+/* What the calling thread and its workers (common/pool.h) share. */
 typedef struct {
-    pthread_mutex_t lock;
-    pthread_cond_t finished; /* signalled when a worker ends */
-    int running;             /* workers not finished */
-    int stop;                /* the caller was interrupted: workers stop at their next report */
+    pool pool; /* its lock guards `stop` */
+    int stop;  /* the caller was interrupted: workers stop at their next report */
 } crew;
 
 static int crew_stopped(crew *c) {
-    pthread_mutex_lock(&c->lock);
+    pool_lock(&c->pool);
     const int stop = c->stop;
-    pthread_mutex_unlock(&c->lock);
+    pool_unlock(&c->pool);
     return stop;
 }
 
 static void crew_set_stop(crew *c) {
-    pthread_mutex_lock(&c->lock);
+    pool_lock(&c->pool);
     c->stop = 1;
-    pthread_mutex_unlock(&c->lock);
+    pool_unlock(&c->pool);
 }
 #else
 typedef int crew; /* no worker threads */
@@ -139,61 +121,37 @@ typedef struct {
     crew *crew;
 } slice;
 
-static void *run_slice(void *arg) {
+static void run_slice(void *arg) {
     const slice *s = (const slice *)arg;
     const reporter r = {NULL, s->crew};
     run_rows(s->jb, s->lo, s->hi, &r);
-    pthread_mutex_lock(&s->crew->lock);
-    s->crew->running--;
-    pthread_cond_signal(&s->crew->finished);
-    pthread_mutex_unlock(&s->crew->lock);
-    return NULL;
 }
 
-/* The calling thread, its own slice done (rc < 0: interrupted already): wait for the workers,
- * polling every POLL_INTERVAL_MS where signal handlers run. An interrupted wait tells the workers
- * to stop and still waits for them: they use the caller's buffers. -1 when interrupted. */
-static int crew_wait(crew *c, poller *p, int rc) {
-    pthread_mutex_lock(&c->lock);
-    while (c->running > 0) {
-        if (!p->enabled || rc < 0) {
-            pthread_cond_wait(&c->finished, &c->lock);
-            continue;
-        }
-        struct timespec deadline;
-        clock_gettime(CLOCK_REALTIME, &deadline);
-        deadline.tv_nsec += POLL_INTERVAL_MS * 1000000L;
-        if (deadline.tv_nsec >= 1000000000L) {
-            deadline.tv_sec += 1;
-            deadline.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&c->finished, &c->lock, &deadline);
-        if (c->running == 0) break;
-        pthread_mutex_unlock(&c->lock); /* never hold the lock while waiting for the GIL */
-        rc = poller_check(p);
-        pthread_mutex_lock(&c->lock);
-        if (rc < 0) c->stop = 1;
-    }
-    pthread_mutex_unlock(&c->lock);
-    return rc;
+/* The calling thread's poll while it waits for the workers (pool_finish): a raised handler tells
+ * the workers to stop; the wait goes on until they have (they use the caller's buffers). */
+typedef struct {
+    poller *poll;
+    crew *crew;
+    int rc; /* -1 once interrupted */
+} waiting;
+
+static int crew_poll(void *arg) {
+    waiting *w = (waiting *)arg;
+    w->rc = poller_check(w->poll);
+    if (w->rc < 0) crew_set_stop(w->crew);
+    return w->rc;
 }
+
+typedef char max_threads_fit_a_pool[MAX_THREADS <= POOL_MAX_THREADS ? 1 : -1];
 
 /* Rows i0..i1-1 on `threads` threads: the last slice on this one, a slice whose thread cannot
  * start here too. Equal numbers of hypothesis entries per thread rather than equal rows: entries
  * are the work. -1 when interrupted. */
 static int run_threads(const job *jb, int threads, poller *p) {
-    pthread_t tid[MAX_THREADS];
     slice parts[MAX_THREADS];
-    int created[MAX_THREADS];
     crew c;
-    c.running = 0;
     c.stop = 0;
-    if (pthread_mutex_init(&c.lock, NULL) != 0) threads = 1;
-    else if (pthread_cond_init(&c.finished, NULL) != 0) {
-        pthread_mutex_destroy(&c.lock);
-        threads = 1;
-    }
-    if (threads == 1) {
+    if (pool_init(&c.pool) < 0) {
         const reporter r = {p, NULL};
         return run_rows(jb, jb->i0, jb->i1, &r);
     }
@@ -213,26 +171,13 @@ static int run_threads(const job *jb, int threads, poller *p) {
         parts[t].hi = hi;
         parts[t].crew = &c;
         lo = hi;
-        created[t] = 0;
-        if (t + 1 < threads && rc == 0) {
-            pthread_mutex_lock(&c.lock);
-            c.running++;
-            pthread_mutex_unlock(&c.lock);
-            created[t] = pthread_create(&tid[t], NULL, run_slice, &parts[t]) == 0;
-            if (!created[t]) {
-                pthread_mutex_lock(&c.lock);
-                c.running--;
-                pthread_mutex_unlock(&c.lock);
-            }
-        }
-        if (!created[t] && rc == 0) rc = run_rows(jb, parts[t].lo, parts[t].hi, &mine);
+        int started = 0;
+        if (t + 1 < threads && rc == 0) started = pool_start(&c.pool, run_slice, &parts[t]) == 0;
+        if (!started && rc == 0) rc = run_rows(jb, parts[t].lo, parts[t].hi, &mine);
     }
-    rc = crew_wait(&c, p, rc);
-    for (int t = 0; t < threads; t++)
-        if (created[t]) pthread_join(tid[t], NULL);
-    pthread_cond_destroy(&c.finished);
-    pthread_mutex_destroy(&c.lock);
-    return rc;
+    waiting w = {p, &c, rc};
+    pool_finish(&c.pool, p->enabled && rc == 0 ? crew_poll : NULL, &w);
+    return w.rc;
 }
 #endif
 
@@ -270,7 +215,7 @@ static int check_range(const int64_t *x, Py_ssize_t n, int64_t lo, int64_t hi, c
 
 enum { HYP_PTR, HYP_GID, HYP_ORD, HYP_CNT, POST_PTR, POST_REF, POST_CNT, OUT, N_ARRAYS };
 
-static PyObject *py_pair_matches(PyObject *module, PyObject *args) {
+PyObject *py_pair_matches(PyObject *module, PyObject *args) {
     static const char *const names[N_ARRAYS] = {"pairwise: hyp_ptr",  "pairwise: hyp_gid",  "pairwise: hyp_ord",
                                                 "pairwise: hyp_cnt",  "pairwise: post_ptr", "pairwise: post_ref",
                                                 "pairwise: post_cnt", "pairwise: out"};
@@ -364,9 +309,9 @@ done:
 /* Distinct rows of an int64 (R, width) table, by hashing: first_out[k] is the first row of the
  * k-th distinct row, inverse_out[r] the distinct row of row r; returns their number. Pairwise
  * statistics repeat a lot (at N = 1024 real sentences, 1M pairs have some 37k distinct rows), so
- * bleukit.pairwise scores the distinct rows only. */
+ * bleukit.metrics.bleu.pairs scores the distinct rows only. */
 
-static PyObject *py_unique_rows(PyObject *module, PyObject *args) {
+PyObject *py_unique_rows(PyObject *module, PyObject *args) {
     PyObject *rows_in, *first_in, *inverse_in;
     Py_buffer rb = {0}, fb = {0}, ib = {0};
     Py_ssize_t width;
@@ -437,61 +382,3 @@ done:
     buffer_release(&ib);
     return result;
 }
-
-/* ------------------------------------------------------------------------------------------ */
-/* module                                                                                      */
-
-static PyMethodDef methods[] = {
-    {"pair_matches", py_pair_matches, METH_VARARGS,
-     "pair_matches($module, hyp_ptr, hyp_gid, hyp_ord, hyp_cnt, post_ptr, post_ref, post_cnt, i0, i1, m, order,\n"
-     "             out, threads, width=-1, offset=0, /)\n--\n\n"
-     "Zero out (int64, (i1 - i0) x m x width) and write the clipped n-gram matches of hypotheses i0..i1-1\n"
-     "against references 0..m-1 into its columns offset..offset+order-1, from the counted tables\n"
-     "(all int64, see csrc/pairwise.c). width -1 means order. Releases the GIL."},
-    {"unique_rows", py_unique_rows, METH_VARARGS,
-     "unique_rows($module, rows, width, first_out, inverse_out, /)\n--\n\n"
-     "Distinct rows of an int64 table: first_out[:k] their first row indices, inverse_out each row's distinct\n"
-     "row; returns k. Releases the GIL."},
-    {NULL, NULL, 0, NULL}};
-
-static int module_exec(PyObject *m) {
-    module_state *st = state_of(m);
-    st->main_thread = poll_main_thread();
-    return st->main_thread ? 0 : -1;
-}
-
-static int module_traverse(PyObject *m, visitproc visit, void *arg) {
-    Py_VISIT(state_of(m)->main_thread);
-    return 0;
-}
-
-static int module_clear(PyObject *m) {
-    Py_CLEAR(state_of(m)->main_thread);
-    return 0;
-}
-
-static void module_free(void *m) { module_clear((PyObject *)m); }
-
-static PyModuleDef_Slot slots[] = {
-    {Py_mod_exec, (void *)module_exec},
-#ifdef Py_mod_multiple_interpreters /* 3.12+: no global state, so each interpreter may have its own GIL */
-    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
-#endif
-#ifdef Py_mod_gil /* 3.13+: safe without the GIL (see the top of this file) */
-    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
-#endif
-    {0, NULL}};
-
-static struct PyModuleDef moduledef = {
-    .m_base = PyModuleDef_HEAD_INIT,
-    .m_name = "_pairwise_kernel",
-    .m_doc = "bleukit's compiled pairwise match loop (see bleukit.pairwise).",
-    .m_size = sizeof(module_state),
-    .m_methods = methods,
-    .m_slots = slots,
-    .m_traverse = module_traverse,
-    .m_clear = module_clear,
-    .m_free = module_free,
-};
-
-PyMODINIT_FUNC PyInit__pairwise_kernel(void) { return PyModuleDef_Init(&moduledef); }

@@ -1,5 +1,5 @@
 /*
- * Ctrl-C while a kernel works without the GIL: shared by every bleukit kernel.
+ * Ctrl-C while a kernel works without the GIL: the one poller every bleukit kernel uses.
  *
  * Python runs signal handlers only in the main thread of the main interpreter, and only in a
  * thread that holds the GIL. A kernel that releases the GIL for long work therefore reports its
@@ -31,8 +31,8 @@
  *     poller_acquire(&p);                                 (Py_END_ALLOW_THREADS)
  *     if (interrupted) goto error;                        (the handler's exception is set)
  *
- * Only the calling thread may poll; worker threads it starts stop when it tells them to (see
- * pairwise.c).
+ * Only the calling thread may poll; worker threads it starts (pool.h) stop when it tells them to,
+ * and it polls while it waits for them.
  */
 #ifndef BLEUKIT_POLL_H
 #define BLEUKIT_POLL_H

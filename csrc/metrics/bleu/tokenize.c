@@ -1,15 +1,15 @@
 /*
- * Tokenization of one segment on code points, reproducing bleukit.engine.preprocess (lowercase,
+ * Tokenization of one segment on code points, reproducing bleukit.metrics.bleu.extract.preprocess (lowercase,
  * rstrip, tokenize, split) exactly:
  *  - whitespace (rstrip/strip/split) is CPython's own Py_UNICODE_ISSPACE, i.e. str.isspace();
- *  - lowercasing of non-ASCII text is str.lower() itself, applied by module.c under the GIL
+ *  - lowercasing of non-ASCII text is str.lower() itself, applied by batch.c under the GIL
  *    before the text gets here; ASCII text is lowercased while it is read (A-Z -> a-z is all
  *    str.lower() does to it);
  *  - the character classes (13a punctuation, intl \p{P} \p{S} \p{N}, zh ranges) come in a table
- *    built by bleukit._native.character_table from the very patterns and ranges the Python
+ *    built by bleukit.metrics.bleu.kernel.character_table from the very patterns and ranges the Python
  *    tokenizers use.
  * The mteval rules are named as in bleukit.tokenizers.MtevalRule (PUNCTUATION, DOT_AFTER_NON_DIGIT,
- * DOT_BEFORE_NON_DIGIT, DASH_AFTER_DIGIT: the four patterns of _MTEVAL_RULES, in order).
+ * DOT_BEFORE_NON_DIGIT, DASH_AFTER_DIGIT: the four patterns of bleukit.tokenizers.mteval.MTEVAL_RULES, in order).
  *
  * Runs without the GIL: no Python object or error state is touched; failures set ws->err. Every
  * pass over a segment reports its work (ws_work, poll.h) at least every POLL_SLICE code points,
@@ -18,7 +18,7 @@
  * and scan at most POLL_SLICE at a time; intl cuts a long line into pieces that tokenize
  * independently (intl_cut), which keeps its rules' loops free of any check.
  */
-#include "kernel.h"
+#include "bleu.h"
 
 #include <string.h>
 
@@ -160,7 +160,7 @@ static inline void copy_run(cp_t *o, size_t *w, const cp_t *s, size_t from, size
     }
 }
 
-/* The four mteval rules of tokenizers._MTEVAL_RULES, applied one after the other from `in`;
+/* The four mteval rules of tokenizers.mteval.MTEVAL_RULES, applied one after the other from `in`;
  * the result is in `in` again (it swaps through `tmp`). Each rule is a regex substitution of a
  * two-character pattern, i.e. a left-to-right scan where a match consumes both characters; all
  * but PUNCTUATION jump from one trigger character ('.', ',' or '-') to the next and copy the runs between. */
@@ -513,7 +513,7 @@ static const uint8_t *word_chars(workspace *ws, unsigned isolate) {
  * of its own unless both neighbours are digits (DOT_AFTER_NON_DIGIT, DOT_BEFORE_NON_DIGIT); '-' is a token of its own when
  * the character before it is a digit (DASH_AFTER_DIGIT); everything else sticks to its neighbours. With
  * `padded` (13a's f" {line} ") a missing neighbour is a space, otherwise (zh) no rule can match
- * across the line's ends. Tokens are spans of the unchanged line. tests/test_native.py and the
+ * across the line's ends. Tokens are spans of the unchanged line. tests/kernel/test_native.py and the
  * fuzz target check the kernel against the Python engine, which applies the rules one by one,
  * on lines of both kinds. */
 static int mteval_split(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate, int in_store);
@@ -703,5 +703,5 @@ int tokenize_segment(workspace *ws, const segment_src *s) {
         return split_tokens(ws, b, 0);
     }
     }
-    return -1; /* unknown tokenizer code: module.c checks it before any work */
+    return -1; /* unknown tokenizer code: text.c checks it before any work */
 }

@@ -1,53 +1,15 @@
 /*
  * Counting: one sentence's tokens -> one statistics row (clipped n-gram matches and totals per
  * order, hypothesis length, closest reference length), for text tokens of the store that
- * tokenize.c fills or for integer token ids. Also grow_array, which every growable array of the
- * kernel goes through.
+ * tokenize.c fills or for integer token ids; workspace_free.
  *
  * Runs without the GIL: no Python object or error state is touched; failures set ws->err.
  * Work buffers grow to the longest sentence and are reused; nothing is kept per corpus.
  */
-#include "kernel.h"
+#include "bleu.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* See kernel.h. */
-int grow_array(void **data, size_t *cap, size_t need, size_t elem) {
-    if (need <= *cap) return 0;
-    if (need > MAX_BUFFER_BYTES / elem) return KERR_TOO_LONG;
-    size_t c = *cap ? *cap : 64;
-    while (c < need) c *= 2; /* c < 2 * need <= 2 * MAX_BUFFER_BYTES / elem: no overflow */
-    void *p = realloc(*data, c * elem);
-    if (!p) return KERR_NOMEM;
-    *data = p;
-    *cap = c;
-    return 0;
-}
-
-/* grow_array for the workspace: a failure is recorded in ws->err. */
-static int reserve(workspace *ws, void **d, size_t *cap, size_t need, size_t elem) {
-    const int err = grow_array(d, cap, need, elem);
-    if (err) {
-        ws->err = err;
-        return -1;
-    }
-    return 0;
-}
-
-int cp_grow(workspace *ws, cpbuf *b, size_t need) {
-    void *d = b->d;
-    const int r = reserve(ws, &d, &b->cap, need, sizeof(cp_t));
-    b->d = (cp_t *)d;
-    return r;
-}
-
-int i64_grow(workspace *ws, i64buf *b, size_t need) {
-    void *d = b->d;
-    const int r = reserve(ws, &d, &b->cap, need, sizeof(int64_t));
-    b->d = (int64_t *)d;
-    return r;
-}
 
 void workspace_free(workspace *ws) {
     free(ws->a.d);
@@ -82,10 +44,10 @@ static int table_reset(workspace *ws, size_t entries) {
         /* both arrays are exactly `cap` long (hcap is the capacity of each) */
         size_t kc = ws->hcap, vc = ws->hcap;
         void *keys = ws->hkeys, *vals = ws->hvals;
-        const int r1 = reserve(ws, &keys, &kc, cap, sizeof(uint64_t));
+        const int r1 = ws_grow(ws, &keys, &kc, cap, sizeof(uint64_t));
         ws->hkeys = (uint64_t *)keys;
         if (r1 < 0) return -1;
-        const int r2 = reserve(ws, &vals, &vc, cap, sizeof(int64_t));
+        const int r2 = ws_grow(ws, &vals, &vc, cap, sizeof(int64_t));
         ws->hvals = (int64_t *)vals;
         if (r2 < 0) return -1;
         if (kc != vc) { /* cannot happen: same start, same doubling */
@@ -184,7 +146,7 @@ int count_sentence(workspace *ws, int64_t *row, const int64_t *values) {
     const size_t nseg = ws->seg_start.n - 1; /* seg_start has a closing entry */
     const int64_t n_tok = seg[nseg];         /* tokens of all segments: token positions 0..n_tok-1 */
     const int64_t hyp_len = seg[1] - seg[0]; /* hypothesis tokens: positions 0..hyp_len-1 */
-    if (hyp_len > MAX_HYP_TOKENS || n_tok > MAX_SENTENCE_CHARS) { /* module.c's checks make this unreachable */
+    if (hyp_len > MAX_HYP_TOKENS || n_tok > MAX_SENTENCE_CHARS) { /* batch.c's and ids.c's checks make this unreachable */
         ws->err = KERR_TOO_LONG;
         return -1;
     }

@@ -1,6 +1,6 @@
 /*
  * Reference entries as bleukit.inputs.check_reference_entry checks them, for every kernel that
- * reads the caller's references in place (module.c's BLEU text path, chrF's one-sentence path).
+ * reads the caller's references in place (BLEU's text paths, csrc/metrics/bleu/batch.c; chrF's one-sentence path).
  *
  * An entry (references[i] of a corpus, or the references of one sentence) is a str, or a list or
  * tuple of str and None (None marks a missing reference) holding at least one str. The errors are
@@ -17,7 +17,7 @@
 enum { ENTRY_NONE, ENTRY_EMPTY, ENTRY_ITEM, ENTRY_TYPE };
 
 /* Raise the check's error for entry i (i < 0: the references of one sentence). */
-static void entry_error(int what, Py_ssize_t i, Py_ssize_t k, PyObject *bad) {
+static inline void entry_error(int what, Py_ssize_t i, Py_ssize_t k, PyObject *bad) {
     PyObject *where = i >= 0 ? PyUnicode_FromFormat("references[%zd]", i) : PyUnicode_FromString("references");
     PyObject *name = bad ? PyObject_GetAttrString((PyObject *)Py_TYPE(bad), "__name__") : NULL;
     if (where && (name || !bad)) {
@@ -38,7 +38,7 @@ static void entry_error(int what, Py_ssize_t i, Py_ssize_t k, PyObject *bad) {
 
 /* The number of references of an entry (>= 1); 0 when it is of a type read through the Python
  * check; -1 with the error. */
-static Py_ssize_t count_entry(PyObject *e, Py_ssize_t i) {
+static inline Py_ssize_t count_entry(PyObject *e, Py_ssize_t i) {
     if (PyUnicode_Check(e)) return 1;
     if (e == Py_None) {
         entry_error(ENTRY_NONE, i, 0, NULL);
@@ -62,7 +62,7 @@ static Py_ssize_t count_entry(PyObject *e, Py_ssize_t i) {
 
 /* Entry `e` (number i) as the kernel reads it: itself (a new reference) when it is a str, list
  * or tuple, else normalize(e, i)'s list (None: the type's error); NULL with the error. */
-static PyObject *readable_entry(PyObject *e, Py_ssize_t i, PyObject *normalize) {
+static inline PyObject *readable_entry(PyObject *e, Py_ssize_t i, PyObject *normalize) {
     const Py_ssize_t found = count_entry(e, i);
     if (found < 0) return NULL;
     if (found > 0) {
