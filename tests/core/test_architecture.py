@@ -12,7 +12,7 @@ import importlib
 import re
 import typing
 from pathlib import Path
-from typing import Dict, List, Set
+from typing import Dict, Set
 
 import import_graph  # tools/import_graph.py: the graph, string-loaded modules included
 import pytest
