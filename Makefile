@@ -40,13 +40,16 @@ demo: install
 # The suite runs on TEST_WORKERS processes (pytest-xdist; CI has two cores): tests that share a
 # costly session resource (a Ray cluster, the app's server, the built package) carry
 # @pytest.mark.xdist_group and run on one worker (--dist loadgroup). The tests marked serial (a real
-# browser, whose waits run out on a machine busy with the other worker) run afterwards, alone.
+# browser, whose waits run out on a machine busy with the other worker) run afterwards, alone; that
+# run collects only where they live (SERIAL_PATHS in conftest.py, which checks it; the whole tree
+# imports torch, transformers, Ray and gradio: tens of seconds) unless PYTEST_ARGS names what to run.
 # TEST_WORKERS=0 runs in-process.
 TEST_WORKERS ?= 2
 PYTEST_ARGS  ?=
+SERIAL_PATHS  = $(shell $(BIN)/python -c "import conftest; print(*conftest.SERIAL_PATHS)")
 test: install-dev
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not serial" $(PYTEST_ARGS)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]  # 5: none here
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m serial $(or $(PYTEST_ARGS),$(SERIAL_PATHS)) || [ $$? -eq 5 ]  # 5: none here
 
 # lighteval 0.13 pins nltk 3.9.1 (the dev venv tests the NLTK reproductions against 3.10.4), so its
 # plug-in is tested in a venv of its own. That venv holds only the dependencies (bleukit's, the

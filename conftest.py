@@ -39,6 +39,10 @@ NEEDS = {
 #: kept on the worker of that adapter's tests under pytest-xdist (the group of their shared fixture)
 SLOW = {"src/bleukit/integrations/ray.py": "ray"}
 
+#: where the tests marked serial (those that drive a real Chromium) live: make test's serial run
+#: collects only these (collecting the whole tree imports torch, transformers, Ray and gradio)
+SERIAL_PATHS = ("tests/app/", "tests/analysis/test_html_report.py")
+
 
 def _relative(path: Path) -> str | None:
     try:
@@ -88,6 +92,9 @@ def pytest_collection_modifyitems(items: list) -> None:
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):  # a real Chromium: see the serial marker
             item.add_marker(pytest.mark.serial)
+        if item.get_closest_marker("serial") and not (_relative(item.path) or "").startswith(SERIAL_PATHS):
+            raise pytest.UsageError(f"{item.nodeid} is marked serial, but make test's serial run collects only "
+                                    f"{', '.join(SERIAL_PATHS)}: add its file to SERIAL_PATHS in conftest.py")
         relative = _relative(item.path)
         if relative is None:
             continue
