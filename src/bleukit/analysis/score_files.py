@@ -22,17 +22,21 @@ inf and other non-numbers are errors.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import os
+import re
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .segment_scores import ScoreInputError, SegmentScores
 
-__all__ = ["read_wmt25", "FORMATS", "LOWER_IS_BETTER"]
+__all__ = ["read_wmt25", "read_comet", "read_metricx", "read_mtme", "read_column", "read_table", "read_scores",
+           "detect_format", "FORMATS", "LOWER_IS_BETTER"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -185,3 +189,285 @@ def read_wmt25(paths: Union[PathLike, Sequence[PathLike]], *, language_pair: Opt
 
 def _lower_default(metric: str) -> bool:
     return metric.lower().startswith(LOWER_IS_BETTER)
+
+
+# ---------------------------------------------------------------------------------------------- COMET
+
+_COMET_SEGMENT = re.compile(r"^(?P<file>.*)\tSegment (?P<i>\d+)\tscore: (?P<x>\S+)(\tvariance: \S+)?$")
+_COMET_SYSTEM = re.compile(r"^(?P<file>.*)\tscore: (?P<x>\S+)$")
+
+
+def read_comet(path: PathLike, *, metric: str = "COMET", model: Optional[str] = None) -> SegmentScores:
+    """``comet-score`` output: its text (stdout: ``FILE\\tSegment I\\tscore: X`` per segment and
+    system, ``FILE\\tscore: X`` per system) or its ``--to_json`` file (``{FILE: [{"src", "mt",
+    "ref", "COMET"}, ...]}``). Systems are the translation files' names as COMET prints them.
+    The text output has 4 decimals (COMET rounds it so); the JSON file has full precision."""
+    text = Path(path).read_text(encoding="utf-8")
+    if text.lstrip().startswith("{"):
+        return _comet_json(path, text, metric, model)
+    per: Dict[str, Dict[int, float]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        where = f"{path}, line {number}"
+        if not line.strip() or line.startswith("Predictions saved in"):
+            continue
+        m = _COMET_SEGMENT.match(line)
+        if m:
+            seen = per.setdefault(m["file"], {})
+            i = int(m["i"])
+            if i in seen:
+                raise ScoreInputError(f"{where}: segment {i} of {m['file']!r} again")
+            seen[i] = _number(m["x"], where)
+            continue
+        if _COMET_SYSTEM.match(line):
+            continue
+        raise ScoreInputError(f"{where}: not a line of comet-score output: {line[:80]!r}")
+    if not per:
+        raise ScoreInputError(f"{path}: no segment scores (was comet-score run with --only_system?)")
+    arrays = []
+    n = max(len(v) for v in per.values())
+    for name, seen in per.items():
+        if sorted(seen) != list(range(n)):
+            gap = next(k for k in range(n) if k not in seen)
+            raise ScoreInputError(f"{path}: system {name!r} has {len(seen)} segments, no segment {gap} "
+                                  f"(others have {n})")
+        arrays.append([seen[k] for k in range(n)])
+    info = {metric: {"format": "comet", "file": str(path), **({"model": model} if model else {}),
+                     "precision": "4 decimals (comet-score's text output)"}}
+    return SegmentScores(list(per), {metric: np.array(arrays)}, info=info, where=str(path))
+
+
+def _comet_json(path: PathLike, text: str, metric: str, model: Optional[str]) -> SegmentScores:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScoreInputError(f"{path}, line {e.lineno}: not JSON ({e.msg})") from None
+    if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
+        raise ScoreInputError(f"{path}: expected comet-score --to_json output, an object file -> list of segments")
+    arrays = []
+    n = None
+    for name, segments in data.items():
+        if n is not None and len(segments) != n:
+            raise ScoreInputError(f"{path}: system {name!r} has {len(segments)} segments but the first has {n}")
+        n = len(segments)
+        row = []
+        for k, seg in enumerate(segments):
+            where = f"{path}: system {name!r}, segment {k}"
+            if not isinstance(seg, dict) or "COMET" not in seg:
+                raise ScoreInputError(f"{where}: no 'COMET' field")
+            row.append(_number(seg["COMET"], where))
+        arrays.append(row)
+    info = {metric: {"format": "comet-json", "file": str(path), **({"model": model} if model else {})}}
+    return SegmentScores(list(data), {metric: np.array(arrays, dtype=np.float64).reshape(len(data), n or 0)},
+                         info=info, where=str(path))
+
+
+# ---------------------------------------------------------------------------------------------- MetricX
+
+
+def read_metricx(paths: Union[PathLike, Sequence[PathLike]], *, metric: str = "MetricX",
+                 model: Optional[str] = None, systems: Optional[Sequence[str]] = None) -> SegmentScores:
+    """MetricX's output JSONL, one file per system (its name: the file's, or ``systems``): one
+    object per segment with a ``prediction`` field. MetricX scores errors, so lower is better."""
+    files = _expand(paths, "*.jsonl")
+    names = list(systems) if systems is not None else [_system_name(p) for p in files]
+    if len(names) != len(files):
+        raise ScoreInputError(f"{len(files)} MetricX files but {len(names)} system names")
+    _check_systems(files, names)
+    rows: List[List[float]] = []
+    for path in files:
+        row = []
+        for number, line in enumerate(_lines(path), 1):
+            if not line.strip():
+                continue
+            where = f"{path}, line {number}"
+            obj = _json_line(line, where)
+            if not isinstance(obj, dict) or "prediction" not in obj:
+                raise ScoreInputError(f"{where}: no 'prediction' field (MetricX output JSONL)")
+            row.append(_number(obj["prediction"], where))
+        if rows and len(row) != len(rows[0]):
+            raise ScoreInputError(f"{path}: {len(row)} segments but {files[0]} has {len(rows[0])}")
+        rows.append(row)
+    info = {metric: {"format": "metricx", "file": ", ".join(map(str, files)), **({"model": model} if model else {})}}
+    return SegmentScores(names, {metric: np.array(rows, dtype=np.float64)}, lower_is_better=[metric], info=info,
+                         where=str(paths))
+
+
+# ---------------------------------------------------------------------------------------------- mt-metrics-eval
+
+
+def read_mtme(path: PathLike, *, metric: Optional[str] = None,
+              lower_is_better: Optional[bool] = None) -> SegmentScores:
+    """An mt-metrics-eval segment score file, ``<metric>-<reference>.seg.score``: lines
+    ``system<TAB>score``, each system's segments in order (``None`` = missing). The metric is the
+    name before the last ``-`` unless ``metric`` says otherwise."""
+    name = Path(path).name
+    base = name[: -len(".seg.score")] if name.endswith(".seg.score") else _system_name(path)
+    refs = None
+    if metric is None:
+        metric, _, refs = base.rpartition("-")
+        metric = metric or base
+    per: Dict[str, List[float]] = {}
+    for number, line in enumerate(_lines(path), 1):
+        if not line.strip():
+            continue
+        where = f"{path}, line {number}"
+        parts = line.split("\t")
+        if len(parts) != 2:
+            raise ScoreInputError(f"{where}: expected 'system<TAB>score', got {line[:80]!r}")
+        per.setdefault(parts[0], []).append(_number(parts[1], where))
+    return _rows(path, per, metric, lower_is_better, {"format": "mtme", "file": str(path),
+                                                      **({"reference": refs} if refs else {})})
+
+
+def _rows(path: PathLike, per: Dict[str, List[float]], metric: str, lower: Optional[bool],
+          info: Dict[str, Any]) -> SegmentScores:
+    if not per:
+        raise ScoreInputError(f"{path}: no scores")
+    first = next(iter(per))
+    for s, row in per.items():
+        if len(row) != len(per[first]):
+            raise ScoreInputError(f"{path}: system {s!r} has {len(row)} segment scores but {first!r} has "
+                                  f"{len(per[first])}")
+    low = _lower_default(metric) if lower is None else lower
+    return SegmentScores(list(per), {metric: np.array(list(per.values()), dtype=np.float64)},
+                         lower_is_better=[metric] if low else [], info={metric: info}, where=str(path))
+
+
+# ---------------------------------------------------------------------------------------------- plain files
+
+
+def read_column(path: PathLike, *, metric: str = "score", system: Optional[str] = None,
+                lower_is_better: Optional[bool] = None) -> SegmentScores:
+    """One number per line: one system's segment scores (an empty line or ``NA`` = missing)."""
+    values = [_number(line, f"{path}, line {k}") for k, line in enumerate(_lines(path), 1)]
+    while values and values[-1] != values[-1] and _lines(path)[len(values) - 1] == "":
+        values.pop()  # a trailing empty line is the file's end, not a missing score
+    return _rows(path, {system or _system_name(path): values}, metric, lower_is_better,
+                 {"format": "lines", "file": str(path)})
+
+
+def read_table(path: PathLike, *, metrics: Optional[Sequence[str]] = None,
+               lower_is_better: Iterable[str] = ()) -> SegmentScores:
+    """A TSV or CSV file with a header (tab-separated when the header has a tab): ``system`` and one
+    column per metric (wide), or ``system``, ``metric`` and ``score`` (long); an optional
+    ``segment`` column orders each system's rows. Empty cells and ``NA`` are missing."""
+    text = Path(path).read_text(encoding="utf-8")
+    header = text.split("\n", 1)[0]
+    reader = csv.reader(io.StringIO(text), delimiter="\t" if "\t" in header else ",")
+    rows = list(reader)
+    if not rows:
+        raise ScoreInputError(f"{path}: empty")
+    head = [h.strip() for h in rows[0]]
+    if "system" not in head:
+        raise ScoreInputError(f"{path}, line 1: no 'system' column in the header {head}")
+    col = {h: k for k, h in enumerate(head)}
+    long = "metric" in col and "score" in col
+    chosen = list(metrics) if metrics is not None else (
+        [] if long else [h for h in head if h not in ("system", "segment")])
+    per: Dict[str, Dict[str, List[Tuple[float, float]]]] = {}
+    for number, row in enumerate(rows[1:], 2):
+        if not any(cell.strip() for cell in row):
+            continue
+        where = f"{path}, line {number}"
+        if len(row) != len(head):
+            raise ScoreInputError(f"{where}: {len(row)} cells but the header has {len(head)}")
+        s = row[col["system"]]
+        order = _number(row[col["segment"]], where + ", segment") if "segment" in col else float(number)
+        if long:
+            m = row[col["metric"]]
+            if metrics is None and m not in chosen:
+                chosen.append(m)
+            if m in chosen:
+                per.setdefault(s, {}).setdefault(m, []).append((order, _number(row[col["score"]], where)))
+        else:
+            for m in chosen:
+                if m not in col:
+                    raise ScoreInputError(f"{path}, line 1: no column {m!r}")
+                per.setdefault(s, {}).setdefault(m, []).append((order, _number(row[col[m]], f"{where}, {m!r}")))
+    mapping: Dict[str, Dict[str, List[Optional[float]]]] = {}
+    for s, by_metric in per.items():
+        mapping[s] = {}
+        for m, pairs in by_metric.items():
+            orders = [o for o, _ in pairs]
+            if len(set(orders)) != len(orders):
+                raise ScoreInputError(f"{path}: system {s!r}, metric {m!r} lists a segment twice")
+            mapping[s][m] = [None if v != v else v for _, v in sorted(pairs)]
+    table = SegmentScores.from_mapping(mapping, where=str(path),
+                                       lower_is_better=[m for m in chosen if m in set(lower_is_better)])
+    return table
+
+
+# ---------------------------------------------------------------------------------------------- any
+
+
+def detect_format(path: PathLike) -> str:
+    """The format of a score file (one of :data:`FORMATS`), from its name and first line."""
+    p = Path(path)
+    if p.is_dir():
+        return "wmt25"
+    if p.name.endswith(".seg.score"):
+        return "mtme"
+    with open(p, encoding="utf-8") as f:
+        first = ""
+        for line in f:
+            if line.strip():
+                first = line.rstrip("\r\n")
+                break
+    if first.startswith("{"):
+        try:
+            obj = json.loads(first)
+        except json.JSONDecodeError:
+            return "comet-json"  # an indented JSON file: comet-score --to_json
+        if isinstance(obj, dict) and "metric_scores" in obj:
+            return "wmt25"
+        if isinstance(obj, dict) and "prediction" in obj:
+            return "metricx"
+        raise ScoreInputError(f"{path}, line 1: a JSON object with neither 'metric_scores' (WMT25) nor "
+                              "'prediction' (MetricX)")
+    if _COMET_SEGMENT.match(first) or _COMET_SYSTEM.match(first):
+        return "comet"
+    if p.suffix.lower() in (".tsv", ".csv"):
+        return "table"
+    parts = first.split("\t")
+    if len(parts) == 2:
+        try:
+            float(parts[1])
+            return "mtme"
+        except ValueError:
+            pass
+    return "lines"
+
+
+def read_scores(path: PathLike, *, format: str = "auto", metric: Optional[str] = None,
+                system: Optional[str] = None, model: Optional[str] = None, language_pair: Optional[str] = None,
+                lower_is_better: Optional[bool] = None) -> SegmentScores:
+    """A score file (or a folder of WMT25 files) in any of :data:`FORMATS` (``"auto"``: told from
+    its name and first line). ``metric`` names the metric where the file does not (default: the
+    format's: COMET, MetricX, the mt-metrics-eval file name, ``score``); ``model`` is recorded in
+    the signature; ``lower_is_better`` overrides the default (MetricX and TER: lower is better)."""
+    fmt = detect_format(path) if format == "auto" else format
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; choose auto or one of {', '.join(FORMATS)}")
+    if fmt == "wmt25":
+        table = read_wmt25(path, language_pair=language_pair)
+    elif fmt in ("comet", "comet-json"):
+        table = read_comet(path, metric=metric or "COMET", model=model)
+    elif fmt == "metricx":
+        table = read_metricx(path, metric=metric or "MetricX", model=model,
+                             systems=[system] if system else None)
+    elif fmt == "mtme":
+        table = read_mtme(path, metric=metric, lower_is_better=lower_is_better)
+    elif fmt == "table":
+        table = read_table(path)
+    else:
+        table = read_column(path, metric=metric or "score", system=system, lower_is_better=lower_is_better)
+    if lower_is_better is not None and fmt in ("comet", "comet-json", "metricx", "table", "wmt25"):
+        table = _declare(table, lower_is_better)
+    return table
+
+
+def _declare(table: SegmentScores, lower: bool) -> SegmentScores:
+    arrays = {m: table.array(m) for m in table.metrics}
+    return SegmentScores(table.systems, arrays, lower_is_better=list(table.metrics) if lower else [],
+                         info={m: table.info(m) for m in table.metrics}, documents=table.documents,
+                         domains=table.domains, language_pairs=table.language_pairs)

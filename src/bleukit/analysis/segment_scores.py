@@ -242,23 +242,31 @@ class SegmentScores:
             language_pairs=labels(self.language_pairs))
 
     def merge(self, other: "SegmentScores") -> "SegmentScores":
-        """One table with the metrics of both (systems: the union, in order of appearance; a system
-        absent from one table has all of that table's metrics missing). The same metric in both is
-        an error, and so are different numbers of segments."""
+        """One table with the scores of both: systems and metrics are the unions (in order of
+        appearance); a (system, metric) in neither table is missing throughout. The same system
+        scored by the same metric in both tables is an error (a duplicate system), and so are
+        different numbers of segments or a metric declared lower-is-better in one table only."""
         if other.n_segments != self._n:
-            raise ScoreInputError(f"cannot merge tables of {self._n} and {other.n_segments} segments")
-        both = sorted(set(self.metrics) & set(other.metrics))
-        if both:
-            raise ScoreInputError(f"both tables hold metric(s) {', '.join(map(repr, both))}")
+            raise ScoreInputError(f"cannot merge tables of {self._n} and {other.n_segments} segments: "
+                                  "every score file must score the same segments")
         names = list(self._systems) + [s for s in other.systems if s not in self._systems]
-        arrays: Dict[str, np.ndarray] = {}
+        metrics = list(self.metrics) + [m for m in other.metrics if m not in self.metrics]
+        arrays: Dict[str, np.ndarray] = {m: np.full((len(names), self._n), np.nan) for m in metrics}
+        filled: Dict[Tuple[str, str], bool] = {}
         for table in (self, other):
             for m in table.metrics:
-                a = np.full((len(names), self._n), np.nan)
                 for k, s in enumerate(table.systems):
-                    a[names.index(s)] = table.array(m)[k]
-                arrays[m] = a
-        info = {**{m: self._info[m] for m in self.metrics}, **{m: other.info(m) for m in other.metrics}}
+                    row = table.array(m)[k]
+                    if np.isnan(row).all():
+                        continue
+                    if filled.get((s, m)):
+                        raise ScoreInputError(f"system {s!r} has scores for metric {m!r} twice: duplicate system")
+                    filled[(s, m)] = True
+                    arrays[m][names.index(s)] = row
+        for m in set(self.metrics) & set(other.metrics):
+            if (m in self._lower) != (m in other.lower_is_better):
+                raise ScoreInputError(f"metric {m!r} is lower-is-better in one table and not in the other")
+        info = {m: {**(other.info(m) if m in other.metrics else {}), **(self._info.get(m, {}))} for m in metrics}
         return SegmentScores(names, arrays, lower_is_better=self._lower | other.lower_is_better, info=info,
                              documents=self.documents or other.documents, domains=self.domains or other.domains,
                              language_pairs=self.language_pairs or other.language_pairs)
