@@ -28,6 +28,8 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .analysis.htmlreport import build_report, write_html_report
     from .analysis.ranking import SystemComparison, compare_systems
     from .analysis.report import CorpusReport, score_report
+    from .analysis.score_files import read_scores
+    from .analysis.score_tests import compare_scores
     from .analysis.segment_scores import SegmentScores
     from .analysis.significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
     from .bleu import corpus_bleu, sentence_bleu, sentence_scores
@@ -144,6 +146,8 @@ _LAZY: Dict[str, str] = {
     "autorank": "analysis.autorank",
     "AutoRank": "analysis.autorank",
     "SegmentScores": "analysis.segment_scores",
+    "read_scores": "analysis.score_files",
+    "compare_scores": "analysis.score_tests",
     "score_by_group": "analysis.groups",
     "paired_test_by_group": "analysis.groups",
     "document_bleu": "analysis.documents",
