@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .analysis.ranking import SystemComparison, compare_systems
     from .analysis.report import CorpusReport, score_report
     from .analysis.score_files import read_scores
+    from .analysis.score_table import ScoreTable, score_table
     from .analysis.score_tests import compare_scores
     from .analysis.segment_scores import SegmentScores
     from .analysis.significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
@@ -148,6 +149,8 @@ _LAZY: Dict[str, str] = {
     "SegmentScores": "analysis.segment_scores",
     "read_scores": "analysis.score_files",
     "compare_scores": "analysis.score_tests",
+    "score_table": "analysis.score_table",
+    "ScoreTable": "analysis.score_table",
     "score_by_group": "analysis.groups",
     "paired_test_by_group": "analysis.groups",
     "document_bleu": "analysis.documents",

@@ -33,7 +33,7 @@ import numpy as np
 
 from .segment_scores import SegmentScores, as_segment_scores
 
-__all__ = ["AutoRank", "AutoRankRow", "autorank", "AUTORANK_METHODS", "DEFAULT_EPSILON"]
+__all__ = ["AutoRank", "AutoRankRow", "autorank", "autorank_system_scores", "AUTORANK_METHODS", "DEFAULT_EPSILON"]
 
 #: The methods :func:`autorank` knows.
 AUTORANK_METHODS = ("wmt25", "wmt24")
@@ -133,8 +133,6 @@ def autorank(
     """
     if method not in AUTORANK_METHODS:
         raise ValueError(f"unknown method {method!r}; choose {', '.join(map(repr, AUTORANK_METHODS))}")
-    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not epsilon > 0:
-        raise ValueError(f"epsilon must be a number > 0, got {epsilon!r}")
     table: SegmentScores = as_segment_scores(scores, lower_is_better=lower_is_better)
     used = list(table.metrics) if metrics is None else list(metrics)
     if not used:
@@ -144,9 +142,7 @@ def autorank(
     for m in used:
         if m not in table.metrics:
             raise KeyError(f"no metric {m!r}; the scores have {', '.join(map(repr, table.metrics))}")
-    w = _weights(weights, used)
-    n = len(table.systems)
-    means = np.empty((n, len(used)))
+    means = np.empty((len(table.systems), len(used)))
     missing: Dict[str, int] = {}
     for j, m in enumerate(used):
         means[:, j] = table.means(m)
@@ -154,9 +150,51 @@ def autorank(
         if absent:
             raise ValueError(f"metric {m!r} has no score at all for {', '.join(map(repr, absent))}")
         missing[m] = int(table.missing(m).sum())
+    return _autorank(list(table.systems), used, means, [table.higher_is_better(m) for m in used], method, weights,
+                     epsilon, missing)
+
+
+def autorank_system_scores(
+    scores: Mapping[str, Mapping[str, float]],
+    *,
+    method: str = "wmt25",
+    weights: Optional[Mapping[str, float]] = None,
+    lower_is_better: Iterable[str] = (),
+    epsilon: float = DEFAULT_EPSILON,
+) -> AutoRank:
+    """AutoRank from system-level scores (system -> metric -> score), e.g. corpus BLEU or chrF++
+    next to segment-score means: the same scaling and averaging as :func:`autorank`.
+
+    >>> [r.system for r in autorank_system_scores({"a": {"chrF++": 40.0}, "b": {"chrF++": 50.0}}).rows]
+    ['b', 'a']
+    """
+    if method not in AUTORANK_METHODS:
+        raise ValueError(f"unknown method {method!r}; choose {', '.join(map(repr, AUTORANK_METHODS))}")
+    systems = list(scores)
+    used: List[str] = []
+    for s in systems:
+        used += [m for m in scores[s] if m not in used]
+    means = np.full((len(systems), len(used)), np.nan)
+    for k, s in enumerate(systems):
+        for j, m in enumerate(used):
+            v = scores[s].get(m)
+            if v is None or not np.isfinite(v):
+                raise ValueError(f"system {s!r} has no finite {m!r} score")
+            means[k, j] = float(v)
+    lower = set(lower_is_better)
+    return _autorank(systems, used, means, [m not in lower for m in used], method, weights, epsilon, {})
+
+
+def _autorank(systems: List[str], used: List[str], means: np.ndarray, higher: List[bool], method: str,
+              weights: Optional[Mapping[str, float]], epsilon: float, missing: Dict[str, int]) -> AutoRank:
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not epsilon > 0:
+        raise ValueError(f"epsilon must be a number > 0, got {epsilon!r}")
+    if not systems or not used:
+        raise ValueError("autorank needs at least one system and one metric")
+    w = _weights(weights, used)
+    n = len(systems)
     # higher is better from here on
-    signs = np.array([1.0 if table.higher_is_better(m) else -1.0 for m in used])
-    oriented = means * signs
+    oriented = means * np.array([1.0 if h else -1.0 for h in higher])
     if method == "wmt25":
         median = np.median(oriented, axis=0)
         spread = np.maximum(epsilon, np.percentile(oriented, 100, axis=0) - np.percentile(oriented, 25, axis=0))
@@ -168,13 +206,12 @@ def autorank(
         ranks = scaled.mean(axis=1) if weights is None else scaled @ w
     order = sorted(range(n), key=lambda k: (ranks[k], k))
     rows = tuple(
-        AutoRankRow(system=table.systems[k], autorank=float(ranks[k]),
+        AutoRankRow(system=systems[k], autorank=float(ranks[k]),
                     means={m: float(means[k, j]) for j, m in enumerate(used)},
                     scaled={m: float(scaled[k, j]) for j, m in enumerate(used)}, position=p + 1)
         for p, k in enumerate(order))
     return AutoRank(method=method, metrics=tuple(used), weights=dict(zip(used, map(float, w))),
-                    lower_is_better=tuple(m for m in used if not table.higher_is_better(m)), rows=rows,
-                    missing=missing)
+                    lower_is_better=tuple(m for m, h in zip(used, higher) if not h), rows=rows, missing=missing)
 
 
 def _weights(weights: Optional[Mapping[str, float]], used: List[str]) -> np.ndarray:
