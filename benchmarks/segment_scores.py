@@ -22,7 +22,7 @@ from pathlib import Path
 for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(name, "1")  # one core each, as the command line runs
 
-import numpy as np
+import numpy as np  # noqa: E402  (after the BLAS thread settings)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
