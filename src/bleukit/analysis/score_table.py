@@ -101,7 +101,8 @@ class ScoreTable:
                          disable_numparse=True, stralign="right")
         first = self.comparisons[self.metrics[0]]
         test = {"bs": "paired bootstrap", "ar": "approximate randomization"}[first.method]
-        head = (f"{len(self.systems)} systems × {len(self.metrics)} metrics: score ± 95% CI [cluster]; "
+        head = (f"{len(self.systems)} systems × {len(self.metrics)} metric{'' if len(self.metrics) == 1 else 's'}: "
+                f"score ± 95% CI [cluster]; "
                 f"{test}, {first.n_samples} {'resamples' if first.method == 'bs' else 'trials'}, seed {first.seed}, "
                 f"{(first.correction or 'no').capitalize()} correction, alpha {first.alpha}"
                 + (f"; AutoRank {self.autorank.method}" if self.autorank else ""))

@@ -176,7 +176,10 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO] = None, stde
 
 
 def run() -> NoReturn:
-    """The ``bleukit-scores`` console script."""
+    """The ``bleukit-scores`` console script (a closed pipe ends it quietly, as ``bleukit``)."""
+    from . import _default_sigpipe
+
+    _default_sigpipe()
     sys.exit(main())
 
 
