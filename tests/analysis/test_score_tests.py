@@ -155,6 +155,9 @@ def test_lower_is_better_clusters_and_ranking():
     assert [r.name for r in flipped.ranking] == ["bad", "mid", "good"]
     assert "MetricX" in c.format(width=3) and c.to_dict()["higher_is_better"] is False
     assert "hash:" in c.signature and "bs:200" in c.signature
+    from bleukit.schemas import validate
+
+    validate(c.to_dict(), "comparison")  # the same JSON as compare_systems'
 
 
 def test_missing_scores_and_errors():

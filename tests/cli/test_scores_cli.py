@@ -5,6 +5,7 @@ import io
 import json
 
 from bleukit.cli.scores import main
+from bleukit.schemas import validate
 
 
 def _run(argv):
@@ -19,6 +20,7 @@ def test_wmt25_folder_json_and_text(shared_data):
                            "--metrics", "XCOMET-XL", "GEMBA-ESA-GPT4.1", "--format", "json"])
     assert code == 0, err
     data = json.loads(out)
+    validate(data, "cli-scores")
     assert data["metrics"] == ["XCOMET-XL", "GEMBA-ESA-GPT4.1"] and len(data["systems"]) == 40
     first = data["rows"][0]
     assert first["system"] == "Shy" and first["autorank"] == 1.0
@@ -46,6 +48,7 @@ def test_comet_file_with_lexical_metrics(tmp_path):
                            "--format", "json"])
     assert code == 0, err
     data = json.loads(out)
+    validate(data, "cli-scores")
     assert data["metrics"] == ["COMET", "BLEU", "chrF2", "TER"]
     assert [r["system"] for r in data["rows"]] == ["sysA", "sysB"]
     assert "model:Unbabel/wmt22-comet-da" in data["signatures"]["COMET"]
@@ -63,3 +66,11 @@ def test_errors_name_file_and_line(tmp_path):
     a.write_text("1\n2\n", encoding="utf-8")
     code, _, err = _run([str(a), str(a)])
     assert code == 1 and "duplicate system" in err
+
+
+def test_latex_output(tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("90\n80\n85\n", encoding="utf-8")
+    b.write_text("60\n70\n65\n", encoding="utf-8")
+    code, out, _ = _run([str(a), str(b), "--metric", "judge", "--n-samples", "20", "--format", "latex"])
+    assert code == 0 and "\\toprule" in out and "judge" in out
