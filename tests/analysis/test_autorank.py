@@ -116,3 +116,15 @@ def test_format_and_json(wmt25):
     text = r.format()
     assert "Shy" in text.splitlines()[4] and "0.596" in text.splitlines()[4]
     assert json.loads(r.format("json"))["rows"][0]["system"] == "Shy"
+
+
+def test_clusters_beside_autorank():
+    rng = np.random.default_rng(4)
+    base = rng.normal(0.7, 0.1, 300)
+    noisy = base + rng.normal(0, 0.05, 300)
+    table = SegmentScores(["a", "b", "c"], {"M": np.stack([base + 0.1, base, noisy]),
+                                             "J": np.stack([base * 100 + 5, base * 100, base * 100])})
+    r = autorank(table, clusters=True, n_samples=200)
+    assert r.rows[0].system == "a" and r.rows[0].cluster == {"M": 1, "J": 1}
+    assert r.row("b").cluster == r.row("c").cluster == {"M": 2, "J": 2}
+    assert "[2]" in r.format()

@@ -25,12 +25,14 @@ A metric where lower is better (MetricX as its tools write it, TER) is turned ar
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 import numpy as np
 
+from ..defaults import DEFAULT_SEED
 from .segment_scores import SegmentScores, as_segment_scores
 
 __all__ = ["AutoRank", "AutoRankRow", "autorank", "autorank_system_scores", "AUTORANK_METHODS", "DEFAULT_EPSILON"]
@@ -123,6 +125,11 @@ def autorank(
     weights: Optional[Mapping[str, float]] = None,
     lower_is_better: Iterable[str] = (),
     epsilon: float = DEFAULT_EPSILON,
+    clusters: bool = False,
+    n_samples: Optional[int] = None,
+    seed: Optional[int] = DEFAULT_SEED,
+    correction: Optional[str] = "holm",
+    alpha: float = 0.05,
 ) -> AutoRank:
     """AutoRank of the systems of ``scores`` (a :class:`SegmentScores` or a mapping system -> metric
     -> segment scores, ``None`` = missing) over ``metrics`` (default: all of the table's).
@@ -130,6 +137,10 @@ def autorank(
     ``weights``: metric -> weight (default equal; normalised to sum 1). ``lower_is_better``: metrics
     where lower is better, besides those the table declares. A system with no score at all for a
     used metric is an error (AutoRank needs every system's mean).
+
+    ``clusters=True`` adds each row's significance cluster per metric (``row.cluster``): all pairs
+    of :func:`~bleukit.analysis.score_tests.compare_scores` with ``n_samples``, ``seed``,
+    ``correction`` and ``alpha`` (segments missing for some system left out of that metric's test).
     """
     if method not in AUTORANK_METHODS:
         raise ValueError(f"unknown method {method!r}; choose {', '.join(map(repr, AUTORANK_METHODS))}")
@@ -150,8 +161,20 @@ def autorank(
         if absent:
             raise ValueError(f"metric {m!r} has no score at all for {', '.join(map(repr, absent))}")
         missing[m] = int(table.missing(m).sum())
-    return _autorank(list(table.systems), used, means, [table.higher_is_better(m) for m in used], method, weights,
-                     epsilon, missing)
+    result = _autorank(list(table.systems), used, means, [table.higher_is_better(m) for m in used], method,
+                       weights, epsilon, missing)
+    if not clusters:
+        return result
+    from .score_tests import compare_scores
+
+    found: Dict[str, Dict[str, int]] = {s: {} for s in table.systems}
+    for m in used:
+        c = compare_scores(table, metric=m, n_samples=n_samples, seed=seed, correction=correction, alpha=alpha,
+                           missing="drop")
+        for r in c.ranking or ():
+            found[r.name][m] = r.cluster
+    rows = tuple(dataclasses.replace(r, cluster=found[r.system]) for r in result.rows)
+    return dataclasses.replace(result, rows=rows)
 
 
 def autorank_system_scores(
