@@ -71,11 +71,16 @@ class ScoreTable:
     def format(self, fmt: str = "text", widths: Optional[Mapping[str, int]] = None) -> str:
         """``"text"`` or ``"latex"``: a table system × metric, each cell ``score ± ci [cluster]``
         (``widths[metric]`` decimals; default 3 for scores within [-1, 1], else 1), then the
-        signatures; ``"json"``: :meth:`to_dict`."""
+        signatures; ``"json"``: :meth:`to_dict`; ``"html"``: a self-contained page with the table,
+        each metric's ranking and paired tests, and the data as embedded JSON."""
         if fmt == "json":
             return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+        if fmt == "html":
+            from .htmlreport.scores import render_score_table
+
+            return render_score_table(self.to_dict())
         if fmt not in ("text", "latex"):
-            raise ValueError(f"unknown format {fmt!r}; choose text, latex or json")
+            raise ValueError(f"unknown format {fmt!r}; choose text, latex, json or html")
         from tabulate import tabulate
 
         rows = self.rows()

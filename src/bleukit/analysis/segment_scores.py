@@ -388,8 +388,9 @@ def _labels(values: Optional[Sequence[Any]], n: int, what: str, where: str) -> O
 
 
 def as_segment_scores(scores: Any, *, lower_is_better: Iterable[str] = ()) -> SegmentScores:
-    """``scores`` as a :class:`SegmentScores`: a table as it is (with ``lower_is_better`` added), or
-    a mapping ``system -> metric -> segment scores``."""
+    """``scores`` as a :class:`SegmentScores`: a table as it is (with ``lower_is_better`` added), a
+    mapping ``system -> metric -> segment scores``, or ``system -> segment scores`` (one metric,
+    called ``score``)."""
     if isinstance(scores, SegmentScores):
         extra = frozenset(lower_is_better) - scores.lower_is_better
         if not extra:
@@ -398,4 +399,6 @@ def as_segment_scores(scores: Any, *, lower_is_better: Iterable[str] = ()) -> Se
         return SegmentScores(scores.systems, arrays, lower_is_better=scores.lower_is_better | extra,
                              info={m: scores.info(m) for m in scores.metrics}, documents=scores.documents,
                              domains=scores.domains, language_pairs=scores.language_pairs)
+    if isinstance(scores, Mapping) and scores and not any(isinstance(v, Mapping) for v in scores.values()):
+        scores = {s: {"score": v} for s, v in scores.items()}
     return SegmentScores.from_mapping(scores, lower_is_better=lower_is_better)

@@ -63,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--missing", choices=("error", "drop"), default="error",
                    help="a segment without a score for some system: an error (default) or left out for all")
     p.add_argument("--autorank", choices=("wmt25", "wmt24"), default=None, help="add WMT's AutoRank column")
-    p.add_argument("--format", choices=("text", "json", "latex"), default="text", help="output format")
+    p.add_argument("--format", choices=("text", "json", "latex", "html"), default="text",
+                   help="output format (html: a self-contained page, e.g. > scores.html)")
     p.add_argument("--progress", action="store_true", help="show the resamples done on stderr")
     return p
 
