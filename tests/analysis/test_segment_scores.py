@@ -153,3 +153,24 @@ def test_scores_hash_is_stable():
     assert t.scores_hash("M") == SegmentScores.from_mapping({"a": {"M": [1.0, None]}}).scores_hash("M")
     assert t.scores_hash("M") != SegmentScores.from_mapping({"a": {"M": [1.0, 0.0]}}).scores_hash("M")
     assert not math.isnan(t.means("M")[0])
+
+
+def test_wmt25_reader_errors_name_file_and_line(tmp_path):
+    def doc(lp, doc_id, scores):
+        return json.dumps({"language_pair": lp, "domain": "news", "document_id": doc_id,
+                           "metric_scores": {"M": scores}})
+
+    folder = tmp_path / "scores"
+    folder.mkdir()
+    (folder / "A.jsonl").write_text(doc("x-y", "d1", [1, 2]) + "\n" + doc("x-y", "d2", [3]) + "\n", encoding="utf-8")
+    (folder / "B.jsonl").write_text(doc("x-y", "d1", [1, 2]) + "\n" + doc("x-y", "d3", [3]) + "\n", encoding="utf-8")
+    with pytest.raises(ScoreInputError, match=r"B\.jsonl: document 2 of x-y is \('news', 'd3', 1\)"):
+        read_scores(folder)
+    (folder / "B.jsonl").write_text(doc("x-y", "d1", [1, 2]) + "\n" + doc("x-y", "d2", ["bad"]) + "\n",
+                                    encoding="utf-8")
+    with pytest.raises(ScoreInputError, match=r"B\.jsonl, line 2, metric 'M', segment 1 of the document: 'bad'"):
+        read_scores(folder)
+    (folder / "B.jsonl").write_text(doc("x-y", "d1", [1, None]) + "\n" + doc("x-y", "d2", [3]) + "\n",
+                                    encoding="utf-8")
+    t = read_scores(folder)
+    assert t.documents == ("d1", "d1", "d2") and t.missing("M")[1].tolist() == [False, True, False]

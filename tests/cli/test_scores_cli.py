@@ -74,5 +74,7 @@ def test_latex_output(tmp_path):
     b.write_text("60\n70\n65\n", encoding="utf-8")
     code, out, _ = _run([str(a), str(b), "--metric", "judge", "--n-samples", "20", "--format", "latex"])
     assert code == 0 and "\\toprule" in out and "judge" in out
+    code, _, err = _run([str(a), str(b), "--metric", "judge", "--n-samples", "20", "--progress"])
+    assert code == 0 and "resampled: 20" in err
     code, out, _ = _run([str(a), str(b), "--metric", "judge", "--n-samples", "20", "--format", "html"])
     assert code == 0 and out.startswith("<!DOCTYPE html>") and 'id="ranking-judge"' in out
