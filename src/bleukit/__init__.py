@@ -19,6 +19,7 @@ from ._version import __version__
 if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and IDEs
     from ._native import engine_name
     from .accumulator import StatisticsAccumulator
+    from .analysis.autorank import AutoRank, autorank
     from .analysis.chrf_explanation import explain_chrf
     from .analysis.diversity import SelfScore, self_bleu, self_bleu_ids
     from .analysis.documents import document_bleu, document_score
@@ -27,6 +28,10 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .analysis.htmlreport import build_report, write_html_report
     from .analysis.ranking import SystemComparison, compare_systems
     from .analysis.report import CorpusReport, score_report
+    from .analysis.score_files import read_scores
+    from .analysis.score_table import ScoreTable, score_table
+    from .analysis.score_tests import compare_scores
+    from .analysis.segment_scores import SegmentScores
     from .analysis.significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
     from .bleu import corpus_bleu, sentence_bleu, sentence_scores
     from .chrf import corpus_chrf, sentence_chrf, sentence_chrf_scores
@@ -139,6 +144,13 @@ _LAZY: Dict[str, str] = {
     "SelfScore": "analysis.diversity",
     "compare_systems": "analysis.ranking",
     "SystemComparison": "analysis.ranking",
+    "autorank": "analysis.autorank",
+    "AutoRank": "analysis.autorank",
+    "SegmentScores": "analysis.segment_scores",
+    "read_scores": "analysis.score_files",
+    "compare_scores": "analysis.score_tests",
+    "score_table": "analysis.score_table",
+    "ScoreTable": "analysis.score_table",
     "score_by_group": "analysis.groups",
     "paired_test_by_group": "analysis.groups",
     "document_bleu": "analysis.documents",

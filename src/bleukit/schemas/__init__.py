@@ -9,6 +9,7 @@ schema                what writes it
 ``cli-rank``          the command line's ``--rank`` (or a paired test with ``--correction``)
 ``cli-explain``       the command line's ``--explain N -f json``
 ``cli-variants``      the command line's ``--variants -f json``
+``cli-scores``        ``bleukit-scores --format json`` (:meth:`bleukit.analysis.score_table.ScoreTable.to_dict`)
 ``corpus-report``     :meth:`bleukit.analysis.report.CorpusReport.to_dict` (the app's JSON download)
 ``app-compare``       the app's ``/compare`` answer (its Compare tab's tests and ranking)
 ``report``            the data of an HTML report (:func:`bleukit.analysis.htmlreport.build_report`)
@@ -43,6 +44,7 @@ SCHEMAS: Tuple[str, ...] = (
     "cli-rank",
     "cli-explain",
     "cli-variants",
+    "cli-scores",
     "corpus-report",
     "report",
     "comparison",
