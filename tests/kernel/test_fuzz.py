@@ -316,7 +316,9 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
             "-m",
             "not slow",
             "-k",
-            "not real_data and not ctrl_c and not releases_the_gil and not build_without",
+            # the sanitizers watch the kernels: not the Python engine's runs ([python...], python_engine)
+            "not real_data and not ctrl_c and not releases_the_gil and not build_without and not [python"
+            " and not python_engine and not python_sum_on_torch and not fast[python]",
             *tests,
         ],
         capture_output=True,
