@@ -157,7 +157,7 @@ def api_significance() -> str:
 
     refs = _refs("wmt17-en-de", ["ref.de"])
     systems = [(name, _lines("wmt17-en-de", name)) for name in WMT17_SYSTEMS]
-    ci = bleukit.bootstrap_ci(systems[0][1], refs, n_samples=300)
+    ci = bleukit.bootstrap_ci(systems[0][1], refs, n_bootstrap=300)
     out: Dict[str, Any] = {"bootstrap_ci": list(ci)}
     out["paired_bs"] = [r.to_dict() for r in bleukit.paired_test(systems[:3], refs, n_samples=300)]
     out["paired_ar_chrf_holm"] = [r.to_dict() for r in bleukit.paired_test(

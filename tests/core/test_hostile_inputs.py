@@ -528,7 +528,7 @@ def _compared(systems, references, n_samples, seed):
 
 
 def _bootstrap(hypotheses=HYPS, references=REFS, n_samples=N_SAMPLES, seed=12345):
-    mean, ci = bootstrap_ci(hypotheses, references, n_samples=n_samples, seed=seed)
+    mean, ci = bootstrap_ci(hypotheses, references, n_bootstrap=n_samples, seed=seed)
     return {"mean": mean, "ci": ci}
 
 
@@ -986,7 +986,7 @@ ENTRIES: List[Entry] = [
         for name, call in (
             ("corpus_statistics", lambda options: bleukit.corpus_statistics(HYPS, REFS, options)),
             ("score_report", lambda options: bleukit.score_report(HYPS, REFS, options).to_dict()),
-            ("bootstrap_ci", lambda options: bootstrap_ci(HYPS, REFS, n_samples=N_SAMPLES, options=options)),
+            ("bootstrap_ci", lambda options: bootstrap_ci(HYPS, REFS, n_bootstrap=N_SAMPLES, options=options)),
             ("paired_test", lambda options: [
                 (r.score, r.p_value) for r in paired_test({"a": HYPS, "b": HYPS_B}, REFS, n_samples=N_SAMPLES,
                                                           options=options)

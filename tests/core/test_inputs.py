@@ -192,10 +192,10 @@ def test_as_many_streams_as_hypotheses_are_warned_about_with_the_fix(shared_data
     entry_points = (
         bleukit.corpus_bleu,
         bleukit.sentence_scores,
-        lambda h, r: bleukit.bootstrap_ci(h, r, n_samples=5),
+        lambda h, r: bleukit.bootstrap_ci(h, r, n_bootstrap=5),
         bleukit.corpus_chrf,  # chrF takes the same check
         bleukit.sentence_chrf_scores,
-        lambda h, r: bleukit.bootstrap_ci(h, r, n_samples=5, options=bleukit.ChrfOptions()),
+        lambda h, r: bleukit.bootstrap_ci(h, r, n_bootstrap=5, options=bleukit.ChrfOptions()),
     )
     for score in entry_points:
         with pytest.warns(ReferenceLayoutWarning, match=r"references_from_streams\(references\)"):

@@ -192,7 +192,7 @@ CASES: List[Case] = [
     ("StatisticsAccumulator", lambda: _accumulator(BleuOptions()), _accumulator_behaviour),
     ("StatisticsAccumulator chrF", lambda: _accumulator(ChrfOptions()), _accumulator_behaviour),
     ("StatisticsAccumulator extras", lambda: _accumulator(BleuOptions(), ("gen_tokens",)), _accumulator_behaviour),
-    ("BootstrapCI", lambda: bleukit.bootstrap_ci(HYPS, REFS, n_samples=20), tuple),
+    ("BootstrapCI", lambda: bleukit.bootstrap_ci(HYPS, REFS, n_bootstrap=20), tuple),
     ("PairedResult bs", lambda: bleukit.paired_test({"a": HYPS, "b": REFS}, REFS, n_samples=20)[1], _fields),
     (
         "PairedResult ar",
