@@ -582,7 +582,7 @@ def _datasets_bleu(hypothesis_column="hyp", reference_columns=("ref",), batch_si
     from bleukit.integrations import datasets as adapter
 
     table = Dataset.from_dict({"hyp": HYPS, "ref": REFS, "ref2": HYPS_B})
-    return adapter.corpus_bleu(table, hypothesis_column, reference_columns, batch_size=batch_size, num_proc=num_proc)
+    return adapter.score_dataset(table, hypothesis_column, reference_columns, batch_size=batch_size, num_proc=num_proc)
 
 
 _APP = None
