@@ -14,7 +14,7 @@ from sacrebleu.metrics import CHRF
 from shared_data import REPO, read_lines, skip_unless_required
 
 import bleukit
-from bleukit.analysis.explain import explain_sentence
+from bleukit.analysis.explain import explain_bleu
 from bleukit.analysis.groups import group_results
 from bleukit.analysis.htmlreport import build_report, write_html_report
 from bleukit.analysis.htmlreport.data import length_buckets
@@ -89,7 +89,7 @@ def test_the_sentences_shown_differ_most_and_are_explained(report, wmt17):
     for e in explained:
         hyp = dict(systems)[e["system"]][e["line"] - 1]
         assert e["metric"] == "bleu"
-        assert {k: v for k, v in e.items() if k not in ("line", "system", "metric")} == explain_sentence(
+        assert {k: v for k, v in e.items() if k not in ("line", "system", "metric")} == explain_bleu(
             hyp, refs[e["line"] - 1]).to_dict()
 
 
@@ -137,7 +137,7 @@ def test_a_chrf_report_explains_sentences_with_chrf(wmt17):
     for e in explained:
         i, hyp = e["line"] - 1, dict(systems)[e["system"]][e["line"] - 1]
         assert {k: v for k, v in e.items() if k not in ("line", "system", "metric")} == bleukit.explain_chrf(
-            hyp, [refs[i]], options).to_dict()
+            hyp, [refs[i]], options=options).to_dict()
         assert e["score"] == chrf.sentence_score(hyp, [refs[i]]).score  # sacreBLEU's sentence chrF++
     page = report.html.split("<script")[0]
     cards = re.findall(r'<div class="line-card explanation".*?</table>', page, re.S)

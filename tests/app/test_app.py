@@ -21,7 +21,7 @@ from shared_data import REPO, read_lines, skip_unless_required
 
 import bleukit
 from bleukit import BleuOptions, corpus_statistics
-from bleukit.analysis.explain import explain_sentence
+from bleukit.analysis.explain import explain_bleu
 
 pytest.importorskip("gradio")
 # one xdist worker runs the module: one app server and one browser, as when run alone (two of each
@@ -130,7 +130,7 @@ def test_explain_is_bounded_in_time_and_size(app, shared_data):
     refs = [" ".join(words[k * 7 : k * 7 + 4000]) for k in range(4)]
     options = BleuOptions().sentence_level()
     assert got["row"] == corpus_statistics([fits], [refs], options).rows[0].tolist()
-    for order, full in zip(got["orders"], explain_sentence(fits, refs, options).orders):
+    for order, full in zip(got["orders"], explain_bleu(fits, refs, options=options).orders):
         hits = [m for m in full.ngrams if m.matched]
         misses = [m for m in full.ngrams if not m.matched]
         kept = hits[: app.MAX_SHOWN_NGRAMS] + misses[: app.MAX_SHOWN_NGRAMS]
@@ -204,7 +204,7 @@ def test_page_pieces_escape_user_text(app):
     options = app.make_options(tokenize="none")
     report = app.score_report("<b>bold</b> & ${1+1}", ["<b>bold</b>"], options)
     s = report["sentences"][0]
-    page = app.explanation_html(1, explain_sentence(s["hypothesis"], s["references"], options), s["score"], None)
+    page = app.explanation_html(1, explain_bleu(s["hypothesis"], s["references"], options=options), s["score"], None)
     assert "<b>bold" not in page
     assert "&lt;b&gt;bold&lt;/b&gt;" in page and "&amp;" in page
     frame = app.sentence_frame(report, app.SORT_CHOICES[0])
@@ -325,7 +325,7 @@ def test_every_example_scores_as_sacrebleu(app):
 def test_long_sentences_are_drawn_in_part_and_say_so(app):
     hyp = " ".join(f"w{i}" for i in range(app.MAX_SHOWN_TOKENS + 50))
     options = app.make_options()
-    page = app.explanation_html(1, explain_sentence(hyp, hyp, options), 100.0, None)
+    page = app.explanation_html(1, explain_bleu(hyp, hyp, options=options), 100.0, None)
     assert page.count('class="tok m4"') == 2 * app.MAX_SHOWN_TOKENS + 1  # hyp, ref, legend swatch
     assert "… 50 more tokens not drawn" in page
     assert f"and {app.MAX_SHOWN_TOKENS + 50 - app.MAX_SHOWN_NGRAMS:,} more" in page
@@ -710,7 +710,7 @@ def test_browser_score_and_why(page):
     cell = "#sentences [role=gridcell]"
     page.wait_for_selector(f"{cell}:has-text('the the the cat sat')")
     page.click("#sort label:has-text('lowest BLEU first')")
-    sentence = bleukit.sentence_scores(hyps, refs)
+    sentence = bleukit.sentence_bleu_scores(hyps, refs)
     by_score = sorted(range(1, 4), key=lambda i: (round(sentence[i - 1], 2), i))
     page.wait_for_function(
         "want => [...document.querySelectorAll('#sentences [role=gridcell][data-col=\"0\"]')]"
@@ -722,7 +722,7 @@ def test_browser_score_and_why(page):
     page.wait_for_selector("#explain-head[data-line='3']")
     levels = [int(x) for x in page.eval_on_selector_all("#explain-hyp .tok", "els => els.map(e => e.dataset.level)")]
     texts = page.eval_on_selector_all("#explain-hyp .tok", "els => els.map(e => e.textContent)")
-    expected = explain_sentence(hyps[2], refs[2])
+    expected = explain_bleu(hyps[2], refs[2])
     assert texts == list(expected.hypothesis_tokens)  # user text shown as text, never as markup
     assert tuple(levels) == expected.hyp_match_order
     assert levels[:3].count(0) == 1  # "the" x3 is clipped to 2 matches
@@ -762,7 +762,7 @@ def test_browser_upload_highlight_order_and_download(page, tmp_path):
     page.click("[role=option]:has-text('2')")
     page.wait_for_selector("#explain-head:has-text('the 2-grams that count')")
     levels = page.eval_on_selector_all("#explain-hyp .tok", "els => els.map(e => +e.dataset.level)")
-    expected = explain_sentence(lines[0], [s[0] for s in streams])
+    expected = explain_bleu(lines[0], [s[0] for s in streams])
     assert tuple(levels) == expected.hyp_levels(2)
 
     with page.expect_download() as info:

@@ -12,7 +12,7 @@ import pytest
 from shared_data import read_lines
 
 import bleukit
-from bleukit.analysis.explain import explain_sentence
+from bleukit.analysis.explain import explain_bleu
 from bleukit.metrics import get_metric
 
 pytest.importorskip("gradio")
@@ -166,7 +166,7 @@ def test_the_page_leaves_every_range_to_the_form(app):
 
 
 def test_comma_tokens_read_clearly_in_the_explanation_table(app):
-    ex = explain_sentence("a , , b , c", ["a , b , d"], bleukit.BleuOptions(max_ngram_order=2))
+    ex = explain_bleu("a , , b , c", ["a , b , d"], options=bleukit.BleuOptions(max_ngram_order=2))
     page = app.explanation_html(1, ex, 0.0, None)
     cells = re.findall(r'<ul class="ngrams">(.*?)</ul>', page)
     assert cells, page

@@ -143,8 +143,7 @@ def api_corpus() -> str:
             extra = {} if metric in seen else {"n_bootstrap": 200}
             seen.add(metric)
             result = getattr(bleukit, f"corpus_{metric}")(hyps, references, **keywords, **extra)
-            sentence = "sentence_scores" if metric == "bleu" else f"sentence_{metric}_scores"
-            scores = getattr(bleukit, sentence)(hyps, references, **keywords)
+            scores = getattr(bleukit, f"sentence_{metric}_scores")(hyps, references, **keywords)
             out[f"{corpus}/{label}"] = {"corpus": result.to_dict(), "format": result.format(),
                                         "sentences": _scores_text(scores).splitlines()}
     return _version_free(_json(out))
@@ -182,8 +181,8 @@ def api_analyses() -> str:
         "documents_chrf": bleukit.document_score(hyps, references, docs, options=ChrfOptions()).to_dict(),
         "self_bleu": repr(bleukit.self_bleu(hyps[:80])),
         "self_ter_corpus": repr(bleukit.self_bleu(hyps[:40], definition="corpus", options=TerOptions())),
-        "explain_bleu": str(bleukit.explain_sentence(hyps[3], references[3])),
-        "explain_chrf": str(bleukit.explain_chrf(hyps[3], references[3], ChrfOptions(word_order=2))),
+        "explain_bleu": str(bleukit.explain_bleu(hyps[3], references[3])),
+        "explain_chrf": str(bleukit.explain_chrf(hyps[3], references[3], options=ChrfOptions(word_order=2))),
         "report_ter": bleukit.score_report(hyps[:40], references[:40], TerOptions()).to_dict(),
         "pairwise_bleu": bleukit.pairwise_bleu(hyps[:12], hyps[:12]).tolist(),
         "pairwise_chrf": bleukit.pairwise_chrf(hyps[:12], hyps[:12]).tolist(),

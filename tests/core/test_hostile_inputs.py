@@ -37,7 +37,7 @@ import pytest
 import bleukit
 import bleukit.sacrebleu
 from bleukit import BleuOptions, StatisticsAccumulator
-from bleukit.analysis.explain import explain_sentence
+from bleukit.analysis.explain import explain_bleu
 from bleukit.analysis.significance import bootstrap_ci, paired_test
 from bleukit.compat import gleu, hf_evaluate, moses, nltk, presets, torchmetrics
 from bleukit.ids import corpus_bleu_ids, id_statistics, sentence_bleu_ids
@@ -770,8 +770,8 @@ ENTRIES: List[Entry] = [
         },
     ),
     Entry(
-        "sentence_scores",
-        lambda hypotheses, references, threads: bleukit.sentence_scores(hypotheses, references, threads=threads),
+        "sentence_bleu_scores",
+        lambda hypotheses, references, threads: bleukit.sentence_bleu_scores(hypotheses, references, threads=threads),
         {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS), "threads": Slot("threads", 1)},
     ),
     Entry(
@@ -850,6 +850,11 @@ ENTRIES: List[Entry] = [
     ),
     # text API, TER
     Entry(
+        "explain_ter",
+        lambda hypothesis, references: bleukit.explain_ter(hypothesis, references).to_dict(),
+        {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
+    ),
+    Entry(
         "corpus_ter",
         lambda hypotheses, references, threads, normalized: bleukit.corpus_ter(
             hypotheses, references, threads=threads, normalized=normalized
@@ -917,8 +922,8 @@ ENTRIES: List[Entry] = [
         {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS)},
     ),
     Entry(
-        "explain_sentence",
-        lambda hypothesis, references: explain_sentence(hypothesis, references).to_dict(),
+        "explain_bleu",
+        lambda hypothesis, references: explain_bleu(hypothesis, references).to_dict(),
         {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
     ),
     # significance

@@ -202,7 +202,7 @@ CASES: List[Case] = [
     ("MBRSelection", lambda: bleukit.mbr_select(HYPS + REFS), lambda m: (m.indices, m.selected, m.utilities.tolist())),
     ("CorpusReport", lambda: bleukit.score_report(HYPS, REFS, BleuOptions()), _fields),
     ("SentenceReport", lambda: bleukit.score_report(HYPS, REFS, BleuOptions()).sentences[1], _fields),
-    ("MatchExplanation", lambda: bleukit.explain_sentence(HYPS[0], [REFS[0]]), _fields),
+    ("MatchExplanation", lambda: bleukit.explain_bleu(HYPS[0], [REFS[0]]), _fields),
     ("VariantTable", lambda: bleukit.compare_variants(HYPS, REFS), lambda t: [(r.name, r.score) for r in t.rows]),
     *[(f"tokenizer {n}", _tokenizer(n), lambda t: t(LINE)) for n in bleukit.TOKENIZERS if not n.startswith("flores")],
     ("tokenizer spm", _spm_tokenizer, lambda t: t(LINE)),

@@ -64,7 +64,7 @@ def test_bootstrap_resample_is_row_indexing():
 
 
 def test_sentence_scores_equal_rowwise_sentence_bleu():
-    scores = bleukit.sentence_scores(HYPS, REFS)
+    scores = bleukit.sentence_bleu_scores(HYPS, REFS)
     assert scores.dtype == np.float64 and scores.shape == (4,)
     for i in range(4):
         assert scores[i] == bleukit.sentence_bleu(HYPS[i], REFS[i]).score

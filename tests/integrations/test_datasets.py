@@ -88,7 +88,7 @@ def test_sentence_bleu_column_with_two_processes(de_en):
     hyps, refs, ds = de_en
     scored = bleu_ds.add_sentence_bleu(ds, "hyp", ["ref_a", "ref_b"], num_proc=2, batch_size=250)
     got = np.array(scored["bleu"])
-    np.testing.assert_array_equal(got, bleukit.sentence_scores(hyps, refs))
+    np.testing.assert_array_equal(got, bleukit.sentence_bleu_scores(hyps, refs))
     for i in range(0, len(hyps), 131):
         assert got[i] == sacrebleu.sentence_bleu(hyps[i], refs[i]).score
     assert scored.filter(lambda r: r["bleu"] >= 40).num_rows == int((got >= 40).sum())

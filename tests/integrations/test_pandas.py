@@ -52,7 +52,7 @@ def test_missing_references_and_the_sentence_column(frame):
     assert bleu_pd.score_dataframe(df, "hyp", ["r1", "r2"]) == bleukit.corpus_bleu(
         ["a b c d", "x y z", "p q"], [["a b c d"], ["x y z"], ["p q"]])
     out = bleu_pd.add_sentence_bleu(df, "hyp", ["r1", "r2"])
-    assert "bleu" not in df.columns and out["bleu"].tolist() == bleukit.sentence_scores(
+    assert "bleu" not in df.columns and out["bleu"].tolist() == bleukit.sentence_bleu_scores(
         ["a b c d", "x y z", "p q"], [["a b c d"], ["x y z"], ["p q"]]).tolist()
 
 

@@ -176,7 +176,7 @@ def test_sentence_bleu_column_equals_sacrebleu(ray_local, shared_data):
     assert sorted((row["id"], row["hyp"]) for row in scored) == list(enumerate(hyps))
     got = np.zeros(len(hyps))
     got[[row["id"] for row in scored]] = [row["bleu"] for row in scored]
-    np.testing.assert_array_equal(got, bleukit.sentence_scores(hyps, refs))
+    np.testing.assert_array_equal(got, bleukit.sentence_bleu_scores(hyps, refs))
     for i in range(0, len(hyps), 97):
         assert got[i] == sacrebleu.sentence_bleu(hyps[i], refs[i]).score
     kept = bleu_ray.add_sentence_bleu(ds, "hyp", "ref", output_column="s").filter(expr=col("s") >= 30).count()

@@ -447,7 +447,7 @@ def test_threads_give_the_same_table_and_scores(threads):
     np.testing.assert_array_equal(many.nrefs, one.nrefs)
     assert bleukit.corpus_bleu(hyps, refs, threads=threads).score == bleukit.corpus_bleu(hyps, refs).score
     np.testing.assert_array_equal(
-        bleukit.sentence_scores(hyps, refs, threads=threads), bleukit.sentence_scores(hyps, refs)
+        bleukit.sentence_bleu_scores(hyps, refs, threads=threads), bleukit.sentence_bleu_scores(hyps, refs)
     )
     assert refs == before  # not mutated
     # an iterator of references is checked whole, then split
@@ -476,7 +476,7 @@ def test_threads_report_errors_like_one_thread(engine):
         bleukit.corpus_bleu(["a"], ["a"], threads=-1)
     for bad in (1.5, True, "2"):
         with pytest.raises(TypeError, match="threads must be an int"):
-            bleukit.sentence_scores(["a"], ["a"], threads=bad)
+            bleukit.sentence_bleu_scores(["a"], ["a"], threads=bad)
 
 
 class _EntryThatChangesHypotheses:

@@ -22,7 +22,7 @@ from ...metrics.base import MetricOptions
 from ...metrics.bleu.options import BleuOptions
 from ...metrics.chrf.options import ChrfOptions
 from ..chrf_explanation import explain_chrf
-from ..explain import explain_sentence
+from ..explain import explain_bleu
 from ..groups import group_results
 from ..ranking import DEFAULT_ALPHA, compare_systems
 from ..significance import Seed, check_correction, check_systems, check_test, with_bootstrap
@@ -244,7 +244,7 @@ def _line_data(
 
 def _explanation(i: int, system: str, hypothesis: str, refs: List[str], options: MetricOptions) -> Dict[str, Any]:
     if isinstance(options, ChrfOptions):
-        return {"line": i + 1, "system": system, "metric": "chrf", **explain_chrf(hypothesis, refs, options).to_dict()}
+        return {"line": i + 1, "system": system, "metric": "chrf", **explain_chrf(hypothesis, refs, options=options).to_dict()}
     assert isinstance(options, BleuOptions)  # report_data explains with BLEU or chrF only
-    explained = explain_sentence(hypothesis, refs, options)
+    explained = explain_bleu(hypothesis, refs, options=options)
     return {"line": i + 1, "system": system, "metric": "bleu", **explained.to_dict()}
