@@ -195,7 +195,7 @@ def test_make_space_puts_the_space_metadata_on_the_readme(tmp_path):
     # A Space reads its metadata from the front matter of its root README.md: make space writes that
     # README from space.yml and the repository's README, next to what the Space runs.
     yaml = pytest.importorskip("yaml")
-    from bleukit.metric.hub import GRADIO_SDK_VERSION
+    from bleukit.evaluate_module.hub import GRADIO_SDK_VERSION
 
     space = tmp_path / "space"
     out = subprocess.run(["make", "-s", "space", f"SPACE_DIR={space}"], cwd=REPO, capture_output=True, text=True,

@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .chrf import corpus_chrf, sentence_chrf, sentence_chrf_scores
     from .compat.variants import VariantTable, compare_variants
     from .inputs import references_from_streams
-    from .metric import metric_path
+    from .evaluate_module import metric_path
     from .metrics.base import MetricOptions, MetricResult, Statistics
     from .metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
     from .metrics.bleu.result import BleuResult
@@ -148,7 +148,7 @@ _LAZY: Dict[str, str] = {
     "build_report": "analysis.htmlreport",
     "write_html_report": "analysis.htmlreport",
     "VariantTable": "compat.variants",
-    "metric_path": "metric",
+    "metric_path": "evaluate_module",
     "engine_name": "_native",
     "bleu_score": "textbook",
     "bleu_unigram": "textbook",
