@@ -57,7 +57,7 @@ def main(argv=None) -> int:
 
     hyps, refs = load("corpus-13a", args.size)
     options = bleukit.BleuOptions().sentence_level()
-    table = bleukit.corpus_statistics(hyps, refs, options).rows
+    table = bleukit.corpus_statistics(hyps, refs, options=options).rows
     ways = {
         "libm kernel (exact)": {},
         "numpy SIMD exp/log": {"exp": np.exp, "log": np.log, "python_sum": _numpy_sum},

@@ -91,7 +91,7 @@ def run_local(files: List[Path], task: str, threads: int, out: Path) -> Tuple[An
         table = pq.read_table(path)
         hyps, refs = table.column("hyp").to_pylist(), table.column("ref").to_pylist()
         t1, c1 = time.perf_counter(), time.process_time()
-        stats = bleukit.corpus_statistics(hyps, refs, options, **kw)
+        stats = bleukit.corpus_statistics(hyps, refs, options=options, **kw)
         if task == "corpus":
             acc.add(stats)
         else:

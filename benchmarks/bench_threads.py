@@ -67,7 +67,7 @@ def main(argv=None) -> int:
     calls = {
         "corpus_bleu": lambda t: bleukit.corpus_bleu(hyps, refs, threads=t).score,
         "sentence_bleu_scores": lambda t: bleukit.sentence_bleu_scores(hyps, refs, threads=t),
-        "corpus_statistics": lambda t: corpus_statistics(hyps, refs, BleuOptions(), threads=t).rows,
+        "corpus_statistics": lambda t: corpus_statistics(hyps, refs, options=BleuOptions(), threads=t).rows,
     }
     for name, call in calls.items():
         base_wall, base_out = None, None

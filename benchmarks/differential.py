@@ -351,7 +351,7 @@ def run_chrf_corpora(rng, lines, n, engines, tally) -> None:
         for engine in engines:
             os.environ["BLEUKIT_ENGINE"] = engine
             ours = bleukit.corpus_chrf(hyps, refs, **opts)
-            stats = bleukit.corpus_statistics(hyps, refs, bleukit.ChrfOptions(**opts)).rows.sum(0).tolist()
+            stats = bleukit.corpus_statistics(hyps, refs, options=bleukit.ChrfOptions(**opts)).rows.sum(0).tolist()
             if not (ours.score == theirs.score and stats == their_stats and _signature(ours.signature) == their_sig):
                 tally.differ(f"chrf-corpus/{engine}", f"{opts}: {ours} != {theirs} ({len(hyps)} sentences)")
             tally.add(f"chrf-corpus/{engine}", 1)

@@ -32,8 +32,8 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .bleu import corpus_bleu, sentence_bleu, sentence_bleu_scores
     from .chrf import corpus_chrf, sentence_chrf, sentence_chrf_scores
     from .compat.variants import VariantTable, compare_variants
-    from .inputs import references_from_streams
     from .evaluate_module import metric_path
+    from .inputs import references_from_streams
     from .metrics.base import MetricOptions, MetricResult, Statistics
     from .metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
     from .metrics.bleu.result import BleuResult

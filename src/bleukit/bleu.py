@@ -145,7 +145,7 @@ def sentence_bleu_scores(
 
     options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
                        weights, effective_order)
-    stats = corpus_statistics(hypotheses, references, options, threads)
+    stats = corpus_statistics(hypotheses, references, options=options, threads=threads)
     # (METRIC.scores, scored on the call's threads too)
     return np.asarray(table_scores(stats.rows, options, thread_count(threads)), dtype=np.float64)
 

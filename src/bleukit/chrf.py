@@ -132,5 +132,5 @@ def sentence_chrf_scores(
     options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
     import numpy as np
 
-    stats = corpus_statistics(hypotheses, references, options, threads)
+    stats = corpus_statistics(hypotheses, references, options=options, threads=threads)
     return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)

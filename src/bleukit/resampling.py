@@ -177,19 +177,19 @@ def randomization_counts(
     pairs: Sequence[Tuple[int, int]],
     observed: Sequence[float],
     options: MetricOptions,
-    n_samples: int,
+    n: int,
     seed: Optional[int],
     progress: Optional[Callable[[int], Any]] = None,
 ) -> Optional[List[int]]:
-    """For each pair ``(a, b)`` of systems, how many of ``n_samples`` approximate-randomization
+    """For each pair ``(a, b)`` of systems, how many of ``n`` approximate-randomization
     trials give a score difference ``|a' - b'|`` above ``observed[q]``, without numpy; ``None``
     where this route does not apply (then numpy's does: the same counts).
 
     ``tables`` is as :func:`bootstrap_columns` takes it. Each trial swaps the two systems' rows of
     every sentence whose coin flip is set, the flips being sacreBLEU's (numpy's
-    ``default_rng(seed).integers(2, size=(n_samples, n_rows), dtype=bool)``, the same for every pair,
+    ``default_rng(seed).integers(2, size=(n, n_rows), dtype=bool)``, the same for every pair,
     as sacreBLEU re-seeds each comparison), and scores both sides' integer sums exactly
-    (:meth:`~bleukit.metrics.base.Metric.native_scores`). The p-value is ``(count + 1) / (n_samples + 1)``.
+    (:meth:`~bleukit.metrics.base.Metric.native_scores`). The p-value is ``(count + 1) / (n + 1)``.
 
     >>> from bleukit.metrics.bleu import BleuOptions
     >>> rows = array("q", [2, 2, 2, 1, 2, 1,  2, 2, 1, 0, 2, 1,  3, 3, 3, 2, 3, 2,    # system 0
@@ -214,7 +214,7 @@ def randomization_counts(
     counts = [0] * len(pairs)
     buffers = {}  # by chunk size, as in bootstrap_columns
     sides = 2 * len(pairs)
-    for k in chunks(n_samples, n_rows, CALL_FLIPS, FLIP_BITS):
+    for k in chunks(n, n_rows, CALL_FLIPS, FLIP_BITS):
         if k not in buffers:
             buffers[k] = array("q", bytes(8 * k * sides * width))
         sums = buffers[k]

@@ -172,7 +172,7 @@ def test_agrees_with_corpus_statistics_on_real_data(shared_data, folder, hyp_fil
     streams = [read_lines(shared_data / folder / r)[:n] for r in ref_files]
     refs = [list(r) for r in zip(*streams)]
     opts = BleuOptions(tokenize=tokenize, lowercase=lowercase)
-    stats = corpus_statistics(hyps, refs, opts)
+    stats = corpus_statistics(hyps, refs, options=opts)
     for i, (hyp, ref) in enumerate(zip(hyps, refs)):
         ex = explain_bleu(hyp, ref, options=opts)
         assert ex.row == stats.rows[i].tolist()

@@ -102,7 +102,8 @@ def test_real_data_equals_sacrebleu_and_statistics(german, engine):
     flat_h = [h for h in hyps for _ in refs]
     flat_r = [r for _ in hyps for r in refs]
     options = bleukit.BleuOptions()
-    np.testing.assert_array_equal(table.reshape(-1, 10), bleukit.corpus_statistics(flat_h, flat_r, options).rows)
+    want = bleukit.corpus_statistics(flat_h, flat_r, options=options).rows
+    np.testing.assert_array_equal(table.reshape(-1, 10), want)
     np.testing.assert_allclose(ours.ravel(), bleukit.sentence_bleu_scores(flat_h, flat_r), rtol=0, atol=1e-9)
 
 

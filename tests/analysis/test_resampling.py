@@ -600,7 +600,7 @@ def test_bootstrap_result_is_with_bootstrap_of_the_table(wmt17):
     systems, refs = wmt17
     hyps = systems[0][1][:300]
     options = BleuOptions()
-    stats = bleukit.corpus_statistics(hyps, refs[:300], options)
+    stats = bleukit.corpus_statistics(hyps, refs[:300], options=options)
     expected = significance.with_bootstrap(bleukit.score_statistics(stats, options), stats, options, 100, 3)
     assert significance.bootstrap_result(hyps, refs[:300], options, 100, 3) == expected
     assert significance.bootstrap_result(hyps, refs[:300], options, 1, 3) == bleukit.score_statistics(stats, options)

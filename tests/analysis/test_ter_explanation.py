@@ -51,7 +51,7 @@ def _check_operations(ex):
 def test_row_edits_and_score_are_sacrebleus(hyp, refs, options):
     ex = explain_ter(hyp, refs, options=options)
     assert list(ex.row) == ter_statistics([hyp], [refs], options).tolist()[0]
-    assert ex.num_edits == int(bleukit.corpus_statistics([hyp], [refs], options).rows[0][0])
+    assert ex.num_edits == int(bleukit.corpus_statistics([hyp], [refs], options=options).rows[0][0])
     theirs = TER(**options.to_dict())
     assert ex.edits_per_reference == tuple(
         translation_edit_rate(list(ex.hypothesis_words), list(words))[0] for words in ex.reference_words
@@ -64,7 +64,7 @@ def test_row_edits_and_score_are_sacrebleus(hyp, refs, options):
 
 def test_real_sentences(shared_data):
     hyps, refs, streams = load_corpus(shared_data, "wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en")
-    stats = bleukit.corpus_statistics(hyps[:300], refs[:300], TerOptions())
+    stats = bleukit.corpus_statistics(hyps[:300], refs[:300], options=TerOptions())
     for i in range(0, 300, 11):
         ex = explain_ter(hyps[i], refs[i])
         assert ex.num_edits == int(stats.rows[i][0])

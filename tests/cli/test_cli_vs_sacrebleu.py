@@ -830,7 +830,8 @@ def test_explain_prints_the_ter_edits_of_one_line(files):
     ex = explain_ter(HYPS[1], [REFS[0][1], REFS[1][1]], options=TerOptions(normalized=True))
     lines = out.splitlines()
     code_s, theirs, _ = run_sacrebleu(
-        [*refs_args(files, 2), "-i", files["hyp.txt"], "-m", "ter", "--ter-normalized", "--sentence-level", "-f", "text"]
+        [*refs_args(files, 2), "-i", files["hyp.txt"], "-m", "ter", "--ter-normalized", "--sentence-level",
+         "-f", "text"]
     )
     # the line's score and signature are sacreBLEU's sentence-level line, then the explanation
     assert normalise(lines[0]) == "line 2: " + normalise(theirs.splitlines()[1])

@@ -183,7 +183,7 @@ def api_analyses() -> str:
         "self_ter_corpus": repr(bleukit.self_bleu(hyps[:40], definition="corpus", options=TerOptions())),
         "explain_bleu": str(bleukit.explain_bleu(hyps[3], references[3])),
         "explain_chrf": str(bleukit.explain_chrf(hyps[3], references[3], options=ChrfOptions(word_order=2))),
-        "report_ter": bleukit.score_report(hyps[:40], references[:40], TerOptions()).to_dict(),
+        "report_ter": bleukit.score_report(hyps[:40], references[:40], options=TerOptions()).to_dict(),
         "pairwise_bleu": bleukit.pairwise_bleu(hyps[:12], hyps[:12]).tolist(),
         "pairwise_chrf": bleukit.pairwise_chrf(hyps[:12], hyps[:12]).tolist(),
     }
@@ -201,7 +201,7 @@ def html_report_json() -> str:
 
     refs = _refs("wmt17-en-de", ["ref.de"])[:500]
     systems = [(name, _lines("wmt17-en-de", name)[:500]) for name in WMT17_SYSTEMS[:3]]
-    report = bleukit.build_report(systems, refs, metrics=[BleuOptions(), ChrfOptions()], n_samples=200,
+    report = bleukit.build_report(systems, refs, options=[BleuOptions(), ChrfOptions()], n_samples=200,
                                   n_bootstrap=200)
     html = _version_free(report.html)
     page = {"html_sha256": hashlib.sha256(html.encode()).hexdigest(), "html_chars": len(html)}

@@ -794,7 +794,7 @@ ENTRIES: List[Entry] = [
     Entry(
         "corpus_statistics(chrF)",
         lambda hypotheses, references, threads: bleukit.score_statistics(
-            bleukit.corpus_statistics(hypotheses, references, ChrfOptions(), threads), ChrfOptions()
+            bleukit.corpus_statistics(hypotheses, references, options=ChrfOptions(), threads=threads), ChrfOptions()
         ).to_dict(),
         {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS), "threads": Slot("threads", 1)},
     ),
@@ -918,7 +918,7 @@ ENTRIES: List[Entry] = [
     ),
     Entry(
         "score_report",
-        lambda hypotheses, references: bleukit.score_report(hypotheses, references, BleuOptions()).to_dict(),
+        lambda hypotheses, references: bleukit.score_report(hypotheses, references, options=BleuOptions()).to_dict(),
         {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS)},
     ),
     Entry(
@@ -989,14 +989,14 @@ ENTRIES: List[Entry] = [
     *[
         Entry(f"{name}(options)", call, {"options": Slot("options", ChrfOptions(word_order=2))})
         for name, call in (
-            ("corpus_statistics", lambda options: bleukit.corpus_statistics(HYPS, REFS, options)),
-            ("score_report", lambda options: bleukit.score_report(HYPS, REFS, options).to_dict()),
+            ("corpus_statistics", lambda options: bleukit.corpus_statistics(HYPS, REFS, options=options)),
+            ("score_report", lambda options: bleukit.score_report(HYPS, REFS, options=options).to_dict()),
             ("bootstrap_ci", lambda options: bootstrap_ci(HYPS, REFS, n_bootstrap=N_SAMPLES, options=options)),
             ("paired_test", lambda options: [
                 (r.score, r.p_value) for r in paired_test({"a": HYPS, "b": HYPS_B}, REFS, n_samples=N_SAMPLES,
                                                           options=options)
             ]),
-            ("pairwise_scores", lambda options: bleukit.pairwise_scores(HYPS, REFS, options)),
+            ("pairwise_scores", lambda options: bleukit.pairwise_scores(HYPS, REFS, options=options)),
             ("mbr_select", lambda options: bleukit.mbr_select(CANDS, options=options)),
             ("StatisticsAccumulator", lambda options: bleukit.StatisticsAccumulator(options).add_text(HYPS, REFS)),
             ("compare_systems", lambda options: bleukit.compare_systems(
@@ -1015,7 +1015,7 @@ ENTRIES: List[Entry] = [
     Entry(
         "pairwise_scores(chrF)",
         lambda hypotheses, references, threads: bleukit.pairwise_scores(
-            hypotheses, references, ChrfOptions(), threads=threads
+            hypotheses, references, options=ChrfOptions(), threads=threads
         ),
         {"hypotheses": Slot("texts", HYPS), "references": Slot("texts", REFS), "threads": Slot("threads", 1)},
     ),

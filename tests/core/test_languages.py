@@ -98,7 +98,8 @@ def test_the_python_api_picks_what_sacrebleu_picks(folder, system, reference, la
     assert by_language.counts == theirs.counts and by_language.totals == theirs.totals
     assert by_language.signature.split("|")[3] == f"tok:{name}"
     assert (
-        bleukit.sentence_bleu_scores(hyps, refs, trg_lang=language) == bleukit.sentence_bleu_scores(hyps, refs, tokenize=tokenize)
+        bleukit.sentence_bleu_scores(hyps, refs, trg_lang=language)
+        == bleukit.sentence_bleu_scores(hyps, refs, tokenize=tokenize)
     ).all()
     assert bleukit.sentence_bleu(hyps[5], refs[5], language_pair=f"xx-{language}") == bleukit.sentence_bleu(
         hyps[5], refs[5], tokenize=tokenize

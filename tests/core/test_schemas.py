@@ -101,7 +101,7 @@ def test_explain_and_variants_output():
 def test_the_apps_download_is_a_corpus_report(options):
     hyps = Path(HYP).read_text(encoding="utf-8").splitlines()
     refs = bleukit.references_from_streams([Path(p).read_text(encoding="utf-8").splitlines() for p in (REF_A, REF_B)])
-    report = json.loads(json.dumps(bleukit.score_report(hyps, refs, options).to_dict()))
+    report = json.loads(json.dumps(bleukit.score_report(hyps, refs, options=options).to_dict()))
     validate(report, "corpus-report")
 
 

@@ -35,7 +35,7 @@ def test_datasets_statistics_columns_and_corpus_chrf(de_en):
         "hyp", ["ref_a", "ref_b"], column="chrf_stats", nrefs_column="chrf_nrefs", options=CHRF_PP
     )
     with_stats = ds.map(fn, batched=True, batch_size=300, num_proc=2)
-    table = bleukit.corpus_statistics(hyps, refs, CHRF_PP)
+    table = bleukit.corpus_statistics(hyps, refs, options=CHRF_PP)
     assert np.array_equal(np.array(with_stats["chrf_stats"]), table.rows)
     summed = hf.score_dataset_statistics(
         with_stats, column="chrf_stats", nrefs_column="chrf_nrefs", options=CHRF_PP, batch_size=500

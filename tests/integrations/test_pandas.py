@@ -60,7 +60,8 @@ def test_missing_references_and_the_sentence_column(frame):
     "call, error, message",
     [
         (lambda df: bleu_pd.score_dataframe(df["hyp"], "hyp", "ref_a"), TypeError, "df must be a pandas DataFrame"),
-        (lambda df: bleu_pd.score_dataframe(df, "hyp", "nope"), ValueError, r"column\(s\) \['nope'\] not in the dataset"),
+        (lambda df: bleu_pd.score_dataframe(df, "hyp", "nope"), ValueError,
+         r"column\(s\) \['nope'\] not in the dataset"),
         (lambda df: bleu_pd.score_dataframe(df, "hyp", "ref_a", group_by="nope"), ValueError, "not in the dataset"),
         (lambda df: bleu_pd.add_sentence_bleu(df, "hyp", "ref_a", "domain"), ValueError, "already exists"),
     ],

@@ -140,7 +140,7 @@ def test_groups_with_bootstrap_ci_whatever_the_row_order(ray_local, shared_data,
     n = 240
     hyps, refs = hyps[:n], [list(r) for r in refs[:n]]
     labels = [("short" if len(h.split()) < 15 else "long") for h in hyps]
-    stats = bleukit.corpus_statistics(hyps, refs, options)
+    stats = bleukit.corpus_statistics(hyps, refs, options=options)
     order = np.lexsort([stats.nrefs] + [stats.rows[:, k] for k in reversed(range(stats.rows.shape[1]))])
     want = corpus_score(
         [hyps[i] for i in order], [refs[i] for i in order], n_bootstrap=300, seed=7, group_by=[labels[i] for i in order]
@@ -224,7 +224,7 @@ def test_million_rows_equal_single_process(ray_local):
     n = 1_000_000
     hyps, refs = _scale_corpus().make_rows(0, n, seed=2026)
     options = bleukit.BleuOptions()
-    single = bleukit.score_statistics(bleukit.corpus_statistics(hyps, refs, options), options)
+    single = bleukit.score_statistics(bleukit.corpus_statistics(hyps, refs, options=options), options)
     ds = _blocks({"hyp": hyps, "ref": refs}, n_blocks=16)
     del hyps, refs
     got = bleu_ray.score_ray_dataset(ds, "hyp", "ref", batch_size=20_000)

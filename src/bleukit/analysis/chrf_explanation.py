@@ -148,7 +148,7 @@ def explain_chrf(
     """
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    options = resolve_options(options, keywords, metric="chrf")
+    options = resolve_options(options, keywords, default_metric="chrf")
     if not isinstance(options, ChrfOptions):
         raise TypeError(f"options must be a ChrfOptions, got {type(options).__name__}")
     refs = check_sentence_references(references)

@@ -97,8 +97,8 @@ class TerExplanation:
     def to_dict(self) -> Dict[str, Any]:
         """A JSON-ready dictionary of every field and the row.
 
-        >>> explain_ter("a b", "a c").to_dict()["operations"]
-        [{'operation': 'match', 'hypothesis': 0, 'reference': 0}, {'operation': 'substitute', 'hypothesis': 1, 'reference': 1}]
+        >>> explain_ter("a b", "a c").to_dict()["operations"][1]
+        {'operation': 'substitute', 'hypothesis': 1, 'reference': 1}
         """
         return {
             "hypothesis": self.hypothesis,
@@ -141,7 +141,7 @@ def explain_ter(
     """
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    opts = resolve_options(options, keywords, metric="ter")
+    opts = resolve_options(options, keywords, default_metric="ter")
     if not isinstance(opts, TerOptions):
         raise TypeError(f"options must be a TerOptions, got {type(opts).__name__}")
     refs = check_sentence_references(references)

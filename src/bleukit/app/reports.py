@@ -43,7 +43,7 @@ def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], optio
     (100.0, 100.0, [7, 6, 5, 4])
     """
     hyps, refs = parse_corpus(hypotheses, reference_sets)
-    return core_score_report(hyps, refs, options).to_dict()
+    return core_score_report(hyps, refs, options=options).to_dict()
 
 
 def metrics_report(
@@ -61,7 +61,7 @@ def metrics_report(
     rows = []
     for label in OTHER_METRICS:
         options = metric_options(label, None, keywords)
-        result = score_statistics(corpus_statistics(hyps, refs, options), options)
+        result = score_statistics(corpus_statistics(hyps, refs, options=options), options)
         rows.append(
             {
                 "metric": label,

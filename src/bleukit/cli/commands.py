@@ -88,7 +88,7 @@ def sentence_level(system: List[str], refs: List[List[str]], options: MetricOpti
     """One line per segment: its sentence score (one metric)."""
     from ..analysis.report import score_report
 
-    report = score_report(system, references_from_streams(refs), options)
+    report = score_report(system, references_from_streams(refs), options=options)
     lines = [score_line(result, args.width, args.score_only, _signature(options, result, args))
              for result in report.sentence_results()]
     out.write("\n".join(lines) + "\n")
@@ -326,7 +326,7 @@ def report(names: List[str], systems: List[List[str]], refs: List[List[str]], me
     n = args.paired_bs_n if method == "bs" else args.paired_ar_n
     comparison = "baseline" if paired and not args.rank else "rank"
     write_html_report(
-        args.report, list(zip(clean, systems)), references_from_streams(refs), metrics=list(metrics),
+        args.report, list(zip(clean, systems)), references_from_streams(refs), options=list(metrics),
         comparison=comparison, method=method, n_samples=n if n > 0 else None, seed=seed,
         correction=_correction(args), alpha=args.alpha,
         n_bootstrap=args.confidence_n if args.confidence_n > 0 else DEFAULT_SAMPLES["bs"],

@@ -174,7 +174,8 @@ def write_pure_wheel(dest: Union[str, Path]) -> Path:
         ]
     )
     files.append((f"{info}/METADATA", meta.encode("utf-8")))
-    wheel_info = "Wheel-Version: 1.0\nGenerator: bleukit.evaluate_module.hub\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    wheel_info = ("Wheel-Version: 1.0\nGenerator: bleukit.evaluate_module.hub\nRoot-Is-Purelib: true\n"
+                  "Tag: py3-none-any\n")
     files.append((f"{info}/WHEEL", wheel_info.encode("ascii")))
     entry_points = dist.read_text("entry_points.txt")
     if entry_points:

@@ -97,7 +97,7 @@ def score_dataframe(
     if keys:
         return score_by_group(hypotheses, references, _labels(frame, keys), n_bootstrap=n_bootstrap, seed=seed,
                               threads=threads, options=opts)
-    stats = corpus_statistics(hypotheses, references, opts, threads)
+    stats = corpus_statistics(hypotheses, references, options=opts, threads=threads)
     result = metric_for(opts).result(stats, opts)
     return result if n_bootstrap is None else with_bootstrap(result, stats, opts, n_bootstrap, seed)
 
@@ -129,7 +129,7 @@ def add_sentence_bleu(
     if output_column in frame.columns:
         raise ValueError(f"column {output_column!r} already exists; pass another output_column")
     hypotheses, references = _inputs(frame, hyp, refs)
-    stats = corpus_statistics(hypotheses, references, opts, threads)
+    stats = corpus_statistics(hypotheses, references, options=opts, threads=threads)
     out = frame.copy()
     out[output_column] = np.asarray(sentence_scores_from_statistics(stats, opts), dtype=np.float64)
     return out

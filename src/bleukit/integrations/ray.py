@@ -130,7 +130,7 @@ def canonical_order(statistics: Statistics) -> np.ndarray:
     order, and the CI, depend only on the rows, not on how Ray split or ordered them.
 
     >>> from bleukit import BleuOptions, corpus_statistics
-    >>> canonical_order(corpus_statistics(["a b c", "a", "a b"], ["a b c", "a", "a b"], BleuOptions())).tolist()
+    >>> canonical_order(corpus_statistics(["a b c", "a", "a b"], ["a b c", "a", "a b"], options=BleuOptions())).tolist()
     [1, 2, 0]
     """
     rows = statistics.rows

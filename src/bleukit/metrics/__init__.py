@@ -83,10 +83,10 @@ def metric_for(options: Any) -> Metric[Any, Any, Any]:
 
 
 def resolve_options(
-    options: Optional[MetricOptions], keywords: Mapping[str, Any], *, sentence: bool = False, metric: str = "bleu"
+    options: Optional[MetricOptions], keywords: Mapping[str, Any], *, sentence: bool = False, default_metric: str = "bleu"
 ) -> MetricOptions:
     """The options an entry point runs with: ``options`` (any metric's options object), or else the
-    options of ``metric`` (BLEU unless the entry point is one metric's own) from the option
+    options of ``default_metric`` (BLEU unless the entry point is one metric's own) from the option
     ``keywords`` (sentence-level defaults with ``sentence=True``). This is the one way every
     function beyond sacreBLEU's takes options: ``options=`` or the typed keywords
     (``**keywords: Unpack[BleuOptionKeywords]``, ``ChrfOptionKeywords``, ``TerOptionKeywords``).
@@ -95,11 +95,11 @@ def resolve_options(
 
     >>> resolve_options(None, {"tokenize": "intl"}).tokenize
     'intl'
-    >>> resolve_options(None, {"word_order": 2}, metric="chrf").word_order
+    >>> resolve_options(None, {"word_order": 2}, default_metric="chrf").word_order
     2
     """
     if options is None:
-        return get_metric(metric).options_type.from_keywords(keywords, sentence=sentence)
+        return get_metric(default_metric).options_type.from_keywords(keywords, sentence=sentence)
     metric_for(options)
     if keywords:
         raise TypeError(

@@ -76,7 +76,7 @@ def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_
 
     >>> from bleukit import BleuOptions, corpus_statistics, score_statistics
     >>> opts = BleuOptions()
-    >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], opts)
+    >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], options=opts)
     >>> r = with_bootstrap(score_statistics(stats, opts), stats, opts, 10, 12345)
     >>> r.signature.split("|")[:3]
     ['nrefs:1', 'bs:10', 'seed:12345']

@@ -135,7 +135,7 @@ def resampled_scores(statistics: Statistics, indices: np.ndarray, options: Metri
 
     >>> from bleukit import BleuOptions, corpus_statistics
     >>> opts = BleuOptions()
-    >>> stats = corpus_statistics(["a b c d", "x y"], ["a b c d", "x z"], opts)
+    >>> stats = corpus_statistics(["a b c d", "x y"], ["a b c d", "x z"], options=opts)
     >>> resampled_scores(stats, np.array([[0, 0], [0, 1]]), opts).round(4).tolist()
     [100.0, 88.914]
     """
@@ -241,7 +241,7 @@ def bootstrap_scores(
     their resamples, which is what a paired comparison or a plot of score distributions needs.
 
     >>> from bleukit import BleuOptions, corpus_statistics
-    >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], BleuOptions())
+    >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], options=BleuOptions())
     >>> bootstrap_scores(stats, BleuOptions(), n_bootstrap=3, seed=1).round(2).tolist()
     [72.31, 50.0, 100.0]
     """

@@ -56,7 +56,8 @@ import numpy as np
 from .options import TerOptions
 from .tokenizer import TercomTokenizer
 
-__all__ = ["COLUMNS", "edits", "edit_trace", "EditTrace", "Shift", "OPERATIONS", "sentence_row", "ter_statistics", "check_layout", "check_batch",
+__all__ = ["COLUMNS", "edits", "edit_trace", "EditTrace", "Shift", "OPERATIONS",
+           "sentence_row", "ter_statistics", "check_layout", "check_batch",
            "BEAM_WIDTH", "MAX_SHIFT_SIZE", "MAX_SHIFT_DISTANCE", "MAX_SHIFT_CANDIDATES"]
 
 #: The columns of the statistics table.
