@@ -232,7 +232,9 @@ UPSTREAM_SIGNATURES = {
     "bleukit.integrations.transformers.BleuCallback.on_evaluate": "transformers' TrainerCallback hook",
 }
 #: A resample count's names: anything else that looks like one is a second spelling.
-RESAMPLE_COUNT = re.compile(r"^(n|num)_(boot\w*|bs|resamples?|samples|trials|draws|iters?)$|^bootstrap_\w+$|^(resamples|trials)$")
+RESAMPLE_COUNT = re.compile(
+    r"^(n|num)_(boot\w*|bs|resamples?|samples|trials|draws|iters?)$|^bootstrap_\w+$|^(resamples|trials)$"
+)
 #: The functions layer: sacreBLEU's functions with sacreBLEU's explicit keywords.
 SACREBLEU_PARITY = ("bleukit.bleu", "bleukit.chrf", "bleukit.ter")
 
@@ -252,7 +254,8 @@ def _public_signatures():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         public = set()
         for node in tree.body:
-            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
                 public = set(ast.literal_eval(node.value))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name in public:
@@ -295,7 +298,7 @@ def test_one_name_per_resample_count():
                     if "n_samples" in _parameters(fn) and "method" not in _parameters(fn)]
     assert without_test == []
     with_method = [q for q, (fn, _) in _public_signatures().items()
-                   if "n_bootstrap" in _parameters(fn) and "method" in _parameters(fn) and "n_samples" not in _parameters(fn)]
+                   if {"n_bootstrap", "method"} <= set(_parameters(fn)) and "n_samples" not in _parameters(fn)]
     assert with_method == []
 
 

@@ -148,9 +148,10 @@ def explain_chrf(
     """
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    options = resolve_options(options, keywords, default_metric="chrf")
-    if not isinstance(options, ChrfOptions):
-        raise TypeError(f"options must be a ChrfOptions, got {type(options).__name__}")
+    resolved = resolve_options(options, keywords, default_metric="chrf")
+    if not isinstance(resolved, ChrfOptions):
+        raise TypeError(f"options must be a ChrfOptions, got {type(resolved).__name__}")
+    options = resolved
     refs = check_sentence_references(references)
     hyp_counts = sentence_ngrams(hypothesis, options)
     ref_counts = [sentence_ngrams(ref, options) for ref in refs]

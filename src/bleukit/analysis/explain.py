@@ -336,9 +336,10 @@ def explain_bleu(
     """
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    options = resolve_options(options, keywords)
-    if not isinstance(options, BleuOptions):
-        raise TypeError(f"options must be a BleuOptions, got {type(options).__name__}")
+    resolved = resolve_options(options, keywords)
+    if not isinstance(resolved, BleuOptions):
+        raise TypeError(f"options must be a BleuOptions, got {type(resolved).__name__}")
+    options = resolved
     refs = check_sentence_references(references)
     tok = get_tokenizer(options.tokenize)
     lc = options.lowercase

@@ -83,7 +83,11 @@ def metric_for(options: Any) -> Metric[Any, Any, Any]:
 
 
 def resolve_options(
-    options: Optional[MetricOptions], keywords: Mapping[str, Any], *, sentence: bool = False, default_metric: str = "bleu"
+    options: Optional[MetricOptions],
+    keywords: Mapping[str, Any],
+    *,
+    sentence: bool = False,
+    default_metric: str = "bleu",
 ) -> MetricOptions:
     """The options an entry point runs with: ``options`` (any metric's options object), or else the
     options of ``default_metric`` (BLEU unless the entry point is one metric's own) from the option
