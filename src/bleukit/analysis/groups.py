@@ -26,7 +26,7 @@ from ..inputs import check_hypotheses, check_references
 from ..metrics import metric_for, resolve_options
 from ..metrics.base import MetricOptions, MetricResult, Statistics
 from ..pipeline import corpus_statistics
-from .significance import PairedResult, Seed, check_systems, paired_test, with_bootstrap
+from .significance import PairedResult, Progress, Seed, check_systems, paired_test, with_bootstrap
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -208,6 +208,7 @@ def paired_test_by_group(
     n_samples: Optional[int] = None,
     seed: Seed = DEFAULT_SEED,
     correction: Optional[str] = None,
+    progress: Progress = None,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> Dict[Hashable, List[PairedResult]]:
@@ -229,5 +230,5 @@ def paired_test_by_group(
         picked = rows.tolist()
         subset = [(name, [hyps[i] for i in picked]) for name, hyps in checked]
         out[label] = paired_test(subset, [refs[i] for i in picked], method=method, n_samples=n_samples, seed=seed,
-                                 correction=correction, options=opts)
+                                 correction=correction, progress=progress, options=opts)
     return out
