@@ -1,6 +1,6 @@
 """BLEU as an `evaluate` metric (bleukit, sacreBLEU-exact): the file a Space or Hub repo serves.
 
-The implementation ships inside the package (``bleukit/metric/bleu_metric.py``); this file only
+The implementation ships inside the package (``bleukit/evaluate_module/bleu_metric.py``); this file only
 re-exports its class, so both load paths run one implementation::
 
     evaluate.load("./bleu_metric.py")          # this file, bleukit installed
@@ -13,6 +13,6 @@ PyPI yet), so the comment names the install that works (``__all__`` tells linter
 point).
 """
 
-from bleukit.metric.bleu_metric import Bleu  # From: .  (in the root of a clone of bleukit)
+from bleukit.evaluate_module.bleu_metric import Bleu  # From: .  (in the root of a clone of bleukit)
 
 __all__ = ["Bleu"]

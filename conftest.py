@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent
 NEEDS = {
     "src/bleukit/compat/torchmetrics.py": ("torch", ("torch",)),
     "src/bleukit/ids/torch_counting.py": ("torch", ("torch",)),
-    "src/bleukit/metric/base.py": ("hf", ("datasets", "evaluate")),
+    "src/bleukit/evaluate_module/base.py": ("hf", ("datasets", "evaluate")),
     "src/bleukit/integrations/datasets.py": ("hf", ("datasets",)),
     "src/bleukit/integrations/openrlhf.py": ("torch", ("torch",)),
     "src/bleukit/integrations/torchmetrics.py": ("torchmetrics", ("torch", "torchmetrics")),
@@ -31,8 +31,8 @@ NEEDS = {
     "src/bleukit/integrations/hub.py": ("hub", ("huggingface_hub", "yaml")),
     "src/bleukit/integrations/lighteval.py": ("lighteval", ("lighteval",)),
     "src/bleukit/integrations/transformers.py": ("hf", ("transformers",)),
-    "src/bleukit/metric/bleu_metric.py": ("hf", ("datasets", "evaluate")),
-    "src/bleukit/metric/hub.py": ("hf", ("datasets", "evaluate")),
+    "src/bleukit/evaluate_module/bleu_metric.py": ("hf", ("datasets", "evaluate")),
+    "src/bleukit/evaluate_module/hub.py": ("hf", ("datasets", "evaluate")),
 }
 
 #: doctests that start a runtime (Ray: 10-20 s), marked slow like the tests of the same adapter, and

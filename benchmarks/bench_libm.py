@@ -6,7 +6,7 @@
 sacreBLEU computes with ``math.exp``/``math.log`` (the C library's functions); numpy's own are
 SIMD code that differs from them in the last bit on AVX-512 CPUs, so bleukit's formula calls the C
 library through its small vector kernel (``bleukit.metrics.bleu.libm``), or ``math`` per element
-when the kernel is not built. This times ``sentence_scores`` (text to scores) and the formula alone
+when the kernel is not built. This times ``sentence_bleu_scores`` (text to scores) and the formula alone
 (``score_table`` on the statistics table) three ways in this process: the kernel (what runs), numpy's
 exp/log with a plain sum (what ran before: fast, not exact), and the per-element ``math`` fallback.
 Best of ``--repeats`` wall times; the load average says how busy the machine was.
@@ -57,19 +57,19 @@ def main(argv=None) -> int:
 
     hyps, refs = load("corpus-13a", args.size)
     options = bleukit.BleuOptions().sentence_level()
-    table = bleukit.corpus_statistics(hyps, refs, options).rows
+    table = bleukit.corpus_statistics(hyps, refs, options=options).rows
     ways = {
         "libm kernel (exact)": {},
         "numpy SIMD exp/log": {"exp": np.exp, "log": np.log, "python_sum": _numpy_sum},
         "math per element (exact)": {"_native": mock.Mock(kernel=lambda name: None)},
     }
     print(f"{len(hyps)} sentence pairs; load average {os.getloadavg()[0]:.2f}")
-    print(f"{'formula':28s} {'score_table':>12s} {'sentence_scores':>16s}")
+    print(f"{'formula':28s} {'score_table':>12s} {'sentence_bleu_scores':>16s}")
     base = None
     for name, patches in ways.items():
         with mock.patch.multiple(libm, **patches) if patches else _nothing():
             formula = best(lambda: score_table(table, options), args.repeats)
-            whole = best(lambda: bleukit.sentence_scores(hyps, refs), max(1, args.repeats // 2))
+            whole = best(lambda: bleukit.sentence_bleu_scores(hyps, refs), max(1, args.repeats // 2))
         if base is None:
             base = (formula, whole)
         print(f"{name:28s} {formula * 1e3:9.1f} ms {whole * 1e3:13.1f} ms"

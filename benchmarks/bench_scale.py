@@ -7,7 +7,7 @@ each runner reads them its own way, and the reading is timed apart from the scor
 
 - single / threads: ``pyarrow.parquet.read_table`` per file, then ``bleukit.corpus_statistics``
   (corpus) or statistics → sentence scores → kept rows written to Parquet (filter), file by file;
-- ray: ``ray.data.read_parquet(...).materialize()``, then ``integrations.ray.corpus_bleu`` or
+- ray: ``ray.data.read_parquet(...).materialize()``, then ``integrations.ray.score_ray_dataset`` or
   ``add_sentence_bleu(...).filter(...).write_parquet(...)``;
 - datasets: ``Dataset.from_parquet`` (an Arrow cache on disk), then ``integrations.datasets``
   with ``num_proc=2``, a batched ``filter`` with ``num_proc=2`` and ``to_parquet``.
@@ -91,7 +91,7 @@ def run_local(files: List[Path], task: str, threads: int, out: Path) -> Tuple[An
         table = pq.read_table(path)
         hyps, refs = table.column("hyp").to_pylist(), table.column("ref").to_pylist()
         t1, c1 = time.perf_counter(), time.process_time()
-        stats = bleukit.corpus_statistics(hyps, refs, options, **kw)
+        stats = bleukit.corpus_statistics(hyps, refs, options=options, **kw)
         if task == "corpus":
             acc.add(stats)
         else:
@@ -128,7 +128,7 @@ def run_ray(folder: Path, task: str, out: Path) -> Tuple[Any, float, float, floa
     ds = ray.data.read_parquet(str(folder)).materialize()
     t1 = time.perf_counter()
     if task == "corpus":
-        result = bleu_ray.corpus_bleu(ds, "hyp", "ref")
+        result = bleu_ray.score_ray_dataset(ds, "hyp", "ref")
     else:
         bleu_ray.add_sentence_bleu(ds, "hyp", "ref").filter(expr=col("bleu") >= THRESHOLD).write_parquet(str(out))
     t2 = time.perf_counter()
@@ -160,7 +160,7 @@ def run_datasets(files: List[Path], task: str, cache: Path, out: Path) -> Tuple[
     ds = datasets.Dataset.from_parquet([str(f) for f in files], cache_dir=str(cache))
     t1, c1 = time.perf_counter(), _cpu_with_children()
     if task == "corpus":
-        result = bleu_ds.corpus_bleu(ds, "hyp", "ref", num_proc=2)
+        result = bleu_ds.score_dataset(ds, "hyp", "ref", num_proc=2)
     else:
         scored = bleu_ds.add_sentence_bleu(ds, "hyp", "ref", num_proc=2)
         kept = scored.filter(lambda s: [x >= THRESHOLD for x in s], input_columns=["bleu"], batched=True, num_proc=2)

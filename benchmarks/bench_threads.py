@@ -1,4 +1,4 @@
-"""Speed-up of ``threads=`` on the native kernel: corpus_bleu and sentence_scores, 1 thread vs N.
+"""Speed-up of ``threads=`` on the native kernel: corpus_bleu and sentence_bleu_scores, 1 thread vs N.
 
     python benchmarks/bench_threads.py                    # 1M unique pairs, 1 vs 2 threads
     python benchmarks/bench_threads.py --size 100000 --threads 1,2,4
@@ -66,8 +66,8 @@ def main(argv=None) -> int:
     failures, missed = [], []
     calls = {
         "corpus_bleu": lambda t: bleukit.corpus_bleu(hyps, refs, threads=t).score,
-        "sentence_scores": lambda t: bleukit.sentence_scores(hyps, refs, threads=t),
-        "corpus_statistics": lambda t: corpus_statistics(hyps, refs, BleuOptions(), threads=t).rows,
+        "sentence_bleu_scores": lambda t: bleukit.sentence_bleu_scores(hyps, refs, threads=t),
+        "corpus_statistics": lambda t: corpus_statistics(hyps, refs, options=BleuOptions(), threads=t).rows,
     }
     for name, call in calls.items():
         base_wall, base_out = None, None

@@ -15,7 +15,7 @@ categories). Each batch draws options from every tokenizer sacreBLEU has without
 every smoothing method with and without a value, n-gram orders 1-6 and effective order on and
 off, and one to four references (sometimes missing ones in corpora).
 
-- sentence cases: ``bleukit.sentence_scores`` of the batch (and ``sentence_bleu`` on a sample)
+- sentence cases: ``bleukit.sentence_bleu_scores`` of the batch (and ``sentence_bleu`` on a sample)
   against ``sacrebleu``'s ``BLEU(...).sentence_score`` of each case;
 - corpora: ``bleukit.corpus_bleu`` against ``BLEU(...).corpus_score``: score, counts, totals,
   lengths, brevity penalty, precisions and the signature (all but its version field).
@@ -228,7 +228,7 @@ def run_sentences(rng, lines, tokenizers, n, batch, engines, tally) -> None:
         refs = [r for _, r in cases]
         for engine in engines:
             os.environ["BLEUKIT_ENGINE"] = engine
-            ours = bleukit.sentence_scores(hyps, refs, effective_order=eff, **opts).tolist()
+            ours = bleukit.sentence_bleu_scores(hyps, refs, effective_order=eff, **opts).tolist()
             for i, (a, b) in enumerate(zip(ours, theirs)):
                 if a != b:
                     tally.differ(f"sentence/{engine}", f"{opts} eff={eff}: {a!r} != {b!r} for {cases[i]!r}")
@@ -351,7 +351,7 @@ def run_chrf_corpora(rng, lines, n, engines, tally) -> None:
         for engine in engines:
             os.environ["BLEUKIT_ENGINE"] = engine
             ours = bleukit.corpus_chrf(hyps, refs, **opts)
-            stats = bleukit.corpus_statistics(hyps, refs, bleukit.ChrfOptions(**opts)).rows.sum(0).tolist()
+            stats = bleukit.corpus_statistics(hyps, refs, options=bleukit.ChrfOptions(**opts)).rows.sum(0).tolist()
             if not (ours.score == theirs.score and stats == their_stats and _signature(ours.signature) == their_sig):
                 tally.differ(f"chrf-corpus/{engine}", f"{opts}: {ours} != {theirs} ({len(hyps)} sentences)")
             tally.add(f"chrf-corpus/{engine}", 1)

@@ -130,7 +130,7 @@ def worker(tool: str, workload: str, size: int, scores_out: Optional[str]) -> di
         import bleukit
 
         if kind == "sentence":
-            call = lambda: bleukit.sentence_scores(hyps, refs, tokenize=tokenize)  # noqa: E731
+            call = lambda: bleukit.sentence_bleu_scores(hyps, refs, tokenize=tokenize)  # noqa: E731
         else:
             call = lambda: bleukit.corpus_bleu(hyps, refs, tokenize=tokenize).score  # noqa: E731
     elif tool == "sacrebleu":

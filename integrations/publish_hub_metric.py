@@ -22,7 +22,7 @@ from typing import List, Optional
 
 from recipe_extras import require
 
-from bleukit.metric.hub import write_metric_repo
+from bleukit.evaluate_module.hub import write_metric_repo
 
 HYPS = ["The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."]
 REFS = ["The dog bit the man.", "It was not unexpected.", "The man bit him first."]

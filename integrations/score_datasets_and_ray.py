@@ -42,7 +42,7 @@ def with_datasets(columns: Dict[str, List[str]], num_proc: Optional[int], thresh
     disable_progress_bars()
     refs = [c for c in columns if c != "hyp"]
     ds = Dataset.from_dict(columns)
-    corpus = bk.corpus_bleu(ds, "hyp", refs, num_proc=num_proc)
+    corpus = bk.score_dataset(ds, "hyp", refs, num_proc=num_proc)
     scored = bk.add_sentence_bleu(ds, "hyp", refs, num_proc=num_proc)
     kept = scored.filter(lambda row: row["bleu"] >= threshold)
     return {"corpus": corpus, "sentences": list(scored["bleu"]), "kept": len(kept)}
@@ -57,7 +57,7 @@ def with_ray(columns: Dict[str, List[str]], threshold: float) -> Dict[str, Any]:
     refs = [c for c in columns if c != "hyp"]
     items = [{name: values[i] for name, values in columns.items()} for i in range(len(columns["hyp"]))]
     ds = ray.data.from_items(items)
-    corpus = bk.corpus_bleu(ds, "hyp", refs)
+    corpus = bk.score_ray_dataset(ds, "hyp", refs)
     # Ray Data may reorder blocks: the hypothesis goes with its score
     scored = {row["hyp"]: row["bleu"] for row in bk.add_sentence_bleu(ds, "hyp", refs).take_all()}
     kept = sum(1 for score in scored.values() if score >= threshold)

@@ -135,7 +135,7 @@ def test_docs_site_builds_strict(tmp_path):
     # the page opens with what a user calls first (it opened with the statistics functions bleukit.bleu
     # re-exports), and signatures show default values, not the constants' names
     headings = re.findall(r'<h3 id="bleukit\.bleu\.(\w+)"', scoring)
-    assert headings == ["corpus_bleu", "sentence_bleu", "sentence_scores"], headings
+    assert headings == ["corpus_bleu", "sentence_bleu", "sentence_bleu_scores"], headings
     signature = re.sub(r"<[^>]+>", "", scoring.split('id="bleukit.bleu.corpus_bleu"', 1)[1])
     assert 'smooth_method: str = "exp",' in signature and "max_ngram_order: int = 4," in signature
     for page in (tmp_path / "site" / "api").rglob("index.html"):
@@ -195,7 +195,7 @@ def test_make_space_puts_the_space_metadata_on_the_readme(tmp_path):
     # A Space reads its metadata from the front matter of its root README.md: make space writes that
     # README from space.yml and the repository's README, next to what the Space runs.
     yaml = pytest.importorskip("yaml")
-    from bleukit.metric.hub import GRADIO_SDK_VERSION
+    from bleukit.evaluate_module.hub import GRADIO_SDK_VERSION
 
     space = tmp_path / "space"
     out = subprocess.run(["make", "-s", "space", f"SPACE_DIR={space}"], cwd=REPO, capture_output=True, text=True,

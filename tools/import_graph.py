@@ -34,7 +34,7 @@ from typing import Dict, Iterable, List, Optional, Set
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src" / "bleukit"
 #: evaluate module files are data that evaluate.load copies, not modules of the package
-NOT_MODULES = (SRC / "metric" / "modules",)
+NOT_MODULES = (SRC / "evaluate_module" / "modules",)
 _ONE_NAME = "[A-Za-z_][A-Za-z0-9_]*"
 
 
@@ -273,7 +273,7 @@ LAYERS = (
     ("functions", "each metric's corpus and sentence functions (sacreBLEU's keywords), textbook BLEU",
      ("bleu", "chrf", "ter", "textbook")),
     ("adapters", "other libraries' APIs, the command line, the evaluate modules, frameworks, the app",
-     ("compat", "metric", "cli", "sacrebleu", "integrations", "app")),
+     ("compat", "evaluate_module", "cli", "sacrebleu", "integrations", "app")),
     ("facade", "bleukit's top-level names and python -m bleukit", ("bleukit", "__main__")),
 )
 

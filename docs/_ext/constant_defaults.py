@@ -24,7 +24,7 @@ def literal_value(obj: griffe.Object | griffe.Alias, default: griffe.Expr | str 
     >>> default = pkg["bleu.corpus_bleu"].parameters["smooth_method"].default
     >>> str(default), literal_value(pkg, default)
     ('DEFAULT_CORPUS_SMOOTH', "'exp'")
-    >>> default = pkg["analysis.significance.bootstrap_scores"].parameters["n_samples"].default
+    >>> default = pkg["analysis.significance.bootstrap_scores"].parameters["n_bootstrap"].default
     >>> str(default), literal_value(pkg, default)
     ("DEFAULT_SAMPLES['bs']", '1000')
     """

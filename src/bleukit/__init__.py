@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .analysis.chrf_explanation import explain_chrf
     from .analysis.diversity import SelfScore, self_bleu, self_bleu_ids
     from .analysis.documents import document_bleu, document_score
-    from .analysis.explain import explain_sentence, explain_tokens
+    from .analysis.explain import explain_bleu, explain_tokens
     from .analysis.groups import paired_test_by_group, score_by_group
     from .analysis.htmlreport import build_report, write_html_report
     from .analysis.ranking import SystemComparison, compare_systems
@@ -33,11 +33,12 @@ if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and
     from .analysis.score_tests import compare_scores
     from .analysis.segment_scores import SegmentScores
     from .analysis.significance import BootstrapCI, PairedResult, bootstrap_ci, bootstrap_scores, paired_test
-    from .bleu import corpus_bleu, sentence_bleu, sentence_scores
+    from .analysis.ter_explanation import explain_ter
+    from .bleu import corpus_bleu, sentence_bleu, sentence_bleu_scores
     from .chrf import corpus_chrf, sentence_chrf, sentence_chrf_scores
     from .compat.variants import VariantTable, compare_variants
+    from .evaluate_module import metric_path
     from .inputs import references_from_streams
-    from .metric import metric_path
     from .metrics.base import MetricOptions, MetricResult, Statistics
     from .metrics.bleu.options import OPTION_NAMES, SMOOTH_DEFAULTS, BleuOptions
     from .metrics.bleu.result import BleuResult
@@ -67,7 +68,7 @@ __all__ = [
     "__version__",
     "corpus_bleu",
     "sentence_bleu",
-    "sentence_scores",
+    "sentence_bleu_scores",
     "BleuOptions",
     "BleuResult",
     "corpus_chrf",
@@ -84,7 +85,7 @@ __all__ = [
     "paired_test",
     "pairwise_bleu",
     "mbr_select",
-    "explain_sentence",
+    "explain_bleu",
     "score_report",
     "compare_variants",
     "metric_path",
@@ -95,7 +96,7 @@ __all__ = [
 _LAZY: Dict[str, str] = {
     "corpus_bleu": "bleu",
     "sentence_bleu": "bleu",
-    "sentence_scores": "bleu",
+    "sentence_bleu_scores": "bleu",
     "BleuOptions": "metrics.bleu.options",
     "OPTION_NAMES": "metrics.bleu.options",
     "SMOOTH_DEFAULTS": "metrics.bleu.options",
@@ -133,9 +134,10 @@ _LAZY: Dict[str, str] = {
     "pairwise_statistics": "pairwise",
     "mbr_select": "pairwise",
     "MBRSelection": "pairwise",
-    "explain_sentence": "analysis.explain",
+    "explain_bleu": "analysis.explain",
     "explain_tokens": "analysis.explain",
     "explain_chrf": "analysis.chrf_explanation",
+    "explain_ter": "analysis.ter_explanation",
     "score_report": "analysis.report",
     "CorpusReport": "analysis.report",
     "compare_variants": "compat.variants",
@@ -158,7 +160,7 @@ _LAZY: Dict[str, str] = {
     "build_report": "analysis.htmlreport",
     "write_html_report": "analysis.htmlreport",
     "VariantTable": "compat.variants",
-    "metric_path": "metric",
+    "metric_path": "evaluate_module",
     "engine_name": "_native",
     "bleu_score": "textbook",
     "bleu_unigram": "textbook",

@@ -96,7 +96,7 @@ class StatisticsAccumulator:
 
     def add_text(self, hypotheses: Sequence[str], references: Sequence[Any], **counts: int) -> Statistics:
         """Count a batch of text with the accumulator's options, add it, and return its table."""
-        stats = corpus_statistics(hypotheses, references, self.options)
+        stats = corpus_statistics(hypotheses, references, options=self.options)
         self.add(stats, **counts)
         return stats
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "corpus_bleu",
     "sentence_bleu",
-    "sentence_scores",
+    "sentence_bleu_scores",
     "corpus_statistics",
     "score_statistics",
     "sentence_scores_from_statistics",
@@ -109,7 +109,7 @@ def sentence_bleu(
     if not isinstance(hypothesis, str):
         raise TypeError(
             f"hypothesis must be a str, got {type(hypothesis).__name__}; "
-            "for many sentences use sentence_scores(hypotheses, references)"
+            "for many sentences use sentence_bleu_scores(hypotheses, references)"
         )
     options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
                        weights, effective_order)
@@ -118,7 +118,7 @@ def sentence_bleu(
     return METRIC.row_result(row, nrefs, options)
 
 
-def sentence_scores(
+def sentence_bleu_scores(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     *,
@@ -138,14 +138,14 @@ def sentence_scores(
     Element ``i`` equals ``sentence_bleu(hypotheses[i], references[i]).score``. ``threads``,
     ``trg_lang`` and ``language_pair`` as in :func:`corpus_bleu`.
 
-    >>> sentence_scores(["a b c d", "x y"], ["a b c d", "x z"]).round(4).tolist()
+    >>> sentence_bleu_scores(["a b c d", "x y"], ["a b c d", "x z"]).round(4).tolist()
     [100.0, 50.0]
     """
     import numpy as np
 
     options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
                        weights, effective_order)
-    stats = corpus_statistics(hypotheses, references, options, threads)
+    stats = corpus_statistics(hypotheses, references, options=options, threads=threads)
     # (METRIC.scores, scored on the call's threads too)
     return np.asarray(table_scores(stats.rows, options, thread_count(threads)), dtype=np.float64)
 

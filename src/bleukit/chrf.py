@@ -124,7 +124,7 @@ def sentence_chrf_scores(
     """Sentence chrF of every hypothesis (float64 array), from one pass over the corpus.
 
     Element ``i`` equals ``sentence_chrf(hypotheses[i], references[i]).score`` (what
-    ``sentence_scores`` is for BLEU). ``threads`` as in :func:`corpus_chrf`.
+    ``sentence_bleu_scores`` is for BLEU). ``threads`` as in :func:`corpus_chrf`.
 
     >>> sentence_chrf_scores(["a b c d", "x y"], ["a b c d", "x z"]).round(4).tolist()
     [100.0, 25.0]
@@ -132,5 +132,5 @@ def sentence_chrf_scores(
     options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
     import numpy as np
 
-    stats = corpus_statistics(hypotheses, references, options, threads)
+    stats = corpus_statistics(hypotheses, references, options=options, threads=threads)
     return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)

@@ -4,7 +4,7 @@ The metric comes from the options object (:func:`bleukit.metrics.metric_for`): t
 functions serve BLEU, chrF and TER.
 
 >>> from bleukit.metrics.bleu import BleuOptions
->>> stats = corpus_statistics(["a b c", "x y"], ["a b d", "x y"], BleuOptions(max_ngram_order=2))
+>>> stats = corpus_statistics(["a b c", "x y"], ["a b d", "x y"], options=BleuOptions(max_ngram_order=2))
 >>> stats.rows.tolist()
 [[3, 3, 2, 1, 3, 2], [2, 2, 2, 1, 2, 1]]
 >>> score_statistics(stats, BleuOptions(max_ngram_order=2)).counts
@@ -19,11 +19,14 @@ from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from .engine import MIN_CHUNK, in_threads, thread_count
 from .inputs import check_hypotheses, check_references, hypotheses_and_entries, reference_entries
-from .metrics import metric_for
+from .metrics import metric_for, resolve_options
 from .metrics.base import Metric, MetricOptions, MetricResult, Statistics
 
 if TYPE_CHECKING:
     import numpy as np
+    from typing_extensions import Unpack
+
+    from .metrics.bleu.options import BleuOptionKeywords
 
 __all__ = [
     "checked_input",
@@ -72,18 +75,24 @@ def checked_references(references: Any, n_hypotheses: int, options: MetricOption
 
 
 def corpus_statistics(
-    hypotheses: Sequence[str], references: Sequence[Any], options: MetricOptions, threads: int = 1
+    hypotheses: Sequence[str],
+    references: Sequence[Any],
+    *,
+    threads: int = 1,
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> Statistics:
-    """Checked input → per-sentence statistics table (one row per hypothesis) of the options' metric.
+    """Checked input → per-sentence statistics table (one row per hypothesis) of the metric of
+    ``options`` (any metric's options object), or of BLEU with the option ``keywords``.
 
     ``references[i]`` is the reference of ``hypotheses[i]`` (a string) or its references (a list
     of strings, ``None`` for a missing one). ``threads`` counts chunks of the corpus in parallel
     (0: all cores) where the metric's extractor gains from it; the table is the same.
 
-    >>> from bleukit.metrics.bleu import BleuOptions
-    >>> corpus_statistics(["a b"], ["a b"], BleuOptions(max_ngram_order=2)).rows.tolist()
+    >>> corpus_statistics(["a b"], ["a b"], max_ngram_order=2).rows.tolist()
     [[2, 2, 2, 1, 2, 1]]
     """
+    options = resolve_options(options, keywords)
     metric = metric_for(options)
     n_threads = thread_count(threads)
     if n_threads > 1 and metric.chunks_in_threads(options):
@@ -115,7 +124,7 @@ def corpus_result(
     # Only a metric that sums as it counts has a summed row to gain from; for the others (TER
     # adds its sentences' averages in order, not the summed row's quotient) the table decides.
     if (n_threads > 1 and metric.chunks_in_threads(options)) or type(metric).summed_row is Metric.summed_row:
-        return score_statistics(corpus_statistics(hypotheses, references, options, threads), options)
+        return score_statistics(corpus_statistics(hypotheses, references, options=options, threads=threads), options)
     hyps, refs = checked_input(hypotheses, references, options)
     found = _repeated_summed_row(metric, hyps, refs, options, n_threads)
     row, nrefs = metric.summed_row(hyps, refs, options, threads=n_threads) if found is None else found
@@ -217,7 +226,7 @@ def score_statistics(statistics: Statistics, options: MetricOptions) -> MetricRe
     """The corpus result of a statistics table: the score of its column sums, with the signature.
 
     >>> from bleukit.metrics.bleu import BleuOptions
-    >>> stats = corpus_statistics(["a b c"], ["a b d"], BleuOptions(max_ngram_order=2))
+    >>> stats = corpus_statistics(["a b c"], ["a b d"], options=BleuOptions(max_ngram_order=2))
     >>> score_statistics(stats, BleuOptions(max_ngram_order=2)).precisions
     [66.66666666666667, 50.0]
     """
@@ -230,7 +239,7 @@ def sentence_scores_from_statistics(statistics: Statistics, options: MetricOptio
     for sentence scores: ``options.sentence_level()``).
 
     >>> from bleukit.metrics.bleu import BleuOptions
-    >>> stats = corpus_statistics(["a b", "c"], ["a b", "d"], BleuOptions(max_ngram_order=2))
+    >>> stats = corpus_statistics(["a b", "c"], ["a b", "d"], options=BleuOptions(max_ngram_order=2))
     >>> sentence_scores_from_statistics(stats, BleuOptions(max_ngram_order=2, effective_order=True))
     array([100.,   0.])
     """

@@ -70,8 +70,8 @@ _PAIRWISE_BLOCK = 128
 _NUMPY_BUFFER = 8192
 
 
-def chunks(n_samples: int, n_rows: int, elements: int, align: int = 1) -> Iterator[int]:
-    """Sizes of consecutive chunks of about ``elements`` draws of ``n_rows`` each (``n_samples`` in
+def chunks(total: int, n_rows: int, elements: int, align: int = 1) -> Iterator[int]:
+    """Sizes of consecutive chunks of about ``elements`` draws of ``n_rows`` each (``total`` in
     all); each but the last holds a multiple of ``align`` draws.
 
     >>> list(chunks(10, 3, 9))
@@ -79,8 +79,8 @@ def chunks(n_samples: int, n_rows: int, elements: int, align: int = 1) -> Iterat
     """
     rows_align = align // math.gcd(align, max(n_rows, 1))
     step = max(rows_align, (elements // max(n_rows, 1)) // rows_align * rows_align)
-    for start in range(0, n_samples, step):
-        yield min(step, n_samples - start)
+    for start in range(0, total, step):
+        yield min(step, total - start)
 
 
 def seed_words(seed: int) -> List[int]:
@@ -121,11 +121,11 @@ def bootstrap_columns(
     n_rows: int,
     n_systems: int,
     options: MetricOptions,
-    n_samples: int,
+    n: int,
     seed: Optional[int],
     progress: Optional[Callable[[int], Any]] = None,
 ) -> Optional[List[List[float]]]:
-    """Each system's scores of ``n_samples`` paired bootstrap resamples, without numpy, or ``None``
+    """Each system's scores of ``n`` paired bootstrap resamples, without numpy, or ``None``
     where this route does not apply (then numpy's does: the same numbers).
 
     ``tables`` is a flat int64 buffer holding ``n_systems`` statistics tables of ``n_rows`` rows,
@@ -156,7 +156,7 @@ def bootstrap_columns(
         return None
     columns: List[List[float]] = [[] for _ in range(n_systems)]
     buffers = {}  # by chunk size: every chunk but the last has the same (no allocation per chunk)
-    for k in chunks(n_samples, n_rows, CALL_DRAWS):
+    for k in chunks(n, n_rows, CALL_DRAWS):
         if k not in buffers:
             buffers[k] = array("q", bytes(8 * k * n_systems * width))
         sums = buffers[k]
@@ -177,19 +177,19 @@ def randomization_counts(
     pairs: Sequence[Tuple[int, int]],
     observed: Sequence[float],
     options: MetricOptions,
-    n_trials: int,
+    n: int,
     seed: Optional[int],
     progress: Optional[Callable[[int], Any]] = None,
 ) -> Optional[List[int]]:
-    """For each pair ``(a, b)`` of systems, how many of ``n_trials`` approximate-randomization
+    """For each pair ``(a, b)`` of systems, how many of ``n`` approximate-randomization
     trials give a score difference ``|a' - b'|`` above ``observed[q]``, without numpy; ``None``
     where this route does not apply (then numpy's does: the same counts).
 
     ``tables`` is as :func:`bootstrap_columns` takes it. Each trial swaps the two systems' rows of
     every sentence whose coin flip is set, the flips being sacreBLEU's (numpy's
-    ``default_rng(seed).integers(2, size=(n_trials, n_rows), dtype=bool)``, the same for every pair,
+    ``default_rng(seed).integers(2, size=(n, n_rows), dtype=bool)``, the same for every pair,
     as sacreBLEU re-seeds each comparison), and scores both sides' integer sums exactly
-    (:meth:`~bleukit.metrics.base.Metric.native_scores`). The p-value is ``(count + 1) / (n_trials + 1)``.
+    (:meth:`~bleukit.metrics.base.Metric.native_scores`). The p-value is ``(count + 1) / (n + 1)``.
 
     >>> from bleukit.metrics.bleu import BleuOptions
     >>> rows = array("q", [2, 2, 2, 1, 2, 1,  2, 2, 1, 0, 2, 1,  3, 3, 3, 2, 3, 2,    # system 0
@@ -214,7 +214,7 @@ def randomization_counts(
     counts = [0] * len(pairs)
     buffers = {}  # by chunk size, as in bootstrap_columns
     sides = 2 * len(pairs)
-    for k in chunks(n_trials, n_rows, CALL_FLIPS, FLIP_BITS):
+    for k in chunks(n, n_rows, CALL_FLIPS, FLIP_BITS):
         if k not in buffers:
             buffers[k] = array("q", bytes(8 * k * sides * width))
         sums = buffers[k]

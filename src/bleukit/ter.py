@@ -114,4 +114,5 @@ def sentence_ter_scores(
     [0.0, 50.0]
     """
     options = cached_options(TerOptions, normalized, no_punct, asian_support, case_sensitive)
-    return sentence_scores_from_statistics(corpus_statistics(hypotheses, references, options, threads), options)
+    table = corpus_statistics(hypotheses, references, options=options, threads=threads)
+    return sentence_scores_from_statistics(table, options)

@@ -102,12 +102,12 @@ def test_self_ter_equals_a_loop_of_sacrebleu_sentence_scores(wmt17, n, opts):
 
 def test_ter_report_and_command_line(wmt17, tmp_path):
     systems, refs = wmt17
-    report = build_report(systems, refs, metrics=TerOptions(), n_samples=100, n_bootstrap=50)
+    report = build_report(systems, refs, options=TerOptions(), n_samples=100, n_bootstrap=50)
     validate(report.data, "report")
     m = report.data["metrics"][0]
     assert m["metric"] == "ter" and m["higher_is_better"] is False and report.data["explanations"] == []
     assert [s["score"] for s in m["scores"]] == [TER().corpus_score(h, [refs]).score for _, h in systems]
-    one = build_report(systems[0][1], refs, metrics=TerOptions(), n_bootstrap=20)
+    one = build_report(systems[0][1], refs, options=TerOptions(), n_bootstrap=20)
     assert one.data["differences"]["kind"] == "highest"
     files = []
     for name, lines in [("ref", refs)] + systems:

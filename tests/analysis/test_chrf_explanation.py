@@ -7,7 +7,7 @@ import pytest
 from sacrebleu.metrics import CHRF
 from shared_data import load_corpus
 
-from bleukit import ChrfOptions
+from bleukit import BleuOptions, ChrfOptions
 from bleukit.analysis.chrf_explanation import explain_chrf
 
 CASES = [
@@ -35,7 +35,7 @@ def _sacrebleu(options: ChrfOptions) -> CHRF:
 @pytest.mark.parametrize("hyp, refs", CASES)
 def test_row_reference_and_score_are_sacrebleus(hyp, refs, options):
     metric = _sacrebleu(options)
-    ex = explain_chrf(hyp, refs, options)
+    ex = explain_chrf(hyp, refs, options=options)
     assert ex.row == metric._extract_corpus_statistics([hyp], [[r] for r in refs])[0]
     assert ex.row == metric._extract_corpus_statistics([hyp], [[refs[ex.reference_index]]])[0]
     assert ex.score == metric.sentence_score(hyp, refs).score
@@ -50,7 +50,7 @@ def test_row_reference_and_score_are_sacrebleus(hyp, refs, options):
 
 def test_ties_and_the_kept_reference():
     assert explain_chrf("It is raining", ["It is raining", "It is raining"]).reference_index == 0
-    ex = explain_chrf("the cat", ["a dog", "the cats"], ChrfOptions(word_order=2))
+    ex = explain_chrf("the cat", ["a dog", "the cats"], options=ChrfOptions(word_order=2))
     assert ex.reference_index == 1 and ex.references == ("a dog", "the cats")
     assert explain_chrf("the cat", [None, "the cat"]).references == ("the cat",)
 
@@ -61,12 +61,12 @@ def test_real_sentences_equal_sacrebleus_rows(shared_data):
     metric = _sacrebleu(options)
     rows = metric._extract_corpus_statistics(hyps[:400], [s[:400] for s in streams])
     for i in range(0, 400, 7):
-        ex = explain_chrf(hyps[i], refs[i], options)
+        ex = explain_chrf(hyps[i], refs[i], options=options)
         assert ex.row == rows[i] and ex.score == metric._compute_f_score(rows[i])
 
 
 def test_json_and_table():
-    ex = explain_chrf("ab b", ["b ab"], ChrfOptions(char_order=2, word_order=1))
+    ex = explain_chrf("ab b", ["b ab"], options=ChrfOptions(char_order=2, word_order=1))
     d = ex.to_dict()
     assert d["row"] == ex.row and d["reference_index"] == 0 and d["score"] == ex.score
     assert [(o["kind"], o["n"]) for o in d["orders"]] == [("char", 1), ("char", 2), ("word", 1)]
@@ -82,5 +82,9 @@ def test_bad_input_is_named():
         explain_chrf(["a"], "a")
     with pytest.raises(ValueError, match="holds no reference"):
         explain_chrf("a", [None])
+    with pytest.raises(TypeError, match="options must be a"):
+        explain_chrf("a", "a", options={"word_order": 2})
     with pytest.raises(TypeError, match="options must be a ChrfOptions"):
-        explain_chrf("a", "a", {"word_order": 2})
+        explain_chrf("a", "a", options=BleuOptions())
+    with pytest.raises(TypeError, match="not both"):
+        explain_chrf("a", "a", options=ChrfOptions(), word_order=2)

@@ -11,7 +11,7 @@ from sacrebleu.metrics import BLEU
 from shared_data import read_lines
 
 from bleukit import BleuOptions, corpus_statistics, sentence_bleu, sentence_scores_from_statistics
-from bleukit.analysis.explain import explain_sentence, explain_tokens
+from bleukit.analysis.explain import explain_bleu, explain_tokens
 from bleukit.metrics.bleu.statistics import sentence_row
 
 
@@ -49,7 +49,7 @@ def _check_highlights(ex):
 
 
 def test_clipping_is_reported_and_highlighted_once():
-    ex = explain_sentence("the the the the", "the cat", BleuOptions(max_ngram_order=2))
+    ex = explain_bleu("the the the the", "the cat", options=BleuOptions(max_ngram_order=2))
     the = ex.orders[0].ngrams[0]
     assert (the.ngram, the.hyp_count, the.ref_count, the.matched, the.clipped) == (("the",), 4, 1, 1, 3)
     assert ex.orders[1].ngrams[0].matched == 0
@@ -59,7 +59,7 @@ def test_clipping_is_reported_and_highlighted_once():
 
 
 def test_clipped_unigram_is_shown_inside_the_longer_match():
-    ex = explain_sentence("the the the cat", "the cat", BleuOptions(max_ngram_order=2))
+    ex = explain_bleu("the the the cat", "the cat", options=BleuOptions(max_ngram_order=2))
     assert ex.hyp_levels(1) == (0, 0, 1, 1)
     assert ex.hyp_levels(2) == (0, 0, 2, 2)
     assert ex.ref_levels(0, 1) == (1, 1)
@@ -68,7 +68,7 @@ def test_clipped_unigram_is_shown_inside_the_longer_match():
 
 
 def test_clip_is_the_best_single_reference_not_the_sum():
-    ex = explain_sentence("a a a b", ["a b", "a a c"], BleuOptions(max_ngram_order=1))
+    ex = explain_bleu("a a a b", ["a b", "a a c"], options=BleuOptions(max_ngram_order=1))
     a = ex.orders[0].ngrams[0]
     assert (a.hyp_count, a.ref_count, a.matched) == (3, 2, 2)
     assert ex.ref_match_order == ((1, 1), (1, 1, 0))
@@ -77,16 +77,16 @@ def test_clip_is_the_best_single_reference_not_the_sum():
 
 def test_tokenizer_and_lowercase_are_those_of_the_score():
     hyp, ref = "Hello, World!", "hello world!"
-    ex = explain_sentence(hyp, ref, BleuOptions(tokenize="13a", lowercase=True))
+    ex = explain_bleu(hyp, ref, options=BleuOptions(tokenize="13a", lowercase=True))
     assert ex.hypothesis_tokens == ("hello", ",", "world", "!")
     assert ex.hyp_match_order == (1, 0, 2, 2)
-    ex_none = explain_sentence(hyp, ref, BleuOptions(tokenize="none"))
+    ex_none = explain_bleu(hyp, ref, options=BleuOptions(tokenize="none"))
     assert ex_none.hypothesis_tokens == ("Hello,", "World!")
     assert ex_none.orders[0].matched == 0
 
 
 def test_empty_hypothesis_and_missing_references():
-    ex = explain_sentence("", ["x y", None, "z"])
+    ex = explain_bleu("", ["x y", None, "z"])
     assert ex.row == [0, 1, 0, 0, 0, 0, 0, 0, 0, 0]
     assert len(ex.reference_tokens) == 2 and ex.hyp_match_order == ()
     assert ex.statistics().nrefs.tolist() == [2]
@@ -95,20 +95,20 @@ def test_empty_hypothesis_and_missing_references():
 def test_statistics_score_like_sentence_bleu():
     hyp, refs = "It is raining today.", ["It rains today.", "Today it is raining."]
     opts = BleuOptions(effective_order=True)
-    ex = explain_sentence(hyp, refs, opts)
+    ex = explain_bleu(hyp, refs, options=opts)
     score = sentence_scores_from_statistics(ex.statistics(), opts)[0]
     assert score == pytest.approx(sentence_bleu(hyp, refs).score, abs=1e-12)
 
 
 def test_bad_input_is_named():
     with pytest.raises(TypeError, match="hypothesis must be a str"):
-        explain_sentence(["a"], "a")
+        explain_bleu(["a"], "a")
     with pytest.raises(ValueError, match="no reference"):
-        explain_sentence("a", [None])
+        explain_bleu("a", [None])
     with pytest.raises(ValueError, match="None"):
-        explain_sentence("a", None)
+        explain_bleu("a", None)
     with pytest.raises(TypeError, match="BleuOptions"):
-        explain_sentence("a", "a", {"tokenize": "13a"})
+        explain_bleu("a", "a", options={"tokenize": "13a"})
     with pytest.raises(ValueError, match="max_ngram_order"):
         explain_tokens(["a"], [["a"]], 0)
     with pytest.raises(ValueError, match="at least one reference"):
@@ -118,14 +118,14 @@ def test_bad_input_is_named():
 def test_inputs_are_not_mutated():
     refs = ["a b", None, "b a"]
     kept = copy.deepcopy(refs)
-    explain_sentence("a b a", refs)
+    explain_bleu("a b a", refs)
     assert refs == kept
 
 
 def test_to_dict_is_json_ready():
     import json
 
-    d = explain_sentence("the cat sat", ["the cat sat down"]).to_dict()
+    d = explain_bleu("the cat sat", ["the cat sat down"]).to_dict()
     assert json.loads(json.dumps(d)) == d
     assert [o["matched"] for o in d["orders"]] == [3, 2, 1, 0]
     assert d["orders"][2]["ngrams"][0] == {
@@ -172,19 +172,19 @@ def test_agrees_with_corpus_statistics_on_real_data(shared_data, folder, hyp_fil
     streams = [read_lines(shared_data / folder / r)[:n] for r in ref_files]
     refs = [list(r) for r in zip(*streams)]
     opts = BleuOptions(tokenize=tokenize, lowercase=lowercase)
-    stats = corpus_statistics(hyps, refs, opts)
+    stats = corpus_statistics(hyps, refs, options=opts)
     for i, (hyp, ref) in enumerate(zip(hyps, refs)):
-        ex = explain_sentence(hyp, ref, opts)
+        ex = explain_bleu(hyp, ref, options=opts)
         assert ex.row == stats.rows[i].tolist()
         _check_highlights(ex)
     # and the statistics themselves are sacreBLEU's (spot check of a few lines)
     for i in (0, n // 2, n - 1):
-        assert explain_sentence(hyps[i], refs[i], opts).row == _sacrebleu_row(hyps[i], refs[i], opts)
+        assert explain_bleu(hyps[i], refs[i], options=opts).row == _sacrebleu_row(hyps[i], refs[i], opts)
 
 
 def test_explanations_print_readably():
     """repr is one short line, str a small table (it printed as one nested blob: issue 20)."""
-    ex = explain_sentence("Da war der Handschlag, ja. " * 20, ["Es gab den Handschlag, ja."])
+    ex = explain_bleu("Da war der Handschlag, ja. " * 20, ["Es gab den Handschlag, ja."])
     assert "\n" not in repr(ex) and len(repr(ex)) < 200
     assert repr(ex).startswith("MatchExplanation(hypothesis='Da war der Handschlag , ja . Da ...'")
     assert "matched/total per order=[4/140, 3/139, 2/138, 1/137]" in repr(ex)

@@ -14,12 +14,13 @@ from sacrebleu.metrics import CHRF
 from shared_data import REPO, read_lines, skip_unless_required
 
 import bleukit
-from bleukit.analysis.explain import explain_sentence
+from bleukit.analysis.explain import explain_bleu
 from bleukit.analysis.groups import group_results
 from bleukit.analysis.htmlreport import build_report, write_html_report
 from bleukit.analysis.htmlreport.data import length_buckets
 from bleukit.analysis.ranking import compare_systems
 from bleukit.analysis.significance import with_bootstrap
+from bleukit.metrics.bleu import BleuOptions
 from bleukit.metrics.chrf import ChrfOptions
 from bleukit.schemas import validate
 
@@ -40,7 +41,7 @@ def wmt17(shared_data):
 @pytest.fixture(scope="module")
 def report(wmt17):
     systems, refs = wmt17
-    return build_report(systems, refs, metrics=[bleukit.BleuOptions(), ChrfOptions(word_order=2)], n_samples=300,
+    return build_report(systems, refs, options=[bleukit.BleuOptions(), ChrfOptions(word_order=2)], n_samples=300,
                         n_bootstrap=200, title="WMT17 en-de, first 400 segments")
 
 
@@ -56,7 +57,7 @@ def test_numbers_are_the_apis(report, wmt17):
         metric = bleukit.metrics.metric_for(options)
         buckets = length_buckets([[r] for r in refs])
         for (name, hyps), s in zip(systems, m["scores"]):
-            stats = bleukit.corpus_statistics(hyps, refs, options)
+            stats = bleukit.corpus_statistics(hyps, refs, options=options)
             ours = with_bootstrap(metric.result(stats, options), stats, options, 200, 12345)
             assert (s["system"], s["score"], s["mean"], s["ci"]) == (name, ours.score, ours.mean, ours.ci)
             assert s["formatted"] == ours.format()
@@ -89,7 +90,7 @@ def test_the_sentences_shown_differ_most_and_are_explained(report, wmt17):
     for e in explained:
         hyp = dict(systems)[e["system"]][e["line"] - 1]
         assert e["metric"] == "bleu"
-        assert {k: v for k, v in e.items() if k not in ("line", "system", "metric")} == explain_sentence(
+        assert {k: v for k, v in e.items() if k not in ("line", "system", "metric")} == explain_bleu(
             hyp, refs[e["line"] - 1]).to_dict()
 
 
@@ -117,7 +118,7 @@ def test_other_shapes_one_system_baseline_no_bleu(wmt17, tmp_path):
     c = base.data["metrics"][0]["comparison"]
     assert c["baseline"] == WMT17[0] and c["ranking"] is None and c["method"] == "ar"
     assert base.data["differences"]["lines"][0]["source"].startswith("source ")
-    chrf_only = build_report(systems[:2], refs, metrics=ChrfOptions(), comparison="none", n_bootstrap=50)
+    chrf_only = build_report(systems[:2], refs, options=ChrfOptions(), comparison="none", n_bootstrap=50)
     assert chrf_only.data["metrics"][0]["comparison"] is None
     for r in (one, base, chrf_only):
         validate(r.data, "report")
@@ -129,7 +130,7 @@ def test_other_shapes_one_system_baseline_no_bleu(wmt17, tmp_path):
 def test_a_chrf_report_explains_sentences_with_chrf(wmt17):
     systems, refs = wmt17
     options = ChrfOptions(word_order=2)
-    report = build_report(systems[:2], refs, metrics=options, method="ar", n_samples=100, n_bootstrap=50)
+    report = build_report(systems[:2], refs, options=options, method="ar", n_samples=100, n_bootstrap=50)
     validate(report.data, "report")
     explained = report.data["explanations"]
     assert len(explained) == 3 * 2 and {e["metric"] for e in explained} == {"chrf"}
@@ -137,7 +138,7 @@ def test_a_chrf_report_explains_sentences_with_chrf(wmt17):
     for e in explained:
         i, hyp = e["line"] - 1, dict(systems)[e["system"]][e["line"] - 1]
         assert {k: v for k, v in e.items() if k not in ("line", "system", "metric")} == bleukit.explain_chrf(
-            hyp, [refs[i]], options).to_dict()
+            hyp, [refs[i]], options=options).to_dict()
         assert e["score"] == chrf.sentence_score(hyp, [refs[i]]).score  # sacreBLEU's sentence chrF++
     page = report.html.split("<script")[0]
     cards = re.findall(r'<div class="line-card explanation".*?</table>', page, re.S)
@@ -150,8 +151,10 @@ def test_a_chrf_report_explains_sentences_with_chrf(wmt17):
     "kwargs, error, message",
     [
         ({"comparison": "all"}, ValueError, "unknown comparison"),
-        ({"metrics": []}, ValueError, "metrics is empty"),
-        ({"metrics": ["bleu"]}, TypeError, "options must be a metric's options"),
+        ({"options": []}, ValueError, "options is empty"),
+        ({"options": ["bleu"]}, TypeError, "options must be a metric's options"),
+        ({"options": "bleu"}, TypeError, "options must be a metric's options"),
+        ({"options": BleuOptions(), "tokenize": "intl"}, TypeError, "not both"),
         ({"n_examples": -1}, ValueError, "n_examples must be an int >= 0"),
         ({"sources": ["only one"]}, ValueError, "sources has 1 lines"),
         ({"title": 3}, TypeError, "title must be a str"),

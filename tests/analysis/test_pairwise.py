@@ -72,10 +72,10 @@ def test_sides_without_any_ngram(engine):
 
 
 def test_ngram_weights_equal_our_sentence_scores(german, engine):
-    # sacreBLEU has no n-gram weights: the reference is our own per-pair sentence_scores
+    # sacreBLEU has no n-gram weights: the reference is our own per-pair sentence_bleu_scores
     hyps, refs = german[0][:12], german[1][:9]
     opts = dict(weights=[0.4, 0.3, 0.2, 0.1], smooth_method="floor")
-    flat = bleukit.sentence_scores([h for h in hyps for _ in refs], [r for _ in hyps for r in refs], **opts)
+    flat = bleukit.sentence_bleu_scores([h for h in hyps for _ in refs], [r for _ in hyps for r in refs], **opts)
     np.testing.assert_allclose(bleukit.pairwise_bleu(hyps, refs, **opts).ravel(), flat, rtol=0, atol=1e-9)
 
 
@@ -102,8 +102,9 @@ def test_real_data_equals_sacrebleu_and_statistics(german, engine):
     flat_h = [h for h in hyps for _ in refs]
     flat_r = [r for _ in hyps for r in refs]
     options = bleukit.BleuOptions()
-    np.testing.assert_array_equal(table.reshape(-1, 10), bleukit.corpus_statistics(flat_h, flat_r, options).rows)
-    np.testing.assert_allclose(ours.ravel(), bleukit.sentence_scores(flat_h, flat_r), rtol=0, atol=1e-9)
+    want = bleukit.corpus_statistics(flat_h, flat_r, options=options).rows
+    np.testing.assert_array_equal(table.reshape(-1, 10), want)
+    np.testing.assert_allclose(ours.ravel(), bleukit.sentence_bleu_scores(flat_h, flat_r), rtol=0, atol=1e-9)
 
 
 @pytest.mark.skipif(not NATIVE, reason="the pairwise kernel is not built")

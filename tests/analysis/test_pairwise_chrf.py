@@ -44,7 +44,7 @@ def test_pairwise_chrf_is_sacrebleus_sentence_chrf(engine, options):
     matrix = bleukit.pairwise_chrf(CANDS, REFS, **options)
     assert matrix.dtype == np.float64 and matrix.shape == (len(CANDS), len(REFS))
     assert matrix.tolist() == _sacre(CANDS, REFS, **options).tolist()
-    assert pairwise_scores(CANDS, REFS, ChrfOptions(**options)).tolist() == matrix.tolist()
+    assert pairwise_scores(CANDS, REFS, options=ChrfOptions(**options)).tolist() == matrix.tolist()
     assert (
         bleukit.pairwise_chrf(CANDS, CANDS, threads=0, **options).tolist() == _sacre(CANDS, CANDS, **options).tolist()
     )

@@ -519,7 +519,7 @@ def test_compiled_route_equals_numpys_route(wmt17, monkeypatch, keywords):
     def run():
         return (bleukit.paired_test(named, refs[:400], n_samples=300, seed=4, options=options, correction="holm"),
                 significance.bootstrap_result(named[1][1], refs[:400], options, 300, 9),
-                bleukit.bootstrap_ci(named[2][1], refs[:400], n_samples=200, seed=5, options=options))
+                bleukit.bootstrap_ci(named[2][1], refs[:400], n_bootstrap=200, seed=5, options=options))
 
     monkeypatch.delenv("BLEUKIT_ENGINE", raising=False)
     routes = _routes(monkeypatch)
@@ -587,7 +587,7 @@ def test_the_compiled_route_declines_what_it_does_not_do(wmt17, monkeypatch):
     bleukit.paired_test(named, refs[:200], n_samples=50, options=BleuOptions(weights=(0.5, 0.5, 0.0, 0.0)))
     bleukit.paired_test(named, refs[:200], n_samples=50, seed=None)
     long_line = " ".join(["word"] * 100_000)
-    bleukit.bootstrap_ci([long_line] * 200, [long_line] * 200, n_samples=5, tokenize="none")
+    bleukit.bootstrap_ci([long_line] * 200, [long_line] * 200, n_bootstrap=5, tokenize="none")
     # past what 32-bit sums hold too: declined before any draw, not refused
     from bleukit.metrics.bleu import BleuStatistics
 
@@ -600,7 +600,7 @@ def test_bootstrap_result_is_with_bootstrap_of_the_table(wmt17):
     systems, refs = wmt17
     hyps = systems[0][1][:300]
     options = BleuOptions()
-    stats = bleukit.corpus_statistics(hyps, refs[:300], options)
+    stats = bleukit.corpus_statistics(hyps, refs[:300], options=options)
     expected = significance.with_bootstrap(bleukit.score_statistics(stats, options), stats, options, 100, 3)
     assert significance.bootstrap_result(hyps, refs[:300], options, 100, 3) == expected
     assert significance.bootstrap_result(hyps, refs[:300], options, 1, 3) == bleukit.score_statistics(stats, options)

@@ -186,9 +186,9 @@ def test_confidence_equals_sacrebleu(wmt17, monkeypatch, seed, options, lines):
     assert ours.format(score_only=True) == theirs.format(score_only=True)
     their_line = theirs.format(signature=their_sig.format())
     assert ours.format().split(" = ", 1)[1] == their_line.split(" = ", 1)[1]
-    assert bleukit.bootstrap_ci(hyps, refs[:lines], n_samples=300, seed=seed, **options) == (ours.mean, ours.ci)
-    stats = bleukit.corpus_statistics(hyps, refs[:lines], BleuOptions(**options))
-    assert bleukit.bootstrap_ci(stats, n_samples=300, seed=seed, **options) == (ours.mean, ours.ci)
+    assert bleukit.bootstrap_ci(hyps, refs[:lines], n_bootstrap=300, seed=seed, **options) == (ours.mean, ours.ci)
+    stats = bleukit.corpus_statistics(hyps, refs[:lines], options=BleuOptions(**options))
+    assert bleukit.bootstrap_ci(stats, n_bootstrap=300, seed=seed, **options) == (ours.mean, ours.ci)
 
 
 def test_resamples_are_scored_as_sacrebleu_scores_them(wmt22, monkeypatch):
@@ -201,8 +201,8 @@ def test_resamples_are_scored_as_sacrebleu_scores_them(wmt22, monkeypatch):
     monkeypatch.setenv("SACREBLEU_SEED", "7")
     _, theirs = _bootstrap_resample(stats, metric, 200)
     options = BleuOptions(tokenize="char", lowercase=True)
-    table = bleukit.corpus_statistics(hyps, bleukit.references_from_streams(refs), options)
-    ours = significance.bootstrap_scores(table, options, n_samples=200, seed=7)
+    table = bleukit.corpus_statistics(hyps, bleukit.references_from_streams(refs), options=options)
+    ours = significance.bootstrap_scores(table, options, n_bootstrap=200, seed=7)
     assert ours.tolist() == [t.score for t in theirs]
     idxs = np.random.default_rng(7).choice(len(stats), size=(200, len(stats)), replace=True)
     exact = [metric._compute_score_from_stats(s.sum(0)).score for s in np.array(stats, dtype=np.int64)[idxs]]
@@ -228,9 +228,9 @@ def test_float32_sums_past_2_24_are_sacrebleus(monkeypatch, smooth_method, smoot
     _, theirs = _bootstrap_resample(rows.tolist(), metric, 50)
     options = BleuOptions(smooth_method=smooth_method, smooth_value=smooth_value)
     table = bleukit.BleuStatistics(rows, np.ones(n, dtype=np.int64), 4)
-    ours = significance.bootstrap_scores(table, options, n_samples=50, seed=11)
+    ours = significance.bootstrap_scores(table, options, n_bootstrap=50, seed=11)
     assert ours.tolist() == [t.score for t in theirs]
-    mean, ci = bleukit.bootstrap_ci(table, n_samples=50, seed=11, options=options)
+    mean, ci = bleukit.bootstrap_ci(table, n_bootstrap=50, seed=11, options=options)
     score = bleukit.score_statistics(table, options)
     score_theirs = metric._aggregate_and_compute(rows.tolist())
     score_theirs.estimate_ci(theirs)
@@ -258,7 +258,7 @@ def test_one_resample_is_a_plain_score_as_in_sacrebleu(wmt17):
     assert ours.signature.rsplit("|", 1)[0] == metric.get_signature().format().rsplit("|", 1)[0]
     # ... for every metric: the shared helper returns the result as it is
     for options in (BleuOptions(), ChrfOptions()):
-        stats = bleukit.corpus_statistics(hyps, refs, options)
+        stats = bleukit.corpus_statistics(hyps, refs, options=options)
         plain = bleukit.score_statistics(stats, options)
         assert significance.with_bootstrap(plain, stats, options, 1, 12345) is plain
 
@@ -329,7 +329,7 @@ def test_resampled_scores_equal_scoring_the_resampled_corpus(data, draws, tokeni
     if any(all(r is None for r in rs) for rs in refs):
         return  # a sentence without any reference is rejected, resampled or not
     opts = BleuOptions(tokenize=tokenize)
-    stats = bleukit.corpus_statistics(hyps, refs, opts)
+    stats = bleukit.corpus_statistics(hyps, refs, options=opts)
     n = len(hyps)
     indices = np.array(
         draws.draw(st.lists(st.lists(st.integers(0, n - 1), min_size=n, max_size=n), min_size=1, max_size=4))
@@ -367,7 +367,7 @@ def test_resampled_scores_equal_scoring_the_resampled_corpus(data, draws, tokeni
         (lambda: bleukit.paired_test({"a": ["x"], "b": ["y"]}, ["x"], tokenize="nope"), ValueError, "unknown tokenize"),
         (lambda: bleukit.corpus_bleu(["x"], ["x"], n_bootstrap=0), ValueError, "n_bootstrap must be >= 1"),
         (lambda: bleukit.corpus_bleu(["x"], ["x"], n_bootstrap=2.5), TypeError, "n_bootstrap must be an int"),
-        (lambda: bleukit.bootstrap_ci(["x"], ["x"], n_samples=-3), ValueError, "n_samples must be >= 1"),
+        (lambda: bleukit.bootstrap_ci(["x"], ["x"], n_bootstrap=-3), ValueError, "n_bootstrap must be >= 1"),
         (lambda: bleukit.bootstrap_ci(["x"]), ValueError, "references are required"),
         (lambda: bleukit.bootstrap_ci(["x", "y"], ["x"]), ValueError, "2 hypotheses but 1 reference"),
     ],
@@ -378,7 +378,7 @@ def test_bad_input_is_named(call, error, message):
 
 
 def test_statistics_input_checks():
-    stats = bleukit.corpus_statistics(["a b"], ["a b"], BleuOptions(max_ngram_order=2))
+    stats = bleukit.corpus_statistics(["a b"], ["a b"], options=BleuOptions(max_ngram_order=2))
     with pytest.raises(ValueError, match="not both"):
         bleukit.bootstrap_ci(stats, ["a b"], max_ngram_order=2)
     with pytest.raises(ValueError, match="max_ngram_order=2"):

@@ -21,7 +21,7 @@ from shared_data import REPO, read_lines, skip_unless_required
 
 import bleukit
 from bleukit import BleuOptions, corpus_statistics
-from bleukit.analysis.explain import explain_sentence
+from bleukit.analysis.explain import explain_bleu
 
 pytest.importorskip("gradio")
 # one xdist worker runs the module: one app server and one browser, as when run alone (two of each
@@ -129,8 +129,8 @@ def test_explain_is_bounded_in_time_and_size(app, shared_data):
     assert len(json.dumps(got)) < 5_000_000
     refs = [" ".join(words[k * 7 : k * 7 + 4000]) for k in range(4)]
     options = BleuOptions().sentence_level()
-    assert got["row"] == corpus_statistics([fits], [refs], options).rows[0].tolist()
-    for order, full in zip(got["orders"], explain_sentence(fits, refs, options).orders):
+    assert got["row"] == corpus_statistics([fits], [refs], options=options).rows[0].tolist()
+    for order, full in zip(got["orders"], explain_bleu(fits, refs, options=options).orders):
         hits = [m for m in full.ngrams if m.matched]
         misses = [m for m in full.ngrams if not m.matched]
         kept = hits[: app.MAX_SHOWN_NGRAMS] + misses[: app.MAX_SHOWN_NGRAMS]
@@ -138,7 +138,7 @@ def test_explain_is_bounded_in_time_and_size(app, shared_data):
         assert order["ngrams_omitted"] == len(full.ngrams) - len(kept) > 0
         assert (order["matched"], order["total"]) == (full.matched, full.total)
     # the page explains within the same limits, and says so beyond them
-    report = app.score_report(long, [long], app.make_options())
+    report = app.score_report(long, [long], options=app.make_options())
     panel = app._explain_line(app.ScoredCorpus.from_report(report), 1, None)
     assert "Line 1 is not explained: the hypothesis has" in html.unescape(panel)
 
@@ -175,7 +175,7 @@ def test_smoothing_value_only_where_the_method_takes_one(app):
 def test_report_equals_sacrebleu_on_the_bundled_examples(app, kwargs):
     hyps_text = (REPO / "examples" / "hyps.txt").read_text(encoding="utf-8")
     sets = [(REPO / "examples" / f"refs.{k}.txt").read_text(encoding="utf-8") for k in "ab"]
-    report = app.score_report(hyps_text, sets, app.make_options(**kwargs))
+    report = app.score_report(hyps_text, sets, options=app.make_options(**kwargs))
     hyps, refs = app.parse_corpus(hyps_text, sets)
     expected = BLEU(**kwargs).corpus_score(hyps, _sacre_streams(refs))
     assert report["corpus"]["score"] == expected.score
@@ -193,7 +193,7 @@ def test_report_on_real_data(app, shared_data):
     folder = shared_data / "wmt22-de-en"
     hyps = read_lines(folder / "hyp.JDExploreAcademy.en")
     sets = [read_lines(folder / f"ref.{k}.en") for k in "AB"]
-    report = app.score_report("\n".join(hyps), ["\n".join(s) for s in sets], app.make_options())
+    report = app.score_report("\n".join(hyps), ["\n".join(s) for s in sets], options=app.make_options())
     expected = sacrebleu.corpus_bleu(hyps, sets)
     assert report["corpus"]["score"] == expected.score
     assert report["corpus"]["signature"].startswith("nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|")
@@ -202,9 +202,9 @@ def test_report_on_real_data(app, shared_data):
 
 def test_page_pieces_escape_user_text(app):
     options = app.make_options(tokenize="none")
-    report = app.score_report("<b>bold</b> & ${1+1}", ["<b>bold</b>"], options)
+    report = app.score_report("<b>bold</b> & ${1+1}", ["<b>bold</b>"], options=options)
     s = report["sentences"][0]
-    page = app.explanation_html(1, explain_sentence(s["hypothesis"], s["references"], options), s["score"], None)
+    page = app.explanation_html(1, explain_bleu(s["hypothesis"], s["references"], options=options), s["score"], None)
     assert "<b>bold" not in page
     assert "&lt;b&gt;bold&lt;/b&gt;" in page and "&amp;" in page
     frame = app.sentence_frame(report, app.SORT_CHOICES[0])
@@ -287,11 +287,11 @@ def test_examples_set_every_option_and_reset_restores_the_defaults(app):
 
 
 def test_score_shows_the_options_used_and_a_readable_signature(app):
-    report = app.score_report("a b c", ["a b c"], app.make_options(smooth_method="floor", lowercase=True))
+    report = app.score_report("a b c", ["a b c"], options=app.make_options(smooth_method="floor", lowercase=True))
     page = app.score_html(report)
     assert '<b class="opt changed">smoothing floor 0.10</b>' in page and '<b class="opt changed">lowercase</b>' in page
     assert "(2 not default)" in page
-    assert "(all defaults)" in app.score_html(app.score_report("a", ["a"], app.make_options()))
+    assert "(all defaults)" in app.score_html(app.score_report("a", ["a"], options=app.make_options()))
     # Breaks only between fields: every field is whole between two <wbr>.
     shown = page.split('id="bleu-signature">')[1].split("</code>")[0]
     assert shown.split("<wbr>") == [f + "|" for f in report["corpus"]["signature"].split("|")[:-1]] + [
@@ -300,7 +300,7 @@ def test_score_shows_the_options_used_and_a_readable_signature(app):
 
 
 def test_sentence_scores_show_two_decimals(app):
-    report = app.score_report("a b c d\na b x d\nq", ["a b c d\na b c d\nq r"], app.make_options())
+    report = app.score_report("a b c d\na b x d\nq", ["a b c d\na b c d\nq r"], options=app.make_options())
     shown = app.sentence_table(report, app.SORT_CHOICES[0]).to_html()
     for s in report["sentences"]:
         assert f">{s['score']:.2f}<" in shown
@@ -311,7 +311,7 @@ def test_every_example_scores_as_sacrebleu(app):
     scores = {}
     for example in app.EXAMPLES:
         hyps_text, sets, kwargs = example[0], example[1:5], dict(zip(fields, example[5:]))
-        report = app.score_report(hyps_text, sets, app.make_options(**kwargs))
+        report = app.score_report(hyps_text, sets, options=app.make_options(**kwargs))
         hyps, refs = app.parse_corpus(hyps_text, sets)
         oracle = BLEU(**{k: v for k, v in kwargs.items() if v is not None})
         assert report["corpus"]["score"] == oracle.corpus_score(hyps, _sacre_streams(refs)).score
@@ -325,14 +325,14 @@ def test_every_example_scores_as_sacrebleu(app):
 def test_long_sentences_are_drawn_in_part_and_say_so(app):
     hyp = " ".join(f"w{i}" for i in range(app.MAX_SHOWN_TOKENS + 50))
     options = app.make_options()
-    page = app.explanation_html(1, explain_sentence(hyp, hyp, options), 100.0, None)
+    page = app.explanation_html(1, explain_bleu(hyp, hyp, options=options), 100.0, None)
     assert page.count('class="tok m4"') == 2 * app.MAX_SHOWN_TOKENS + 1  # hyp, ref, legend swatch
     assert "… 50 more tokens not drawn" in page
     assert f"and {app.MAX_SHOWN_TOKENS + 50 - app.MAX_SHOWN_NGRAMS:,} more" in page
 
 
 def test_sentence_table_sorts_by_score(app):
-    report = app.score_report("a b c d\nx y z w\na b x d", ["a b c d\nx y q w\nq q q q"], app.make_options())
+    report = app.score_report("a b c d\nx y z w\na b x d", ["a b c d\nx y q w\nq q q q"], options=app.make_options())
     scores = [s["score"] for s in report["sentences"]]
     low = app.sentence_frame(report, "lowest BLEU first")
     high = app.sentence_frame(report, "highest BLEU first")
@@ -524,7 +524,7 @@ def test_api_bleu_equals_the_core(client):
         api_name="/bleu",
     )
     options = BleuOptions(tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.3)
-    want = bleukit.score_statistics(corpus_statistics(hyps, refs, options), options)
+    want = bleukit.score_statistics(corpus_statistics(hyps, refs, options=options), options)
     assert got["corpus"] == json.loads(want.to_json())
     assert got["corpus"]["score"] == sacrebleu.corpus_bleu(
         hyps, _sacre_streams(refs), tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.3
@@ -554,7 +554,7 @@ def test_api_explain_agrees_with_statistics(client):
     hyp, refs = "the the the cat sat", ["the cat sat on the mat", "a cat sat"]
     got = client.predict(hypothesis=hyp, references=refs, api_name="/explain")
     options = BleuOptions()
-    assert got["row"] == corpus_statistics([hyp], [refs], options).rows[0].tolist()
+    assert got["row"] == corpus_statistics([hyp], [refs], options=options).rows[0].tolist()
     assert got["bleu"] == sacrebleu.sentence_bleu(hyp, refs).score
     the = got["orders"][0]["ngrams"][0]
     assert (the["ngram"], the["hyp_count"], the["ref_count"], the["matched"]) == ("the", 3, 2, 2)
@@ -710,7 +710,7 @@ def test_browser_score_and_why(page):
     cell = "#sentences [role=gridcell]"
     page.wait_for_selector(f"{cell}:has-text('the the the cat sat')")
     page.click("#sort label:has-text('lowest BLEU first')")
-    sentence = bleukit.sentence_scores(hyps, refs)
+    sentence = bleukit.sentence_bleu_scores(hyps, refs)
     by_score = sorted(range(1, 4), key=lambda i: (round(sentence[i - 1], 2), i))
     page.wait_for_function(
         "want => [...document.querySelectorAll('#sentences [role=gridcell][data-col=\"0\"]')]"
@@ -722,7 +722,7 @@ def test_browser_score_and_why(page):
     page.wait_for_selector("#explain-head[data-line='3']")
     levels = [int(x) for x in page.eval_on_selector_all("#explain-hyp .tok", "els => els.map(e => e.dataset.level)")]
     texts = page.eval_on_selector_all("#explain-hyp .tok", "els => els.map(e => e.textContent)")
-    expected = explain_sentence(hyps[2], refs[2])
+    expected = explain_bleu(hyps[2], refs[2])
     assert texts == list(expected.hypothesis_tokens)  # user text shown as text, never as markup
     assert tuple(levels) == expected.hyp_match_order
     assert levels[:3].count(0) == 1  # "the" x3 is clipped to 2 matches
@@ -762,7 +762,7 @@ def test_browser_upload_highlight_order_and_download(page, tmp_path):
     page.click("[role=option]:has-text('2')")
     page.wait_for_selector("#explain-head:has-text('the 2-grams that count')")
     levels = page.eval_on_selector_all("#explain-hyp .tok", "els => els.map(e => +e.dataset.level)")
-    expected = explain_sentence(lines[0], [s[0] for s in streams])
+    expected = explain_bleu(lines[0], [s[0] for s in streams])
     assert tuple(levels) == expected.hyp_levels(2)
 
     with page.expect_download() as info:

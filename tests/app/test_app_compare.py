@@ -104,7 +104,7 @@ def test_compare_tab_equals_sacrebleu_paired_test(app, wmt17, monkeypatch, metho
     opts = app.make_options(**options)
     plot_n = n if key == "bs" else app.DEFAULT_SAMPLES["bs"]
     scores = {
-        name: bleukit.bootstrap_scores(bleukit.corpus_statistics(h, refs, opts), opts, plot_n, seed)
+        name: bleukit.bootstrap_scores(bleukit.corpus_statistics(h, refs, options=opts), opts, plot_n, seed)
         for name, h in systems
     }
     edges = np.histogram_bin_edges(np.concatenate(list(scores.values())), bins=app.PLOT_BINS)

@@ -12,7 +12,7 @@ import pytest
 from shared_data import read_lines
 
 import bleukit
-from bleukit.analysis.explain import explain_sentence
+from bleukit.analysis.explain import explain_bleu
 from bleukit.metrics import get_metric
 
 pytest.importorskip("gradio")
@@ -73,7 +73,7 @@ def test_a_tab_separated_reference_file_is_split_into_reference_sets(app, tmp_pa
     assert boxes == ["\n".join(a) + "\n", "\n".join(b) + "\n", "", ""]
     assert "Reference file 1 holds 2 tab-separated references per line" in html.unescape(notice)
     assert "split into reference sets 1-2" in notice and 'role="alert"' not in notice
-    report = app.score_report(hyps, boxes, app.make_options())
+    report = app.score_report(hyps, boxes, options=app.make_options())
     assert report["corpus"]["score"] == sacrebleu.corpus_bleu(hyps.splitlines(), [a, b]).score
     # with another file after it: its set comes after the split ones
     *boxes, notice = app.on_upload_refs([str(tsv), str(REPO / "examples" / "refs.a.txt")])
@@ -84,11 +84,11 @@ def test_a_tab_separated_reference_file_is_split_into_reference_sets(app, tmp_pa
     # pasted (or sent to the API) as one set, it is refused, never scored
     pasted = "".join(f"{x}\t{y}\n" for x, y in zip(a, b))
     with pytest.raises(ValueError, match=r"Reference set 1 holds 2 tab-separated references per line"):
-        app.score_report(hyps, [pasted, "", "", ""], app.make_options())
+        app.score_report(hyps, [pasted, "", "", ""], options=app.make_options())
     # a tab on some lines only is text (sacreBLEU's whitespace), not the layout
     some = "\n".join([f"{a[0]}\tx"] + a[1:])
     assert app.tab_separated_references(some) is None
-    assert app.score_report(hyps, [some], app.make_options())["corpus"]["score"] == sacrebleu.corpus_bleu(
+    assert app.score_report(hyps, [some], options=app.make_options())["corpus"]["score"] == sacrebleu.corpus_bleu(
         hyps.splitlines(), [some.split("\n")]
     ).score
 
@@ -166,7 +166,7 @@ def test_the_page_leaves_every_range_to_the_form(app):
 
 
 def test_comma_tokens_read_clearly_in_the_explanation_table(app):
-    ex = explain_sentence("a , , b , c", ["a , b , d"], bleukit.BleuOptions(max_ngram_order=2))
+    ex = explain_bleu("a , , b , c", ["a , b , d"], options=bleukit.BleuOptions(max_ngram_order=2))
     page = app.explanation_html(1, ex, 0.0, None)
     cells = re.findall(r'<ul class="ngrams">(.*?)</ul>', page)
     assert cells, page
@@ -251,7 +251,7 @@ def test_compare_computes_each_system_once(app, wmt17, monkeypatch, metric):
     counted = app.count_systems(systems, [[r] for r in refs], options)
     result = app.compare_counted(counted, "bs", 100, 7)
     for name, hyps in systems:
-        want = bleukit.bootstrap_scores(bleukit.corpus_statistics(hyps, refs, options), options, 100, 7)
+        want = bleukit.bootstrap_scores(bleukit.corpus_statistics(hyps, refs, options=options), options, 100, 7)
         assert np.array_equal(result.distributions[name], want)
 
 

@@ -42,7 +42,7 @@ def test_sentence_level_lines_are_sentence_bleu():
     code, out, err = run(REF_A, REF_B, "-i", HYP, "--sentence-level", "-b", "-w", "6")
     assert code == 0, err
     refs = bleukit.references_from_streams([lines(REF_A), lines(REF_B)])
-    scores = bleukit.sentence_scores(lines(HYP), refs)
+    scores = bleukit.sentence_bleu_scores(lines(HYP), refs)
     assert out.splitlines() == [f"{s:.6f}" for s in scores]
 
 

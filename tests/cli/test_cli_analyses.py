@@ -94,7 +94,7 @@ def test_report_adds_a_file_and_changes_nothing_else(files, tmp_path, extra):
         metrics = [ChrfOptions(word_order=2)]
     paired = "--paired-ar" in extra
     expected = build_report(
-        _systems(files), read_lines(files["ref"]), metrics=metrics,
+        _systems(files), read_lines(files["ref"]), options=metrics,
         comparison="baseline" if ("--paired-bs" in extra or paired) else "rank", method="ar" if paired else "bs",
         n_samples=50 if "-pbsn" in extra or "-parn" in extra else None,
         title=f"bleukit report: {files['ref']}",

@@ -324,7 +324,7 @@ def test_explain_prints_the_matches_of_one_line(files):
 
     code, out, err = run_bleukit([*refs_args(files, 2), "-i", files["hyp.txt"], "--explain", "2", "-f", "text"])
     assert code == 0, err
-    ex = bleukit.explain_sentence(HYPS[1], [REFS[0][1], REFS[1][1]], BleuOptions())
+    ex = bleukit.explain_bleu(HYPS[1], [REFS[0][1], REFS[1][1]], options=BleuOptions())
     lines = out.splitlines()
     assert lines[0].startswith("line 2: BLEU|nrefs:2|")
     for order in ex.orders:
@@ -805,7 +805,7 @@ def test_explain_prints_the_chrf_matches_of_one_line(files):
     args = [*refs_args(files, 2), "-i", files["hyp.txt"], "--explain", "2", "-m", "chrf", "-cw", "2"]
     code, out, err = run_bleukit([*args, "-f", "text"])
     assert code == 0, err
-    ex = explain_chrf(HYPS[1], [REFS[0][1], REFS[1][1]], ChrfOptions(word_order=2))
+    ex = explain_chrf(HYPS[1], [REFS[0][1], REFS[1][1]], options=ChrfOptions(word_order=2))
     lines = out.splitlines()
     code_s, theirs, _ = run_sacrebleu(
         [*refs_args(files, 2), "-i", files["hyp.txt"], "-m", "chrf", "-cw", "2", "--sentence-level", "-f", "text"]
@@ -816,5 +816,25 @@ def test_explain_prints_the_chrf_matches_of_one_line(files):
         assert any(
             line.startswith(f"{order.kind} {order.n}-grams {order.matched}/{order.hyp_total} ") for line in lines
         )
+    code, out, err = run_bleukit(args)
+    assert code == 0 and json.loads(out) == ex.to_dict()
+
+
+def test_explain_prints_the_ter_edits_of_one_line(files):
+    from bleukit import TerOptions
+    from bleukit.analysis.ter_explanation import explain_ter
+
+    args = [*refs_args(files, 2), "-i", files["hyp.txt"], "--explain", "2", "-m", "ter", "--ter-normalized"]
+    code, out, err = run_bleukit([*args, "-f", "text"])
+    assert code == 0, err
+    ex = explain_ter(HYPS[1], [REFS[0][1], REFS[1][1]], options=TerOptions(normalized=True))
+    lines = out.splitlines()
+    code_s, theirs, _ = run_sacrebleu(
+        [*refs_args(files, 2), "-i", files["hyp.txt"], "-m", "ter", "--ter-normalized", "--sentence-level",
+         "-f", "text"]
+    )
+    # the line's score and signature are sacreBLEU's sentence-level line, then the explanation
+    assert normalise(lines[0]) == "line 2: " + normalise(theirs.splitlines()[1])
+    assert lines[1:] == str(ex).splitlines()
     code, out, err = run_bleukit(args)
     assert code == 0 and json.loads(out) == ex.to_dict()

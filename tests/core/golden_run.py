@@ -143,8 +143,7 @@ def api_corpus() -> str:
             extra = {} if metric in seen else {"n_bootstrap": 200}
             seen.add(metric)
             result = getattr(bleukit, f"corpus_{metric}")(hyps, references, **keywords, **extra)
-            sentence = "sentence_scores" if metric == "bleu" else f"sentence_{metric}_scores"
-            scores = getattr(bleukit, sentence)(hyps, references, **keywords)
+            scores = getattr(bleukit, f"sentence_{metric}_scores")(hyps, references, **keywords)
             out[f"{corpus}/{label}"] = {"corpus": result.to_dict(), "format": result.format(),
                                         "sentences": _scores_text(scores).splitlines()}
     return _version_free(_json(out))
@@ -157,7 +156,7 @@ def api_significance() -> str:
 
     refs = _refs("wmt17-en-de", ["ref.de"])
     systems = [(name, _lines("wmt17-en-de", name)) for name in WMT17_SYSTEMS]
-    ci = bleukit.bootstrap_ci(systems[0][1], refs, n_samples=300)
+    ci = bleukit.bootstrap_ci(systems[0][1], refs, n_bootstrap=300)
     out: Dict[str, Any] = {"bootstrap_ci": list(ci)}
     out["paired_bs"] = [r.to_dict() for r in bleukit.paired_test(systems[:3], refs, n_samples=300)]
     out["paired_ar_chrf_holm"] = [r.to_dict() for r in bleukit.paired_test(
@@ -182,9 +181,9 @@ def api_analyses() -> str:
         "documents_chrf": bleukit.document_score(hyps, references, docs, options=ChrfOptions()).to_dict(),
         "self_bleu": repr(bleukit.self_bleu(hyps[:80])),
         "self_ter_corpus": repr(bleukit.self_bleu(hyps[:40], definition="corpus", options=TerOptions())),
-        "explain_bleu": str(bleukit.explain_sentence(hyps[3], references[3])),
-        "explain_chrf": str(bleukit.explain_chrf(hyps[3], references[3], ChrfOptions(word_order=2))),
-        "report_ter": bleukit.score_report(hyps[:40], references[:40], TerOptions()).to_dict(),
+        "explain_bleu": str(bleukit.explain_bleu(hyps[3], references[3])),
+        "explain_chrf": str(bleukit.explain_chrf(hyps[3], references[3], options=ChrfOptions(word_order=2))),
+        "report_ter": bleukit.score_report(hyps[:40], references[:40], options=TerOptions()).to_dict(),
         "pairwise_bleu": bleukit.pairwise_bleu(hyps[:12], hyps[:12]).tolist(),
         "pairwise_chrf": bleukit.pairwise_chrf(hyps[:12], hyps[:12]).tolist(),
     }
@@ -202,7 +201,7 @@ def html_report_json() -> str:
 
     refs = _refs("wmt17-en-de", ["ref.de"])[:500]
     systems = [(name, _lines("wmt17-en-de", name)[:500]) for name in WMT17_SYSTEMS[:3]]
-    report = bleukit.build_report(systems, refs, metrics=[BleuOptions(), ChrfOptions()], n_samples=200,
+    report = bleukit.build_report(systems, refs, options=[BleuOptions(), ChrfOptions()], n_samples=200,
                                   n_bootstrap=200)
     html = _version_free(report.html)
     page = {"html_sha256": hashlib.sha256(html.encode()).hexdigest(), "html_chars": len(html)}

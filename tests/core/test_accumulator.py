@@ -29,7 +29,7 @@ def test_accumulator_keeps_a_common_reference_count_and_merges():
     opts = BleuOptions()
     left, right = StatisticsAccumulator(opts), StatisticsAccumulator(opts)
     left.add_text(["a b c"], [["a b c", "a"]])
-    right.add(corpus_statistics(["d e"], [["d e", "f"]], opts))
+    right.add(corpus_statistics(["d e"], [["d e", "f"]], options=opts))
     left.merge(right)
     assert left.result() == corpus_bleu(["a b c", "d e"], [["a b c", "a"], ["d e", "f"]])
     assert left.result().signature.startswith("nrefs:2|")
@@ -40,7 +40,7 @@ def test_accumulator_errors_name_the_problem():
     with pytest.raises(ValueError, match="empty corpus"):
         acc.result()
     with pytest.raises(ValueError, match="max_ngram_order=2"):
-        acc.add(corpus_statistics(["a"], ["a"], BleuOptions(max_ngram_order=2)))
+        acc.add(corpus_statistics(["a"], ["a"], options=BleuOptions(max_ngram_order=2)))
     with pytest.raises(TypeError, match="unknown counter"):
         acc.add_text(["a"], ["a"], tokens=1)
     with pytest.raises(TypeError, match="BleuStatistics"):

@@ -47,13 +47,13 @@ def test_merged_shards_and_a_common_reference_count(de_en):
     shards = [StatisticsAccumulator(options) for _ in range(3)]
     full = [[r[0]] for r in refs]
     for k, acc in enumerate(shards):
-        acc.add(corpus_statistics(hyps[k::3], full[k::3], options))
+        acc.add(corpus_statistics(hyps[k::3], full[k::3], options=options))
     shards[0].merge(shards[1])
     shards[0].merge(shards[2])
     assert shards[0].result() == corpus_chrf(hyps, full, word_order=2)
     assert shards[0].result().signature.startswith("nrefs:1|")
     with pytest.raises(ValueError, match="char_order=6, word_order=0"):
-        shards[0].add(corpus_statistics(hyps[:2], full[:2], ChrfOptions()))
+        shards[0].add(corpus_statistics(hyps[:2], full[:2], options=ChrfOptions()))
     with pytest.raises(ValueError, match="different options"):
         shards[0].merge(StatisticsAccumulator(ChrfOptions(word_order=2, beta=1)))
 

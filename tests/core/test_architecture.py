@@ -307,3 +307,151 @@ def test_no_kernel_includes_another_kernels_private_header():
 def test_no_c_file_is_over_a_thousand_lines():
     lines = {p.relative_to(CSRC.parent).as_posix(): len(p.read_text().splitlines()) for p in CSRC.rglob("*.[ch]")}
     assert sorted(f"{p}: {n}" for p, n in lines.items() if n > 1000) == []
+# ---- one spelling per concept (docs/architecture.md, "Naming rules") -------------------------
+
+#: Rooms whose names are another program's (sacreBLEU's API and command line, NLTK, torchmetrics,
+#: evaluate's modules, the app's form and HTTP fields): their signatures follow upstream.
+UPSTREAM_ROOMS = ("sacrebleu", "compat", "cli", "app", "evaluate_module")
+#: Public callables whose signature a framework dictates (or whose keywords are not options), with why.
+UPSTREAM_SIGNATURES = {
+    "bleukit.accumulator.StatisticsAccumulator.add": "**counts: the named int counters given as extras=",
+    "bleukit.accumulator.StatisticsAccumulator.add_text": "**counts: the named int counters given as extras=",
+    "bleukit.metrics.base.MetricResult.to_json": "**kwargs go to json.dumps",
+    "bleukit.integrations.hub.eval_result_entry": "**fields: free-form fields of a Hub .eval_results entry",
+    "bleukit.integrations.lighteval.NltkBleu.compute": "lighteval calls compute(**kwargs)",
+    "bleukit.integrations.lighteval.corpus_metric": "lighteval's metric name and its corpus-level config",
+    "bleukit.integrations.lighteval.CorpusMetric.__init__": "lighteval's CorpusLevelComputation of one options object",
+    "bleukit.integrations.lm_eval.corpus_score": "metric: an lm-eval metric name (bleukit_bleu, ...)",
+    "bleukit.integrations.lm_eval.bootstrap_stderr": "metric: an lm-eval metric name",
+    "bleukit.integrations.lm_eval.read_samples": "metric: an lm-eval metric name",
+    "bleukit.integrations.lm_eval.paired_test_samples": "metric: an lm-eval metric name",
+    "bleukit.integrations.lm_eval.stderr_for_metric": "lm-eval's hook: stderr_for_metric(metric, bootstrap_iters)",
+    "bleukit.integrations.openrlhf.RewardFunction.__init__": "metric and **config: OpenRLHF's reward config",
+    "bleukit.integrations.rewards.bleu_reward": "TRL passes the dataset's columns as **kwargs",
+    "bleukit.integrations.verl.compute_score": "verl passes its reward config as **kwargs",
+    "bleukit.integrations.torchmetrics.MetricScore.__init__": "**kwargs go to torchmetrics.Metric",
+    "bleukit.integrations.torchmetrics.BLEUScore.__init__": "**kwargs go to torchmetrics.Metric",
+    "bleukit.integrations.torchmetrics.CHRFScore.__init__": "**kwargs go to torchmetrics.Metric",
+    "bleukit.integrations.torchmetrics.TERScore.__init__": "**kwargs go to torchmetrics.Metric",
+    "bleukit.integrations.transformers.BleuComputeMetrics.__init__": "num_samples: logged sentences, not resamples",
+    "bleukit.integrations.transformers.BleuCallback.__init__": "metric: the BleuComputeMetrics it runs",
+    "bleukit.integrations.transformers.BleuCallback.on_prediction_step": "transformers' TrainerCallback hook",
+    "bleukit.integrations.transformers.BleuCallback.on_evaluate": "transformers' TrainerCallback hook",
+}
+#: A resample count's names: anything else that looks like one is a second spelling.
+RESAMPLE_COUNT = re.compile(
+    r"^(n|num)_(boot\w*|bs|resamples?|samples|trials|draws|iters?)$|^bootstrap_\w+$|^(resamples|trials)$"
+)
+#: The functions layer: sacreBLEU's functions with sacreBLEU's explicit keywords.
+SACREBLEU_PARITY = ("bleukit.bleu", "bleukit.chrf", "bleukit.ter")
+
+
+@functools.lru_cache(maxsize=1)
+def _public_signatures():
+    """name -> (ast function, on the facade): every function and public method of a class in a
+    module's ``__all__``, outside the upstream rooms and private modules, read from the source."""
+    import ast
+
+    facade = {getattr(getattr(bleukit, n), "__module__", None) + "." + n for n in bleukit._LAZY
+              if callable(getattr(bleukit, n)) and hasattr(getattr(bleukit, n), "__module__")}
+    out = {}
+    for name, path in sorted(import_graph.modules().items()):
+        if import_graph.room(name) in UPSTREAM_ROOMS or name.rsplit(".", 1)[-1].startswith("_"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        public = set()
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                public = set(ast.literal_eval(node.value))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name in public:
+                out[f"{name}.{node.name}"] = (node, f"{name}.{node.name}" in facade)
+            elif isinstance(node, ast.ClassDef) and node.name in public:
+                for f in node.body:
+                    if isinstance(f, ast.FunctionDef) and (not f.name.startswith("_") or f.name == "__init__"):
+                        out[f"{name}.{node.name}.{f.name}"] = (f, False)
+    return {k: v for k, v in out.items() if k not in UPSTREAM_SIGNATURES}
+
+
+def _parameters(fn):
+    args = fn.args
+    return [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+
+
+def test_the_upstream_signatures_exist():
+    """The exemptions name real functions (a renamed one must leave the list)."""
+    import ast
+
+    names = set()
+    for name, path in import_graph.modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                names.update(f"{name}.{node.name}.{f.name}" for f in node.body if isinstance(f, ast.FunctionDef))
+            elif isinstance(node, ast.FunctionDef):
+                names.add(f"{name}.{node.name}")
+    assert sorted(set(UPSTREAM_SIGNATURES) - names) == []
+
+
+def test_one_name_per_resample_count():
+    """``n_bootstrap`` is the resamples of a confidence interval, ``n_samples`` the resamples (or
+    randomization trials) of a paired test, in every public signature: no other spelling of
+    either, and ``n_samples`` only beside the test's ``method`` (a function with both counts, as
+    ``build_report``, has both meanings)."""
+    other = {q: n for q, (fn, _) in _public_signatures().items() for n in _parameters(fn)
+             if RESAMPLE_COUNT.match(n) and n not in ("n_bootstrap", "n_samples")}
+    assert other == {}
+    without_test = [q for q, (fn, _) in _public_signatures().items()
+                    if "n_samples" in _parameters(fn) and "method" not in _parameters(fn)]
+    assert without_test == []
+    with_method = [q for q, (fn, _) in _public_signatures().items()
+                   if {"n_bootstrap", "method"} <= set(_parameters(fn)) and "n_samples" not in _parameters(fn)]
+    assert with_method == []
+
+
+def test_no_public_var_keywords_without_a_typed_dict():
+    """A public ``**keywords`` is a metric's option keywords, typed: ``Unpack[BleuOptionKeywords]``
+    (``ChrfOptionKeywords``, ``TerOptionKeywords``, ...), never ``**kwargs: Any``."""
+    import ast
+
+    untyped = {}
+    for q, (fn, _) in _public_signatures().items():
+        kwarg = fn.args.kwarg
+        if kwarg is not None:
+            annotation = ast.unparse(kwarg.annotation) if kwarg.annotation is not None else ""
+            if not re.fullmatch(r"Unpack\[\w+OptionKeywords\]", annotation) or kwarg.arg != "keywords":
+                untyped[q] = f"**{kwarg.arg}: {annotation}"
+    assert untyped == {}
+
+
+def test_options_are_passed_one_of_two_ways():
+    """sacreBLEU's functions (``corpus_bleu``, ``sentence_chrf``, ...) take sacreBLEU's keywords;
+    every other public function that takes a metric's options takes ``options=`` (keyword-only,
+    default ``None``: any metric's options object) and its metric's typed ``**keywords``. A function
+    on a statistics table takes the options the table was made with, after the table. Nothing takes
+    ``metric=`` or ``metrics=`` for them. (A function that maps options to options takes them first.)"""
+    import ast
+
+    wrong = {}
+    for q, (fn, on_facade) in _public_signatures().items():
+        names = _parameters(fn)
+        if q.rsplit(".", 1)[0] in SACREBLEU_PARITY:
+            assert "options" not in names and fn.args.kwarg is None, q
+            continue
+        for arg in fn.args.args + fn.args.kwonlyargs:  # a metric's name (a column of scores) is not its options
+            if arg.arg in ("metric", "metrics") and "str" not in ast.unparse(arg.annotation or ast.Constant(None)):
+                wrong[q] = "metric(s)="
+        if "options" not in names:
+            continue
+        keyword_only = [a.arg for a in fn.args.kwonlyargs]
+        defaults = dict(zip(keyword_only, fn.args.kw_defaults))
+        typed = "options" in keyword_only and isinstance(defaults["options"], ast.Constant) \
+            and defaults["options"].value is None and fn.args.kwarg is not None
+        first = (fn.args.posonlyargs + fn.args.args)[:1]
+        on_table = bool(first) and first[0].annotation is not None and "Statistics" in ast.unparse(first[0].annotation)
+        maps_options = fn.returns is not None and "Options" in ast.unparse(fn.returns)
+        if (on_facade or q.startswith("bleukit.integrations.")) and not (typed or on_table or maps_options):
+            wrong[q] = "options positional"
+        if fn.args.kwarg is not None and not typed:
+            wrong[q] = "**keywords without options="
+    assert wrong == {}

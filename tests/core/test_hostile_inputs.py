@@ -37,7 +37,7 @@ import pytest
 import bleukit
 import bleukit.sacrebleu
 from bleukit import BleuOptions, StatisticsAccumulator
-from bleukit.analysis.explain import explain_sentence
+from bleukit.analysis.explain import explain_bleu
 from bleukit.analysis.significance import bootstrap_ci, paired_test
 from bleukit.compat import gleu, hf_evaluate, moses, nltk, presets, torchmetrics
 from bleukit.ids import corpus_bleu_ids, id_statistics, sentence_bleu_ids
@@ -528,7 +528,7 @@ def _compared(systems, references, n_samples, seed):
 
 
 def _bootstrap(hypotheses=HYPS, references=REFS, n_samples=N_SAMPLES, seed=12345):
-    mean, ci = bootstrap_ci(hypotheses, references, n_samples=n_samples, seed=seed)
+    mean, ci = bootstrap_ci(hypotheses, references, n_bootstrap=n_samples, seed=seed)
     return {"mean": mean, "ci": ci}
 
 
@@ -582,7 +582,7 @@ def _datasets_bleu(hypothesis_column="hyp", reference_columns=("ref",), batch_si
     from bleukit.integrations import datasets as adapter
 
     table = Dataset.from_dict({"hyp": HYPS, "ref": REFS, "ref2": HYPS_B})
-    return adapter.corpus_bleu(table, hypothesis_column, reference_columns, batch_size=batch_size, num_proc=num_proc)
+    return adapter.score_dataset(table, hypothesis_column, reference_columns, batch_size=batch_size, num_proc=num_proc)
 
 
 _APP = None
@@ -770,8 +770,8 @@ ENTRIES: List[Entry] = [
         },
     ),
     Entry(
-        "sentence_scores",
-        lambda hypotheses, references, threads: bleukit.sentence_scores(hypotheses, references, threads=threads),
+        "sentence_bleu_scores",
+        lambda hypotheses, references, threads: bleukit.sentence_bleu_scores(hypotheses, references, threads=threads),
         {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS), "threads": Slot("threads", 1)},
     ),
     Entry(
@@ -794,7 +794,7 @@ ENTRIES: List[Entry] = [
     Entry(
         "corpus_statistics(chrF)",
         lambda hypotheses, references, threads: bleukit.score_statistics(
-            bleukit.corpus_statistics(hypotheses, references, ChrfOptions(), threads), ChrfOptions()
+            bleukit.corpus_statistics(hypotheses, references, options=ChrfOptions(), threads=threads), ChrfOptions()
         ).to_dict(),
         {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS), "threads": Slot("threads", 1)},
     ),
@@ -849,6 +849,11 @@ ENTRIES: List[Entry] = [
         {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
     ),
     # text API, TER
+    Entry(
+        "explain_ter",
+        lambda hypothesis, references: bleukit.explain_ter(hypothesis, references).to_dict(),
+        {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
+    ),
     Entry(
         "corpus_ter",
         lambda hypotheses, references, threads, normalized: bleukit.corpus_ter(
@@ -913,12 +918,12 @@ ENTRIES: List[Entry] = [
     ),
     Entry(
         "score_report",
-        lambda hypotheses, references: bleukit.score_report(hypotheses, references, BleuOptions()).to_dict(),
+        lambda hypotheses, references: bleukit.score_report(hypotheses, references, options=BleuOptions()).to_dict(),
         {"hypotheses": Slot("texts", HYPS), "references": Slot("references", REFS)},
     ),
     Entry(
-        "explain_sentence",
-        lambda hypothesis, references: explain_sentence(hypothesis, references).to_dict(),
+        "explain_bleu",
+        lambda hypothesis, references: explain_bleu(hypothesis, references).to_dict(),
         {"hypothesis": Slot("text", HYPS[0]), "references": Slot("sentence references", SENTENCE_REFS)},
     ),
     # significance
@@ -984,14 +989,14 @@ ENTRIES: List[Entry] = [
     *[
         Entry(f"{name}(options)", call, {"options": Slot("options", ChrfOptions(word_order=2))})
         for name, call in (
-            ("corpus_statistics", lambda options: bleukit.corpus_statistics(HYPS, REFS, options)),
-            ("score_report", lambda options: bleukit.score_report(HYPS, REFS, options).to_dict()),
-            ("bootstrap_ci", lambda options: bootstrap_ci(HYPS, REFS, n_samples=N_SAMPLES, options=options)),
+            ("corpus_statistics", lambda options: bleukit.corpus_statistics(HYPS, REFS, options=options)),
+            ("score_report", lambda options: bleukit.score_report(HYPS, REFS, options=options).to_dict()),
+            ("bootstrap_ci", lambda options: bootstrap_ci(HYPS, REFS, n_bootstrap=N_SAMPLES, options=options)),
             ("paired_test", lambda options: [
                 (r.score, r.p_value) for r in paired_test({"a": HYPS, "b": HYPS_B}, REFS, n_samples=N_SAMPLES,
                                                           options=options)
             ]),
-            ("pairwise_scores", lambda options: bleukit.pairwise_scores(HYPS, REFS, options)),
+            ("pairwise_scores", lambda options: bleukit.pairwise_scores(HYPS, REFS, options=options)),
             ("mbr_select", lambda options: bleukit.mbr_select(CANDS, options=options)),
             ("StatisticsAccumulator", lambda options: bleukit.StatisticsAccumulator(options).add_text(HYPS, REFS)),
             ("compare_systems", lambda options: bleukit.compare_systems(
@@ -1010,7 +1015,7 @@ ENTRIES: List[Entry] = [
     Entry(
         "pairwise_scores(chrF)",
         lambda hypotheses, references, threads: bleukit.pairwise_scores(
-            hypotheses, references, ChrfOptions(), threads=threads
+            hypotheses, references, options=ChrfOptions(), threads=threads
         ),
         {"hypotheses": Slot("texts", HYPS), "references": Slot("texts", REFS), "threads": Slot("threads", 1)},
     ),

@@ -39,7 +39,7 @@ def test_hypotheses_as_one_string():
     with pytest.raises(TypeError, match="got a single str; wrap one sentence in a list"):
         bleukit.corpus_bleu("the cat sat", ["the cat sat"])
     with pytest.raises(TypeError, match="single str"):
-        bleukit.sentence_scores("the cat sat", ["the cat sat"])
+        bleukit.sentence_bleu_scores("the cat sat", ["the cat sat"])
 
 
 @pytest.mark.parametrize(
@@ -90,7 +90,7 @@ def test_bad_options(kwargs, error, pattern):
 
 
 def test_sentence_bleu_bad_input():
-    with pytest.raises(TypeError, match="hypothesis must be a str.*sentence_scores"):
+    with pytest.raises(TypeError, match="hypothesis must be a str.*sentence_bleu_scores"):
         bleukit.sentence_bleu(["a", "b"], ["a", "b"])
     with pytest.raises(ValueError, match="references holds no reference"):
         bleukit.sentence_bleu("a", [])
@@ -119,7 +119,7 @@ def test_missing_tokenizer_extra_names_it(monkeypatch):
 def test_inputs_are_not_mutated():
     hyps, refs = list(HYPS), copy.deepcopy(REFS)
     bleukit.corpus_bleu(hyps, refs, smooth_method="add-k")
-    bleukit.sentence_scores(hyps, refs)
+    bleukit.sentence_bleu_scores(hyps, refs)
     assert hyps == HYPS and refs == REFS
 
 
@@ -191,11 +191,11 @@ def test_as_many_streams_as_hypotheses_are_warned_about_with_the_fix(shared_data
     assert len(streams) == len(hyps) == 2
     entry_points = (
         bleukit.corpus_bleu,
-        bleukit.sentence_scores,
-        lambda h, r: bleukit.bootstrap_ci(h, r, n_samples=5),
+        bleukit.sentence_bleu_scores,
+        lambda h, r: bleukit.bootstrap_ci(h, r, n_bootstrap=5),
         bleukit.corpus_chrf,  # chrF takes the same check
         bleukit.sentence_chrf_scores,
-        lambda h, r: bleukit.bootstrap_ci(h, r, n_samples=5, options=bleukit.ChrfOptions()),
+        lambda h, r: bleukit.bootstrap_ci(h, r, n_bootstrap=5, options=bleukit.ChrfOptions()),
     )
     for score in entry_points:
         with pytest.warns(ReferenceLayoutWarning, match=r"references_from_streams\(references\)"):

@@ -1,5 +1,5 @@
 """The target language picks the tokenizer (bleukit.tokenizers.languages), as sacreBLEU's trg_lang
-does, in the Python API (trg_lang / language_pair on corpus_bleu, sentence_bleu, sentence_scores),
+does, in the Python API (trg_lang / language_pair on corpus_bleu, sentence_bleu, sentence_bleu_scores),
 the command line (-l) and bleukit.sacrebleu; unsegmented scripts get a warning."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def test_unsegmented_scripts_warn_unless_the_tokenizer_segments_them(code, name)
         bleukit.sentence_bleu("ก ข", ["ก ข"], language_pair=f"en-{code}", tokenize="intl")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        bleukit.sentence_scores(["กข"], ["กข"], trg_lang=code, tokenize="char")
+        bleukit.sentence_bleu_scores(["กข"], ["กข"], trg_lang=code, tokenize="char")
 
 
 def test_language_pair_and_trg_lang_are_checked():
@@ -98,7 +98,8 @@ def test_the_python_api_picks_what_sacrebleu_picks(folder, system, reference, la
     assert by_language.counts == theirs.counts and by_language.totals == theirs.totals
     assert by_language.signature.split("|")[3] == f"tok:{name}"
     assert (
-        bleukit.sentence_scores(hyps, refs, trg_lang=language) == bleukit.sentence_scores(hyps, refs, tokenize=tokenize)
+        bleukit.sentence_bleu_scores(hyps, refs, trg_lang=language)
+        == bleukit.sentence_bleu_scores(hyps, refs, tokenize=tokenize)
     ).all()
     assert bleukit.sentence_bleu(hyps[5], refs[5], language_pair=f"xx-{language}") == bleukit.sentence_bleu(
         hyps[5], refs[5], tokenize=tokenize

@@ -124,7 +124,7 @@ def test_sentence_path_equals_the_table_path(engine, shared_data):
     entries = [r if i % 3 else [r, None, hyps[(i + 1) % 200]] for i, r in enumerate(refs)]
     for options in (BleuOptions().sentence_level(), BleuOptions(tokenize="intl", lowercase=True).sentence_level(),
                     BleuOptions(tokenize="char", max_ngram_order=3)):
-        table = corpus_statistics(hyps, entries, options)
+        table = corpus_statistics(hyps, entries, options=options)
         expected = METRIC.sentence_results(table, options)
         for i, (h, entry) in enumerate(zip(hyps, entries)):
             row, nrefs = METRIC.sentence_row(h, entry, options)
@@ -142,7 +142,7 @@ def test_summed_row_and_corpus_result_equal_the_table(engine, shared_data):
     refs = [list(pair) for pair in zip(read_lines(folder / "ref.A.en"), read_lines(folder / "ref.B.en"))]
     refs[5] = [refs[5][0], None]  # nrefs varies: the signature says var
     for options in (BleuOptions(), BleuOptions(smooth_method="floor", effective_order=True, max_ngram_order=3)):
-        table = corpus_statistics(hyps, refs, options)
+        table = corpus_statistics(hyps, refs, options=options)
         summed = table.summed()
         assert METRIC.summed_row(hyps, refs, options) == (summed.rows[0].tolist(), int(summed.nrefs[0]))
         ours = corpus_result(hyps, refs, options)
@@ -207,5 +207,5 @@ def test_corpus_result_of_a_metric_that_keeps_its_table_is_the_table_s(shared_da
     hyps, refs = read_lines(folder / "hyp.online-A.0.de")[:600], read_lines(folder / "ref.de")[:600]
     options = TerOptions()
     ours = corpus_result(hyps, [r if i % 2 else [r, None] for i, r in enumerate(refs)], options)
-    assert ours.score == score_statistics(corpus_statistics(hyps, refs, options), options).score
+    assert ours.score == score_statistics(corpus_statistics(hyps, refs, options=options), options).score
     assert ours.score == sacrebleu.corpus_ter(hyps, [refs]).score

@@ -39,7 +39,7 @@ def test_sentence_level_is_effective_order_and_matches_sacrebleu_sentence_defaul
     assert sent.effective_order and sent.smooth_method == "floor" and sent.lowercase
     assert sent.sentence_level() is sent
     assert BleuOptions.from_keywords({}, sentence=True) == BleuOptions().sentence_level()
-    got = bleukit.sentence_scores_from_statistics(corpus_statistics(HYPS, REFS, opts), sent)
+    got = bleukit.sentence_scores_from_statistics(corpus_statistics(HYPS, REFS, options=opts), sent)
     want = [sacrebleu.sentence_bleu(h, r, smooth_method="floor", lowercase=True).score for h, r in zip(HYPS, REFS)]
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
 

@@ -179,20 +179,20 @@ Case = Tuple[str, Callable[[], Any], Callable[[Any], Any]]
 CASES: List[Case] = [
     ("BleuOptions", lambda: BleuOptions(tokenize="intl", smooth_method="floor", smooth_value=0.2), lambda o: o),
     ("ChrfOptions", lambda: ChrfOptions(word_order=2, lowercase=True), lambda o: o),
-    ("BleuStatistics", lambda: bleukit.corpus_statistics(HYPS, REFS, BleuOptions()), lambda s: s),
-    ("ChrfStatistics", lambda: bleukit.corpus_statistics(HYPS, REFS, ChrfOptions()), lambda s: s),
+    ("BleuStatistics", lambda: bleukit.corpus_statistics(HYPS, REFS, options=BleuOptions()), lambda s: s),
+    ("ChrfStatistics", lambda: bleukit.corpus_statistics(HYPS, REFS, options=ChrfOptions()), lambda s: s),
     ("BleuResult", lambda: bleukit.corpus_bleu(HYPS, REFS), _fields),
     ("BleuResult with bootstrap", lambda: bleukit.corpus_bleu(HYPS, REFS, n_bootstrap=30), _fields),
     ("sentence BleuResult", lambda: bleukit.sentence_bleu(HYPS[0], [REFS[0]]), _fields),
     (
         "ChrfResult",
-        lambda: bleukit.score_statistics(bleukit.corpus_statistics(HYPS, REFS, ChrfOptions()), ChrfOptions()),
+        lambda: bleukit.score_statistics(bleukit.corpus_statistics(HYPS, REFS, options=ChrfOptions()), ChrfOptions()),
         _fields,
     ),
     ("StatisticsAccumulator", lambda: _accumulator(BleuOptions()), _accumulator_behaviour),
     ("StatisticsAccumulator chrF", lambda: _accumulator(ChrfOptions()), _accumulator_behaviour),
     ("StatisticsAccumulator extras", lambda: _accumulator(BleuOptions(), ("gen_tokens",)), _accumulator_behaviour),
-    ("BootstrapCI", lambda: bleukit.bootstrap_ci(HYPS, REFS, n_samples=20), tuple),
+    ("BootstrapCI", lambda: bleukit.bootstrap_ci(HYPS, REFS, n_bootstrap=20), tuple),
     ("PairedResult bs", lambda: bleukit.paired_test({"a": HYPS, "b": REFS}, REFS, n_samples=20)[1], _fields),
     (
         "PairedResult ar",
@@ -200,9 +200,9 @@ CASES: List[Case] = [
         _fields,
     ),
     ("MBRSelection", lambda: bleukit.mbr_select(HYPS + REFS), lambda m: (m.indices, m.selected, m.utilities.tolist())),
-    ("CorpusReport", lambda: bleukit.score_report(HYPS, REFS, BleuOptions()), _fields),
-    ("SentenceReport", lambda: bleukit.score_report(HYPS, REFS, BleuOptions()).sentences[1], _fields),
-    ("MatchExplanation", lambda: bleukit.explain_sentence(HYPS[0], [REFS[0]]), _fields),
+    ("CorpusReport", lambda: bleukit.score_report(HYPS, REFS, options=BleuOptions()), _fields),
+    ("SentenceReport", lambda: bleukit.score_report(HYPS, REFS, options=BleuOptions()).sentences[1], _fields),
+    ("MatchExplanation", lambda: bleukit.explain_bleu(HYPS[0], [REFS[0]]), _fields),
     ("VariantTable", lambda: bleukit.compare_variants(HYPS, REFS), lambda t: [(r.name, r.score) for r in t.rows]),
     *[(f"tokenizer {n}", _tokenizer(n), lambda t: t(LINE)) for n in bleukit.TOKENIZERS if not n.startswith("flores")],
     ("tokenizer spm", _spm_tokenizer, lambda t: t(LINE)),
@@ -259,7 +259,7 @@ CASES: List[Case] = [
     ("sacreBLEU-shaped Signature", lambda: _shim("CHRF")().get_signature(), str),
     ("TerOptions", lambda: bleukit.TerOptions(normalized=True), lambda o: o),
     ("TerResult with bootstrap", lambda: bleukit.corpus_ter(HYPS, REFS, n_bootstrap=30), _fields),
-    ("TerStatistics", lambda: bleukit.corpus_statistics(HYPS, REFS, bleukit.TerOptions()), lambda s: s),
+    ("TerStatistics", lambda: bleukit.corpus_statistics(HYPS, REFS, options=bleukit.TerOptions()), lambda s: s),
 ]
 
 

@@ -13,9 +13,9 @@ from bleukit import BleuOptions, corpus_bleu, corpus_statistics
 
 def test_report_rows_equal_sacrebleu_sentence_scores_and_the_statistics():
     opts = BleuOptions(tokenize="intl", max_ngram_order=3)
-    report = bleukit.score_report(HYPS, REFS, opts)
+    report = bleukit.score_report(HYPS, REFS, options=opts)
     assert report.result == corpus_bleu(HYPS, REFS, tokenize="intl", max_ngram_order=3)
-    stats = corpus_statistics(HYPS, REFS, opts)
+    stats = corpus_statistics(HYPS, REFS, options=opts)
     for s, row, hyp, refs in zip(report.sentences, stats.rows.tolist(), HYPS, REFS):
         want = sacrebleu.BLEU(tokenize="intl", max_ngram_order=3, effective_order=True).sentence_score(hyp, refs).score
         assert math.isclose(s.score, want, abs_tol=1e-9)

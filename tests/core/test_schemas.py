@@ -87,6 +87,9 @@ def test_explain_and_variants_output():
     chrf = run(REF_A, REF_B, "-i", HYP, "-m", "chrf", "--chrf-word-order", "2", "--explain", "2", "-f", "json")
     validate(chrf, "cli-explain")
     validate(chrf, "chrf-explanation")
+    ter = run(REF_A, REF_B, "-i", HYP, "-m", "ter", "--explain", "2", "-f", "json")
+    validate(ter, "cli-explain")
+    validate(ter, "ter-explanation")
     with pytest.raises(Exception, match="is not valid under any of the given schemas"):
         validate({**chrf, "orders": [{**chrf["orders"][0], "kind": "byte"}]}, "cli-explain")
     validate(run(REF_A, "-i", HYP, "--variants", "-f", "json"), "cli-variants")
@@ -98,7 +101,7 @@ def test_explain_and_variants_output():
 def test_the_apps_download_is_a_corpus_report(options):
     hyps = Path(HYP).read_text(encoding="utf-8").splitlines()
     refs = bleukit.references_from_streams([Path(p).read_text(encoding="utf-8").splitlines() for p in (REF_A, REF_B)])
-    report = json.loads(json.dumps(bleukit.score_report(hyps, refs, options).to_dict()))
+    report = json.loads(json.dumps(bleukit.score_report(hyps, refs, options=options).to_dict()))
     validate(report, "corpus-report")
 
 

@@ -28,7 +28,7 @@ REFS = [
 
 def test_rows_follow_sacrebleu_layout():
     opts = BleuOptions()
-    stats = bleukit.corpus_statistics(HYPS, REFS, opts)
+    stats = bleukit.corpus_statistics(HYPS, REFS, options=opts)
     metric = BLEU()
     theirs = metric._extract_corpus_statistics(HYPS, _streams(REFS))
     assert stats.rows.tolist() == theirs
@@ -46,7 +46,7 @@ def _streams(refs):
 def test_corpus_score_is_score_of_summed_rows_and_streaming_adds_up():
     opts = BleuOptions()
     whole = bleukit.corpus_bleu(HYPS, REFS)
-    batches = [bleukit.corpus_statistics(HYPS[i : i + 2], REFS[i : i + 2], opts) for i in (0, 2)]
+    batches = [bleukit.corpus_statistics(HYPS[i : i + 2], REFS[i : i + 2], options=opts) for i in (0, 2)]
     streamed = bleukit.score_statistics(BleuStatistics.concat(batches), opts)
     running = bleukit.score_statistics(BleuStatistics.concat([b.summed() for b in batches]), opts)
     assert streamed == whole and running.score == whole.score
@@ -55,7 +55,7 @@ def test_corpus_score_is_score_of_summed_rows_and_streaming_adds_up():
 
 def test_bootstrap_resample_is_row_indexing():
     opts = BleuOptions()
-    stats = bleukit.corpus_statistics(HYPS, REFS, opts)
+    stats = bleukit.corpus_statistics(HYPS, REFS, options=opts)
     idx = np.array([0, 0, 1, 3])
     resampled = bleukit.score_statistics(stats[idx], opts)
     hyps = [HYPS[i] for i in idx]
@@ -64,7 +64,7 @@ def test_bootstrap_resample_is_row_indexing():
 
 
 def test_sentence_scores_equal_rowwise_sentence_bleu():
-    scores = bleukit.sentence_scores(HYPS, REFS)
+    scores = bleukit.sentence_bleu_scores(HYPS, REFS)
     assert scores.dtype == np.float64 and scores.shape == (4,)
     for i in range(4):
         assert scores[i] == bleukit.sentence_bleu(HYPS[i], REFS[i]).score
@@ -136,7 +136,7 @@ def test_unigram_bleu_is_a_max_order():
 def test_statistics_shape_is_checked():
     with pytest.raises(ValueError, match=r"shape \(n, 10\)"):
         BleuStatistics(np.zeros((2, 9)), [1, 1], 4)
-    stats = bleukit.corpus_statistics(HYPS, REFS, BleuOptions())
+    stats = bleukit.corpus_statistics(HYPS, REFS, options=BleuOptions())
     with pytest.raises(ValueError, match="max_ngram_order=4, options say max_ngram_order=2"):
         bleukit.score_statistics(stats, BleuOptions(max_ngram_order=2))
     with pytest.raises(ValueError, match="empty corpus"):
@@ -170,7 +170,7 @@ def test_result_object():
 
 def test_formula_runs_on_torch_tensors():
     torch = pytest.importorskip("torch")
-    stats = bleukit.corpus_statistics(HYPS, REFS, BleuOptions())
+    stats = bleukit.corpus_statistics(HYPS, REFS, options=BleuOptions())
     for opts in [
         BleuOptions(effective_order=True),
         BleuOptions(smooth_method="add-k"),
@@ -186,8 +186,8 @@ def test_formula_runs_on_torch_tensors():
 
 
 def test_statistics_tables_compare_by_value():
-    a = corpus_statistics(SMALL_HYPS, SMALL_REFS, BleuOptions())
-    b = corpus_statistics(list(SMALL_HYPS), [list(r) for r in SMALL_REFS], BleuOptions())
+    a = corpus_statistics(SMALL_HYPS, SMALL_REFS, options=BleuOptions())
+    b = corpus_statistics(list(SMALL_HYPS), [list(r) for r in SMALL_REFS], options=BleuOptions())
     assert a == b and not (a != b)
-    assert a != a[:2] and a != corpus_statistics(SMALL_HYPS, SMALL_REFS, BleuOptions(max_ngram_order=3))
+    assert a != a[:2] and a != corpus_statistics(SMALL_HYPS, SMALL_REFS, options=BleuOptions(max_ngram_order=3))
     assert (a == "not a table") is False

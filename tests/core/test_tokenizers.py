@@ -79,4 +79,4 @@ def test_tokenizer_signature_always_comes_from_the_tokenizer():
     opts = BleuOptions(tokenize="ja-mecab")
     sig = bleukit.get_tokenizer("ja-mecab").signature()
     assert sig != "ja-mecab" and f"tok:{sig}|" in opts.signature(1)
-    assert f"tok:{sig}|" in bleukit.score_report(["猫"], ["猫"], opts).sentence_signature
+    assert f"tok:{sig}|" in bleukit.score_report(["猫"], ["猫"], options=opts).sentence_signature

@@ -314,7 +314,7 @@ def test_weights_and_effective_order_match_the_core_text_path(kind):
                 backend=kind.backend,
             )
         )
-        want = bleukit.sentence_scores(
+        want = bleukit.sentence_bleu_scores(
             [text(h) for h in hyps], [text(r[0]) for r in refs], tokenize="none", weights=weights, effective_order=eff
         )
         assert_same(got, want)

@@ -68,5 +68,5 @@ def test_sentence_scores_from_ids_equal_the_text_path(shared_data):
     pad = -1  # never a real id here
     dense = lambda seqs: np.array([s + [pad] * (width - len(s)) for s in seqs], dtype=np.int64)  # noqa: E731
     got = sentence_bleu_ids(dense(hyp_ids), np.stack([dense(s) for s in ref_streams], 1), pad_id=pad)
-    want = bleukit.sentence_scores(hyps, refs)
+    want = bleukit.sentence_bleu_scores(hyps, refs)
     assert got.tolist() == want.tolist()

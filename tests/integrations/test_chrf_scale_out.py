@@ -35,16 +35,16 @@ def test_datasets_statistics_columns_and_corpus_chrf(de_en):
         "hyp", ["ref_a", "ref_b"], column="chrf_stats", nrefs_column="chrf_nrefs", options=CHRF_PP
     )
     with_stats = ds.map(fn, batched=True, batch_size=300, num_proc=2)
-    table = bleukit.corpus_statistics(hyps, refs, CHRF_PP)
+    table = bleukit.corpus_statistics(hyps, refs, options=CHRF_PP)
     assert np.array_equal(np.array(with_stats["chrf_stats"]), table.rows)
-    summed = hf.corpus_bleu_from_statistics(
+    summed = hf.score_dataset_statistics(
         with_stats, column="chrf_stats", nrefs_column="chrf_nrefs", options=CHRF_PP, batch_size=500
     )
     expected = bleukit.corpus_chrf(hyps, refs, word_order=2)
     assert summed == expected and summed.score == CHRF(word_order=2).corpus_score(hyps, streams).score
-    assert hf.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], num_proc=2, options=CHRF_PP) == expected
+    assert hf.score_dataset(ds, "hyp", ["ref_a", "ref_b"], num_proc=2, options=CHRF_PP) == expected
     with pytest.raises(ValueError, match="must hold 18 integers per row"):
-        hf.corpus_bleu_from_statistics(
+        hf.score_dataset_statistics(
             with_stats, column="chrf_stats", nrefs_column="chrf_nrefs", options=ChrfOptions()
         )
 
@@ -87,7 +87,7 @@ def test_ray_grouped_corpus_chrf_and_sentence_column(ray_local, de_en):
         }
     )
     ds = ray_local.data.from_arrow([table.slice(k, 400) for k in range(0, n, 400)])
-    by_part = bleu_ray.corpus_bleu(
+    by_part = bleu_ray.score_ray_dataset(
         ds, "hyp", ["ref_a", "ref_b"], group_by="part", batch_size=300, options=CHRF_PP
     ).groups
     assert list(by_part) == ["a", "b"]
@@ -95,7 +95,7 @@ def test_ray_grouped_corpus_chrf_and_sentence_column(ray_local, de_en):
     for key, rows in (("a", slice(0, half)), ("b", slice(half, n))):
         assert by_part[key] == bleukit.corpus_chrf(hyps[rows], refs[rows], word_order=2)
         assert by_part[key].score == metric.corpus_score(hyps[rows], [s[rows] for s in streams]).score
-    assert bleu_ray.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], options=CHRF_PP) == bleukit.corpus_chrf(
+    assert bleu_ray.score_ray_dataset(ds, "hyp", ["ref_a", "ref_b"], options=CHRF_PP) == bleukit.corpus_chrf(
         hyps, refs, word_order=2
     )
     scored = bleu_ray.add_sentence_bleu(ds, "hyp", ["ref_a", "ref_b"], output_column="chrf", options=CHRF_PP)

@@ -50,7 +50,8 @@ def test_statistics_columns_with_two_processes_equal_sacrebleu(de_en, shared_dat
     fn = bleu_ds.statistics_function("hyp", ["ref_a", "ref_b"], tokenize="intl")
     with_stats = ds.map(fn, batched=True, batch_size=300, num_proc=2)
     options = bleukit.BleuOptions(tokenize="intl")
-    assert np.array_equal(np.array(with_stats["bleu_stats"]), bleukit.corpus_statistics(hyps, refs, options).rows)
+    want = bleukit.corpus_statistics(hyps, refs, options=options).rows
+    assert np.array_equal(np.array(with_stats["bleu_stats"]), want)
     row = _expected(
         shared_data,
         dataset="wmt22-de-en",
@@ -60,11 +61,11 @@ def test_statistics_columns_with_two_processes_equal_sacrebleu(de_en, shared_dat
         lowercase=False,
         smooth="exp",
     )
-    _assert_sacrebleu(bleu_ds.corpus_bleu_from_statistics(with_stats, tokenize="intl", batch_size=500), row)
+    _assert_sacrebleu(bleu_ds.score_dataset_statistics(with_stats, tokenize="intl", batch_size=500), row)
     # Summing after a filter scores exactly the rows kept.
     kept = with_stats.filter(lambda r: len(r["hyp"]) > 100)
     subset = [(h, r) for h, r in zip(hyps, refs) if len(h) > 100]
-    assert bleu_ds.corpus_bleu_from_statistics(kept, tokenize="intl") == bleukit.corpus_bleu(
+    assert bleu_ds.score_dataset_statistics(kept, tokenize="intl") == bleukit.corpus_bleu(
         [h for h, _ in subset], [r for _, r in subset], tokenize="intl"
     )
     # The one-call form, and a column of reference lists instead of two columns.
@@ -77,9 +78,9 @@ def test_statistics_columns_with_two_processes_equal_sacrebleu(de_en, shared_dat
         lowercase=False,
         smooth="exp",
     )
-    _assert_sacrebleu(bleu_ds.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], num_proc=2), default_row)
+    _assert_sacrebleu(bleu_ds.score_dataset(ds, "hyp", ["ref_a", "ref_b"], num_proc=2), default_row)
     lists = datasets.Dataset.from_dict({"hyp": hyps, "refs": refs})
-    _assert_sacrebleu(bleu_ds.corpus_bleu(lists, "hyp", "refs"), default_row)
+    _assert_sacrebleu(bleu_ds.score_dataset(lists, "hyp", "refs"), default_row)
 
 
 def test_sentence_bleu_column_with_two_processes(de_en):
@@ -88,7 +89,7 @@ def test_sentence_bleu_column_with_two_processes(de_en):
     hyps, refs, ds = de_en
     scored = bleu_ds.add_sentence_bleu(ds, "hyp", ["ref_a", "ref_b"], num_proc=2, batch_size=250)
     got = np.array(scored["bleu"])
-    np.testing.assert_array_equal(got, bleukit.sentence_scores(hyps, refs))
+    np.testing.assert_array_equal(got, bleukit.sentence_bleu_scores(hyps, refs))
     for i in range(0, len(hyps), 131):
         assert got[i] == sacrebleu.sentence_bleu(hyps[i], refs[i]).score
     assert scored.filter(lambda r: r["bleu"] >= 40).num_rows == int((got >= 40).sum())
@@ -99,15 +100,15 @@ def test_groups_of_a_column_with_two_processes_equal_the_core(de_en):
     labels = [f"len{min(len(r[0].split()) // 10, 3)}" for r in refs]
     systems = ["a" if i % 3 else "b" for i in range(len(hyps))]
     ds = ds.add_column("bucket", labels).add_column("sys", systems)
-    ours = bleu_ds.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], "bucket", num_proc=2, batch_size=300, tokenize="intl")
+    ours = bleu_ds.score_dataset(ds, "hyp", ["ref_a", "ref_b"], "bucket", num_proc=2, batch_size=300, tokenize="intl")
     core = bleukit.corpus_bleu(hyps, refs, group_by=labels, tokenize="intl")
     assert ours == core and list(ours.groups) == list(core.groups)
     assert all(ours.groups[k] == core.groups[k] for k in core.groups)
-    two = bleu_ds.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], ["sys", "bucket"], tokenize="intl")
+    two = bleu_ds.score_dataset(ds, "hyp", ["ref_a", "ref_b"], ["sys", "bucket"], tokenize="intl")
     core_two = bleukit.corpus_bleu(hyps, refs, group_by=list(zip(systems, labels)), tokenize="intl")
     assert {k: v.score for k, v in two.groups.items()} == {k: v.score for k, v in core_two.groups.items()}
     with pytest.raises(ValueError, match="not in the dataset"):
-        bleu_ds.corpus_bleu(ds, "hyp", "ref_a", "domain")
+        bleu_ds.score_dataset(ds, "hyp", "ref_a", "domain")
 
 
 def test_bootstrap_cis_of_the_corpus_and_of_each_group_equal_the_core(de_en):
@@ -116,13 +117,13 @@ def test_bootstrap_cis_of_the_corpus_and_of_each_group_equal_the_core(de_en):
     hyps, refs, ds = de_en
     labels = [min(len(r[0].split()) // 10, 3) for r in refs]
     ds = ds.add_column("bucket", labels)
-    ours = bleu_ds.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], "bucket", num_proc=2, batch_size=300, n_bootstrap=200,
+    ours = bleu_ds.score_dataset(ds, "hyp", ["ref_a", "ref_b"], "bucket", num_proc=2, batch_size=300, n_bootstrap=200,
                                seed=4)
     core = bleukit.corpus_bleu(hyps, refs, group_by=labels, n_bootstrap=200, seed=4)
     assert ours == core and (ours.mean, ours.ci) == (core.mean, core.ci) and "|bs:200|seed:4|" in ours.signature
     assert {k: (g.score, g.mean, g.ci) for k, g in ours.groups.items()} == {
         k: (g.score, g.mean, g.ci) for k, g in core.groups.items()}
-    chrf = bleu_ds.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], n_bootstrap=100, options=ChrfOptions(word_order=2))
+    chrf = bleu_ds.score_dataset(ds, "hyp", ["ref_a", "ref_b"], n_bootstrap=100, options=ChrfOptions(word_order=2))
     expected = bleukit.corpus_chrf(hyps, refs, word_order=2, n_bootstrap=100)
     assert (chrf.score, chrf.mean, chrf.ci, chrf.groups) == (expected.score, expected.mean, expected.ci, None)
 
@@ -132,14 +133,14 @@ def test_bad_input_is_named(de_en):
     with pytest.raises(TypeError, match="unknown BLEU option"):
         bleu_ds.statistics_function("hyp", "ref_a", smoothing="exp")
     with pytest.raises(ValueError, match=r"column\(s\) \['nope'\] not in the dataset"):
-        bleu_ds.corpus_bleu(ds.select(range(3)), "hyp", "nope")
+        bleu_ds.score_dataset(ds.select(range(3)), "hyp", "nope")
     with pytest.raises(ValueError, match="'ref_b' already exists"):
         bleu_ds.add_sentence_bleu(ds.select(range(3)), "hyp", "ref_a", output_column="ref_b")
     with_stats = ds.select(range(3)).map(bleu_ds.statistics_function("hyp", "ref_a"), batched=True)
     with pytest.raises(ValueError, match="must hold 6 integers per row"):
-        bleu_ds.corpus_bleu_from_statistics(with_stats, max_ngram_order=2)
+        bleu_ds.score_dataset_statistics(with_stats, max_ngram_order=2)
     with pytest.raises(ValueError, match="empty dataset"):
-        bleu_ds.corpus_bleu_from_statistics(with_stats.select([]))
+        bleu_ds.score_dataset_statistics(with_stats.select([]))
 
 
 def test_importing_bleukit_imports_no_ray_or_datasets():

@@ -85,7 +85,7 @@ def test_real_data_equals_sacrebleu_per_group(ray_local, shared_data):
     checked = 0
     for (tokenize, lowercase, smooth), rows in _expected_by_options().items():
         ds = _blocks(_table_for(rows), n_blocks=6)
-        results = bleu_ray.corpus_bleu(
+        results = bleu_ray.score_ray_dataset(
             ds,
             "hyp",
             ["ref_a", "ref_b"],
@@ -115,12 +115,12 @@ def test_plain_corpus_bleu_equals_the_core(ray_local, shared_data):
     # Missing references on some rows: the signature says nrefs:var, as the core does.
     ref_b = [None if i % 5 == 0 else r for i, r in enumerate(streams[1])]
     ds = _blocks({"hyp": hyps, "ref_a": streams[0], "ref_b": ref_b}, n_blocks=4)
-    got = bleu_ray.corpus_bleu(ds, "hyp", ["ref_a", "ref_b"], batch_size=300, smooth_method="floor")
+    got = bleu_ray.score_ray_dataset(ds, "hyp", ["ref_a", "ref_b"], batch_size=300, smooth_method="floor")
     want = bleukit.corpus_bleu(hyps, list(zip(streams[0], ref_b)), smooth_method="floor")
     assert got == want and got.signature.startswith("nrefs:var|")
     # A column of reference lists is one column holding several references per row.
     ds_lists = _blocks({"hyp": hyps, "refs": [list(r) for r in zip(streams[0], ref_b)]}, n_blocks=3)
-    assert bleu_ray.corpus_bleu(ds_lists, "hyp", "refs", smooth_method="floor") == want
+    assert bleu_ray.score_ray_dataset(ds_lists, "hyp", "refs", smooth_method="floor") == want
 
 
 @pytest.mark.parametrize(
@@ -140,7 +140,7 @@ def test_groups_with_bootstrap_ci_whatever_the_row_order(ray_local, shared_data,
     n = 240
     hyps, refs = hyps[:n], [list(r) for r in refs[:n]]
     labels = [("short" if len(h.split()) < 15 else "long") for h in hyps]
-    stats = bleukit.corpus_statistics(hyps, refs, options)
+    stats = bleukit.corpus_statistics(hyps, refs, options=options)
     order = np.lexsort([stats.nrefs] + [stats.rows[:, k] for k in reversed(range(stats.rows.shape[1]))])
     want = corpus_score(
         [hyps[i] for i in order], [refs[i] for i in order], n_bootstrap=300, seed=7, group_by=[labels[i] for i in order]
@@ -151,7 +151,7 @@ def test_groups_with_bootstrap_ci_whatever_the_row_order(ray_local, shared_data,
     for table, n_blocks in ((columns, 3), ({k: [v[i] for i in shuffled] for k, v in columns.items()}, 5)):
         ds = _blocks(table, n_blocks=n_blocks)
         results.append(
-            bleu_ray.corpus_bleu(ds, "hyp", "refs", group_by="len", batch_size=70, n_bootstrap=300, seed=7,
+            bleu_ray.score_ray_dataset(ds, "hyp", "refs", group_by="len", batch_size=70, n_bootstrap=300, seed=7,
                                  options=options)
         )
     for got in results:
@@ -162,7 +162,7 @@ def test_groups_with_bootstrap_ci_whatever_the_row_order(ray_local, shared_data,
                                                            want.groups[label].ci)
             assert group.ci is not None and group.ci > 0
     # without n_bootstrap the groups are summed in the tasks: the same scores, no CI
-    plain = bleu_ray.corpus_bleu(_blocks(columns, n_blocks=4), "hyp", "refs", group_by="len", options=options)
+    plain = bleu_ray.score_ray_dataset(_blocks(columns, n_blocks=4), "hyp", "refs", group_by="len", options=options)
     assert {k: g.score for k, g in plain.groups.items()} == {k: g.score for k, g in want.groups.items()}
     assert plain.score == want.score and plain.groups["long"].ci is None
 
@@ -176,7 +176,7 @@ def test_sentence_bleu_column_equals_sacrebleu(ray_local, shared_data):
     assert sorted((row["id"], row["hyp"]) for row in scored) == list(enumerate(hyps))
     got = np.zeros(len(hyps))
     got[[row["id"] for row in scored]] = [row["bleu"] for row in scored]
-    np.testing.assert_array_equal(got, bleukit.sentence_scores(hyps, refs))
+    np.testing.assert_array_equal(got, bleukit.sentence_bleu_scores(hyps, refs))
     for i in range(0, len(hyps), 97):
         assert got[i] == sacrebleu.sentence_bleu(hyps[i], refs[i]).score
     kept = bleu_ray.add_sentence_bleu(ds, "hyp", "ref", output_column="s").filter(expr=col("s") >= 30).count()
@@ -186,28 +186,28 @@ def test_sentence_bleu_column_equals_sacrebleu(ray_local, shared_data):
 def test_bad_input_is_named(ray_local):
     ds = ray.data.from_items([{"hyp": "a b", "ref": "a b", "bleu": 1.0}])
     with pytest.raises(TypeError, match="unknown BLEU option"):
-        bleu_ray.corpus_bleu(ds, "hyp", "ref", smoothing="exp")
+        bleu_ray.score_ray_dataset(ds, "hyp", "ref", smoothing="exp")
     with pytest.raises(ValueError, match=r"column\(s\) \['nope'\] not in the dataset"):
-        bleu_ray.corpus_bleu(ds, "hyp", "nope")
+        bleu_ray.score_ray_dataset(ds, "hyp", "nope")
     with pytest.raises(ValueError, match="'bleu' already exists"):
         bleu_ray.add_sentence_bleu(ds, "hyp", "ref")
     with pytest.raises(ValueError, match="empty dataset"):
-        bleu_ray.corpus_bleu(ds.filter(expr=col("bleu") > 2), "hyp", "ref")
+        bleu_ray.score_ray_dataset(ds.filter(expr=col("bleu") > 2), "hyp", "ref")
     with pytest.raises(ValueError, match="both the hypothesis and a reference"):
-        bleu_ray.corpus_bleu(ds, "hyp", ["ref", "hyp"])
+        bleu_ray.score_ray_dataset(ds, "hyp", ["ref", "hyp"])
     with pytest.raises(ValueError, match="n_bootstrap"):
-        bleu_ray.corpus_bleu(ds, "hyp", "ref", n_bootstrap=0)
+        bleu_ray.score_ray_dataset(ds, "hyp", "ref", n_bootstrap=0)
     with pytest.raises(ValueError, match="empty dataset"):
-        bleu_ray.corpus_bleu(ds.filter(expr=col("bleu") > 2), "hyp", "ref", group_by="hyp", n_bootstrap=10)
+        bleu_ray.score_ray_dataset(ds.filter(expr=col("bleu") > 2), "hyp", "ref", group_by="hyp", n_bootstrap=10)
     # Raised inside a task: Ray wraps it in its own exception type, the message is kept.
     lazy = ds.map_batches(lambda batch: batch, batch_format="pyarrow")
     assert lazy.columns(fetch_if_missing=False) is None
     with pytest.raises(Exception, match=r"column\(s\) \['nope'\] not in the dataset"):
-        bleu_ray.corpus_bleu(lazy, "hyp", "nope")
+        bleu_ray.score_ray_dataset(lazy, "hyp", "nope")
     with pytest.raises(Exception, match="'bleu' already exists"):
         bleu_ray.add_sentence_bleu(lazy, "hyp", "ref").take_all()
     with pytest.raises(Exception, match="holds no reference"):
-        bleu_ray.corpus_bleu(ray.data.from_items([{"hyp": "a", "r1": None, "r2": None}]), "hyp", ["r1", "r2"])
+        bleu_ray.score_ray_dataset(ray.data.from_items([{"hyp": "a", "r1": None, "r2": None}]), "hyp", ["r1", "r2"])
 
 
 # ----------------------------------------------------------------------------- a million rows
@@ -224,8 +224,8 @@ def test_million_rows_equal_single_process(ray_local):
     n = 1_000_000
     hyps, refs = _scale_corpus().make_rows(0, n, seed=2026)
     options = bleukit.BleuOptions()
-    single = bleukit.score_statistics(bleukit.corpus_statistics(hyps, refs, options), options)
+    single = bleukit.score_statistics(bleukit.corpus_statistics(hyps, refs, options=options), options)
     ds = _blocks({"hyp": hyps, "ref": refs}, n_blocks=16)
     del hyps, refs
-    got = bleu_ray.corpus_bleu(ds, "hyp", "ref", batch_size=20_000)
+    got = bleu_ray.score_ray_dataset(ds, "hyp", "ref", batch_size=20_000)
     assert got == single and got.sys_len > 10_000_000

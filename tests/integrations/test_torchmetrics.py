@@ -53,7 +53,7 @@ def corpus(shared_data):
 
 def core_score(scorer, hyps, refs):
     """The core's corpus score of the same sentences, in one call (what the states must reproduce)."""
-    return score_statistics(corpus_statistics(hyps, refs, scorer.options), scorer.options).score
+    return score_statistics(corpus_statistics(hyps, refs, options=scorer.options), scorer.options).score
 
 
 def equal_sacrebleu(got, core, want):
@@ -182,7 +182,7 @@ def test_ter_summed_states_with_three_references(corpus):
     result = scorer.result()
     want = sacrebleu.corpus_ter(hyps, [list(s) for s in zip(*three)])
     assert result.num_edits == want.num_edits
-    table = corpus_statistics(hyps, three, scorer.options)
+    table = corpus_statistics(hyps, three, options=scorer.options)
     assert set(table.nrefs.tolist()) == {3}
     exact = float(Fraction(int(table.rows[:, 1].sum()), UNIT))
     assert result.ref_length == exact
@@ -213,7 +213,7 @@ def test_ter_against_torchmetrics_translation_edit_rate(corpus):
     theirs.update(hyps, refs)
     _, sentence_rates = theirs.compute()
     options = TERScore().options
-    sentences = bleukit.metrics.ter.METRIC.sentence_results(corpus_statistics(hyps, refs, options), options)
+    sentences = bleukit.metrics.ter.METRIC.sentence_results(corpus_statistics(hyps, refs, options=options), options)
     same, differ = [], []
     for i, (rate, ours) in enumerate(zip(sentence_rates, sentences)):
         (same if rate.item() == float32_rate(ours.num_edits, ours.ref_length) else differ).append(i)

@@ -441,13 +441,13 @@ def _mixed_corpus(n: int):
 def test_threads_give_the_same_table_and_scores(threads):
     hyps, refs = _mixed_corpus(2503)
     before = [list(r) if isinstance(r, list) else r for r in refs]
-    one = bleukit.corpus_statistics(hyps, refs, BleuOptions())
-    many = bleukit.corpus_statistics(hyps, refs, BleuOptions(), threads=threads)
+    one = bleukit.corpus_statistics(hyps, refs, options=BleuOptions())
+    many = bleukit.corpus_statistics(hyps, refs, options=BleuOptions(), threads=threads)
     np.testing.assert_array_equal(many.rows, one.rows)
     np.testing.assert_array_equal(many.nrefs, one.nrefs)
     assert bleukit.corpus_bleu(hyps, refs, threads=threads).score == bleukit.corpus_bleu(hyps, refs).score
     np.testing.assert_array_equal(
-        bleukit.sentence_scores(hyps, refs, threads=threads), bleukit.sentence_scores(hyps, refs)
+        bleukit.sentence_bleu_scores(hyps, refs, threads=threads), bleukit.sentence_bleu_scores(hyps, refs)
     )
     assert refs == before  # not mutated
     # an iterator of references is checked whole, then split
@@ -458,8 +458,8 @@ def test_the_python_engine_takes_threads_and_counts_in_one_thread(monkeypatch):
     monkeypatch.setenv("BLEUKIT_ENGINE", "python")
     hyps, refs = _mixed_corpus(2100)
     np.testing.assert_array_equal(
-        bleukit.corpus_statistics(hyps, refs, BleuOptions(), threads=2).rows,
-        bleukit.corpus_statistics(hyps, refs, BleuOptions()).rows,
+        bleukit.corpus_statistics(hyps, refs, options=BleuOptions(), threads=2).rows,
+        bleukit.corpus_statistics(hyps, refs, options=BleuOptions()).rows,
     )
 
 
@@ -476,7 +476,7 @@ def test_threads_report_errors_like_one_thread(engine):
         bleukit.corpus_bleu(["a"], ["a"], threads=-1)
     for bad in (1.5, True, "2"):
         with pytest.raises(TypeError, match="threads must be an int"):
-            bleukit.sentence_scores(["a"], ["a"], threads=bad)
+            bleukit.sentence_bleu_scores(["a"], ["a"], threads=bad)
 
 
 class _EntryThatChangesHypotheses:

@@ -294,7 +294,7 @@ def test_public_api_on_both_engines(engine):
     theirs = BLEU().corpus_score(hyps, [[r[0] for r in refs]])
     assert ours.score == theirs.score
     assert ours.counts == theirs.counts and ours.totals == theirs.totals
-    scores = bleukit.sentence_scores(hyps, refs)
+    scores = bleukit.sentence_bleu_scores(hyps, refs)
     single = BLEU(effective_order=True)
     expected = [single.sentence_score(h, [r[0]]).score for h, r in zip(hyps, refs)]
     assert scores.tolist() == expected

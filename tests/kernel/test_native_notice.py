@@ -17,7 +17,7 @@ warnings.simplefilter("always")                # every warning shows: the count 
 import bleukit
 for _ in range(3):
     bleukit.corpus_bleu(["a b c d ."], ["a b c d ."])
-    bleukit.sentence_scores(["x y"], ["x z"], tokenize="intl")
+    bleukit.sentence_bleu_scores(["x y"], ["x z"], tokenize="intl")
 print(bleukit.engine_name())
 """
 

@@ -78,7 +78,7 @@ def test_sentence_scores_equal_sacrebleu(each_engine, tokenize, data, opts):
         kw = {k: v for k, v in opts.items() if k != "max_ngram_order"}
         plain = sacrebleu.sentence_bleu(hyps[0], [r for r in per_hyp[0] if r is not None], tokenize=tokenize, **kw)
     for engine in each_engine():
-        ours = bleukit.sentence_scores(hyps, per_hyp, tokenize=tokenize, **opts)
+        ours = bleukit.sentence_bleu_scores(hyps, per_hyp, tokenize=tokenize, **opts)
         assert ours.tolist() == theirs, engine
         first = bleukit.sentence_bleu(hyps[0], per_hyp[0], tokenize=tokenize, **opts)
         assert first.score == theirs[0], engine

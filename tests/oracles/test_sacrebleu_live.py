@@ -69,7 +69,7 @@ def test_sentence_scores_against_sacrebleu(engine, shared_data, dataset, hyp, re
     hyps, per_hyp, _ = load_corpus(shared_data, dataset, hyp, refs)
     hyps, per_hyp = hyps[:400], per_hyp[:400]
     eff = opts.pop("effective_order", True)
-    ours = bleukit.sentence_scores(hyps, per_hyp, effective_order=eff, **opts)
+    ours = bleukit.sentence_bleu_scores(hyps, per_hyp, effective_order=eff, **opts)
     theirs = np.array(
         [sacrebleu.sentence_bleu(h, r, use_effective_order=eff, **opts).score for h, r in zip(hyps, per_hyp)]
     )

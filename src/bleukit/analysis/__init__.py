@@ -7,8 +7,9 @@ through its statistics table (:mod:`bleukit.metrics.base`) and imports only the 
 - :mod:`.ranking`: all pairs of systems tested, significance clusters and rank ranges;
 - :mod:`.groups`: scores and paired tests per group of sentences; :mod:`.documents`: document-level
   scores; :mod:`.diversity`: Self-BLEU and its kin;
-- :mod:`.report`: a corpus with one row per sentence; :mod:`.explain` and
-  :mod:`.chrf_explanation`: the matched n-grams of one sentence (BLEU, chrF);
+- :mod:`.report`: a corpus with one row per sentence; :mod:`.explain`, :mod:`.chrf_explanation`
+  and :mod:`.ter_explanation`: why one sentence gets its score (``explain_bleu``, ``explain_chrf``:
+  the matched n-grams; ``explain_ter``: the shifts and edits);
 - :mod:`.htmlreport`: all of it as one self-contained HTML page.
 
 The package imports nothing itself: ``import bleukit.analysis.groups`` loads what groups need.

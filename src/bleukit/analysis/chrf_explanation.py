@@ -6,7 +6,7 @@ character sequence, word split, n-gram counts, clipping and choice of reference)
 of each order are exactly the sentence's statistics row (``row``) and its score is the
 sentence's chrF. The BLEU counterpart is :mod:`bleukit.analysis.explain`.
 
->>> ex = explain_chrf("the cat", ["a dog", "the cats"], ChrfOptions(char_order=2, word_order=1))
+>>> ex = explain_chrf("the cat", ["a dog", "the cats"], char_order=2, word_order=1)
 >>> ex.reference_index, ex.row
 (1, [6, 7, 6, 5, 6, 5, 2, 2, 1])
 >>> [(m.ngram, m.hyp_count, m.ref_count, m.matched) for m in ex.orders[2].ngrams]
@@ -18,15 +18,21 @@ sentence's chrF. The BLEU counterpart is :mod:`bleukit.analysis.explain`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from ..inputs import check_sentence_references
+from ..metrics import resolve_options
 from ..metrics.chrf.formula import sentence_scores
 from ..metrics.chrf.options import ChrfOptions
 from ..metrics.chrf.reference import best_reference, match_statistics, sentence_ngrams
 from ..metrics.chrf.statistics import ChrfStatistics
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..metrics.chrf.options import ChrfOptionKeywords
 
 __all__ = ["ChrfNgramMatch", "ChrfOrderMatches", "ChrfExplanation", "explain_chrf"]
 
@@ -96,7 +102,7 @@ class ChrfExplanation:
     def to_dict(self) -> Dict[str, Any]:
         """Plain JSON-ready dictionary.
 
-        >>> explain_chrf("ab", "ab", ChrfOptions(char_order=1)).to_dict()["orders"][0]["matched"]
+        >>> explain_chrf("ab", "ab", char_order=1).to_dict()["orders"][0]["matched"]
         2
         """
         return {
@@ -124,20 +130,28 @@ class ChrfExplanation:
         }
 
 
-def explain_chrf(hypothesis: str, references: Any, options: Optional[ChrfOptions] = None) -> ChrfExplanation:
+def explain_chrf(
+    hypothesis: str,
+    references: Any,
+    *,
+    options: Optional[ChrfOptions] = None,
+    **keywords: Unpack[ChrfOptionKeywords],
+) -> ChrfExplanation:
     """Which n-grams of ``hypothesis`` match, per order, the reference its chrF keeps (the one with
     the best sentence chrF, the first on a tie). ``references`` is a string or a list of strings
-    (``None`` entries are missing references); ``options`` default to chrF's (``ChrfOptions()``).
+    (``None`` entries are missing references); ``options`` (a ``ChrfOptions``) or the option
+    ``keywords`` (``word_order=2``, ...) default to chrF's.
 
-    >>> ex = explain_chrf("It is raining.", ["It rains."], ChrfOptions(word_order=2))
+    >>> ex = explain_chrf("It is raining.", ["It rains."], options=ChrfOptions(word_order=2))
     >>> [(o.kind, o.n, o.matched, o.hyp_total) for o in ex.orders][-2:]
     [('word', 1, 2, 4), ('word', 2, 0, 3)]
     """
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    options = options if options is not None else ChrfOptions()
-    if not isinstance(options, ChrfOptions):
-        raise TypeError(f"options must be a ChrfOptions, got {type(options).__name__}")
+    resolved = resolve_options(options, keywords, default_metric="chrf")
+    if not isinstance(resolved, ChrfOptions):
+        raise TypeError(f"options must be a ChrfOptions, got {type(resolved).__name__}")
+    options = resolved
     refs = check_sentence_references(references)
     hyp_counts = sentence_ngrams(hypothesis, options)
     ref_counts = [sentence_ngrams(ref, options) for ref in refs]

@@ -172,14 +172,16 @@ def self_bleu_ids(
     pad_id: Optional[int] = None,
     definition: str = "sentence",
     threads: int = DEFAULT_THREADS,
-    **options: Unpack[BleuIdOptionKeywords],
+    options: Optional[BleuOptions] = None,
+    **keywords: Unpack[BleuIdOptionKeywords],
 ) -> SelfScore:
     """Self-BLEU of token-id sequences (e.g. a batch of sampled completions, for diversity monitoring
     during RL), equal to :func:`self_bleu` of the ids written as text with ``tokenize="none"``.
 
     ``sequences`` is a 2-D array/tensor ``(N, length)`` padded with ``pad_id`` (dropped wherever it
     occurs) or a list of 1-D id sequences; a tensor is read on the host. Options are BLEU's
-    formula keywords (sentence defaults except for ``"corpus"``).
+    formula keywords (sentence defaults except for ``"corpus"``), or ``options`` as given
+    (``BleuOptions(tokenize="none", ...)``).
 
     >>> import numpy as np
     >>> batch = np.array([[5, 6, 7, 8, 0], [5, 6, 7, 9, 0], [1, 2, 3, 4, 5]])
@@ -190,7 +192,7 @@ def self_bleu_ids(
     from ..ids.layout import id_tuples
 
     definition = _check_definition(definition)
-    opts = id_options(options, sentence=definition != "corpus")
+    opts = id_options(options, keywords, sentence=definition != "corpus")
     seqs = id_tuples(sequences, pad_id, "sequences")
     if len(seqs) < 2:
         raise ValueError(f"Self-BLEU needs at least 2 sequences (each is scored against the others), got {len(seqs)}")

@@ -29,6 +29,7 @@ from ..defaults import DEFAULT_THREADS
 from ..inputs import check_hypotheses, check_references
 from ..metrics import metric_for, resolve_options
 from ..metrics.base import MetricOptions, MetricResult
+from ..metrics.bleu.options import BleuOptions
 from ..pipeline import corpus_statistics
 from .groups import check_labels
 
@@ -115,7 +116,7 @@ def document_score(
     """
     opts = resolve_options(options, keywords)
     doc_hyps, doc_refs = join_documents(hypotheses, references, doc_ids, separator)
-    return metric_for(opts).result(corpus_statistics(doc_hyps, doc_refs, opts, threads), opts)
+    return metric_for(opts).result(corpus_statistics(doc_hyps, doc_refs, options=opts, threads=threads), opts)
 
 
 def document_bleu(
@@ -125,14 +126,19 @@ def document_bleu(
     *,
     separator: str = DEFAULT_SEPARATOR,
     threads: int = DEFAULT_THREADS,
-    **options: Unpack[BleuOptionKeywords],
+    options: Optional[BleuOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> MetricResult:
-    """d-BLEU: corpus BLEU over documents, each the concatenation of its segments (see the module).
+    """d-BLEU: corpus BLEU over documents, each the concatenation of its segments (see the module):
+    :func:`document_score` with BLEU's ``options`` or option ``keywords``.
 
     >>> document_bleu(["a b", "c d"], ["a b", "c d"], ["x", "x"]).counts
     [4, 3, 2, 1]
     """
-    return document_score(hypotheses, references, doc_ids, separator=separator, threads=threads, **options)
+    opts = resolve_options(options, keywords)
+    if not isinstance(opts, BleuOptions):
+        raise TypeError(f"options must be a BleuOptions, got {type(opts).__name__} (document_score takes any metric's)")
+    return document_score(hypotheses, references, doc_ids, separator=separator, threads=threads, options=opts)
 
 
 def split_documents(lines: Sequence[str], what: str = "file") -> Tuple[List[str], List[int]]:

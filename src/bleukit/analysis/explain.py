@@ -5,8 +5,7 @@ preprocess`` and ``statistics.ngram_counts``), so its matched and total counts p
 exactly the clipped counts of the sentence's statistics row. It adds where the matches are, so a
 user interface can highlight them.
 
->>> from bleukit import BleuOptions
->>> ex = explain_sentence("the the the cat", ["the cat", "a the dog"], BleuOptions(max_ngram_order=2))
+>>> ex = explain_bleu("the the the cat", ["the cat", "a the dog"], max_ngram_order=2)
 >>> ex.row
 [4, 3, 2, 1, 4, 3]
 >>> [(" ".join(m.ngram), m.hyp_count, m.ref_count, m.matched) for m in ex.orders[0].ngrams]
@@ -18,17 +17,23 @@ user interface can highlight them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..inputs import check_sentence_references, check_sequence, check_tokens
+from ..metrics import resolve_options
 from ..metrics.bleu.extract import preprocess
 from ..metrics.bleu.options import BleuOptions, check_max_ngram_order
 from ..metrics.bleu.statistics import BleuStatistics, closest_ref_length, ngram_counts, reference_clips
 from ..tokenizers import get_tokenizer
 
-__all__ = ["NgramMatch", "OrderMatches", "MatchExplanation", "explain_tokens", "explain_sentence"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..metrics.bleu.options import BleuOptionKeywords
+
+__all__ = ["NgramMatch", "OrderMatches", "MatchExplanation", "explain_tokens", "explain_bleu"]
 
 Token = Hashable
 
@@ -309,16 +314,21 @@ def explain_tokens(
     )
 
 
-def explain_sentence(
-    hypothesis: str, references: Any, options: Optional[BleuOptions] = None
+def explain_bleu(
+    hypothesis: str,
+    references: Any,
+    *,
+    options: Optional[BleuOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> MatchExplanation:
     """Which n-grams of ``hypothesis`` matched its reference(s), tokenized as the score sees them.
 
     ``references`` is a string or a list of strings (``None`` entries are missing references), as
-    for ``sentence_bleu``. ``options`` supplies the tokenizer, lowercasing and maximum order; its
-    ``row`` equals the hypothesis's row of ``corpus_statistics``.
+    for ``sentence_bleu``. ``options`` (a ``BleuOptions``) or the option ``keywords`` supply the
+    tokenizer, lowercasing and maximum order; its ``row`` equals the hypothesis's row of
+    ``corpus_statistics``.
 
-    >>> ex = explain_sentence("It is raining today.", ["It rains today."])
+    >>> ex = explain_bleu("It is raining today.", ["It rains today."])
     >>> [o.matched for o in ex.orders], [o.total for o in ex.orders]
     ([3, 1, 0, 0], [5, 4, 3, 2])
     >>> ex.hypothesis_tokens, ex.hyp_match_order
@@ -326,9 +336,10 @@ def explain_sentence(
     """
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
-    options = options if options is not None else BleuOptions()
-    if not isinstance(options, BleuOptions):
-        raise TypeError(f"options must be a BleuOptions, got {type(options).__name__}")
+    resolved = resolve_options(options, keywords)
+    if not isinstance(resolved, BleuOptions):
+        raise TypeError(f"options must be a BleuOptions, got {type(resolved).__name__}")
+    options = resolved
     refs = check_sentence_references(references)
     tok = get_tokenizer(options.tokenize)
     lc = options.lowercase

@@ -26,7 +26,7 @@ from ..inputs import check_hypotheses, check_references
 from ..metrics import metric_for, resolve_options
 from ..metrics.base import MetricOptions, MetricResult, Statistics
 from ..pipeline import corpus_statistics
-from .significance import PairedResult, Seed, check_systems, paired_test, with_bootstrap
+from .significance import PairedResult, Progress, Seed, check_systems, paired_test, with_bootstrap
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -107,7 +107,7 @@ def group_results(
     ``mean``/``ci`` over ``n_bootstrap`` resamples of the group's rows when given.
 
     >>> from bleukit import BleuOptions, corpus_statistics
-    >>> stats = corpus_statistics(["a b c d", "x y"], ["a b c d", "x z"], BleuOptions())
+    >>> stats = corpus_statistics(["a b c d", "x y"], ["a b c d", "x z"], options=BleuOptions())
     >>> {k: round(r.score, 2) for k, r in group_results(stats, [1, 2], BleuOptions()).items()}
     {1: 100.0, 2: 0.0}
     """
@@ -135,7 +135,7 @@ def with_groups(
     ``corpus_bleu(..., group_by=labels)`` returns.
 
     >>> from bleukit import BleuOptions, corpus_statistics, score_statistics
-    >>> stats = corpus_statistics(["a b c d", "x y"], ["a b c d", "x z"], BleuOptions())
+    >>> stats = corpus_statistics(["a b c d", "x y"], ["a b c d", "x z"], options=BleuOptions())
     >>> r = with_groups(score_statistics(stats, BleuOptions()), stats, ["p", "q"], BleuOptions())
     >>> sorted(r.groups), r.to_dict()["groups"][0]["group"]
     (['p', 'q'], 'p')
@@ -165,7 +165,7 @@ def corpus_estimates(
     """
     hyps = check_hypotheses(hypotheses)
     labels = None if group_by is None else check_labels(group_by, len(hyps))  # before any counting
-    stats = corpus_statistics(hyps, references, options, threads)
+    stats = corpus_statistics(hyps, references, options=options, threads=threads)
     result = metric_for(options).result(stats, options)
     if n_bootstrap is not None:
         result = with_bootstrap(result, stats, options, n_bootstrap, seed)
@@ -203,7 +203,14 @@ def paired_test_by_group(
     systems: Any,
     references: Sequence[Any],
     group_by: Any,
-    **kwargs: Any,
+    *,
+    method: str = "bs",
+    n_samples: Optional[int] = None,
+    seed: Seed = DEFAULT_SEED,
+    correction: Optional[str] = None,
+    progress: Progress = None,
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> Dict[Hashable, List[PairedResult]]:
     """:func:`bleukit.paired_test` on each group's sentences alone (keywords as ``paired_test``'s,
     ``correction`` included): label -> that group's results, baseline first.
@@ -214,6 +221,7 @@ def paired_test_by_group(
     >>> {k: [r.name for r in v] for k, v in out.items()}
     {'x': ['base', 'new'], 'y': ['base', 'new']}
     """
+    opts = resolve_options(options, keywords)
     checked = check_systems(systems)
     n = len(checked[0][1])
     refs = check_references(references, n)
@@ -221,5 +229,6 @@ def paired_test_by_group(
     for label, rows in group_rows(group_by, n).items():
         picked = rows.tolist()
         subset = [(name, [hyps[i] for i in picked]) for name, hyps in checked]
-        out[label] = paired_test(subset, [refs[i] for i in picked], **kwargs)
+        out[label] = paired_test(subset, [refs[i] for i in picked], method=method, n_samples=n_samples, seed=seed,
+                                 correction=correction, progress=progress, options=opts)
     return out

@@ -6,7 +6,7 @@ Sentence scores use the corpus options at sentence level (``options.sentence_lev
 ``sacrebleu.sentence_bleu`` does.
 
 >>> from bleukit import BleuOptions
->>> report = score_report(["The cat sat.", "A dog"], ["The cat sat.", "The dog"], BleuOptions())
+>>> report = score_report(["The cat sat.", "A dog"], ["The cat sat.", "The dog"], options=BleuOptions())
 >>> round(report.result.score, 4), [round(s.score, 2) for s in report.sentences]
 (88.914, [100.0, 50.0])
 >>> sorted(report.to_dict())
@@ -16,11 +16,16 @@ Sentence scores use the corpus options at sentence level (``options.sentence_lev
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from ..inputs import check_hypotheses, check_references
-from ..metrics import metric_for
+from ..metrics import metric_for, resolve_options
 from ..metrics.base import MetricOptions, MetricResult, Statistics
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..metrics.bleu.options import BleuOptionKeywords
 
 __all__ = ["SentenceReport", "CorpusReport", "score_report"]
 
@@ -78,7 +83,7 @@ class CorpusReport:
         sentence options' signature and the sentence's own reference count.
 
         >>> from bleukit import BleuOptions
-        >>> r = score_report(["a b", "c"], [["a b", "x"], "d"], BleuOptions())
+        >>> r = score_report(["a b", "c"], [["a b", "x"], "d"], options=BleuOptions())
         >>> [s.signature.split("|")[:3] for s in r.sentence_results()]
         [['nrefs:2', 'case:mixed', 'eff:yes'], ['nrefs:1', 'case:mixed', 'eff:yes']]
         """
@@ -101,14 +106,21 @@ class CorpusReport:
         }
 
 
-def score_report(hypotheses: Sequence[str], references: Sequence[Any], options: MetricOptions) -> CorpusReport:
-    """Score a corpus and every sentence in it, from one statistics table.
+def score_report(
+    hypotheses: Sequence[str],
+    references: Sequence[Any],
+    *,
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
+) -> CorpusReport:
+    """Score a corpus and every sentence in it, from one statistics table: BLEU with the option
+    ``keywords``, or the metric of ``options`` (any metric's options object).
 
-    >>> from bleukit import BleuOptions
-    >>> r = score_report(["a b c"], ["a b d"], BleuOptions(max_ngram_order=2))
+    >>> r = score_report(["a b c"], ["a b d"], max_ngram_order=2)
     >>> r.sentences[0].counts, r.sentences[0].totals
     ([2, 1], [3, 2])
     """
+    options = resolve_options(options, keywords)
     metric = metric_for(options)
     hyps = check_hypotheses(hypotheses)
     refs = check_references(references, len(hyps))

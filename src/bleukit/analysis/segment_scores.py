@@ -273,9 +273,12 @@ class SegmentScores:
 
     @classmethod
     def from_mapping(cls, scores: Mapping[str, Mapping[str, Any]], *, lower_is_better: Iterable[str] = (),
-                     where: str = "scores", **labels: Any) -> "SegmentScores":
+                     where: str = "scores", documents: Optional[Sequence[Any]] = None,
+                     domains: Optional[Sequence[Any]] = None,
+                     language_pairs: Optional[Sequence[Any]] = None) -> "SegmentScores":
         """From ``system -> metric -> segment scores`` (sequences or 1-d arrays; ``None`` = missing).
-        A metric a system lacks is missing for all its segments."""
+        A metric a system lacks is missing for all its segments; ``documents``, ``domains`` and
+        ``language_pairs`` label the segments, as on the class."""
         if not isinstance(scores, Mapping):
             raise ScoreInputError(f"{where}: expected a mapping system -> metric -> scores, "
                                   f"got {type(scores).__name__}")
@@ -300,11 +303,13 @@ class SegmentScores:
         n = 0 if length is None else length[0]
         arrays = {m: np.stack([rows[m].get(s, np.full(n, np.nan)) for s in systems]) if systems else None
                   for m in metrics}
-        return cls(systems, arrays, lower_is_better=lower_is_better, where=where, **labels)
+        return cls(systems, arrays, lower_is_better=lower_is_better, where=where, documents=documents,
+                   domains=domains, language_pairs=language_pairs)
 
     @classmethod
     def from_numpy(cls, scores: Mapping[str, Any], systems: Sequence[str], *, lower_is_better: Iterable[str] = (),
-                   **labels: Any) -> "SegmentScores":
+                   documents: Optional[Sequence[Any]] = None, domains: Optional[Sequence[Any]] = None,
+                   language_pairs: Optional[Sequence[Any]] = None) -> "SegmentScores":
         """From ``metric -> (systems, segments)`` arrays (NaN = missing; a masked array's masked cells
         are missing too) and the system names, in the arrays' row order."""
         arrays = {}
@@ -312,7 +317,8 @@ class SegmentScores:
             if np.ma.isMaskedArray(a):
                 a = np.ma.filled(np.ma.asarray(a, dtype=np.float64), np.nan)
             arrays[m] = np.asarray(a, dtype=np.float64)
-        return cls(systems, arrays, lower_is_better=lower_is_better, where="arrays", **labels)
+        return cls(systems, arrays, lower_is_better=lower_is_better, where="arrays", documents=documents,
+                   domains=domains, language_pairs=language_pairs)
 
     @classmethod
     def from_pandas(cls, frame: Any, *, system: str = "system", metric: Optional[str] = None,

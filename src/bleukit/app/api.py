@@ -55,7 +55,8 @@ def bleu(
     """
     try:
         options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_ngram_order, effective_order)
-        return score_report(hypotheses, api_texts(references, "references", "one text per reference set"), options)
+        reference_sets = api_texts(references, "references", "one text per reference set")
+        return score_report(hypotheses, reference_sets, options=options)
     except (ValueError, TypeError) as e:
         raise _user_error("/bleu", e) from None
 

@@ -125,7 +125,7 @@ def on_score(
     shows its message and clears the results instead."""
     try:
         options = make_options(tokenize, smooth_method, smooth_value, lowercase, max_order, effective_order)
-        report = score_report(hyps_text, [ref1, ref2, ref3, ref4], options)
+        report = score_report(hyps_text, [ref1, ref2, ref3, ref4], options=options)
     except (ValueError, TypeError) as e:
         _log_input_error("score", e)
         return error_outputs(str(e))

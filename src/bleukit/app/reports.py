@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-from bleukit.analysis.explain import MatchExplanation, explain_sentence
+from bleukit.analysis.explain import MatchExplanation, explain_bleu
 from bleukit.analysis.ranking import compare_statistics
 from bleukit.analysis.report import score_report as core_score_report
 from bleukit.analysis.significance import bootstrap_matrix, paired_test_statistics, system_statistics
@@ -43,7 +43,7 @@ def score_report(hypotheses: str, reference_sets: Sequence[Optional[str]], optio
     (100.0, 100.0, [7, 6, 5, 4])
     """
     hyps, refs = parse_corpus(hypotheses, reference_sets)
-    return core_score_report(hyps, refs, options).to_dict()
+    return core_score_report(hyps, refs, options=options).to_dict()
 
 
 def metrics_report(
@@ -61,7 +61,7 @@ def metrics_report(
     rows = []
     for label in OTHER_METRICS:
         options = metric_options(label, None, keywords)
-        result = score_statistics(corpus_statistics(hyps, refs, options), options)
+        result = score_statistics(corpus_statistics(hyps, refs, options=options), options)
         rows.append(
             {
                 "metric": label,
@@ -180,7 +180,7 @@ def compare_report(
 
 
 def explain_segment(hypothesis: str, references: Sequence[Optional[str]], options: BleuOptions) -> MatchExplanation:
-    """``explain_sentence`` within the explanation limits (``MAX_EXPLAIN_CHARS`` and
+    """``explain_bleu`` within the explanation limits (``MAX_EXPLAIN_CHARS`` and
     ``MAX_EXPLAIN_TOKENS`` per segment), so that one explanation takes about a second at most, or
     a ValueError naming the segment and the limit. The page and ``/explain`` both go through it.
 
@@ -203,7 +203,7 @@ def explain_segment(hypothesis: str, references: Sequence[Optional[str]], option
                     f"{name} has {n_tokens:,} tokens: explanations take segments of at most "
                     f"{MAX_EXPLAIN_TOKENS:,} (the score itself has no such limit)"
                 )
-    return explain_sentence(hypothesis, list(references), options)
+    return explain_bleu(hypothesis, list(references), options=options)
 
 
 def explain_report(hypothesis: str, references: Sequence[Optional[str]], options: BleuOptions) -> Dict[str, Any]:

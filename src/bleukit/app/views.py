@@ -422,8 +422,8 @@ def explanation_html(line: int, explanation: MatchExplanation, bleu: float, orde
     ``order`` None colours each token by the highest order of a counted match covering it; a
     number shows exactly the n-grams of that order that count.
 
-    >>> from bleukit.analysis.explain import explain_sentence
-    >>> ex = explain_sentence("the cat", "the dog")
+    >>> from bleukit.analysis.explain import explain_bleu
+    >>> ex = explain_bleu("the cat", "the dog")
     >>> 'data-level="1" title="in a matched 1-gram">the<' in explanation_html(1, ex, 0.0, None)
     True
     """

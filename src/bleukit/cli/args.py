@@ -142,7 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     a = p.add_argument_group("bleukit additions (not in sacreBLEU)")
     a.add_argument("--explain", type=int, metavar="N", default=None,
-                   help="Print which n-grams of line N (1-based) match its references, per order, then exit.")
+                   help="Print why line N (1-based) gets its score, then exit: the n-grams that match its "
+                        "references, per order (BLEU, chrF), or its shifts and edits (TER).")
     a.add_argument("--variants", action="store_true",
                    help="Score the system with every BLEU people report (sacreBLEU, evaluate 'bleu', NLTK, Moses "
                         "multi-bleu, torchmetrics, T5, GLEU; spBLEU with a FLORES model) and say why each differs, "

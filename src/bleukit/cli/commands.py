@@ -88,7 +88,7 @@ def sentence_level(system: List[str], refs: List[List[str]], options: MetricOpti
     """One line per segment: its sentence score (one metric)."""
     from ..analysis.report import score_report
 
-    report = score_report(system, references_from_streams(refs), options)
+    report = score_report(system, references_from_streams(refs), options=options)
     lines = [score_line(result, args.width, args.score_only, _signature(options, result, args))
              for result in report.sentence_results()]
     out.write("\n".join(lines) + "\n")
@@ -96,13 +96,15 @@ def sentence_level(system: List[str], refs: List[List[str]], options: MetricOpti
 
 def explain(system: List[str], refs: List[List[str]], options: MetricOptions, args: argparse.Namespace,
             out: IO) -> None:
-    """Which n-grams of one line match its references, per order (BLEU or chrF)."""
-    from ..analysis.explain import explain_sentence
+    """Why one line gets its score: the n-grams that match its references, per order (BLEU,
+    chrF), or its edits to each reference, the shifts and the word operations (TER)."""
+    from ..analysis.explain import explain_bleu
     from ..metrics.bleu import METRIC, BleuOptions
     from ..metrics.chrf import ChrfOptions
+    from ..metrics.ter import TerOptions
 
-    if not isinstance(options, (BleuOptions, ChrfOptions)):
-        raise CliError("--explain works with BLEU and chrF (-m bleu, -m chrf)")
+    if not isinstance(options, (BleuOptions, ChrfOptions, TerOptions)):
+        raise CliError("--explain works with BLEU, chrF and TER (-m bleu, -m chrf, -m ter)")
 
     n = args.explain
     if not 1 <= n <= len(system):
@@ -110,7 +112,10 @@ def explain(system: List[str], refs: List[List[str]], options: MetricOptions, ar
     if isinstance(options, ChrfOptions):
         _explain_chrf(n, system[n - 1], [stream[n - 1] for stream in refs], options, args, out)
         return
-    ex = explain_sentence(system[n - 1], [stream[n - 1] for stream in refs], options)
+    if isinstance(options, TerOptions):
+        _explain_ter(n, system[n - 1], [stream[n - 1] for stream in refs], options, args, out)
+        return
+    ex = explain_bleu(system[n - 1], [stream[n - 1] for stream in refs], options=options)
     if args.format == "json":
         out.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=1) + "\n")
         return
@@ -137,7 +142,7 @@ def _explain_chrf(n: int, hypothesis: str, references: List[str], options: Metri
     from ..metrics.chrf import METRIC, ChrfOptions
 
     assert isinstance(options, ChrfOptions)
-    ex = explain_chrf(hypothesis, [r for r in references if r is not None], options)
+    ex = explain_chrf(hypothesis, [r for r in references if r is not None], options=options)
     if args.format == "json":
         out.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=1) + "\n")
         return
@@ -154,6 +159,23 @@ def _explain_chrf(n: int, hypothesis: str, references: List[str], options: Metri
                      f"R {order.recall:.1f}% of {order.ref_total})  matched: {' | '.join(matched) or '-'}  "
                      f"unmatched: {' | '.join(missed) or '-'}")
     out.write("\n".join(lines) + "\n")
+
+
+def _explain_ter(n: int, hypothesis: str, references: List[str], options: MetricOptions,
+                 args: argparse.Namespace, out: IO) -> None:
+    from ..analysis.ter_explanation import explain_ter
+    from ..metrics.ter import TerOptions
+    from ..pipeline import sentence_result
+
+    assert isinstance(options, TerOptions)
+    kept = [r for r in references if r is not None]
+    ex = explain_ter(hypothesis, kept, options=options)
+    if args.format == "json":
+        out.write(json.dumps(ex.to_dict(), ensure_ascii=False, indent=1) + "\n")
+        return
+    result = sentence_result(hypothesis, kept, options)
+    sig = _signature(options, result, args)
+    out.write(f"line {n}: " + score_line(result, args.width, False, sig) + "\n" + str(ex) + "\n")
 
 
 def variants(system: List[str], refs: List[List[str]], args: argparse.Namespace, out: IO) -> None:
@@ -304,7 +326,7 @@ def report(names: List[str], systems: List[List[str]], refs: List[List[str]], me
     n = args.paired_bs_n if method == "bs" else args.paired_ar_n
     comparison = "baseline" if paired and not args.rank else "rank"
     write_html_report(
-        args.report, list(zip(clean, systems)), references_from_streams(refs), metrics=list(metrics),
+        args.report, list(zip(clean, systems)), references_from_streams(refs), options=list(metrics),
         comparison=comparison, method=method, n_samples=n if n > 0 else None, seed=seed,
         correction=_correction(args), alpha=args.alpha,
         n_bootstrap=args.confidence_n if args.confidence_n > 0 else DEFAULT_SAMPLES["bs"],

@@ -14,7 +14,7 @@ with :func:`bleukit.metrics.bleu.formula.score_table`, the one BLEU formula.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Tuple, Union
+from typing import TYPE_CHECKING, Any, Optional, Tuple, Union
 
 from ..metrics.bleu import METRIC
 from ..metrics.bleu.formula import score_table
@@ -47,17 +47,26 @@ def count_batch(flat: Union[Flat, Padded], max_order: int, plan: Plan) -> Tuple[
     return host_blocks(flat, max_order, plan.ops)
 
 
-def id_options(options: Any, sentence: bool) -> BleuOptions:
-    """BLEU options of token ids from option keywords: ``tokenize="none"`` (the ids are the tokens;
-    ``tokenize`` and ``lowercase`` are a ``TypeError``), sentence defaults with ``sentence=True``.
+def id_options(options: Optional[BleuOptions], keywords: Any, sentence: bool) -> BleuOptions:
+    """BLEU options of token ids: ``options`` as given (a ``BleuOptions`` with ``tokenize="none"``
+    and no lowercasing: the ids are the tokens), or else from the option ``keywords``, with
+    ``tokenize="none"`` (``tokenize`` and ``lowercase`` are a ``TypeError``) and the sentence
+    defaults with ``sentence=True``.
 
-    >>> id_options({"max_ngram_order": 2}, sentence=True).effective_order
+    >>> id_options(None, {"max_ngram_order": 2}, sentence=True).effective_order
     True
     """
-    text = sorted(set(options) & {"tokenize", "lowercase"})
+    if options is not None:
+        if keywords:
+            raise TypeError(f"give either options= or option keywords, not both (got {', '.join(sorted(keywords))})")
+        if not isinstance(options, BleuOptions) or options.tokenize != "none" or options.lowercase:
+            raise TypeError("token ids take BleuOptions(tokenize='none') without lowercase (the ids are the tokens), "
+                            f"got {options!r}")
+        return options
+    text = sorted(set(keywords) & {"tokenize", "lowercase"})
     if text:
         raise TypeError(f"{', '.join(text)} do(es) not apply to token ids (the ids are the tokens); drop it")
-    return BleuOptions.from_keywords(dict(options, tokenize="none"), sentence=sentence)
+    return BleuOptions.from_keywords(dict(keywords, tokenize="none"), sentence=sentence)
 
 
 def _count(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, max_order: int, backend: str) -> Tuple[Plan, Any, Any]:
@@ -128,7 +137,8 @@ def sentence_bleu_ids(
     hyp_lengths: Any = None,
     ref_lengths: Any = None,
     backend: str = "auto",
-    **options: Unpack[BleuIdOptionKeywords],
+    options: Optional[BleuOptions] = None,
+    **keywords: Unpack[BleuIdOptionKeywords],
 ) -> Any:
     """Sentence BLEU (0-100) of every row: a float64 tensor on the ids' device, or a numpy array.
 
@@ -142,7 +152,7 @@ def sentence_bleu_ids(
     >>> sentence_bleu_ids(np.array([[5, 6, 7, 8]]), np.array([[[5, 6, 7, 9], [5, 6, 7, 8]]])).round(6).tolist()
     [100.0]
     """
-    opts = id_options(options, sentence=True)
+    opts = id_options(options, keywords, sentence=True)
     plan, rows, _ = _count(hyp_ids, ref_ids, pad_id, hyp_lengths, ref_lengths, opts.max_ngram_order, backend)
     return to_output(plan, score_table(rows, opts).score)
 
@@ -155,7 +165,8 @@ def corpus_bleu_ids(
     hyp_lengths: Any = None,
     ref_lengths: Any = None,
     backend: str = "auto",
-    **options: Unpack[BleuIdOptionKeywords],
+    options: Optional[BleuOptions] = None,
+    **keywords: Unpack[BleuIdOptionKeywords],
 ) -> BleuResult:
     """Corpus BLEU of a batch of ids: the core's :class:`~bleukit.BleuResult` (signature ``tok:none``).
 
@@ -166,7 +177,7 @@ def corpus_bleu_ids(
     >>> round(r.score, 4), r.counts
     (88.914, [5, 3, 2, 1])
     """
-    opts = id_options(options, sentence=False)
+    opts = id_options(options, keywords, sentence=False)
     stats = id_statistics(
         hyp_ids, ref_ids, pad_id=pad_id, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths,
         max_ngram_order=opts.max_ngram_order, backend=backend,

@@ -100,4 +100,4 @@ def statistics_of_columns(
     """The statistics table of one batch (empty batches give an empty table)."""
     if len(hypotheses) == 0:
         return metric_for(options).empty(options)
-    return corpus_statistics(list(hypotheses), references_of_rows(reference_columns), options)
+    return corpus_statistics(list(hypotheses), references_of_rows(reference_columns), options=options)

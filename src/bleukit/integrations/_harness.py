@@ -8,7 +8,7 @@ scores are the same numbers at a small fraction of the cost.
 
 >>> from bleukit.metrics.bleu import BleuOptions
 >>> from bleukit.pipeline import corpus_statistics
->>> table = corpus_statistics(["a b c d", "a b c e", "x y"], ["a b c d", "a b c d", "x y"], BleuOptions())
+>>> table = corpus_statistics(["a b c d", "a b c e", "x y"], ["a b c d", "a b c d", "x y"], options=BleuOptions())
 >>> [round(s, 2) for s in harness_bootstrap_scores(table, BleuOptions(), 3)]
 [64.68, 61.6, 73.34]
 """

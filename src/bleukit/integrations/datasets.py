@@ -2,9 +2,9 @@
 
 ``statistics_function`` returns a function for ``Dataset.map(fn, batched=True, num_proc=N)`` that
 adds each row's integer statistics (an int64 list column) and reference count; summing those
-columns (``corpus_bleu_from_statistics``) gives exactly ``bleukit.corpus_bleu`` of the rows,
+columns (``score_dataset_statistics``) gives exactly ``bleukit.corpus_bleu`` of the rows,
 however many processes counted them, and after any ``filter`` or ``select``. ``sentence_bleu_function``
-adds a float64 sentence-BLEU column, for filtering a parallel corpus. ``corpus_bleu`` and
+adds a float64 sentence-BLEU column, for filtering a parallel corpus. ``score_dataset`` and
 ``add_sentence_bleu`` do the ``map`` for you. Needs ``datasets`` (the ``[hf]`` extra), imported
 only when this module is.
 
@@ -15,7 +15,7 @@ only when this module is.
 >>> with_stats = ds.map(statistics_function("hyp", "ref"), batched=True)
 >>> with_stats[1]["bleu_stats"], with_stats[1]["bleu_nrefs"]
 ([4, 3, 2, 0, 0, 0, 4, 3, 2, 1], 1)
->>> round(corpus_bleu_from_statistics(with_stats).score, 4) == round(corpus_bleu(ds, "hyp", "ref").score, 4)
+>>> round(score_dataset_statistics(with_stats).score, 4) == round(score_dataset(ds, "hyp", "ref").score, 4)
 True
 """
 
@@ -44,8 +44,8 @@ if TYPE_CHECKING:
 __all__ = [
     "statistics_function",
     "sentence_bleu_function",
-    "corpus_bleu_from_statistics",
-    "corpus_bleu",
+    "score_dataset_statistics",
+    "score_dataset",
     "add_sentence_bleu",
 ]
 
@@ -94,7 +94,7 @@ def statistics_function(
     max_ngram_order`` values), ``nrefs_column`` the number of references. Each reference column
     is a reference set (a string, a list of strings or ``None`` per row). Only
     ``max_ngram_order``, ``tokenize`` and ``lowercase`` change statistics; pass the same options
-    to ``corpus_bleu_from_statistics``.
+    to ``score_dataset_statistics``.
 
     >>> fn = statistics_function("hyp", ["r1", "r2"], tokenize="none", max_ngram_order=2)
     >>> out = fn({"hyp": ["a b"], "r1": ["a c"], "r2": [None]})
@@ -129,7 +129,7 @@ def sentence_bleu_function(
     return _SentenceBleu(hyp, refs, opts, output_column)
 
 
-def corpus_bleu_from_statistics(
+def score_dataset_statistics(
     dataset: Any,
     *,
     column: str = STATISTICS_COLUMN,
@@ -138,13 +138,14 @@ def corpus_bleu_from_statistics(
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> MetricResult:
-    """Corpus BLEU of a dataset's statistics columns: their int64 sums, scored by the core.
+    """The corpus score (BLEU, or the metric of ``options``) of a dataset's statistics columns: their
+    int64 sums, scored by the core.
 
     Reads ``batch_size`` rows at a time (memory stays flat on any size).
 
     >>> from datasets import Dataset
     >>> ds = Dataset.from_dict({"bleu_stats": [[2, 2, 1, 0, 2, 1], [3, 3, 3, 2, 3, 2]], "bleu_nrefs": [1, 1]})
-    >>> round(corpus_bleu_from_statistics(ds, max_ngram_order=2).score, 4)
+    >>> round(score_dataset_statistics(ds, max_ngram_order=2).score, 4)
     73.0297
     """
     opts = resolve_options(options, keywords)
@@ -166,7 +167,7 @@ def corpus_bleu_from_statistics(
     return acc.result()
 
 
-def corpus_bleu(
+def score_dataset(
     dataset: Any,
     hypothesis_column: str,
     reference_columns: Columns,
@@ -179,7 +180,8 @@ def corpus_bleu(
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> MetricResult:
-    """Corpus BLEU of a ``datasets.Dataset``: statistics by ``map`` (``num_proc`` processes), summed.
+    """The corpus score (BLEU, or the metric of ``options``) of a ``datasets.Dataset``: statistics by
+    ``map`` (``num_proc`` processes), summed.
 
     Equals ``bleukit.corpus_bleu`` of the rows for any ``num_proc``. With ``group_by`` (a column
     name or several) the result also holds each group's result in ``.groups`` (keyed by the
@@ -190,9 +192,9 @@ def corpus_bleu(
 
     >>> from datasets import Dataset
     >>> ds = Dataset.from_dict({"hyp": ["a b c d", "x y z"], "ref": ["a b c d", "x y q"], "dom": ["n", "m"]})
-    >>> round(corpus_bleu(ds, "hyp", "ref", tokenize="none").score, 4)
+    >>> round(score_dataset(ds, "hyp", "ref", tokenize="none").score, 4)
     82.2267
-    >>> {k: round(r.score, 2) for k, r in corpus_bleu(ds, "hyp", "ref", "dom", tokenize="none").groups.items()}
+    >>> {k: round(r.score, 2) for k, r in score_dataset(ds, "hyp", "ref", "dom", tokenize="none").groups.items()}
     {'m': 0.0, 'n': 100.0}
     """
     opts = resolve_options(options, keywords)
@@ -206,7 +208,7 @@ def corpus_bleu(
         fn, batched=True, batch_size=batch_size, num_proc=num_proc,
         remove_columns=[c for c in dataset.column_names if c not in keys], desc="bleukit statistics",
     )
-    result = corpus_bleu_from_statistics(stats, options=opts)
+    result = score_dataset_statistics(stats, options=opts)
     if n_bootstrap is not None:
         table, labels = _rows_and_labels(stats, keys, opts)
         result = with_bootstrap(result, table, opts, n_bootstrap, seed)

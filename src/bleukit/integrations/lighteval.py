@@ -114,7 +114,7 @@ class CorpusMetric(CorpusLevelComputation):
             references.append([golds] if isinstance(golds, str) else list(golds))
         if not hypotheses:
             raise ValueError("no samples to score")
-        return corpus_statistics(hypotheses, references, self.options)
+        return corpus_statistics(hypotheses, references, options=self.options)
 
     def compute_corpus(self, items: Sequence[Any]) -> float:
         """The corpus score of the samples (sacreBLEU's, every gold of a sample as its references)."""

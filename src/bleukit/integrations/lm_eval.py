@@ -230,7 +230,7 @@ def corpus_score(items: Sequence[Any], metric: Optional[str] = None) -> float:
     70.9524
     """
     hyps, refs, options = _items(items, metric)
-    return float(score_statistics(corpus_statistics(hyps, refs, options), options).score)
+    return float(score_statistics(corpus_statistics(hyps, refs, options=options), options).score)
 
 
 def bootstrap_stderr(items: Sequence[Any], iters: int, metric: Optional[str] = None) -> float:
@@ -247,7 +247,7 @@ def bootstrap_stderr(items: Sequence[Any], iters: int, metric: Optional[str] = N
     14.9062
     """
     hyps, refs, options = _items(items, metric)
-    scores = harness_bootstrap_scores(corpus_statistics(hyps, refs, options), options, iters)
+    scores = harness_bootstrap_scores(corpus_statistics(hyps, refs, options=options), options, iters)
     # lm-eval's sample_stddev, in its floating-point order
     mu = sum(scores) / len(scores)
     return math.sqrt(sum([(x - mu) ** 2 for x in scores]) / (len(scores) - 1))

@@ -1,6 +1,6 @@
 """pandas adapter: corpus scores of a DataFrame's columns, per group of another column, with CIs.
 
-A DataFrame is in memory, so this is the core itself on its columns: ``corpus_bleu(df, "hyp",
+A DataFrame is in memory, so this is the core itself on its columns: ``score_dataframe(df, "hyp",
 "ref", group_by="domain", n_bootstrap=1000)`` is ``bleukit.corpus_bleu(df["hyp"], references,
 group_by=df["domain"], n_bootstrap=1000)``, the references read from one or several columns as the
 Ray and datasets adapters read them (a string, a list of strings or ``None`` per cell). Any metric
@@ -11,7 +11,7 @@ module is.
 >>> df = pd.DataFrame({"hyp": ["The cat sat on the mat.", "It is raining.", "A dog barked."],
 ...                    "ref": ["The cat sat on the mat.", "It rains.", "A dog barked loudly."],
 ...                    "domain": ["news", "chat", "news"]})
->>> r = corpus_bleu(df, "hyp", "ref", group_by="domain")
+>>> r = score_dataframe(df, "hyp", "ref", group_by="domain")
 >>> round(r.score, 2), {k: round(g.score, 2) for k, g in r.groups.items()}
 (71.19, {'chat': 19.0, 'news': 80.68})
 >>> add_sentence_bleu(df, "hyp", "ref")["bleu"].round(2).tolist()
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from bleukit.metrics.bleu.options import BleuOptionKeywords
 
-__all__ = ["corpus_bleu", "add_sentence_bleu"]
+__all__ = ["score_dataframe", "add_sentence_bleu"]
 
 
 def _frame(df: Any) -> pd.DataFrame:
@@ -67,7 +67,7 @@ def _labels(df: pd.DataFrame, keys: tuple) -> List[Hashable]:
     return list(zip(*(df[k].tolist() for k in keys)))
 
 
-def corpus_bleu(
+def score_dataframe(
     df: Any,
     hypothesis_column: str,
     reference_columns: Columns,
@@ -86,7 +86,7 @@ def corpus_bleu(
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"hyp": ["a b c d", "x y z"], "r1": ["a b c d", None], "r2": [None, "x y z"]})
-    >>> round(corpus_bleu(df, "hyp", ["r1", "r2"], tokenize="none").score, 4)
+    >>> round(score_dataframe(df, "hyp", ["r1", "r2"], tokenize="none").score, 4)
     100.0
     """
     frame = _frame(df)
@@ -97,7 +97,7 @@ def corpus_bleu(
     if keys:
         return score_by_group(hypotheses, references, _labels(frame, keys), n_bootstrap=n_bootstrap, seed=seed,
                               threads=threads, options=opts)
-    stats = corpus_statistics(hypotheses, references, opts, threads)
+    stats = corpus_statistics(hypotheses, references, options=opts, threads=threads)
     result = metric_for(opts).result(stats, opts)
     return result if n_bootstrap is None else with_bootstrap(result, stats, opts, n_bootstrap, seed)
 
@@ -129,7 +129,7 @@ def add_sentence_bleu(
     if output_column in frame.columns:
         raise ValueError(f"column {output_column!r} already exists; pass another output_column")
     hypotheses, references = _inputs(frame, hyp, refs)
-    stats = corpus_statistics(hypotheses, references, opts, threads)
+    stats = corpus_statistics(hypotheses, references, options=opts, threads=threads)
     out = frame.copy()
     out[output_column] = np.asarray(sentence_scores_from_statistics(stats, opts), dtype=np.float64)
     return out

@@ -18,9 +18,9 @@ workers need bleukit installed too.
 ...     {"sys": "A", "hyp": "The cat sat on the mat.", "ref": "The cat sat on the mat."},
 ...     {"sys": "A", "hyp": "It is raining.", "ref": "It rains."},
 ...     {"sys": "B", "hyp": "A cat is on a mat.", "ref": "The cat sat on the mat."}])
->>> round(corpus_bleu(ds, "hyp", "ref").score, 4)
+>>> round(score_ray_dataset(ds, "hyp", "ref").score, 4)
 49.9828
->>> {k: round(v.score, 4) for k, v in corpus_bleu(ds, "hyp", "ref", group_by="sys").groups.items()}
+>>> {k: round(v.score, 4) for k, v in score_ray_dataset(ds, "hyp", "ref", group_by="sys").groups.items()}
 {'A': 74.7188, 'B': 15.6197}
 """
 
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 from ._columns import Columns, check_batching, check_column_names, require_columns, statistics_of_columns
 
-__all__ = ["corpus_bleu", "add_sentence_bleu", "canonical_order"]
+__all__ = ["score_ray_dataset", "add_sentence_bleu", "canonical_order"]
 
 #: Columns of the partial-sum tables (private to one computation; prefixed to avoid clashes with
 #: group columns).
@@ -57,7 +57,7 @@ _NREFS_MIN, _NREFS_MAX = _PREFIX + "nrefs_min", _PREFIX + "nrefs_max"
 DEFAULT_BATCH_SIZE = 4096
 
 
-def corpus_bleu(
+def score_ray_dataset(
     dataset: Any,
     hypothesis_column: str,
     reference_columns: Columns,
@@ -70,7 +70,7 @@ def corpus_bleu(
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
 ) -> MetricResult:
-    """Corpus BLEU of a ``ray.data.Dataset``, identical to ``bleukit.corpus_bleu`` on its rows; the
+    """The corpus score (BLEU) of a ``ray.data.Dataset``, identical to ``bleukit.corpus_bleu`` on its rows; the
     metric of ``options`` (``ChrfOptions()``, ``TerOptions()``) the same way.
 
     ``reference_columns``: one column name or several; each column is a reference set, and a
@@ -90,7 +90,7 @@ def corpus_bleu(
     >>> import ray
     >>> ds = ray.data.from_items([{"hyp": "a b c d", "r1": "a b c d", "r2": None},
     ...                           {"hyp": "x y z", "r1": "x y q", "r2": "x y z"}])
-    >>> result = corpus_bleu(ds, "hyp", ["r1", "r2"], tokenize="none")
+    >>> result = score_ray_dataset(ds, "hyp", ["r1", "r2"], tokenize="none")
     >>> round(result.score, 4), result.signature.split("|")[0]
     (100.0, 'nrefs:var')
     """
@@ -130,7 +130,7 @@ def canonical_order(statistics: Statistics) -> np.ndarray:
     order, and the CI, depend only on the rows, not on how Ray split or ordered them.
 
     >>> from bleukit import BleuOptions, corpus_statistics
-    >>> canonical_order(corpus_statistics(["a b c", "a", "a b"], ["a b c", "a", "a b"], BleuOptions())).tolist()
+    >>> canonical_order(corpus_statistics(["a b c", "a", "a b"], ["a b c", "a", "a b"], options=BleuOptions())).tolist()
     [1, 2, 0]
     """
     rows = statistics.rows

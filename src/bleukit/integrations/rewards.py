@@ -264,7 +264,9 @@ class MetricReward:
             groups.setdefault(self.sentence_options(language), []).append(i)
         parts, order = [], []
         for options, rows in groups.items():
-            parts.append(corpus_statistics([hypotheses[i] for i in rows], [references[i] for i in rows], options))
+            parts.append(
+                corpus_statistics([hypotheses[i] for i in rows], [references[i] for i in rows], options=options)
+            )
             order.extend(rows)
         return (parts[0] if len(parts) == 1 else type(parts[0]).concat(parts)), order
 

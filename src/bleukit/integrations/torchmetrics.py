@@ -79,7 +79,7 @@ class MetricScore(Metric):
     def update(self, preds: Any, target: Any) -> None:
         """Add a batch: hypotheses and, per hypothesis, its reference or list of references."""
         hypotheses = [preds] if isinstance(preds, str) else preds
-        table = corpus_statistics(hypotheses, target, self.options)
+        table = corpus_statistics(hypotheses, target, options=self.options)
         if len(table) == 0:
             return
         device = self.statistics.device

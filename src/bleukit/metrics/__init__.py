@@ -83,18 +83,27 @@ def metric_for(options: Any) -> Metric[Any, Any, Any]:
 
 
 def resolve_options(
-    options: Optional[MetricOptions], keywords: Mapping[str, Any], *, sentence: bool = False
+    options: Optional[MetricOptions],
+    keywords: Mapping[str, Any],
+    *,
+    sentence: bool = False,
+    default_metric: str = "bleu",
 ) -> MetricOptions:
-    """The options an entry point runs with: ``options`` (any metric's options object), or else BLEU
-    options from the option ``keywords`` (sentence-level defaults with ``sentence=True``).
+    """The options an entry point runs with: ``options`` (any metric's options object), or else the
+    options of ``default_metric`` (BLEU unless the entry point is one metric's own) from the option
+    ``keywords`` (sentence-level defaults with ``sentence=True``). This is the one way every
+    function beyond sacreBLEU's takes options: ``options=`` or the typed keywords
+    (``**keywords: Unpack[BleuOptionKeywords]``, ``ChrfOptionKeywords``, ``TerOptionKeywords``).
 
     Giving both is a ``TypeError``: the keywords would be silently ignored otherwise.
 
     >>> resolve_options(None, {"tokenize": "intl"}).tokenize
     'intl'
+    >>> resolve_options(None, {"word_order": 2}, default_metric="chrf").word_order
+    2
     """
     if options is None:
-        return get_metric("bleu").options_type.from_keywords(keywords, sentence=sentence)
+        return get_metric(default_metric).options_type.from_keywords(keywords, sentence=sentence)
     metric_for(options)
     if keywords:
         raise TypeError(

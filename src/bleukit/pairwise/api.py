@@ -55,20 +55,27 @@ __all__ = ["pairwise_scores", "pairwise_bleu", "pairwise_chrf", "pairwise_statis
 
 
 def pairwise_scores(
-    hypotheses: Sequence[str], references: Sequence[str], options: MetricOptions, *, threads: int = DEFAULT_THREADS
+    hypotheses: Sequence[str],
+    references: Sequence[str],
+    *,
+    threads: int = DEFAULT_THREADS,
+    options: Optional[MetricOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> np.ndarray:
-    """The score of every hypothesis against every single reference with ``options`` (any metric's,
-    as given: pass ``options.sentence_level()`` for sentence scores): a float64 ``(N, M)`` matrix.
+    """The score of every hypothesis against every single reference: a float64 ``(N, M)`` matrix.
+    The metric of ``options`` (any metric's, as given: pass ``options.sentence_level()`` for
+    sentence scores), or else BLEU with the option ``keywords`` and the sentence defaults.
 
     Pass the same list twice for MBR's candidates-against-candidates matrix. ``threads`` as
     everywhere (0: all cores).
 
-    >>> pairwise_scores(["a b c d"], ["a b c d", "a b"], BleuOptions(effective_order=True)).round(2).tolist()
+    >>> pairwise_scores(["a b c d"], ["a b c d", "a b"], options=BleuOptions(effective_order=True)).round(2).tolist()
     [[100.0, 31.95]]
     """
+    opts = resolve_options(options, keywords, sentence=True)
     hyps = check_texts(hypotheses, "hypotheses")
     refs = hyps if references is hypotheses else check_texts(references, "references")
-    return metric_for(options).pairwise_scores(hyps, refs, options, threads=thread_count(threads))
+    return metric_for(opts).pairwise_scores(hyps, refs, opts, threads=thread_count(threads))
 
 
 def pairwise_bleu(
@@ -76,7 +83,8 @@ def pairwise_bleu(
     references: Sequence[str],
     *,
     threads: int = DEFAULT_THREADS,
-    **options: Unpack[BleuOptionKeywords],
+    options: Optional[BleuOptions] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> np.ndarray:
     """Sentence BLEU of every hypothesis against every single reference: a float64 (N, M) matrix.
 
@@ -89,7 +97,10 @@ def pairwise_bleu(
     >>> m.shape, m.round(4).tolist()
     ((1, 2), [[23.6435, 100.0]])
     """
-    return pairwise_scores(hypotheses, references, BleuOptions.from_keywords(options, sentence=True), threads=threads)
+    opts = resolve_options(options, keywords, sentence=True)
+    if not isinstance(opts, BleuOptions):
+        raise TypeError(f"options must be a BleuOptions, got {type(opts).__name__}")
+    return pairwise_scores(hypotheses, references, options=opts, threads=threads)
 
 
 def pairwise_chrf(
@@ -97,12 +108,13 @@ def pairwise_chrf(
     references: Sequence[str],
     *,
     threads: int = DEFAULT_THREADS,
-    **options: Unpack[ChrfOptionKeywords],
+    options: Optional[ChrfOptions] = None,
+    **keywords: Unpack[ChrfOptionKeywords],
 ) -> np.ndarray:
     """Sentence chrF (chrF++ with ``word_order=2``) of every hypothesis against every single
     reference: a float64 (N, M) matrix.
 
-    Element ``(i, j)`` equals sacreBLEU's ``CHRF(**options).sentence_score(hypotheses[i],
+    Element ``(i, j)`` equals sacreBLEU's ``CHRF(**keywords).sentence_score(hypotheses[i],
     [references[j]]).score``. Pass the same list twice for MBR's candidates-against-candidates
     matrix. ``threads`` splits the compiled pair loop over hypotheses (0: all cores).
 
@@ -110,7 +122,10 @@ def pairwise_chrf(
     >>> m.shape, m.round(4).tolist()
     ((1, 2), [[48.3735, 100.0]])
     """
-    return pairwise_scores(hypotheses, references, ChrfOptions.from_keywords(options, sentence=True), threads=threads)
+    opts = resolve_options(options, keywords, sentence=True, default_metric="chrf")
+    if not isinstance(opts, ChrfOptions):
+        raise TypeError(f"options must be a ChrfOptions, got {type(opts).__name__}")
+    return pairwise_scores(hypotheses, references, options=opts, threads=threads)
 
 
 def pairwise_statistics(
@@ -146,7 +161,8 @@ def pairwise_bleu_ids(
     pad_id: PadIds = None,
     threads: int = DEFAULT_THREADS,
     backend: str = "auto",
-    **options: Unpack[BleuIdOptionKeywords],
+    options: Optional[BleuOptions] = None,
+    **keywords: Unpack[BleuIdOptionKeywords],
 ) -> Any:
     """Pairwise sentence BLEU on token ids (candidates that were never detokenized).
 
@@ -164,7 +180,7 @@ def pairwise_bleu_ids(
     array([[100.  ,   0.  ],
            [  0.  ,  60.65]])
     """
-    opts = id_options(options, sentence=True)
+    opts = id_options(options, keywords, sentence=True)
     threads = thread_count(threads)
     if backend not in ("auto", "numpy", "torch"):
         raise ValueError(f"unknown backend={backend!r}; choose one of auto, numpy, torch")

@@ -17,6 +17,7 @@ schema                what writes it
 ``result``            any metric's ``result.to_dict()`` (inside ``corpus-report``)
 ``explanation``       :meth:`bleukit.analysis.explain.MatchExplanation.to_dict`
 ``chrf-explanation``  :meth:`bleukit.analysis.chrf_explanation.ChrfExplanation.to_dict` (``-m chrf --explain``)
+``ter-explanation``   :meth:`bleukit.analysis.ter_explanation.TerExplanation.to_dict` (``-m ter --explain``)
 ====================  ========================================================================
 
 Schemas refer to each other by file name; :func:`validate` resolves those references from the
@@ -51,6 +52,7 @@ SCHEMAS: Tuple[str, ...] = (
     "result",
     "explanation",
     "chrf-explanation",
+    "ter-explanation",
     "app-compare",
 )
 

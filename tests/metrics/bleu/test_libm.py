@@ -105,14 +105,14 @@ def test_every_sentence_score_of_a_real_system(engine, shared_data):
     """online-A.0's 3004 sentence scores (219 differed by <= 2.8e-14 with numpy's exp/log)."""
     hyps, refs, _ = load_corpus(shared_data, "wmt17-en-de", "hyp.online-A.0.de", "ref.de")
     theirs = [sacrebleu.sentence_bleu(h, r).score for h, r in zip(hyps, refs)]
-    assert bleukit.sentence_scores(hyps, refs).tolist() == theirs
+    assert bleukit.sentence_bleu_scores(hyps, refs).tolist() == theirs
     assert [bleukit.sentence_bleu(h, r).score for h, r in zip(hyps[:300], refs[:300])] == theirs[:300]
 
 
 def test_sentence_scores_of_a_real_system_fast(engine, shared_data):
     hyps, refs, _ = load_corpus(shared_data, "wmt17-en-de", "hyp.online-A.0.de", "ref.de")
     theirs = [sacrebleu.sentence_bleu(h, r).score for h, r in zip(hyps[:600], refs[:600])]
-    assert bleukit.sentence_scores(hyps[:600], refs[:600]).tolist() == theirs
+    assert bleukit.sentence_bleu_scores(hyps[:600], refs[:600]).tolist() == theirs
 
 
 # --------------------------------------------------------------------------------------------

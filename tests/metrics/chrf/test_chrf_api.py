@@ -107,7 +107,7 @@ def test_bootstrap_is_sacrebleus_confidence_interval(monkeypatch):
     assert _version_free(ours.signature) == _version_free(signature)
     assert "|bs:200|seed:12345|" in ours.signature
     assert ours.format(1).replace(ours.signature, "S") == theirs.format(1, signature="S")
-    estimate = bleukit.bootstrap_ci(hyps, per_hyp, n_samples=200, options=ChrfOptions(word_order=2))
+    estimate = bleukit.bootstrap_ci(hyps, per_hyp, n_bootstrap=200, options=ChrfOptions(word_order=2))
     assert (ours.mean, ours.ci) == tuple(estimate)
 
 

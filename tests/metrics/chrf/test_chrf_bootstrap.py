@@ -72,7 +72,8 @@ def test_bootstrap_estimates_equal_sacrebleus(engine, options):
     ours = bleukit.corpus_chrf(hyps, per_hyp, n_bootstrap=300, **options)
     assert (ours.score, ours.mean, ours.ci) == (theirs.score, float(theirs._mean), float(theirs._ci))
     scores = bleukit.bootstrap_scores(
-        bleukit.corpus_statistics(hyps, per_hyp, ChrfOptions(**options)), ChrfOptions(**options), n_samples=300
+        bleukit.corpus_statistics(hyps, per_hyp, options=ChrfOptions(**options)), ChrfOptions(**options),
+        n_bootstrap=300,
     )
     assert scores.dtype == np.float32  # as sacreBLEU's, and so its mean
 

@@ -19,15 +19,20 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Union
 
 from ...defaults import DEFAULT_SAMPLES, DEFAULT_SEED
+from ...metrics import resolve_options
 from ...metrics.base import MetricOptions
-from ...metrics.bleu.options import BleuOptions
 from ..ranking import DEFAULT_ALPHA
 from ..significance import Seed
 from .data import COMPARISONS, report_data
 from .page import render
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ...metrics.bleu.options import BleuOptionKeywords
 
 __all__ = ["HtmlReport", "build_report", "write_html_report", "COMPARISONS"]
 
@@ -49,7 +54,6 @@ def build_report(
     systems: Any,
     references: Sequence[Any],
     *,
-    metrics: Union[MetricOptions, Sequence[MetricOptions], None] = None,
     comparison: str = "rank",
     method: str = "bs",
     n_samples: Optional[int] = None,
@@ -61,12 +65,15 @@ def build_report(
     n_explained: int = 3,
     title: str = "bleukit report",
     sources: Optional[Sequence[str]] = None,
+    options: Union[MetricOptions, Sequence[MetricOptions], None] = None,
+    **keywords: Unpack[BleuOptionKeywords],
 ) -> HtmlReport:
     """Score ``systems`` against ``references`` and build the report.
 
     ``systems``: one list of hypotheses, a mapping name -> hypotheses or a list of
     ``(name, hypotheses)`` (the first is the baseline); ``references[i]``: the reference(s) of
-    segment ``i``. ``metrics``: one metric's options or several (default ``BleuOptions()``).
+    segment ``i``. ``options``: one metric's options or several (default: BLEU with the option
+    ``keywords``).
     With several systems, ``comparison="rank"`` tests all pairs and ranks them with significance
     clusters (:func:`bleukit.analysis.ranking.compare_systems`), ``"baseline"`` tests each against the first,
     ``"none"`` tests nothing; ``method``, ``n_samples``, ``seed``, ``correction`` and ``alpha`` are
@@ -75,20 +82,39 @@ def build_report(
     of them with BLEU's matched n-grams (when BLEU is among the metrics; else chrF's, when chrF
     is). ``sources`` adds the source segments to those.
     """
-    if metrics is None:
-        metrics = [BleuOptions()]
-    elif isinstance(metrics, MetricOptions):
-        metrics = [metrics]
+    if options is None or isinstance(options, (MetricOptions, str)):
+        metrics = [resolve_options(options, keywords)]
+    else:
+        if keywords:
+            raise TypeError(f"give either options= or option keywords, not both (got {', '.join(sorted(keywords))})")
+        metrics = list(options)
     data = report_data(
-        systems, references, metrics=list(metrics), comparison=comparison, method=method, n_samples=n_samples,
+        systems, references, options=metrics, comparison=comparison, method=method, n_samples=n_samples,
         seed=seed, correction=correction, alpha=alpha, n_bootstrap=n_bootstrap, n_examples=n_examples,
         n_explained=n_explained, title=title, sources=sources,
     )
     return HtmlReport(data, render(data))
 
 
-def write_html_report(path: Union[str, "os.PathLike[str]"], systems: Any, references: Sequence[Any],
-                      **kwargs: Any) -> HtmlReport:
+def write_html_report(
+    path: Union[str, "os.PathLike[str]"],
+    systems: Any,
+    references: Sequence[Any],
+    *,
+    comparison: str = "rank",
+    method: str = "bs",
+    n_samples: Optional[int] = None,
+    seed: Seed = DEFAULT_SEED,
+    correction: Optional[str] = "holm",
+    alpha: float = DEFAULT_ALPHA,
+    n_bootstrap: int = DEFAULT_SAMPLES["bs"],
+    n_examples: int = 10,
+    n_explained: int = 3,
+    title: str = "bleukit report",
+    sources: Optional[Sequence[str]] = None,
+    options: Union[MetricOptions, Sequence[MetricOptions], None] = None,
+    **keywords: Unpack[BleuOptionKeywords],
+) -> HtmlReport:
     """:func:`build_report` (same keywords) written to ``path``; returns the report.
 
     >>> import os, tempfile
@@ -97,6 +123,10 @@ def write_html_report(path: Union[str, "os.PathLike[str]"], systems: Any, refere
     >>> open(path, encoding="utf-8").read() == r.html
     True
     """
-    report = build_report(systems, references, **kwargs)
+    report = build_report(
+        systems, references, comparison=comparison, method=method, n_samples=n_samples, seed=seed,
+        correction=correction, alpha=alpha, n_bootstrap=n_bootstrap, n_examples=n_examples, n_explained=n_explained,
+        title=title, sources=sources, options=options, **keywords,
+    )
     report.write(path)
     return report

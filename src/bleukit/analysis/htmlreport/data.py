@@ -22,7 +22,7 @@ from ...metrics.base import MetricOptions
 from ...metrics.bleu.options import BleuOptions
 from ...metrics.chrf.options import ChrfOptions
 from ..chrf_explanation import explain_chrf
-from ..explain import explain_sentence
+from ..explain import explain_bleu
 from ..groups import group_results
 from ..ranking import DEFAULT_ALPHA, compare_systems
 from ..significance import Seed, check_correction, check_systems, check_test, with_bootstrap
@@ -86,7 +86,7 @@ def report_data(
     systems: Any,
     references: Sequence[Any],
     *,
-    metrics: Sequence[MetricOptions],
+    options: Sequence[MetricOptions],
     comparison: str = "rank",
     method: str = "bs",
     n_samples: Optional[int] = None,
@@ -109,10 +109,10 @@ def report_data(
             raise ValueError(f"{what} must be an int >= 0, got {value!r}")
     if not isinstance(title, str):
         raise TypeError(f"title must be a str, got {type(title).__name__}")
-    if not metrics:
-        raise ValueError("metrics is empty: give at least one metric's options (e.g. BleuOptions())")
-    for options in metrics:
-        metric_for(options)
+    if not options:
+        raise ValueError("options is empty: give at least one metric's options (e.g. BleuOptions())")
+    for one in options:
+        metric_for(one)
     named = named_systems(systems)
     names = [name for name, _ in named]
     n = len(named[0][1])
@@ -123,14 +123,14 @@ def report_data(
             raise ValueError(f"sources has {len(sources)} lines but there are {n} segments")
     buckets = length_buckets(refs)
     per_metric = [
-        _metric_data(named, refs, options, buckets, comparison, method, n_samples, seed, correction,
+        _metric_data(named, refs, one, buckets, comparison, method, n_samples, seed, correction,
                      alpha, n_bootstrap)
-        for options in metrics
+        for one in options
     ]
     first = per_metric[0]
     lines = _differing_lines(first["sentence_scores"], names, n_examples, first["higher_is_better"])
-    explained = next((o for o in metrics if isinstance(o, BleuOptions)), None) or next(
-        (o for o in metrics if isinstance(o, ChrfOptions)), None
+    explained = next((o for o in options if isinstance(o, BleuOptions)), None) or next(
+        (o for o in options if isinstance(o, ChrfOptions)), None
     )
     return {
         "bleukit_version": __version__,
@@ -244,7 +244,8 @@ def _line_data(
 
 def _explanation(i: int, system: str, hypothesis: str, refs: List[str], options: MetricOptions) -> Dict[str, Any]:
     if isinstance(options, ChrfOptions):
-        return {"line": i + 1, "system": system, "metric": "chrf", **explain_chrf(hypothesis, refs, options).to_dict()}
+        explained_chrf = explain_chrf(hypothesis, refs, options=options)
+        return {"line": i + 1, "system": system, "metric": "chrf", **explained_chrf.to_dict()}
     assert isinstance(options, BleuOptions)  # report_data explains with BLEU or chrF only
-    explained = explain_sentence(hypothesis, refs, options)
+    explained = explain_bleu(hypothesis, refs, options=options)
     return {"line": i + 1, "system": system, "metric": "bleu", **explained.to_dict()}

@@ -28,7 +28,7 @@ comparisons, so ``SACREBLEU_SEED=0`` leaves them unseeded; here ``seed=0`` seeds
 ...         "hello world said the program", "she is reading a book each night", "the train departs at noon"]
 >>> new = ["the cat sat on the mat", "a dog barked at the postman", "it is raining in town today",
 ...        "hello world , the program said", "she reads one book every night", "the train leaves at noon"]
->>> mean, ci = bootstrap_ci(base, refs, n_samples=100)
+>>> mean, ci = bootstrap_ci(base, refs, n_bootstrap=100)
 >>> round(mean, 2), round(ci, 2)
 (31.86, 15.45)
 >>> for r in paired_test({"base": base, "new": new}, refs, method="ar", n_samples=1000):

@@ -1,7 +1,7 @@
 """Bootstrap confidence intervals of one system's corpus score: sacreBLEU's ``--confidence``, and
 ``corpus_bleu(..., n_bootstrap=N)``'s ``mean`` and ``ci``.
 
->>> mean, ci = bootstrap_ci(["a b c d", "a b c e"], ["a b c d", "a b c d"], n_samples=10)
+>>> mean, ci = bootstrap_ci(["a b c d", "a b c e"], ["a b c d", "a b c d"], n_bootstrap=10)
 >>> round(mean, 2), round(ci, 2)
 (68.39, 25.0)
 """
@@ -32,7 +32,7 @@ def bootstrap_ci(
     hypotheses_or_statistics: Union[Sequence[str], Statistics],
     references: Optional[Sequence[Any]] = None,
     *,
-    n_samples: int = DEFAULT_SAMPLES["bs"],
+    n_bootstrap: int = DEFAULT_SAMPLES["bs"],
     seed: Seed = DEFAULT_SEED,
     options: Optional[MetricOptions] = None,
     **keywords: Unpack[BleuOptionKeywords],
@@ -46,7 +46,7 @@ def bootstrap_ci(
     ``BootstrapCI(mean, ci)``: the mean of the resampled scores and the half-width of their
     2.5–97.5 percentile interval; it unpacks as a tuple. ``seed=None`` is unseeded.
 
-    >>> mean, ci = bootstrap_ci(["a b c d", "a b c e"], ["a b c d", "a b c d"], n_samples=10)
+    >>> mean, ci = bootstrap_ci(["a b c d", "a b c e"], ["a b c d", "a b c d"], n_bootstrap=10)
     >>> round(mean, 2), round(ci, 2)
     (68.39, 25.0)
     """
@@ -58,49 +58,49 @@ def bootstrap_ci(
     else:
         if references is None:
             raise ValueError("references are required with hypotheses (or pass a statistics table)")
-        n_samples, seed = check_count(n_samples, "n_samples"), check_seed(seed)
+        n_bootstrap, seed = check_count(n_bootstrap, "n_bootstrap"), check_seed(seed)
         hyps = check_hypotheses(hypotheses_or_statistics)
         if not hyps:
             raise ValueError("cannot resample an empty corpus")
-        found = _compiled_bootstrap([("system", hyps)], references, opts, n_samples, seed, None)
+        found = _compiled_bootstrap([("system", hyps)], references, opts, n_bootstrap, seed, None)
         if isinstance(found, _Resampled):
             return BootstrapCI(*resampling.estimate_ci(found.columns[0], paired=False))
         stats = found[1][0]
-    return _estimate_ci(bootstrap_scores(stats, opts, n_samples, seed), paired=False)
+    return _estimate_ci(bootstrap_scores(stats, opts, n_bootstrap, seed), paired=False)
 
 
-def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_samples: int, seed: Seed) -> R:
+def with_bootstrap(result: R, statistics: Statistics, options: MetricOptions, n_bootstrap: int, seed: Seed) -> R:
     """``result`` with the bootstrap ``mean`` and ``ci`` of ``statistics`` and ``bs:N|seed:S`` in its
     signature (what ``corpus_bleu(..., n_bootstrap=N, seed=S)`` returns). As sacreBLEU, only
-    ``n_samples > 1`` resamples: ``n_samples=1`` (sacreBLEU's default) returns ``result`` as it is.
+    ``n_bootstrap > 1`` resamples: ``n_bootstrap=1`` (sacreBLEU's default) returns ``result`` as it is.
 
     >>> from bleukit import BleuOptions, corpus_statistics, score_statistics
     >>> opts = BleuOptions()
-    >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], opts)
+    >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], options=opts)
     >>> r = with_bootstrap(score_statistics(stats, opts), stats, opts, 10, 12345)
     >>> r.signature.split("|")[:3]
     ['nrefs:1', 'bs:10', 'seed:12345']
     >>> with_bootstrap(score_statistics(stats, opts), stats, opts, 1, 12345).mean is None
     True
     """
-    n_samples = check_count(n_samples, "n_bootstrap")
+    n_bootstrap = check_count(n_bootstrap, "n_bootstrap")
     seed = check_seed(seed)
-    if n_samples == 1:
+    if n_bootstrap == 1:
         return result  # one resample estimates nothing: sacreBLEU bootstraps only when n > 1
-    mean, ci = _estimate_ci(bootstrap_scores(statistics, options, n_samples, seed), paired=False)
-    return result.with_estimate(mean, ci, options.signature(statistics.nrefs_signature, ("bs", n_samples, seed)))
+    mean, ci = _estimate_ci(bootstrap_scores(statistics, options, n_bootstrap, seed), paired=False)
+    return result.with_estimate(mean, ci, options.signature(statistics.nrefs_signature, ("bs", n_bootstrap, seed)))
 
 
 def bootstrap_result(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     options: MetricOptions,
-    n_samples: int = DEFAULT_SAMPLES["bs"],
+    n_bootstrap: int = DEFAULT_SAMPLES["bs"],
     seed: Seed = DEFAULT_SEED,
 ) -> MetricResult:
-    """The corpus result of ``hypotheses`` with the bootstrap ``mean`` and ``ci`` of ``n_samples``
+    """The corpus result of ``hypotheses`` with the bootstrap ``mean`` and ``ci`` of ``n_bootstrap``
     resamples and ``bs:N|seed:S`` in its signature: sacreBLEU's ``--confidence``, and
-    :func:`with_bootstrap` of the corpus' table (as it, ``n_samples=1`` adds nothing). It runs
+    :func:`with_bootstrap` of the corpus' table (as it, ``n_bootstrap=1`` adds nothing). It runs
     without numpy where the compiled route applies (:mod:`bleukit.resampling`).
 
     >>> from bleukit import BleuOptions
@@ -108,18 +108,18 @@ def bootstrap_result(
     >>> round(r.mean, 2), round(r.ci, 2), r.signature.split("|")[1]
     (68.39, 25.0, 'bs:10')
     """
-    n_samples = check_count(n_samples, "n_bootstrap")
+    n_bootstrap = check_count(n_bootstrap, "n_bootstrap")
     seed = check_seed(seed)
     hyps = check_hypotheses(hypotheses)
-    if n_samples == 1:
+    if n_bootstrap == 1:
         from ...pipeline import corpus_result
 
         return corpus_result(hyps, references, options)
     if not hyps:
         raise ValueError("cannot resample an empty corpus")
-    found = _compiled_bootstrap([("system", hyps)], references, options, n_samples, seed, None)
+    found = _compiled_bootstrap([("system", hyps)], references, options, n_bootstrap, seed, None)
     if isinstance(found, _Resampled):
         mean, ci = resampling.estimate_ci(found.columns[0], paired=False)
-        return found.results[0].with_estimate(mean, ci, options.signature(found.nrefs[0], ("bs", n_samples, seed)))
+        return found.results[0].with_estimate(mean, ci, options.signature(found.nrefs[0], ("bs", n_bootstrap, seed)))
     stats = found[1][0]
-    return with_bootstrap(metric_for(options).result(stats, options), stats, options, n_samples, seed)
+    return with_bootstrap(metric_for(options).result(stats, options), stats, options, n_bootstrap, seed)

@@ -135,7 +135,7 @@ def resampled_scores(statistics: Statistics, indices: np.ndarray, options: Metri
 
     >>> from bleukit import BleuOptions, corpus_statistics
     >>> opts = BleuOptions()
-    >>> stats = corpus_statistics(["a b c d", "x y"], ["a b c d", "x z"], opts)
+    >>> stats = corpus_statistics(["a b c d", "x y"], ["a b c d", "x z"], options=opts)
     >>> resampled_scores(stats, np.array([[0, 0], [0, 1]]), opts).round(4).tolist()
     [100.0, 88.914]
     """
@@ -158,7 +158,7 @@ def _bootstrap_sums_scores(
     progress: Progress = None,
     float32: bool = True,
 ) -> np.ndarray:
-    """Scores (n_samples, n_systems) of resampled sums; ``rows`` is (sentences, n_systems * columns).
+    """Scores (resamples, n_systems) of resampled sums; ``rows`` is (sentences, n_systems * columns).
 
     ``float32``: score each resample as sacreBLEU's bootstrap does (float32 sums, the metric's
     ``float32_scores``); otherwise exactly, as the corpus of the resampled sentences."""
@@ -220,17 +220,17 @@ def _float32_sums(
     return out
 
 
-def _draw_indices(n_rows: int, n_samples: int, seed: Seed) -> Iterator[np.ndarray]:
-    """sacreBLEU's ``default_rng(seed).choice(n_rows, size=(n_samples, n_rows))``, in chunks of resamples."""
+def _draw_indices(n_rows: int, n: int, seed: Seed) -> Iterator[np.ndarray]:
+    """sacreBLEU's ``default_rng(seed).choice(n_rows, size=(n, n_rows))``, in chunks of resamples."""
     rng = np.random.default_rng(seed)
-    for k in _chunks(n_samples, n_rows, _CHUNK):
+    for k in _chunks(n, n_rows, _CHUNK):
         yield rng.integers(0, n_rows, size=(k, n_rows), dtype=np.int64)
 
 
 def bootstrap_scores(
-    statistics: Statistics, options: MetricOptions, n_samples: int = DEFAULT_SAMPLES["bs"], seed: Seed = DEFAULT_SEED
+    statistics: Statistics, options: MetricOptions, n_bootstrap: int = DEFAULT_SAMPLES["bs"], seed: Seed = DEFAULT_SEED
 ) -> np.ndarray:
-    """The score of ``n_samples`` bootstrap resamples of a statistics table, each as sacreBLEU's
+    """The score of ``n_bootstrap`` bootstrap resamples of a statistics table, each as sacreBLEU's
     bootstrap scores it: from its float32 sums (for BLEU with numpy 2, float32 precisions; chrF's
     formula is float32 throughout, so its scores are a float32 array, BLEU's float64), which can
     differ from the exact corpus score of the resample in the last digits
@@ -241,19 +241,19 @@ def bootstrap_scores(
     their resamples, which is what a paired comparison or a plot of score distributions needs.
 
     >>> from bleukit import BleuOptions, corpus_statistics
-    >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], BleuOptions())
-    >>> bootstrap_scores(stats, BleuOptions(), n_samples=3, seed=1).round(2).tolist()
+    >>> stats = corpus_statistics(["a b c d", "a b c e"], ["a b c d", "a b c d"], options=BleuOptions())
+    >>> bootstrap_scores(stats, BleuOptions(), n_bootstrap=3, seed=1).round(2).tolist()
     [72.31, 50.0, 100.0]
     """
-    n_samples = check_count(n_samples, "n_samples")
+    n_bootstrap = check_count(n_bootstrap, "n_bootstrap")
     seed = check_seed(seed)
     metric_for(options).check_statistics(statistics, options)
     if len(statistics) == 0:
         raise ValueError("cannot resample an empty corpus")
-    compiled = _compiled_matrix([statistics], options, n_samples, seed)
+    compiled = _compiled_matrix([statistics], options, n_bootstrap, seed)
     if compiled is not None:
         return compiled[:, 0]
-    return _bootstrap_sums_scores(statistics.rows, _draw_indices(len(statistics), n_samples, seed), options)[:, 0]
+    return _bootstrap_sums_scores(statistics.rows, _draw_indices(len(statistics), n_bootstrap, seed), options)[:, 0]
 
 
 def _compiled_matrix(

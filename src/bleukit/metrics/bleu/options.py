@@ -58,7 +58,7 @@ class BleuMbrOptionKeywords(_BleuFormulaKeywords, total=False):
 
 
 class BleuOptionKeywords(BleuMbrOptionKeywords, total=False):
-    """The option keywords of BLEU, for ``**options: Unpack[BleuOptionKeywords]`` (defaults as
+    """The option keywords of BLEU, for ``options=None, **keywords: Unpack[BleuOptionKeywords]`` (defaults as
     :class:`BleuOptions`; a test checks that the keys are :data:`OPTION_NAMES`)."""
 
     weights: Optional[Sequence[float]]

@@ -72,7 +72,7 @@ def _check_beta(value: object) -> Beta:
 
 
 class ChrfOptionKeywords(TypedDict, total=False):
-    """The option keywords of chrF, for ``**options: Unpack[ChrfOptionKeywords]`` (defaults as
+    """The option keywords of chrF, for ``options=None, **keywords: Unpack[ChrfOptionKeywords]`` (defaults as
     :class:`ChrfOptions`)."""
 
     char_order: int

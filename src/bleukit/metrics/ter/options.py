@@ -29,7 +29,7 @@ def _is_bool(value: object) -> bool:
 
 
 class TerOptionKeywords(TypedDict, total=False):
-    """The option keywords of TER, for ``**options: Unpack[TerOptionKeywords]`` (defaults as
+    """The option keywords of TER, for ``options=None, **keywords: Unpack[TerOptionKeywords]`` (defaults as
     :class:`TerOptions`)."""
 
     normalized: bool

@@ -48,6 +48,7 @@ integer and the float sum is exact.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -55,7 +56,8 @@ import numpy as np
 from .options import TerOptions
 from .tokenizer import TercomTokenizer
 
-__all__ = ["COLUMNS", "edits", "sentence_row", "ter_statistics", "check_layout", "check_batch",
+__all__ = ["COLUMNS", "edits", "edit_trace", "EditTrace", "Shift", "OPERATIONS",
+           "sentence_row", "ter_statistics", "check_layout", "check_batch",
            "BEAM_WIDTH", "MAX_SHIFT_SIZE", "MAX_SHIFT_DISTANCE", "MAX_SHIFT_CANDIDATES"]
 
 #: The columns of the statistics table.
@@ -156,9 +158,11 @@ class _Alignment:
         self.align = [0] * n_ref
         self.hyp_err = [0] * n_hyp
         self.ref_err = [0] * n_ref
+        self.path: List[Tuple[int, int, int]] = []  # (move, i, j) from the last cell back
         i, j = n_hyp, n_ref
         while i > 0 or j > 0:
             move = moves[i][j - lo[i]]
+            self.path.append((move, i, j))
             if move == _MATCH or move == _SUBSTITUTE:
                 error = 1 if move == _SUBSTITUTE else 0
                 self.align[j - 1] = i - 1
@@ -232,8 +236,9 @@ def _distance_after_change(band: _Band, current: _Alignment, hyp: List[str], new
 
 
 def _best_shift(band: _Band, hyp: List[str], ref: Sequence[str], current: _Alignment,
-                tried: int) -> Tuple[int, Optional[List[str]], int]:
-    """(gain, shifted hypothesis, candidates tried so far) of the best shift; gain 0 when none."""
+                tried: int) -> Tuple[int, Optional[List[str]], int, Optional[Tuple[int, int, int, int]]]:
+    """(gain, shifted hypothesis, candidates tried so far, its key ``(gain, length, -start,
+    -target)``) of the best shift; gain 0 when none."""
     n_hyp, n_ref = len(hyp), len(ref)
     align, hyp_err, ref_err = current.align, current.hyp_err, current.ref_err
     best_key: Optional[Tuple[int, int, int, int]] = None
@@ -262,8 +267,8 @@ def _best_shift(band: _Band, hyp: List[str], ref: Sequence[str], current: _Align
                     if best_key is None or key > best_key:
                         best_key, best_words = key, words
                 if tried >= MAX_SHIFT_CANDIDATES:
-                    return (best_key[0] if best_key else 0), best_words, tried
-    return (best_key[0] if best_key else 0), best_words, tried
+                    return (best_key[0] if best_key else 0), best_words, tried, best_key
+    return (best_key[0] if best_key else 0), best_words, tried, best_key
 
 
 def edits(hyp_words: Sequence[str], ref_words: Sequence[str]) -> int:
@@ -285,11 +290,80 @@ def edits(hyp_words: Sequence[str], ref_words: Sequence[str]) -> int:
     tried = 0
     while True:
         current = _Alignment(band, hyp, ref)
-        gain, words, tried = _best_shift(band, hyp, ref, current, tried)
+        gain, words, tried, _ = _best_shift(band, hyp, ref, current, tried)
         if tried >= MAX_SHIFT_CANDIDATES or gain <= 0:
             return shifts + current.distance
         shifts += 1
         hyp = words  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class Shift:
+    """One block shift of TER's search: the ``length`` words at ``start`` of the hypothesis as it
+    was before this shift, moved in front of its word ``target`` (positions before the move)."""
+
+    start: int
+    length: int
+    target: int
+    words: Tuple[str, ...]
+
+
+#: The operations of the final alignment: the reference word is the hypothesis word, replaces it,
+#: is missing from the hypothesis (inserted), or the hypothesis word has none (deleted).
+OPERATIONS = ("match", "substitute", "insert", "delete")
+
+
+@dataclass(frozen=True)
+class EditTrace:
+    """How TER edits one hypothesis into one reference: the ``shifts`` applied in order, the
+    hypothesis after them (``shifted``) and its alignment with the reference as ``operations``
+    ``(name, hypothesis position or -1, reference position or -1)``, left to right, ``name`` one of
+    :data:`OPERATIONS`. ``edits`` (the shifts and the operations other than ``match``) is
+    :func:`edits`."""
+
+    shifts: Tuple[Shift, ...]
+    shifted: Tuple[str, ...]
+    operations: Tuple[Tuple[str, int, int], ...]
+
+    @property
+    def edits(self) -> int:
+        return len(self.shifts) + sum(op != "match" for op, _, _ in self.operations)
+
+
+def edit_trace(hyp_words: Sequence[str], ref_words: Sequence[str]) -> EditTrace:
+    """The shifts and the alignment behind :func:`edits` (the same search, recorded).
+
+    >>> t = edit_trace("a b c d".split(), "c d a x".split())
+    >>> t.shifts, t.shifted
+    ((Shift(start=2, length=2, target=0, words=('c', 'd')),), ('c', 'd', 'a', 'b'))
+    >>> [op for op, _, _ in t.operations], t.edits
+    (['match', 'match', 'match', 'substitute'], 2)
+    """
+    hyp = list(hyp_words)
+    ref = list(ref_words)
+    if not ref:
+        return EditTrace((), tuple(hyp), tuple(("delete", i, -1) for i in range(len(hyp))))
+    band = _Band(len(hyp), len(ref))
+    shifts: List[Shift] = []
+    tried = 0
+    while True:
+        current = _Alignment(band, hyp, ref)
+        gain, words, tried, key = _best_shift(band, hyp, ref, current, tried)
+        if tried >= MAX_SHIFT_CANDIDATES or gain <= 0 or key is None or words is None:
+            break
+        _, length, start, target = key[0], key[1], -key[2], -key[3]
+        shifts.append(Shift(start, length, target, tuple(hyp[start:start + length])))
+        hyp = words
+    names = {_MATCH: "match", _SUBSTITUTE: "substitute", _HYP_WORD: "delete", _REF_WORD: "insert"}
+    operations = []
+    for move, i, j in reversed(current.path):
+        if move in (_MATCH, _SUBSTITUTE):
+            operations.append((names[move], i - 1, j - 1))
+        elif move == _HYP_WORD:
+            operations.append(("delete", i - 1, -1))
+        else:
+            operations.append(("insert", -1, j - 1))
+    return EditTrace(tuple(shifts), tuple(hyp), tuple(operations))
 
 
 _SEQUENCES = "hypotheses and references must be sequences (of str, of lists of str)"

@@ -205,7 +205,7 @@ class Metric:
         hyps = check_hypotheses(hypotheses)
         refs = self._references_for(len(hyps), references)
         self._check_system(hyps)
-        stats = corpus_statistics(hyps, refs, options, DEFAULT_THREADS)
+        stats = corpus_statistics(hyps, refs, options=options, threads=DEFAULT_THREADS)
         result = score_statistics(stats, options)
         # sacreBLEU resamples only when n_bootstrap > 1 (0 and 1 are a plain score); a bool, a
         # float or a string is named here rather than compared

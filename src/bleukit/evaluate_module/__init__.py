@@ -39,7 +39,7 @@ def metric_path(name: str = "bleukit") -> str:
     ``evaluate.load("bleu")``.
 
     >>> import bleukit
-    >>> bleukit.metric_path().endswith("bleukit/metric/bleu_metric.py")
+    >>> bleukit.metric_path().endswith("bleukit/evaluate_module/bleu_metric.py")
     True
     """
     modules = _modules()

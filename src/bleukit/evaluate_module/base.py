@@ -3,7 +3,7 @@
 Imported by the module files (``bleu_metric.py`` and ``modules/*.py``), never by ``import
 bleukit``: it imports ``evaluate`` and ``datasets``. A module subclasses :class:`TextMetric`, says
 how its options are validated (:meth:`TextMetric.check_options`) and computes in ``_compute``. It
-imports this module (``from bleukit.metric import base``), not the class: ``evaluate.load`` takes
+imports this module (``from bleukit.evaluate_module import base``), not the class: ``evaluate.load`` takes
 the first ``evaluate.Metric`` subclass in the module's namespace as the metric.
 
 >>> [sorted(f) for f in text_features()]

@@ -59,7 +59,7 @@ REFS = [["The cat sat on the mat.", "A cat sat on the mat."], ["It rains today."
 
 def _hub_clone(tmp_path_factory) -> str:
     """A local clone of the Hub metric repo user/bleukit: exactly the files the Hub would serve."""
-    from bleukit.metric.hub import write_metric_repo
+    from bleukit.evaluate_module.hub import write_metric_repo
 
     return str(write_metric_repo(tmp_path_factory.mktemp("clone") / "bleukit", repo_id="user/bleukit"))
 
@@ -183,7 +183,7 @@ def test_options_go_through_bleu_options(offline_run):
 
 
 def test_repository_file_is_the_published_module():
-    from bleukit.metric.hub import MODULE_SOURCE
+    from bleukit.evaluate_module.hub import MODULE_SOURCE
 
     assert Path(METRIC).read_text(encoding="utf-8") == MODULE_SOURCE
 
@@ -196,7 +196,7 @@ def _front_matter(text: str) -> dict:
 
 
 def test_hub_metric_repo_files(tmp_path):
-    from bleukit.metric.hub import GRADIO_SDK_VERSION, write_metric_repo
+    from bleukit.evaluate_module.hub import GRADIO_SDK_VERSION, write_metric_repo
 
     out = write_metric_repo(tmp_path / "bleukit", repo_id="me/bleukit")
     card = (out / "README.md").read_text(encoding="utf-8")
@@ -223,7 +223,7 @@ def test_hub_metric_repo_files(tmp_path):
 def test_hub_metric_repo_widget_runs_from_its_own_folder(tmp_path):
     """The metric Space's app.py, run where the Space runs it (its folder first on sys.path, next
     to a bleukit.py that would shadow the package), scores through the installed package."""
-    from bleukit.metric.hub import write_metric_repo
+    from bleukit.evaluate_module.hub import write_metric_repo
 
     out = write_metric_repo(tmp_path / "bleukit")
     code = (
@@ -257,7 +257,7 @@ def test_hub_metric_repo_requirement_before_a_release(tmp_path):
     # written as the first line of requirements.txt (a valid pip requirement) and shown in the card.
     from packaging.requirements import Requirement
 
-    from bleukit.metric.__main__ import main
+    from bleukit.evaluate_module.__main__ import main
 
     url = "bleukit @ git+https://example.org/someone/bleukit@v0.1.0"
     assert main([str(tmp_path / "repo"), "--repo-id", "me/bleukit", "--requirement", url]) == 0
@@ -277,14 +277,14 @@ def test_hub_metric_repo_wheel_installs_and_scores_as_sacrebleu(tmp_path):
 
     from packaging.requirements import Requirement
 
-    from bleukit.metric.hub import write_metric_repo, write_pure_wheel
+    from bleukit.evaluate_module.hub import write_metric_repo, write_pure_wheel
 
     out = write_metric_repo(tmp_path / "bleukit", repo_id="me/bleukit")
     url = Requirement((out / "requirements.txt").read_text(encoding="utf-8").splitlines()[0]).url
     wheel = out / "wheels" / url.rsplit("/", 1)[1]
     assert wheel.read_bytes() == write_pure_wheel(tmp_path / "again").read_bytes()  # deterministic
     names = zipfile.ZipFile(wheel).namelist()
-    assert "bleukit/metric/modules/chrf.py" in names and "bleukit/schemas/cli-score.schema.json" in names
+    assert "bleukit/evaluate_module/modules/chrf.py" in names and "bleukit/schemas/cli-score.schema.json" in names
     target = tmp_path / "site"
     pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--target", str(target)]
     proc = subprocess.run([*pip, str(wheel)], capture_output=True, text=True, timeout=300)
@@ -345,7 +345,7 @@ def test_without_bleukit_evaluate_names_an_install_that_works(tmp_path, monkeypa
     command = message.split("using 'pip install ", 1)[1].rsplit("' for instance", 1)[0]
     assert shlex.split(command)[0] == "." and "clone" in command, message
     # the Space's module names the requirement its requirements.txt installs (the wheel it carries)
-    from bleukit.metric.hub import write_metric_repo
+    from bleukit.evaluate_module.hub import write_metric_repo
 
     monkeypatch.undo()
     space = write_metric_repo(tmp_path / "bleukit", repo_id="me/bleukit")

@@ -5,7 +5,7 @@ must carry the repository's name. That cannot be this repository's own layout fo
 ``bleukit`` (a ``bleukit.py`` at the root would shadow the package for ``app.py`` and the tests), so
 the metric repository is written from the installed package::
 
-    python -m bleukit.metric OUT_DIR --repo-id user/bleukit
+    python -m bleukit.evaluate_module OUT_DIR --repo-id user/bleukit
 
 writes ``OUT_DIR/bleukit.py`` (the same re-export as the repository's ``bleu_metric.py``),
 ``README.md`` (the metric card with its Space front matter), ``requirements.txt``, ``app.py``
@@ -37,7 +37,7 @@ __all__ = ["MODULE_SOURCE", "GRADIO_SDK_VERSION", "write_metric_repo", "write_pu
 #: The repository's top-level ``bleu_metric.py`` is this text (a test checks they are equal).
 MODULE_SOURCE = '''"""BLEU as an `evaluate` metric (bleukit, sacreBLEU-exact): the file a Space or Hub repo serves.
 
-The implementation ships inside the package (``bleukit/metric/bleu_metric.py``); this file only
+The implementation ships inside the package (``bleukit/evaluate_module/bleu_metric.py``); this file only
 re-exports its class, so both load paths run one implementation::
 
     evaluate.load("./bleu_metric.py")          # this file, bleukit installed
@@ -50,7 +50,7 @@ PyPI yet), so the comment names the install that works (``__all__`` tells linter
 point).
 """
 
-from bleukit.metric.bleu_metric import Bleu  # From: .  (in the root of a clone of bleukit)
+from bleukit.evaluate_module.bleu_metric import Bleu  # From: .  (in the root of a clone of bleukit)
 
 __all__ = ["Bleu"]
 '''
@@ -161,7 +161,7 @@ def write_pure_wheel(dest: Union[str, Path]) -> Path:
         if not path.is_file() or "__pycache__" in rel.parts or path.suffix in _COMPILED or path.name == "_no_native":
             continue
         files.append(("bleukit/" + rel.as_posix(), path.read_bytes()))
-    files.append(("bleukit/_no_native", b"a pure-Python wheel (bleukit.metric.hub.write_pure_wheel)\n"))
+    files.append(("bleukit/_no_native", b"a pure-Python wheel (bleukit.evaluate_module.hub.write_pure_wheel)\n"))
     info = f"bleukit-{__version__}.dist-info"
     requires = [r for r in (dist.requires or []) if "extra ==" not in r]
     meta = "".join(
@@ -174,7 +174,8 @@ def write_pure_wheel(dest: Union[str, Path]) -> Path:
         ]
     )
     files.append((f"{info}/METADATA", meta.encode("utf-8")))
-    wheel_info = "Wheel-Version: 1.0\nGenerator: bleukit.metric.hub\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    wheel_info = ("Wheel-Version: 1.0\nGenerator: bleukit.evaluate_module.hub\nRoot-Is-Purelib: true\n"
+                  "Tag: py3-none-any\n")
     files.append((f"{info}/WHEEL", wheel_info.encode("ascii")))
     entry_points = dist.read_text("entry_points.txt")
     if entry_points:

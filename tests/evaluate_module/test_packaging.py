@@ -37,7 +37,7 @@ def wheel(built_dist) -> Path:
 def test_wheel_ships_the_metric(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for module in ("__init__.py", "bleu_metric.py", "hub.py", "__main__.py"):
-        assert f"bleukit/metric/{module}" in names
+        assert f"bleukit/evaluate_module/{module}" in names
     assert "bleu_metric.py" not in names  # the repository's top-level file is not a package module
 
 
@@ -68,7 +68,7 @@ def test_metric_loads_from_the_unpacked_wheel_alone(wheel, tmp_path):
     # The Hub metric repository is written from the installed package too.
     out = tmp_path / "hub" / "bleukit"
     proc = subprocess.run(
-        [sys.executable, "-m", "bleukit.metric", str(out), "--repo-id", "me/bleukit"],
+        [sys.executable, "-m", "bleukit.evaluate_module", str(out), "--repo-id", "me/bleukit"],
         capture_output=True,
         text=True,
         env=env,
@@ -80,4 +80,4 @@ def test_metric_loads_from_the_unpacked_wheel_alone(wheel, tmp_path):
     # ... with the package it was written from as the pure-Python wheel the Space installs
     (bundled,) = (out / "wheels").iterdir()
     names = zipfile.ZipFile(bundled).namelist()
-    assert "bleukit/metric/bleu_metric.py" in names and not any(n.endswith(".so") for n in names)
+    assert "bleukit/evaluate_module/bleu_metric.py" in names and not any(n.endswith(".so") for n in names)

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 import evaluate
 
 from bleukit.compat import gleu
-from bleukit.metric.base import check_arrow_text, text_features
+from bleukit.evaluate_module.base import check_arrow_text, text_features
 
 _CITATION = """\
 @misc{wu2016googles,

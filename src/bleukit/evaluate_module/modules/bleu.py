@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional
 import evaluate
 
 from bleukit.compat import hf_evaluate
-from bleukit.metric.base import check_arrow_text, text_features
+from bleukit.evaluate_module.base import check_arrow_text, text_features
 
 _CITATION = """\
 @INPROCEEDINGS{Papineni02bleu:a,

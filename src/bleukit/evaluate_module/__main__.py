@@ -1,4 +1,4 @@
-"""``python -m bleukit.metric OUT_DIR [--name bleukit] [--repo-id user/bleukit] [--requirement REQ]``: write a
+"""``python -m bleukit.evaluate_module OUT_DIR [--name bleukit] [--repo-id user/bleukit] [--requirement REQ]``: write a
 Hub metric repo."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from .hub import write_metric_repo
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bleukit.metric", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bleukit.evaluate_module", description=__doc__)
     parser.add_argument("out_dir", help="folder to write the repository's files into")
     parser.add_argument("--name", default="bleukit", help="repository and module name (default: bleukit)")
     parser.add_argument("--repo-id", default=None, help="the Hub id users load, e.g. me/bleukit")

@@ -17,7 +17,7 @@ from typing import Any, Dict, List
 import evaluate
 
 from bleukit.chrf import corpus_chrf
-from bleukit.metric import base
+from bleukit.evaluate_module import base
 from bleukit.metrics.chrf.options import ChrfOptions
 
 _DEFAULTS = ChrfOptions()

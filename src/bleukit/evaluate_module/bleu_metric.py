@@ -7,7 +7,7 @@ This file ships inside the package, so a pip user loads it offline without the r
     bleu.compute(predictions=["The cat sat on the mat."], references=[["The cat sat on the mat."]])
 
 The repository's top-level ``bleu_metric.py`` (the Space / Hub layout) and a Hub metric repo
-written by ``python -m bleukit.metric`` only re-export the class defined here: one implementation.
+written by ``python -m bleukit.evaluate_module`` only re-export the class defined here: one implementation.
 ``evaluate`` copies a loaded file into its cache and imports it on its own, so everything this
 module needs comes from absolute imports of the installed ``bleukit``.
 
@@ -24,7 +24,7 @@ import bleukit.bleu as bleu_api
 from bleukit.defaults import DEFAULT_SEED
 
 # The module, not the class: evaluate.load takes the first evaluate.Metric subclass it finds here.
-from bleukit.metric import base
+from bleukit.evaluate_module import base
 from bleukit.metrics.bleu.options import BleuOptions
 from bleukit.tokenizers import TOKENIZERS
 

@@ -18,7 +18,7 @@ from typing import Any, Dict, List
 
 import evaluate
 
-from bleukit.metric import base
+from bleukit.evaluate_module import base
 from bleukit.metrics.ter.options import TerOptions
 from bleukit.ter import corpus_ter
 

@@ -126,7 +126,7 @@ def _without_types(result):
 
 
 def test_is_an_evaluate_metric_with_the_hub_card(run):
-    assert "evaluate.module.Metric" in run["class"] and "bleukit.metric.base.TextMetric" in run["class"]
+    assert "evaluate.module.Metric" in run["class"] and "bleukit.evaluate_module.base.TextMetric" in run["class"]
     assert "Snover" in run["citation"] and "Post, Matt" in run["citation"]
     assert "TER" in run["description"]
     for name in ("normalized", "ignore_punct", "support_zh_ja_chars", "case_sensitive"):

@@ -110,7 +110,7 @@ def run(tmp_path_factory):
 
 
 def test_is_an_evaluate_metric_with_the_hub_card(run):
-    assert "evaluate.module.Metric" in run["class"] and "bleukit.metric.base.TextMetric" in run["class"]
+    assert "evaluate.module.Metric" in run["class"] and "bleukit.evaluate_module.base.TextMetric" in run["class"]
     assert "Popovi" in run["citation"] and "Post, Matt" in run["citation"]
     assert "chrF++" in run["description"]
     for name in ("char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing"):
