@@ -263,7 +263,7 @@ LAYERS = (
     ("foundation", "version, defaults, lazy exports, the compiled kernels' loader, torch detection, "
                    "the JSON schemas", ("_version", "_lazy", "_stack", "_torch", "_native", "defaults", "schemas")),
     ("inputs", "checked hypotheses and references, tokenizers, the threads contract",
-     ("inputs", "tokenizers", "engine")),
+     ("inputs", "tokenizers", "engine", "testsets")),
     ("metrics", "the protocol; per metric its options, statistics table, extractor, formula and result",
      ("metrics",)),
     ("flow", "tables of corpora, streams, token ids and pairs; resampled sums without numpy",

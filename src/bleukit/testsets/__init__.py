@@ -1,0 +1,130 @@
+"""sacreBLEU's registered test sets, read from (and written to) sacreBLEU 2.6's cache layout.
+
+>>> ts = load("wmt17", "en-de")                     # doctest: +SKIP
+>>> ts.source[0], ts.references["ref"][0], ts.docids[0], ts.origlang[0]   # doctest: +SKIP
+>>> bleukit.corpus_bleu(hyps, ts.reference_streams)  # doctest: +SKIP
+
+:func:`load` gives a :class:`TestSet` (source, references by name, the references that score it,
+document ids, original languages, domains, system outputs); ``"wmt21,wmt22"`` concatenates sets and
+``origlang=``/``subset=`` filter documents as sacreBLEU's ``--origlang``/``--subset`` do. The cache
+is ``$SACREBLEU`` (default ``~/.sacrebleu``): see :mod:`bleukit.testsets.cache`; downloads:
+:mod:`bleukit.testsets.download`; the registry: :mod:`bleukit.testsets.registry`.
+
+>>> langpairs("wmt22")[:3]
+['cs-en', 'cs-uk', 'de-en']
+>>> "wmt22" in testsets_for_langpair("en-de")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from .cache import CacheError, cache_dir, field_lines, fieldnames, keep_mask, reference_fields
+from .registry import RegistryError, get, langpairs_for, testset_names
+
+__all__ = ["TestSet", "load", "testsets", "langpairs", "testsets_for_langpair", "fields", "description",
+           "citation", "cache_dir", "CacheError", "RegistryError"]
+
+
+@dataclass
+class TestSet:
+    """One pair of one or more registered test sets, its fields as lists of segments."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    langpair: str
+    #: every field by name (``src``, ``ref``/``ref:A``..., ``docid``, ``origlang``, ``genre``, ``domain``, systems)
+    fields: Dict[str, List[str]] = field(default_factory=dict)
+    #: the references that score it (a WMT XML set's default translators), by field name
+    reference_names: List[str] = field(default_factory=list)
+
+    @property
+    def source(self) -> List[str]:
+        return self.fields["src"]
+
+    @property
+    def references(self) -> Dict[str, List[str]]:
+        """Every reference stream, by field name (``ref``, ``ref:A``, ``ref:0``...)."""
+        return {k: v for k, v in self.fields.items() if k.startswith("ref")}
+
+    @property
+    def reference_streams(self) -> List[List[str]]:
+        """The streams sacreBLEU scores ``-t`` with, for ``corpus_bleu(hyps, ts.reference_streams)``."""
+        return [self.fields[k] for k in self.reference_names]
+
+    @property
+    def docids(self) -> Optional[List[str]]:
+        return self.fields.get("docid")
+
+    @property
+    def origlang(self) -> Optional[List[str]]:
+        return self.fields.get("origlang")
+
+    @property
+    def domain(self) -> Optional[List[str]]:
+        return self.fields.get("domain") or self.fields.get("genre")
+
+    @property
+    def systems(self) -> Dict[str, List[str]]:
+        """System outputs shipped with a WMT XML set, by system name."""
+        meta = {"src", "docid", "origlang", "genre", "domain"}
+        return {k: v for k, v in self.fields.items() if k not in meta and not k.startswith("ref")}
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+
+def load(name: str, langpair: str, origlang: Optional[str] = None, subset: Optional[str] = None,
+         offline: bool = False) -> TestSet:
+    """A test set's pair from the cache (downloaded and processed first when missing).
+
+    ``name`` may be a comma list (the sets concatenated, fields they all have). ``origlang`` keeps
+    documents of that original language (``non-xx``: all others), ``subset`` those whose
+    annotation (domain; ``country:XX`` for wmt18/wmt19) matches a regular expression.
+    """
+    names = name.split(",")
+    per_set = []
+    for one in names:
+        info = get(one)
+        fnames = fieldnames(info, langpair, offline=offline)
+        lines = field_lines(info, langpair, fnames, offline=offline)
+        data = dict(zip(fnames, lines))
+        if origlang is not None or subset is not None:
+            keep = keep_mask(info, langpair, origlang, subset, offline=offline)
+            data = {k: [s for s, ok in zip(v, keep) if ok] for k, v in data.items()}
+        per_set.append((data, reference_fields(info, langpair, offline=offline)))
+    common = [f for f in per_set[0][0] if all(f in d for d, _ in per_set)]
+    merged = {f: [s for d, _ in per_set for s in d[f]] for f in common}
+    refs = [f for f in per_set[0][1] if f in merged]
+    return TestSet(name=name, langpair=langpair, fields=merged, reference_names=refs)
+
+
+def testsets() -> List[str]:
+    """Every registered test set (sacreBLEU 2.6's 67 and bleukit's additions)."""
+    return testset_names()
+
+
+def langpairs(name: str) -> List[str]:
+    return langpairs_for(name)
+
+
+def testsets_for_langpair(langpair: str) -> List[str]:
+    """The test sets that have ``langpair`` in either direction."""
+    src, _, trg = langpair.partition("-")
+    return [n for n in testset_names() if f"{src}-{trg}" in langpairs_for(n) or f"{trg}-{src}" in langpairs_for(n)]
+
+
+def fields(name: str, langpair: str, offline: bool = False) -> List[str]:
+    """A pair's field names in sacreBLEU's order (references sorted, where 2.6's order is random)."""
+    return fieldnames(get(name), langpair, offline=offline)
+
+
+def description(name: str) -> str:
+    return get(name).description
+
+
+def citation(name: str) -> Optional[str]:
+    return get(name).citation
