@@ -2,7 +2,7 @@
 
 >>> ts = load("wmt17", "en-de")                     # doctest: +SKIP
 >>> ts.source[0], ts.references["ref"][0], ts.docids[0], ts.origlang[0]   # doctest: +SKIP
->>> bleukit.corpus_bleu(hyps, ts.reference_streams)  # doctest: +SKIP
+>>> bleukit.corpus_bleu(hyps, ts)                   # doctest: +SKIP
 
 :func:`load` gives a :class:`TestSet` (source, references by name, the references that score it,
 document ids, original languages, domains, system outputs); ``"wmt21,wmt22"`` concatenates sets and
@@ -54,6 +54,13 @@ class TestSet:
     def reference_streams(self) -> List[List[str]]:
         """The streams sacreBLEU scores ``-t`` with, for ``corpus_bleu(hyps, ts.reference_streams)``."""
         return [self.fields[k] for k in self.reference_names]
+
+    @property
+    def reference_entries(self) -> List[object]:
+        """The scoring references as one entry per segment (a string, or a list for several):
+        what bleukit's functions take, so ``bleukit.corpus_bleu(hyps, ts)`` scores against them."""
+        streams = self.reference_streams
+        return list(streams[0]) if len(streams) == 1 else [list(r) for r in zip(*streams)]
 
     @property
     def docids(self) -> Optional[List[str]]:
