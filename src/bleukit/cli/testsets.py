@@ -14,6 +14,7 @@ import argparse
 from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
 
 from ..testsets import cache as tcache
+from ..testsets import echo
 from ..testsets import registry
 from .io import CliError
 
@@ -93,7 +94,7 @@ def early(args: argparse.Namespace, out: IO, log: Any) -> Optional[int]:
                            f"{', '.join(pairs)}")
     if args.echo:
         for name in _sets(args):
-            _echo(name, args.langpair, args.echo, args.origlang, args.subset, out)
+            out.write(echo(name, args.langpair, args.echo, args.origlang, args.subset))
         return 0
     if args.tokenize == "none":
         log.warning("You are turning off BLEU's internal tokenizer presumably to supply your own tokenized files.")
@@ -117,30 +118,6 @@ def _list(args: argparse.Namespace, out: IO) -> None:
         names = registry.testset_names()
     for name in sorted(names):
         out.write(f"{name:<30}: {registry.get(name).description.strip()}\n")
-
-
-def _echo(name: str, langpair: str, requested: Sequence[str], origlang: Optional[str], subset: Optional[str],
-          out: IO) -> None:
-    info = registry.get(name)
-    names = tcache.fieldnames(info, langpair)
-    requested = list(requested)
-    if "all" in requested and len(requested) != 1:
-        raise CliError("Cannot use --echo all with other fields")
-    if "all" in requested:
-        requested = names
-    refs = [f for f in names if f.startswith("ref")]
-    if "ref" in requested and "ref" not in names and refs:
-        requested = [min(refs) if f == "ref" else f for f in requested]
-    for f in requested:
-        if f not in names:
-            hint = f" ('ref' also allowed, for {min(refs)})" if "ref" not in names and refs else ""
-            raise CliError(f"No such field {f} in test set {name} for language pair {langpair}; available fields: "
-                           f"{', '.join(names)}{hint}")
-    columns = tcache.field_lines(info, langpair, requested)
-    if origlang is not None or subset is not None:
-        keep = tcache.keep_mask(info, langpair, origlang, subset)
-        columns = [[s for s, ok in zip(col, keep) if ok] for col in columns]
-    out.write("".join("\t".join(row) + "\n" for row in zip(*columns)))
 
 
 def references(args: argparse.Namespace, log: Any) -> Tuple[List[str], List[List[str]]]:

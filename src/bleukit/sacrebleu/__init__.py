@@ -31,6 +31,14 @@ from . import compat, metrics, significance
 from .compat import corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu, sentence_chrf, sentence_ter
 from .metrics import BLEU, CHRF, TER
 
+
+def __getattr__(name: str):  # the test-set modules load the registry: imported on first use
+    if name in ("utils", "dataset"):
+        return importlib.import_module(f"{__name__}.{name}")
+    if name == "DATASETS":
+        return importlib.import_module(f"{__name__}.dataset").DATASETS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "BLEU",
     "CHRF",
@@ -46,6 +54,9 @@ __all__ = [
     "compat",
     "metrics",
     "significance",
+    "utils",
+    "dataset",
+    "DATASETS",
     "__version__",
 ]
 
@@ -63,6 +74,8 @@ _MODULES = (
     "metrics.ter",
     "tokenizers",
     "tokenizers.tokenizer_ter",
+    "utils",
+    "dataset",
 )
 
 

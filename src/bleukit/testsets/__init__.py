@@ -19,12 +19,12 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from .cache import CacheError, cache_dir, field_lines, fieldnames, keep_mask, reference_fields
 from .registry import RegistryError, get, langpairs_for, testset_names
 
-__all__ = ["TestSet", "load", "testsets", "langpairs", "testsets_for_langpair", "fields", "description",
+__all__ = ["TestSet", "load", "echo", "testsets", "langpairs", "testsets_for_langpair", "fields", "description",
            "citation", "cache_dir", "CacheError", "RegistryError"]
 
 
@@ -135,3 +135,30 @@ def description(name: str) -> str:
 
 def citation(name: str) -> Optional[str]:
     return get(name).citation
+
+
+def echo(name: str, langpair: str, requested: Sequence[str], origlang: Optional[str] = None,
+         subset: Optional[str] = None, offline: bool = False) -> str:
+    """sacreBLEU's ``--echo``: the requested fields of one test set's pair, tab-separated, a line per
+    segment (``all``: every field; ``ref``: the smallest ``ref:*`` where there is no ``ref``).
+    An unknown field is a :class:`RegistryError` naming the available ones."""
+    info = get(name)
+    names = fieldnames(info, langpair, offline=offline)
+    wanted = list(requested)
+    if "all" in wanted and len(wanted) != 1:
+        raise RegistryError("Cannot use --echo all with other fields")
+    if "all" in wanted:
+        wanted = names
+    refs = [f for f in names if f.startswith("ref")]
+    if "ref" in wanted and "ref" not in names and refs:
+        wanted = [min(refs) if f == "ref" else f for f in wanted]
+    for f in wanted:
+        if f not in names:
+            hint = f" ('ref' also allowed, for {min(refs)})" if "ref" not in names and refs else ""
+            raise RegistryError(f"No such field {f} in test set {name} for language pair {langpair}; available "
+                                f"fields: {', '.join(names)}{hint}")
+    columns = field_lines(info, langpair, wanted, offline=offline)
+    if origlang is not None or subset is not None:
+        keep = keep_mask(info, langpair, origlang, subset, offline=offline)
+        columns = [[s for s, ok in zip(col, keep) if ok] for col in columns]
+    return "".join("\t".join(row) + "\n" for row in zip(*columns))
