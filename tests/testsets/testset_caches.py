@@ -80,7 +80,7 @@ def _xml(pair: str, src: List[str], refs: Dict[str, List[str]], systems: Dict[st
         out.append(f"  <doc {attrs}>")
         ids = range(start, min(start + per_doc, len(src)))
 
-        def block(tag: str, extra: str, lines: List[str], skip=()):
+        def block(tag: str, extra: str, lines: List[str], skip=(), ids=ids):
             out.append(f"    <{tag} {extra}>")
             out.append("      <p>")
             for i in ids:

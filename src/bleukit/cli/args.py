@@ -1,8 +1,9 @@
 """The command line's arguments: sacreBLEU 2.6's, with the same names, defaults and exit codes.
 
 Each metric package adds its own argument group (its ``cli`` module, see :mod:`bleukit.metrics`).
-Options sacreBLEU has for things bleukit does not do (the options of a metric bleukit lacks) are parsed as sacreBLEU parses them, so that :func:`unsupported` can name
-them in a one-line error.
+Options sacreBLEU has for things bleukit does not do (the options of a metric bleukit lacks)
+are parsed as sacreBLEU parses them, so that :func:`unsupported` can name them in a one-line
+error. The test-set options (``-t``, ``--echo``, ...) are :mod:`.testsets`'.
 
 >>> args = build_parser().parse_args(["ref.txt", "-i", "hyp.txt", "-tok", "intl", "-b"])
 >>> args.refs, args.input, args.tokenize, args.score_only, unsupported(args)

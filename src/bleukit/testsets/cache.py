@@ -79,27 +79,27 @@ def _static_fieldnames(info: TestSetInfo, langpair: str) -> List[str]:
     if info.format in ("sgml", "sgml+txt", "iwslt"):
         fields = ["src"] + (["ref"] if len(files) == 2 else [f"ref:{i}" for i in range(len(files) - 1)])
         return fields + (["docid", "genre", "origlang"] if info.has_meta else [])
-    if info.format == "jsonl":
-        from .wmt25 import fieldnames as wmt25_fields
-
-        return wmt25_fields(langpair)
     return ["src", "ref"]
 
 
 def fieldnames(info: TestSetInfo, langpair: str, root: Optional[str] = None, offline: bool = False) -> List[str]:
     """The pair's fields in sacreBLEU's order (WMT XML: from a manifest bleukit wrote, else the raw file)."""
     _check_pair(info, langpair)
-    if info.format != "wmtxml":
+    if info.format not in ("wmtxml", "jsonl"):
         return _static_fieldnames(info, langpair)
     manifest = _read_manifest(info, langpair, root)
     if manifest is not None:
         return list(manifest["fields"])
+    if info.format == "jsonl":
+        return list(_raw_text_fields(info, langpair, root, offline))
     return list(xml_fields(info, langpair, root, offline))
 
 
 def reference_fields(info: TestSetInfo, langpair: str, root: Optional[str] = None,
                      offline: bool = False) -> List[str]:
     """The fields that score the pair: every ``ref*`` field, or a WMT XML pair's default translators."""
+    if info.format == "jsonl":
+        return [f for f in fieldnames(info, langpair, root, offline) if f.startswith("ref")]
     if info.format == "wmtxml":
         allowed = [formats.ref_field(t) for t in info.pair_refs(langpair)]
         present = [f for f in allowed if _nonempty(processed_path(info.name, langpair, f, root))]

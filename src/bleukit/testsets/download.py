@@ -24,8 +24,8 @@ from typing import Iterator, List, Optional, Sequence
 
 from .registry import TestSetInfo
 
-__all__ = ["CacheError", "ensure_raw", "archive_name", "md5sum", "download", "extract", "file_lock",
-           "OFFLINE_ENVIRONMENT_VARIABLE", "TIMEOUT_S"]
+__all__ = ["CacheError", "ensure_raw", "archive_name", "md5sum", "checksum", "GIT_BLOB_PREFIX", "download",
+           "extract", "file_lock", "OFFLINE_ENVIRONMENT_VARIABLE", "TIMEOUT_S"]
 
 OFFLINE_ENVIRONMENT_VARIABLE = "BLEUKIT_TESTSETS_OFFLINE"
 #: seconds a connection may stay silent
@@ -48,6 +48,21 @@ def md5sum(path: str) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
+
+
+GIT_BLOB_PREFIX = "git-blob-sha1:"
+
+
+def checksum(path: str, expected: str) -> str:
+    """The file's checksum of the kind ``expected`` names: an md5, or ``git-blob-sha1:<id>`` (the id
+    ``git hash-object`` gives the file, as a repository pins it), in the same notation."""
+    if not expected.startswith(GIT_BLOB_PREFIX):
+        return md5sum(path)
+    h = hashlib.sha1(b"blob %d\0" % os.path.getsize(path))
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return GIT_BLOB_PREFIX + h.hexdigest()
 
 
 @contextmanager
@@ -92,7 +107,7 @@ def download(url: str, dest: str, md5: Optional[str]) -> None:
         if expected is not None and expected.isdigit() and int(expected) != size:
             raise CacheError(f"download of {url} was cut short ({size} of {expected} bytes); run again")
         if md5 is not None:
-            got = md5sum(tmp)
+            got = checksum(tmp, md5)
             if got != md5:
                 raise CacheError(f"md5 of {url} is {got}, expected {md5}: the download is corrupt or the file "
                                  "changed upstream; nothing was kept")
@@ -122,7 +137,7 @@ def extract(archive: str, dest_dir: str) -> None:
 
             with tarfile.open(archive) as t:
                 try:
-                    t.extractall(tmp, filter="data")  # type: ignore[call-arg]
+                    t.extractall(tmp, filter="data")
                 except TypeError:  # pragma: no cover - Pythons before the filter argument
                     t.extractall(tmp)
         for folder, _, files in os.walk(tmp):
@@ -139,7 +154,7 @@ def extract(archive: str, dest_dir: str) -> None:
 def _verify_cached(path: str, md5: Optional[str]) -> None:
     if md5 is None or path in _VERIFIED:
         return
-    got = md5sum(path)
+    got = checksum(path, md5)
     if got != md5:
         raise CacheError(f"md5 of the cached {path} is {got}, expected {md5}: it is truncated or not the "
                          "registered file; remove it and run again")

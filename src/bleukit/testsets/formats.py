@@ -132,8 +132,8 @@ def wmt_xml_fields(path: str) -> "OrderedDict[str, List[Optional[str]]]":
             for t in translators:
                 refs[ref_field(t)].append(by_translator.get(t, {}).get(seg_id, ""))
             src.append(src_segs[seg_id])
-            for system, sents in hyps.items():
-                systems.setdefault(str(system), []).append(sents[seg_id])
+            for system, hyp in hyps.items():
+                systems.setdefault(str(system), []).append(hyp[seg_id])
             docids.append(doc.attrib["id"])
             origlangs.append(doc.attrib["origlang"])
             domains.append(doc.get("domain"))

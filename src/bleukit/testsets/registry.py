@@ -22,7 +22,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 __all__ = ["TestSetInfo", "get", "testset_names", "langpairs_for", "subsets", "SACREBLEU_TESTSETS",
            "EXTRA_ENVIRONMENT_VARIABLE", "RegistryError"]
@@ -131,7 +131,7 @@ class _SacrebleuNames:
     def __len__(self) -> int:
         return len(self._names())
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[str]:
         return iter(self._names())
 
     def __contains__(self, name: object) -> bool:
