@@ -262,7 +262,7 @@ def room_graph(edges: Dict[str, Set[str]]) -> Dict[str, Set[str]]:
 LAYERS = (
     ("foundation", "version, defaults, lazy exports, the compiled kernels' loader, torch detection, "
                    "the JSON schemas", ("_version", "_lazy", "_stack", "_torch", "_native", "defaults", "schemas")),
-    ("inputs", "checked hypotheses and references, tokenizers, the threads contract",
+    ("inputs", "checked hypotheses and references, tokenizers, the threads contract, sacreBLEU's test sets",
      ("inputs", "tokenizers", "engine", "testsets")),
     ("metrics", "the protocol; per metric its options, statistics table, extractor, formula and result",
      ("metrics",)),

@@ -166,7 +166,9 @@ def detail(system: List[str], refs: List[List[str]], metrics: Sequence[Any], arg
            colors: Any, out: IO) -> None:
     """``-d``: one row per original language × domain (or country), the full system and references."""
     from ..pipeline import corpus_result
-    from .commands import reference_entries
+
+    def reference_entries(streams: List[List[str]]) -> List[Any]:  # one entry per segment
+        return streams[0] if len(streams) == 1 else list(zip(*streams))
 
     sets = [registry.get(n) for n in _sets(args)]
     if args.origlang:
