@@ -106,6 +106,7 @@ def test_model_from_environment_variable_and_argument(sacrebleu_dir, monkeypatch
 
 def test_missing_model_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    monkeypatch.setenv("BLEUKIT_TESTSETS_OFFLINE", "1")  # a missing model is downloaded otherwise
     monkeypatch.delenv("BLEUKIT_SPM_MODEL_FLORES200", raising=False)
     with pytest.raises(FileNotFoundError, match="BLEUKIT_SPM_MODEL_FLORES200"):
         bleukit.corpus_bleu(["a"], ["a"], tokenize="flores200")
@@ -149,6 +150,7 @@ def test_command_line_without_a_model_says_where_to_put_it(monkeypatch, tmp_path
     from bleukit.cli import main as bleukit_main
 
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    monkeypatch.setenv("BLEUKIT_TESTSETS_OFFLINE", "1")  # a missing model is downloaded otherwise
     monkeypatch.delenv("BLEUKIT_SPM_MODEL_FLORES200", raising=False)
     (tmp_path / "f").write_text("a\n", encoding="utf-8")
     err = io.StringIO()

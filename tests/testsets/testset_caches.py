@@ -27,10 +27,11 @@ from shared_data import SHARED_DATA, read_lines
 #: (2.6's order depends on the seed; bleukit sorts them)
 ORACLE_HASH_SEED = "5"
 N = 120  # segments per set: enough documents, a fast oracle
+_SIZE = [N]  # what build(n=...) asks for (the benchmark takes whole files)
 
 
-def _lines(folder: str, name: str, n: int = N) -> List[str]:
-    return read_lines(SHARED_DATA / folder / name)[:n]
+def _lines(folder: str, name: str, n: int = 0) -> List[str]:
+    return read_lines(SHARED_DATA / folder / name)[: n or _SIZE[0]]
 
 
 def _tgz(path: Path, files: Dict[str, bytes]) -> None:
@@ -140,9 +141,10 @@ def archives() -> Dict[str, Dict[str, Dict[str, bytes]]]:
     return {"wmt17": _wmt17(Path()), "wmt22": _wmt22(), "mtnt2019": _mtnt(), "multi30k/2016": _multi30k()}
 
 
-def build(root: Path, extract: bool = True) -> Path:
-    """A raw cache at ``root`` (archives, extracted unless ``extract`` is false) and the extra
-    registry with the archives' md5s at ``root/../extra.json``; returns the extra registry's path."""
+def build(root: Path, extract: bool = True, n: int = N) -> Path:
+    """A raw cache at ``root`` (archives, extracted unless ``extract`` is false) of ``n`` segments
+    per set and the extra registry with the archives' md5s next to it; returns the registry's path."""
+    _SIZE[0] = n
     registry = json.loads((Path(__file__).resolve().parents[2] / "src" / "bleukit" / "testsets" /
                            "registry.json").read_text(encoding="utf-8"))["testsets"]
     extra = {}

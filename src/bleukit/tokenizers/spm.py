@@ -1,9 +1,12 @@
 """SentencePiece tokenizers of spBLEU: ``flores101`` and ``flores200`` (extra ``bleukit[spm]``).
 
-sacreBLEU downloads the model file on first use, which cannot work offline; here the file is
-given: ``model_file=``, or the environment variable ``BLEUKIT_SPM_MODEL_FLORES101`` /
-``BLEUKIT_SPM_MODEL_FLORES200``, or else the copy sacreBLEU keeps in its cache
-(``$SACREBLEU/models/``, default ``~/.sacrebleu/models/``) when one is there. With the same model
+The model file is ``model_file=``, or the environment variable ``BLEUKIT_SPM_MODEL_FLORES101`` /
+``BLEUKIT_SPM_MODEL_FLORES200``, or else the copy in sacreBLEU's cache (``$SACREBLEU/models/``,
+default ``~/.sacrebleu/models/``), downloaded there as sacreBLEU does when it is missing (locked,
+atomic; ``BLEUKIT_TESTSETS_OFFLINE=1`` forbids it). sacreBLEU pins no checksum for these models, so
+the cache records the SHA-256 of the copy the first time bleukit downloads or reads it
+(``<model>.bleukit-sha256``) and every later load is checked against it: a truncated or replaced
+model is an error, not a different score. With the same model
 file the tokens are sacreBLEU's (``" ".join(EncodeAsPieces(line))``). The compiled kernel does not
 implement them, so statistics come from the Python engine.
 
@@ -57,13 +60,50 @@ def spm_model_path(name: str, model_file: Optional[str] = None) -> str:
         return from_env
     sacrebleu_dir = os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
     cached = os.path.join(sacrebleu_dir, "models", os.path.basename(url))
-    if os.path.isfile(cached):
-        return cached
-    raise FileNotFoundError(
-        f"tokenize={name!r} needs its SentencePiece model file, which bleukit never downloads: "
-        f"download {url} once and set {env}=/path/to/file (or pass model_file=, or leave sacreBLEU's "
-        f"copy at {cached})"
-    )
+    if not os.path.isfile(cached):
+        from ..testsets.download import CacheError, download, file_lock
+
+        try:
+            with file_lock(f"{cached}.lock"):
+                if not os.path.isfile(cached):
+                    download(url, cached, None)
+        except CacheError as err:
+            raise FileNotFoundError(
+                f"tokenize={name!r} needs its SentencePiece model file ({err}): set {env}=/path/to/file "
+                f"(or pass model_file=, or put the file at {cached})"
+            ) from None
+    _check_recorded(cached)
+    return cached
+
+
+def _sha256(path: str) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _check_recorded(path: str) -> None:
+    """The model's SHA-256 against the one recorded at its first use (recorded now if none is)."""
+    record = f"{path}.bleukit-sha256"
+    digest = _sha256(path)
+    try:
+        with open(record, encoding="ascii") as f:
+            expected = f.read().strip()
+    except OSError:
+        tmp = f"{record}.tmp{os.getpid()}"
+        with open(tmp, "w", encoding="ascii") as f:
+            f.write(digest + "\n")
+        os.replace(tmp, record)
+        return
+    if digest != expected:
+        raise FileNotFoundError(
+            f"{path} is not the model first used (SHA-256 {digest}, recorded {expected} in {record}): it is "
+            "truncated or replaced; remove both files to download it again"
+        )
 
 
 class TokenizerSPM(Tokenizer):
