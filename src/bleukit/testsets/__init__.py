@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
 from .cache import CacheError, cache_dir, field_lines, fieldnames, keep_mask, reference_fields
@@ -28,18 +27,23 @@ __all__ = ["TestSet", "load", "echo", "testsets", "langpairs", "testsets_for_lan
            "citation", "cache_dir", "CacheError", "RegistryError"]
 
 
-@dataclass
 class TestSet:
     """One pair of one or more registered test sets, its fields as lists of segments."""
 
     __test__ = False  # not a pytest test class
 
-    name: str
-    langpair: str
-    #: every field by name (``src``, ``ref``/``ref:A``..., ``docid``, ``origlang``, ``genre``, ``domain``, systems)
-    fields: Dict[str, List[str]] = field(default_factory=dict)
-    #: the references that score it (a WMT XML set's default translators), by field name
-    reference_names: List[str] = field(default_factory=list)
+    def __init__(self, name: str, langpair: str, fields: Optional[Dict[str, List[str]]] = None,
+                 reference_names: Optional[List[str]] = None) -> None:
+        self.name = name
+        self.langpair = langpair
+        #: every field by name (``src``, ``ref``/``ref:A``..., ``docid``, ``origlang``, ``genre``,
+        #: ``domain``, systems)
+        self.fields: Dict[str, List[str]] = dict(fields or {})
+        #: the references that score it (a WMT XML set's default translators), by field name
+        self.reference_names: List[str] = list(reference_names or [])
+
+    def __repr__(self) -> str:
+        return f"TestSet({self.name!r}, {self.langpair!r}, {len(self)} segments, fields {list(self.fields)})"
 
     @property
     def source(self) -> List[str]:

@@ -16,9 +16,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 from contextlib import contextmanager
 from typing import Iterator, List, Optional, Sequence
 
@@ -43,6 +41,8 @@ def archive_name(info: TestSetInfo, url: str) -> str:
 
 
 def md5sum(path: str) -> str:
+    import hashlib  # here, as shutil: a run that reads the cache needs neither
+
     h = hashlib.md5()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -58,6 +58,8 @@ def checksum(path: str, expected: str) -> str:
     ``git hash-object`` gives the file, as a repository pins it), in the same notation."""
     if not expected.startswith(GIT_BLOB_PREFIX):
         return md5sum(path)
+    import hashlib
+
     h = hashlib.sha1(b"blob %d\0" % os.path.getsize(path))
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -91,6 +93,7 @@ def download(url: str, dest: str, md5: Optional[str]) -> None:
     """``url`` → ``dest``, complete and with the expected md5, or an error and no ``dest``."""
     if os.environ.get(OFFLINE_ENVIRONMENT_VARIABLE) == "1":
         raise CacheError(f"{dest} is missing and {OFFLINE_ENVIRONMENT_VARIABLE}=1: {_fill_by_hand(url, dest, md5)}")
+    import shutil
     import urllib.error
     import urllib.request
 
@@ -123,6 +126,8 @@ def _is_archive(path: str) -> bool:
 
 def extract(archive: str, dest_dir: str) -> None:
     """Extract a ``.tar.gz``/``.tgz``/``.zip`` into ``dest_dir`` through a temporary folder."""
+    import shutil
+
     tmp = os.path.join(dest_dir, f".extract{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)

@@ -20,37 +20,41 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
 __all__ = ["TestSetInfo", "get", "testset_names", "langpairs_for", "subsets", "SACREBLEU_TESTSETS",
            "EXTRA_ENVIRONMENT_VARIABLE", "RegistryError"]
 
 EXTRA_ENVIRONMENT_VARIABLE = "BLEUKIT_TESTSETS_EXTRA"
-_HERE = Path(__file__).resolve().parent
+_HERE = os.path.dirname(os.path.abspath(__file__))  # (pathlib costs a command-line run ~5 ms)
 
 
 class RegistryError(Exception):
     """An unknown test set or language pair (the command line prints it as one line)."""
 
 
-@dataclass(frozen=True)
 class TestSetInfo:
-    """One registered test set: what its raw files are and where they come from."""
+    """One registered test set: what its raw files are and where they come from (read-only by
+    convention; a plain class: ``dataclasses`` would cost every command-line run ~20 ms to import)."""
 
     __test__ = False  # not a pytest test class
+    __slots__ = ("name", "format", "data", "md5", "description", "citation", "langpairs", "refs")
 
-    name: str
-    format: str  #: sgml, sgml+txt, iwslt, wmtxml, tsv, txt, or jsonl (WMT25)
-    data: List[str]
-    md5: List[Optional[str]]
-    description: str
-    citation: Optional[str]
-    #: pair -> the raw files (source first), or for WMT XML pairs that name their references
-    #: ``{"path": ..., "refs": [...]}``
-    langpairs: Dict[str, Any]
-    refs: List[str] = field(default_factory=list)  #: the WMT XML set's default references (translators)
+    def __init__(self, name: str, format: str, data: List[str], md5: List[Optional[str]], description: str,
+                 citation: Optional[str], langpairs: Dict[str, Any], refs: Optional[List[str]] = None) -> None:
+        self.name = name
+        self.format = format  #: sgml, sgml+txt, iwslt, wmtxml, tsv, txt, or jsonl (WMT25)
+        self.data = data
+        self.md5 = md5
+        self.description = description
+        self.citation = citation
+        #: pair -> the raw files (source first), or for WMT XML pairs that name their references
+        #: ``{"path": ..., "refs": [...]}``
+        self.langpairs = langpairs
+        self.refs = list(refs or [])  #: the WMT XML set's default references (translators)
+
+    def __repr__(self) -> str:
+        return f"TestSetInfo({self.name!r}, format={self.format!r})"
 
     def pair_path(self, langpair: str) -> str:
         """The raw file of a pair's source (the one file of a WMT XML pair)."""
@@ -75,7 +79,7 @@ def _load() -> Dict[str, Any]:
     key = os.environ.get(EXTRA_ENVIRONMENT_VARIABLE, "")
     if _CACHE.get("key") == key and "sets" in _CACHE:
         return _CACHE
-    with open(_HERE / "registry.json", encoding="utf-8") as f:
+    with open(os.path.join(_HERE, "registry.json"), encoding="utf-8") as f:
         data = json.load(f)
     sets: Dict[str, TestSetInfo] = {}
     raw_sets = dict(data["testsets"])
