@@ -72,6 +72,7 @@ _MODULES = (
     "metrics.bleu",
     "metrics.chrf",
     "metrics.ter",
+    "metrics.helpers",
     "tokenizers",
     "tokenizers.tokenizer_ter",
     "utils",
