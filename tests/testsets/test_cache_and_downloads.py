@@ -247,3 +247,13 @@ def test_api_fields_filters_and_concatenation(filled):
     assert bleukit.corpus_bleu(hyps, t).score == expected > 0
     assert bleukit.corpus_chrf(hyps, t).score == sacrebleu_corpus_bleu.__globals__["corpus_chrf"](
         hyps, t.reference_streams).score
+
+
+def test_cached_archive_without_its_files_is_extracted(cache, monkeypatch):
+    """sacreBLEU 2.6 extracts only right after a download: an archive alone is never unpacked."""
+    monkeypatch.setenv("BLEUKIT_TESTSETS_EXTRA", str(testset_caches.build(cache, extract=False)))
+    monkeypatch.setenv("BLEUKIT_TESTSETS_OFFLINE", "1")
+    assert not (cache / "wmt22" / "raw" / "wmt22-news-systems-1.1").exists()
+    assert len(ts.load("wmt22", "de-en")) == testset_caches.N - 1
+    assert (cache / "wmt22" / "raw" / "wmt22-news-systems-1.1" / "xml" / "wmttest2022.de-en.all.xml").exists()
+    assert not [p for p in (cache / "wmt22" / "raw").iterdir() if p.name.startswith(".extract")]

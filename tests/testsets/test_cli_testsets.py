@@ -71,6 +71,12 @@ CASES: List[List[str]] = [
     ["-t", "wmt22", "-l", "en-zh", "-i", "hypzh", "-f", "text"],
     ["-t", "wmt22", "-l", "cs-en", "--echo", "all"],
     ["-t", "wmt22", "-l", "cs-en", "-i", "hypcs", "-b"],
+    # SGML with sacreBLEU's country/domain annotations (wmt19)
+    ["-t", "wmt19", "-l", "de-en", "-i", "hyp19", "-d", "-m", "bleu", "chrf"],
+    ["-t", "wmt19", "-l", "de-en", "-i", "hyp19", "--subset", "country:US", "-b"],
+    ["-t", "wmt19", "-l", "de-en", "-i", "hyp19", "--subset", "politics", "--origlang", "de", "-f", "text"],
+    ["-t", "wmt19", "-l", "de-en", "--echo", "docid", "src", "--subset", "world"],
+    ["-t", "wmt19", "-l", "de-en", "-i", "hyp19", "-d", "--subset", "crime"],
     # TSV and plain text
     ["-t", "mtnt2019", "-l", "en-fr", "--echo", "src", "ref"],
     ["-t", "mtnt2019", "-l", "en-fr", "-i", "hypmtnt", "-m", "bleu", "chrf"],
@@ -122,6 +128,7 @@ def _write_hyps(work: Path) -> None:
                       if k != 4],
             "hypcs": [s for k, s in enumerate(read_lines(SHARED_DATA / "wmt22-de-en" / "hyp.LT22.en")[:60])
                       if k != 4],
+            "hyp19": read_lines(SHARED_DATA / "wmt22-de-en" / "hyp.JDExploreAcademy.en")[:n],
             "hypmtnt": read_lines(SHARED_DATA / "kftt-en-ja" / "ref.ja")[1:n + 1]}
     hyps["hyp17aa"] = hyps["hyp17a"] * 2
     for name, lines in hyps.items():

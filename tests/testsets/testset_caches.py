@@ -18,7 +18,7 @@ import os
 import shutil
 import tarfile
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from shared_data import SHARED_DATA, read_lines
@@ -43,11 +43,13 @@ def _tgz(path: Path, files: Dict[str, bytes]) -> None:
             tar.addfile(info, io.BytesIO(data))
 
 
-def _sgml(kind: str, lines: List[str], docs: List[Dict[str, str]], per_doc: int) -> bytes:
+def _sgml(kind: str, lines: List[str], docs: List[Dict[str, str]], per_doc: int,
+          docids: Sequence[str] = ()) -> bytes:
     out = [f'<{kind}set setid="newstest2017" srclang="any">']
     for d, start in enumerate(range(0, len(lines), per_doc)):
         attrs = docs[d % len(docs)]
-        out.append("<doc " + " ".join(f'{k}="{v}"' for k, v in attrs.items()) + f' docid="doc{d}">')
+        docid = docids[d % len(docids)] if docids else f"doc{d}"
+        out.append("<doc " + " ".join(f'{k}="{v}"' for k, v in attrs.items()) + f' docid="{docid}">')
         out.append("<p>")
         for k, line in enumerate(lines[start:start + per_doc], start + 1):
             text = escape(line)
@@ -67,6 +69,18 @@ def _wmt17(root: Path) -> Dict[str, Dict[str, bytes]]:
             {"sysid": "ref", "genre": "blog", "origlang": "de"}]
     return {"wmt17.test.tgz": {"test/newstest2017-ende-src.en.sgm": _sgml("src", src, docs, 13),
                                "test/newstest2017-ende-ref.de.sgm": _sgml("ref", ref, docs, 13)}}
+
+
+def _wmt19() -> Dict[str, Dict[str, bytes]]:
+    """wmt19 de-en with the document ids of sacreBLEU's country/domain annotations (--subset, -d)."""
+    registry = json.loads((Path(__file__).resolve().parents[2] / "src" / "bleukit" / "testsets" /
+                           "registry.json").read_text(encoding="utf-8"))
+    docids = list(registry["subsets"]["wmt19"])[:12] + ["not.annotated.1"]
+    src = _lines("wmt22-de-en", "hyp.LT22.en")
+    ref = _lines("wmt22-de-en", "ref.A.en")
+    docs = [{"sysid": "ref", "origlang": "de"}, {"sysid": "ref", "origlang": "en"}]
+    return {"wmt19.test.tgz": {"sgm/newstest2019-deen-src.de.sgm": _sgml("src", src, docs, 9, docids),
+                               "sgm/newstest2019-deen-ref.en.sgm": _sgml("ref", ref, docs, 9, docids)}}
 
 
 def _xml(pair: str, src: List[str], refs: Dict[str, List[str]], systems: Dict[str, List[str]],
@@ -138,7 +152,7 @@ def _multi30k() -> Dict[str, Dict[str, bytes]]:
 
 #: set -> archive name -> {member: bytes}
 def archives() -> Dict[str, Dict[str, Dict[str, bytes]]]:
-    return {"wmt17": _wmt17(Path()), "wmt22": _wmt22(), "mtnt2019": _mtnt(), "multi30k/2016": _multi30k()}
+    return {"wmt17": _wmt17(Path()), "wmt19": _wmt19(), "wmt22": _wmt22(), "mtnt2019": _mtnt(), "multi30k/2016": _multi30k()}
 
 
 def build(root: Path, extract: bool = True, n: int = N) -> Path:
