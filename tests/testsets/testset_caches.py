@@ -62,7 +62,7 @@ def _sgml(kind: str, lines: List[str], docs: List[Dict[str, str]], per_doc: int,
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
-def _wmt17(root: Path) -> Dict[str, Dict[str, bytes]]:
+def _wmt17() -> Dict[str, Dict[str, bytes]]:
     src = _lines("wmt17-en-de", "hyp.online-A.0.de")
     ref = _lines("wmt17-en-de", "ref.de")
     docs = [{"sysid": "ref", "genre": "news", "origlang": "en"}, {"sysid": "ref", "genre": "news", "origlang": "de"},
@@ -152,7 +152,8 @@ def _multi30k() -> Dict[str, Dict[str, bytes]]:
 
 #: set -> archive name -> {member: bytes}
 def archives() -> Dict[str, Dict[str, Dict[str, bytes]]]:
-    return {"wmt17": _wmt17(Path()), "wmt19": _wmt19(), "wmt22": _wmt22(), "mtnt2019": _mtnt(), "multi30k/2016": _multi30k()}
+    return {"wmt17": _wmt17(), "wmt19": _wmt19(), "wmt22": _wmt22(), "mtnt2019": _mtnt(),
+            "multi30k/2016": _multi30k()}
 
 
 def build(root: Path, extract: bool = True, n: int = N) -> Path:
