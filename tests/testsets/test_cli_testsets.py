@@ -94,6 +94,7 @@ CASES: List[List[str]] = [
     [*_W17, "ref17", "-i", "hyp17a"],
     [*_W17, "-nr", "2", "-i", "hyp17a"],
     ["--download", "wmt17", "-l", "en-de"],
+    ["ref17", "-i", "hyp17a", "-d"],  # -d without -t: sacreBLEU's "No subset information" line
 ]
 
 
