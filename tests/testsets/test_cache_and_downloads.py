@@ -247,6 +247,12 @@ def test_api_fields_filters_and_concatenation(filled):
     assert bleukit.corpus_bleu(hyps, t).score == expected > 0
     assert bleukit.corpus_chrf(hyps, t).score == sacrebleu_corpus_bleu.__globals__["corpus_chrf"](
         hyps, t.reference_streams).score
+    assert len(bleukit.sentence_scores(hyps, t)) == len(t)
+    both = ts.load("wmt22", "de-en")
+    both.reference_names = ["ref:A", "ref:B"]  # two references per segment
+    assert bleukit.corpus_bleu(hyps, both).score == sacrebleu_corpus_bleu(hyps, both.reference_streams).score
+    assert type(bleukit.compare_systems({"a": hyps, "b": t.systems["JDExploreAcademy"]}, t)).__name__ == \
+        "SystemComparison"
 
 
 def test_cached_archive_without_its_files_is_extracted(cache, monkeypatch):
