@@ -77,6 +77,12 @@ CASES: List[List[str]] = [
     ["-t", "wmt19", "-l", "de-en", "-i", "hyp19", "--subset", "politics", "--origlang", "de", "-f", "text"],
     ["-t", "wmt19", "-l", "de-en", "--echo", "docid", "src", "--subset", "world"],
     ["-t", "wmt19", "-l", "de-en", "-i", "hyp19", "-d", "--subset", "crime"],
+    # IWSLT XML (read as SGML) and SGML with a plain-text reference (WMT19's paraphrased references)
+    ["-t", "iwslt17", "-l", "en-fr", "--echo", "all"],
+    ["-t", "iwslt17", "-l", "en-fr", "-i", "hyp17a", "-m", "bleu", "chrf", "-f", "text"],
+    ["-t", "wmt19/google/ar", "-l", "en-de", "--echo", "all"],
+    ["-t", "wmt19/google/ar", "-l", "en-de", "-i", "hyp17a", "-b"],
+    ["--list", "-t", "wmt19/google/ar"],
     # TSV and plain text
     ["-t", "mtnt2019", "-l", "en-fr", "--echo", "src", "ref"],
     ["-t", "mtnt2019", "-l", "en-fr", "-i", "hypmtnt", "-m", "bleu", "chrf"],
@@ -192,6 +198,9 @@ def test_same_stdout_and_status_as_sacrebleu(world, k):
 
 def test_every_case_ran_in_sacrebleu(world):
     assert all(not str(r["code"]).startswith("crash") for r in world["oracle"])
+    # and printed something wherever it succeeded (the fake caches are read, not skipped)
+    assert [c for c, r in zip(CASES, world["oracle"]) if r["code"] == 0 and not r["stdout"]] == \
+        [["--download", "wmt17", "-l", "en-de"]]
 
 
 def test_processed_files_are_sacrebleus(world):

@@ -136,6 +136,33 @@ def _wmt22() -> Dict[str, Dict[str, bytes]]:
     }}
 
 
+def _iwslt_xml(kind: str, lang: str, lines: List[str]) -> bytes:
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<mteval>", f'<{kind}set setid="iwslt2017-test" srclang="english"'
+           f' trglang="french" lang="{lang}">']
+    for d, start in enumerate(range(0, len(lines), 10)):
+        out += [f'<doc docid="{1000 + d}" genre="lectures">', "<url>http://www.ted.com/talks/x</url>",
+                f"<talkid>{1000 + d}</talkid>", "<title>A talk</title>"]
+        out += [f'<seg id="{k}"> {escape(t)} </seg>' for k, t in enumerate(lines[start:start + 10], start + 1)]
+        out.append("</doc>")
+    out += [f"</{kind}set>", "</mteval>"]
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def _iwslt17() -> Dict[str, Dict[str, bytes]]:
+    src, ref = _lines("wmt17-en-de", "hyp.uedin-nmt.4722.de"), _lines("wmt17-en-de", "ref.de")
+    # the reference of en-fr is the source file of the fr-en archive
+    return {"iwslt17.en-fr.tgz": {"en-fr/IWSLT17.TED.tst2017.en-fr.en.xml": _iwslt_xml("src", "en", src)},
+            "iwslt17.fr-en.tgz": {"fr-en/IWSLT17.TED.tst2017.fr-en.fr.xml": _iwslt_xml("src", "fr", ref)}}
+
+
+def _google_ar() -> Dict[str, Dict[str, bytes]]:
+    """WMT19's paraphrased references: an SGML source in an archive and a plain-text reference file."""
+    src, ref = _lines("wmt17-en-de", "hyp.online-B.0.de"), _lines("wmt17-en-de", "ref.de")
+    docs = [{"sysid": "ref", "origlang": "en"}]
+    return {"wmt19_google_ar.test.tgz": {"sgm/newstest2019-ende-src.en.sgm": _sgml("src", src, docs, 20)},
+            "wmt19_google_ar.wmt19-ende-ar.ref": {"": "".join(f"{r} \n" for r in ref).encode("utf-8")}}
+
+
 def _mtnt() -> Dict[str, Dict[str, bytes]]:
     src, ref = _lines("kftt-en-ja", "hyp.ja"), _lines("kftt-en-ja", "ref.ja")
     rows = [f"{k}\t{k * 3}\t{s}\t{r}\n" for k, (s, r) in enumerate(zip(src, ref))]
@@ -153,7 +180,7 @@ def _multi30k() -> Dict[str, Dict[str, bytes]]:
 #: set -> archive name -> {member: bytes}
 def archives() -> Dict[str, Dict[str, Dict[str, bytes]]]:
     return {"wmt17": _wmt17(), "wmt19": _wmt19(), "wmt22": _wmt22(), "mtnt2019": _mtnt(),
-            "multi30k/2016": _multi30k()}
+            "multi30k/2016": _multi30k(), "iwslt17": _iwslt17(), "wmt19/google/ar": _google_ar()}
 
 
 def build(root: Path, extract: bool = True, n: int = N) -> Path:
@@ -167,13 +194,20 @@ def build(root: Path, extract: bool = True, n: int = N) -> Path:
         raw = root / name / "raw"
         raw.mkdir(parents=True, exist_ok=True)
         md5s = []
-        for archive, members in per_archive.items():
-            _tgz(raw / archive, members)
+        for url in registry[name]["data"]:
+            # every download of the set is there (sacreBLEU fetches the missing ones): a stand-in
+            # archive for the pairs not built here
+            archive = name.replace("/", "_") + "." + os.path.basename(url)
+            members = per_archive.get(archive, {"placeholder.txt": b"not used\n"})
+            if "" in members:  # a plain file, stored as downloaded
+                (raw / archive).write_bytes(members[""])
+            else:
+                _tgz(raw / archive, members)
+                if extract:
+                    for member, data in members.items():
+                        (raw / member).parent.mkdir(parents=True, exist_ok=True)
+                        (raw / member).write_bytes(data)
             md5s.append(hashlib.md5((raw / archive).read_bytes()).hexdigest())
-            if extract:
-                for member, data in members.items():
-                    (raw / member).parent.mkdir(parents=True, exist_ok=True)
-                    (raw / member).write_bytes(data)
         extra[name] = dict(registry[name], md5=md5s)
     path = root.parent / f"{root.name}.extra.json"
     path.write_text(json.dumps({"testsets": extra}), encoding="utf-8")
