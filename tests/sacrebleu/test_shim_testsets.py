@@ -40,6 +40,13 @@ def test_registry_functions_are_sacrebleus():
         utils.get_source_file("nosuch", "en-de")
 
 
+def test_every_top_level_name_of_sacrebleu_is_there():
+    import bleukit.sacrebleu as shim
+
+    assert [name for name in sacrebleu.__all__ if not hasattr(shim, name)] == []
+    assert shim.get_source_file is utils.get_source_file and shim.DATASETS is dataset.DATASETS
+
+
 def test_files_are_sacrebleus(tmp_path):
     """After ``install()``, ``from sacrebleu.utils import get_source_file, get_reference_files`` (what
     COMET's CLI imports) gives sacreBLEU's paths and files, with sacreBLEU itself made unimportable."""

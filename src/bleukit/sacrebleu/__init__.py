@@ -31,12 +31,27 @@ from . import compat, metrics, significance
 from .compat import corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu, sentence_chrf, sentence_ter
 from .metrics import BLEU, CHRF, TER
 
+#: sacreBLEU's top-level names from its test-set and helper modules, imported on first use (the
+#: test-set modules load the registry)
+_LAZY_NAMES = {
+    "DATASETS": "dataset",
+    "SACREBLEU_DIR": "utils",
+    "smart_open": "utils",
+    "download_test_set": "utils",
+    "get_source_file": "utils",
+    "get_reference_files": "utils",
+    "get_available_testsets": "utils",
+    "get_langpairs_for_testset": "utils",
+    "extract_word_ngrams": "metrics.helpers",
+    "extract_char_ngrams": "metrics.helpers",
+}
 
-def __getattr__(name: str):  # the test-set modules load the registry: imported on first use
+
+def __getattr__(name: str):
     if name in ("utils", "dataset"):
         return importlib.import_module(f"{__name__}.{name}")
-    if name == "DATASETS":
-        return importlib.import_module(f"{__name__}.dataset").DATASETS
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
@@ -57,6 +72,15 @@ __all__ = [
     "utils",
     "dataset",
     "DATASETS",
+    "SACREBLEU_DIR",
+    "smart_open",
+    "download_test_set",
+    "get_source_file",
+    "get_reference_files",
+    "get_available_testsets",
+    "get_langpairs_for_testset",
+    "extract_word_ngrams",
+    "extract_char_ngrams",
     "__version__",
 ]
 
