@@ -301,7 +301,6 @@ def test_error_messages_name_the_file_and_line(files):
         # the test-set options work (tests/testsets/); with reference files they are sacreBLEU's errors
         (["-t", "wmt14", "-l", "en-de"], "exactly one of (a) a predefined test set (-t) or (b) a list of references"),
         (["--echo", "src"], "need a test set (-t)"),
-        (["-tok", "spm"], "SentencePiece"),
     ],
 )
 def test_what_bleukit_does_not_do_is_one_clear_line(files, args, words):

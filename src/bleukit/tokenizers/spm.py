@@ -1,12 +1,13 @@
-"""SentencePiece tokenizers of spBLEU: ``flores101`` and ``flores200`` (extra ``bleukit[spm]``).
+"""SentencePiece tokenizers of spBLEU: ``flores101``, ``flores200``, ``spBLEU-1K`` and ``spm``
+(sacreBLEU's old name for ``flores101``, whose signature it prints) (extra ``bleukit[spm]``).
 
 The model file is ``model_file=``, or the environment variable ``BLEUKIT_SPM_MODEL_FLORES101`` /
-``BLEUKIT_SPM_MODEL_FLORES200``, or else the copy in sacreBLEU's cache (``$SACREBLEU/models/``,
-default ``~/.sacrebleu/models/``), downloaded there as sacreBLEU does when it is missing (locked,
-atomic; ``BLEUKIT_TESTSETS_OFFLINE=1`` forbids it). sacreBLEU pins no checksum for these models, so
-the cache records the SHA-256 of the copy the first time bleukit downloads or reads it
-(``<model>.bleukit-sha256``) and every later load is checked against it: a truncated or replaced
-model is an error, not a different score. With the same model
+``BLEUKIT_SPM_MODEL_FLORES200`` / ``BLEUKIT_SPM_MODEL_SPBLEU_1K``, or else the copy in
+sacreBLEU's cache (``$SACREBLEU/models/``, default ``~/.sacrebleu/models/``), downloaded there as
+sacreBLEU does when it is missing (locked, atomic; ``BLEUKIT_TESTSETS_OFFLINE=1`` forbids it).
+sacreBLEU pins no checksum for these models, so the cache records the SHA-256 of the copy the
+first time bleukit downloads or reads it (``<model>.bleukit-sha256``) and every later load is
+checked against it: a truncated or replaced model is an error, not a different score. With the same model
 file the tokens are sacreBLEU's (``" ".join(EncodeAsPieces(line))``). The compiled kernel does not
 implement them, so statistics come from the Python engine.
 
@@ -27,7 +28,8 @@ from typing import Optional
 
 from .base import Tokenizer
 
-__all__ = ["TokenizerSPM", "TokenizerFlores101", "TokenizerFlores200", "SPM_MODELS", "spm_model_path"]
+__all__ = ["TokenizerSPM", "TokenizerFlores101", "TokenizerFlores200", "TokenizerSpm", "TokenizerSpBLEU1K",
+           "SPM_MODELS", "spm_model_path"]
 
 #: name -> (environment variable, sacreBLEU's download URL; its basename is the cached file name)
 SPM_MODELS = {
@@ -36,7 +38,10 @@ SPM_MODELS = {
         "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model",
     ),
     "flores200": ("BLEUKIT_SPM_MODEL_FLORES200", "https://tinyurl.com/flores200sacrebleuspm"),
+    "spBLEU-1K": ("BLEUKIT_SPM_MODEL_SPBLEU_1K", "https://www.dlnlp.ai/spBLEU-1K/spbleu-1k_tokenizer_spm.model"),
 }
+#: sacreBLEU's ``spm``: the FLORES-101 model under its old name
+_ALIASES = {"spm": "flores101"}
 
 
 def spm_model_path(name: str, model_file: Optional[str] = None) -> str:
@@ -45,6 +50,7 @@ def spm_model_path(name: str, model_file: Optional[str] = None) -> str:
     >>> spm_model_path("flores101", model_file=__file__) == __file__
     True
     """
+    name = _ALIASES.get(name, name)
     if name not in SPM_MODELS:
         raise ValueError(f"unknown SentencePiece tokenizer {name!r}; choose one of {', '.join(SPM_MODELS)}")
     env, url = SPM_MODELS[name]
@@ -149,3 +155,20 @@ class TokenizerFlores200(TokenizerSPM):
 
     def __init__(self, model_file: Optional[str] = None) -> None:
         super().__init__("flores200", model_file)
+
+
+class TokenizerSpm(TokenizerSPM):
+    """``spm``: sacreBLEU's first name for ``flores101`` (the same model; its signature says flores101)."""
+
+    def __init__(self, model_file: Optional[str] = None) -> None:
+        super().__init__("spm", model_file)
+
+    def signature(self) -> str:
+        return "flores101"
+
+
+class TokenizerSpBLEU1K(TokenizerSPM):
+    """``spBLEU-1K``: spBLEU with the SentencePiece model of 1,000 languages (sacreBLEU 2.4+)."""
+
+    def __init__(self, model_file: Optional[str] = None) -> None:
+        super().__init__("spBLEU-1K", model_file)
