@@ -44,8 +44,9 @@ SPM_MODELS = {
 _ALIASES = {"spm": "flores101"}
 
 
-def spm_model_path(name: str, model_file: Optional[str] = None) -> str:
-    """The model file for ``name``: the argument, the environment variable, or sacreBLEU's cached copy.
+def spm_model_path(name: str, model_file: Optional[str] = None, download: bool = True) -> str:
+    """The model file for ``name``: the argument, the environment variable, or sacreBLEU's cached
+    copy (downloaded when missing unless ``download`` is false: then a missing one is an error).
 
     >>> spm_model_path("flores101", model_file=__file__) == __file__
     True
@@ -66,13 +67,16 @@ def spm_model_path(name: str, model_file: Optional[str] = None) -> str:
         return from_env
     sacrebleu_dir = os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
     cached = os.path.join(sacrebleu_dir, "models", os.path.basename(url))
+    if not os.path.isfile(cached) and not download:
+        raise FileNotFoundError(f"tokenize={name!r}: no model at {cached} (and no download asked for)")
     if not os.path.isfile(cached):
-        from ..testsets.download import CacheError, download, file_lock
+        from ..testsets.download import CacheError, file_lock
+        from ..testsets.download import download as fetch
 
         try:
             with file_lock(f"{cached}.lock"):
                 if not os.path.isfile(cached):
-                    download(url, cached, None)
+                    fetch(url, cached, None)
         except CacheError as err:
             raise FileNotFoundError(
                 f"tokenize={name!r} needs its SentencePiece model file ({err}): set {env}=/path/to/file "
