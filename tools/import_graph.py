@@ -262,8 +262,8 @@ def room_graph(edges: Dict[str, Set[str]]) -> Dict[str, Set[str]]:
 LAYERS = (
     ("foundation", "version, defaults, lazy exports, the compiled kernels' loader, torch detection, "
                    "the JSON schemas", ("_version", "_lazy", "_stack", "_torch", "_native", "defaults", "schemas")),
-    ("inputs", "checked hypotheses and references, tokenizers, the threads contract",
-     ("inputs", "tokenizers", "engine")),
+    ("inputs", "checked hypotheses and references, tokenizers, the threads contract, sacreBLEU's test sets",
+     ("inputs", "tokenizers", "engine", "testsets")),
     ("metrics", "the protocol; per metric its options, statistics table, extractor, formula and result",
      ("metrics",)),
     ("flow", "tables of corpora, streams, token ids and pairs; resampled sums without numpy",

@@ -231,6 +231,10 @@ def reference_entries(references: Any, n_hypotheses: int, copy: bool = True) -> 
 
 def _entries(references: Any, n_hypotheses: int, copy: bool) -> List[Any]:
     """:func:`reference_entries` without the streams warning."""
+    # a test set (bleukit.testsets.TestSet) gives its scoring references, one entry per segment
+    entries = getattr(references, "reference_entries", None) if not isinstance(references, list) else None
+    if entries is not None:
+        references = entries
     refs = references if not copy and type(references) is list else _as_list(references, "references")
     if len(refs) != n_hypotheses:
         message = f"got {n_hypotheses} hypotheses but {len(refs)} reference entries. "

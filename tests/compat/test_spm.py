@@ -74,7 +74,7 @@ def sacrebleu_cache(sacrebleu_dir, monkeypatch):
     return sacrebleu_dir
 
 
-@pytest.mark.parametrize("name", ["flores101", "flores200"])
+@pytest.mark.parametrize("name", ["flores101", "flores200", "spBLEU-1K", "spm"])
 def test_corpus_bleu_equals_sacrebleu_spm(sacrebleu_cache, name):
     sacrebleu = pytest.importorskip("sacrebleu")
     theirs = sacrebleu.corpus_bleu(HYPS, [REFS], tokenize=name)
@@ -82,7 +82,10 @@ def test_corpus_bleu_equals_sacrebleu_spm(sacrebleu_cache, name):
     assert ours.counts == theirs.counts and ours.totals == theirs.totals
     assert (ours.sys_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
     assert ours.score == theirs.score
-    assert f"tok:{name}" in ours.signature
+    their_metric = sacrebleu.BLEU(tokenize=name)
+    their_metric.corpus_score(HYPS, [REFS])
+    tok_field = "flores101" if name == "spm" else name  # sacreBLEU's spm signs as flores101
+    assert f"tok:{tok_field}|" in ours.signature and f"tok:{tok_field}|" in str(their_metric.get_signature())
     sentence = bleukit.sentence_bleu(HYPS[0], [REFS[0]], tokenize=name).score
     assert sentence == sacrebleu.sentence_bleu(HYPS[0], [REFS[0]], tokenize=name).score
     # the same tokens, line for line
@@ -106,6 +109,7 @@ def test_model_from_environment_variable_and_argument(sacrebleu_dir, monkeypatch
 
 def test_missing_model_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    monkeypatch.setenv("BLEUKIT_TESTSETS_OFFLINE", "1")  # a missing model is downloaded otherwise
     monkeypatch.delenv("BLEUKIT_SPM_MODEL_FLORES200", raising=False)
     with pytest.raises(FileNotFoundError, match="BLEUKIT_SPM_MODEL_FLORES200"):
         bleukit.corpus_bleu(["a"], ["a"], tokenize="flores200")
@@ -131,7 +135,7 @@ def test_spm_is_not_native_and_sentencepiece_is_imported_lazily():
     assert json.loads(out.stdout) is False
 
 
-@pytest.mark.parametrize("name", ["flores101", "flores200"])
+@pytest.mark.parametrize("name", ["flores101", "flores200", "spBLEU-1K", "spm"])
 def test_command_line_flores_tokenizers_equal_sacrebleu_cli(sacrebleu_cache, name, tmp_path):
     from cli_runs import compare  # both programs in-process, version field normalised
 
@@ -140,7 +144,7 @@ def test_command_line_flores_tokenizers_equal_sacrebleu_cli(sacrebleu_cache, nam
     ref.write_text("\n".join(REFS) + "\n", encoding="utf-8")
     for fmt in ("text", "json"):
         code, out = compare([str(ref), "-i", str(hyp), "-tok", name, "-f", fmt])
-        assert code == 0 and f"tok:{name}" in out
+        assert code == 0 and f"tok:{'flores101' if name == 'spm' else name}" in out
 
 
 def test_command_line_without_a_model_says_where_to_put_it(monkeypatch, tmp_path):
@@ -149,6 +153,7 @@ def test_command_line_without_a_model_says_where_to_put_it(monkeypatch, tmp_path
     from bleukit.cli import main as bleukit_main
 
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    monkeypatch.setenv("BLEUKIT_TESTSETS_OFFLINE", "1")  # a missing model is downloaded otherwise
     monkeypatch.delenv("BLEUKIT_SPM_MODEL_FLORES200", raising=False)
     (tmp_path / "f").write_text("a\n", encoding="utf-8")
     err = io.StringIO()

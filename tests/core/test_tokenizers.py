@@ -48,7 +48,8 @@ def test_no_unbounded_caches():
 
 
 def test_tokenizer_registry_and_signature():
-    assert set(TOKENIZERS) == {"13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab", "flores101", "flores200"}
+    assert set(TOKENIZERS) == {"13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab", "flores101", "flores200",
+                               "spm", "spBLEU-1K"}
     assert bleukit.get_tokenizer("13a").signature() == "13a"
 
 

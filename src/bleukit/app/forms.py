@@ -88,6 +88,10 @@ def available_tokenizers() -> List[str]:
     names = []
     for name in TOKENIZERS:
         try:
+            if TOKENIZERS[name].startswith("spm:"):  # a model already there: listing never downloads one
+                from bleukit.tokenizers.spm import spm_model_path
+
+                spm_model_path(name, download=False)
             get_tokenizer(name)("test")
         except Exception:  # a missing optional dependency only hides that choice
             continue

@@ -24,7 +24,7 @@ from typing import IO, Any, Dict, List, NoReturn, Optional, Sequence
 
 from ..defaults import environment_seed, parse_seed
 from ..metrics.base import MetricOptions
-from . import commands
+from . import commands, testsets
 from .args import OUTPUT_FORMATS, build_parser, metric_cli, unsupported
 from .io import CliError, check_lengths, read_references, read_systems
 from .output import Colors, results_table
@@ -67,6 +67,9 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
         return 1
     if args.width < 0:
         raise CliError(f"-w/--width must be >= 0, got {args.width}")
+    done = testsets.early(args, out, log)
+    if done is not None:
+        return done
     paired = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     seed = _seed(args.seed)
     colors = _colors(args, out)
@@ -75,7 +78,10 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
 
     if args.sentence_level and len(args.metrics) > 1:
         raise CliError("Only one metric can be used in sentence-level mode.")
-    refs = read_references(args)
+    if args.test_set:
+        ref_labels, refs = testsets.references(args, log)
+    else:
+        ref_labels, refs = list(args.refs), read_references(args)
     names, systems = read_systems(args, stdin, paired is not None and not ranked, log.info)
     if args.sentence_level:
         if len(systems) > 1:
@@ -90,7 +96,10 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
         raise CliError("Use paired tests (--paired-bs or --paired-ar) for multiple systems.")
     if args.report is not None and (args.explain is not None or args.variants):
         raise CliError("--report cannot be combined with --explain or --variants")
-    check_lengths(names, systems, args.refs, refs)
+    full_system, full_refs = systems[0], refs
+    if args.test_set:
+        systems, refs = testsets.filter_documents(systems, refs, args)
+    check_lengths(names, systems, ref_labels, refs)
     if args.documents or args.doc_ids is not None:
         systems, refs = commands.documents(systems, refs, args, log)
     metrics = _metric_options(args, log)
@@ -110,7 +119,11 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
     if args.sentence_level:
         commands.sentence_level(systems[0], refs, by_name[0], args, out)
     elif len(systems) == 1:
+        if args.detail and args.format == "json":  # sacreBLEU: the details would break the JSON
+            args.format = "text"
         commands.single(systems[0], refs, by_name, args, seed, log, colors, out)
+        if args.detail:
+            testsets.detail(full_system, full_refs, list(metrics.values()), args, colors, out)
     elif ranked:
         log.info(f"Found {len(systems)} systems.")
         commands.rank(names, systems, refs, list(metrics.values()), args, paired or "bs", seed, out)
@@ -162,6 +175,9 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
     except CliError as e:
         print(f"bleukit: error: {e}", file=err)
         return e.code
+    except testsets.TESTSET_ERRORS as e:
+        print(f"bleukit: error: {e}", file=err)
+        return 1
     except (ImportError, FileNotFoundError) as e:  # an optional package or a tokenizer's model file
         print(f"bleukit: error: {e}", file=err)
         return 1

@@ -1,9 +1,9 @@
 """The command line's arguments: sacreBLEU 2.6's, with the same names, defaults and exit codes.
 
 Each metric package adds its own argument group (its ``cli`` module, see :mod:`bleukit.metrics`).
-Options sacreBLEU has for things bleukit does not do (downloading test sets, the options of a
-metric bleukit lacks) are parsed as sacreBLEU parses them, so that :func:`unsupported` can name
-them in a one-line error.
+Options sacreBLEU has for things bleukit does not do (the options of a metric bleukit lacks)
+are parsed as sacreBLEU parses them, so that :func:`unsupported` can name them in a one-line
+error. The test-set options (``-t``, ``--echo``, ...) are :mod:`.testsets`'.
 
 >>> args = build_parser().parse_args(["ref.txt", "-i", "hyp.txt", "-tok", "intl", "-b"])
 >>> args.refs, args.input, args.tokenize, args.score_only, unsupported(args)
@@ -20,6 +20,7 @@ from typing import Dict, List
 from .._version import __version__
 from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED, SEED_ENVIRONMENT_VARIABLE
 from ..metrics import available_metrics
+from . import testsets
 
 __all__ = ["build_parser", "unsupported", "metric_cli", "OUTPUT_FORMATS", "SACREBLEU_METRICS"]
 
@@ -37,16 +38,7 @@ Output is sacreBLEU 2.6's, byte for byte, except `version:bleukit-X` in the sign
 
 # (flags, argparse keyword arguments, what it is) of sacreBLEU options bleukit does not implement;
 # a metric's options would be parsed here while bleukit had no package for it (all three have one now).
-_UNSUPPORTED = [
-    (("--citation", "--cite"), dict(action="store_true"), "test-set citations"),
-    (("--list",), dict(action="store_true"), "sacreBLEU's test-set list"),
-    (("--test-set", "-t"), dict(default=None), "downloading sacreBLEU's test sets"),
-    (("--origlang", "-ol"), dict(default=None), "test-set subsets"),
-    (("--subset",), dict(default=None), "test-set subsets"),
-    (("--download",), dict(default=None), "downloading sacreBLEU's test sets"),
-    (("--echo",), dict(nargs="+", default=None), "printing sacreBLEU's test sets"),
-    (("--detail", "-d"), dict(action="store_true"), "test-set subsets (origlang details)"),
-]
+_UNSUPPORTED: list = []
 _METRIC_NAMES = {"chrf": "chrF", "ter": "TER"}
 
 
@@ -97,7 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Open text files with specified encoding (Default: %(default)s)")
     p.add_argument("--language-pair", "-l", dest="langpair", default=None,
                    help="Source-target language pair: its target picks the tokenizer (zh: zh, ja: ja-mecab, "
-                        "ko: ko-mecab) when -tok is not given.")
+                        "ko: ko-mecab) when -tok is not given; with -t, the test set's pair.")
+    testsets.add_arguments(p)
     choices = sorted(set(SACREBLEU_METRICS) | set(available_metrics()))
     p.add_argument("--metrics", "-m", choices=choices, nargs="+", default=["bleu"],
                    help=f"Metrics to compute (bleukit has {', '.join(available_metrics())}; Default: bleu)")
@@ -186,8 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
 def unsupported(args: argparse.Namespace) -> List[str]:
     """One message per sacreBLEU option given that bleukit does not implement.
 
-    >>> unsupported(build_parser().parse_args(["r", "-t", "wmt14"]))
-    ["--test-set/-t: bleukit does not support downloading sacreBLEU's test sets; give reference files"]
+    >>> unsupported(build_parser().parse_args(["r", "-tok", "spm"]))
+    []
     """
     available = available_metrics()
     messages = [f"-m {m}: bleukit does not compute {_METRIC_NAMES.get(m, m)} (it has {', '.join(available)})"
@@ -198,8 +191,4 @@ def unsupported(args: argparse.Namespace) -> List[str]:
             messages.append(f"{'/'.join(flags)}: bleukit does not support {what}; give reference files"
                             if what.startswith(("downloading", "test-set", "printing", "sacreBLEU"))
                             else f"{'/'.join(flags)}: bleukit does not compute {_METRIC_NAMES.get(what, what)}")
-    if getattr(args, "tokenize", None) in ("spm", "spBLEU-1K"):
-        messages.append(f"-tok {args.tokenize}: bleukit does not support this SentencePiece tokenizer "
-                        "(it downloads its model); flores101 and flores200 work with a local model file "
-                        "(BLEUKIT_SPM_MODEL_FLORES101 / BLEUKIT_SPM_MODEL_FLORES200)")
     return messages

@@ -133,6 +133,10 @@ def compare_variants(
     add("COCO caption Bleu_4", 100 * coco.coco_bleu(*joined)[0][3])
     for name in ("flores200", "flores101"):
         try:
+            from ..tokenizers.spm import spm_model_path
+
+            # a model given or already in sacreBLEU's cache: a table of variants never downloads one
+            spm_model_path(name, (spm_model_files or {}).get(name), download=False)
             result = presets.spbleu(hyps, refs, tokenize=name, model_file=(spm_model_files or {}).get(name))
         except (FileNotFoundError, ImportError) as err:
             skipped[f"spBLEU ({name})"] = str(err).split(":")[0]

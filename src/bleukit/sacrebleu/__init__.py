@@ -31,6 +31,29 @@ from . import compat, metrics, significance
 from .compat import corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu, sentence_chrf, sentence_ter
 from .metrics import BLEU, CHRF, TER
 
+#: sacreBLEU's top-level names from its test-set and helper modules, imported on first use (the
+#: test-set modules load the registry)
+_LAZY_NAMES = {
+    "DATASETS": "dataset",
+    "SACREBLEU_DIR": "utils",
+    "smart_open": "utils",
+    "download_test_set": "utils",
+    "get_source_file": "utils",
+    "get_reference_files": "utils",
+    "get_available_testsets": "utils",
+    "get_langpairs_for_testset": "utils",
+    "extract_word_ngrams": "metrics.helpers",
+    "extract_char_ngrams": "metrics.helpers",
+}
+
+
+def __getattr__(name: str):
+    if name in ("utils", "dataset"):
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "BLEU",
     "CHRF",
@@ -46,6 +69,18 @@ __all__ = [
     "compat",
     "metrics",
     "significance",
+    "utils",
+    "dataset",
+    "DATASETS",
+    "SACREBLEU_DIR",
+    "smart_open",
+    "download_test_set",
+    "get_source_file",
+    "get_reference_files",
+    "get_available_testsets",
+    "get_langpairs_for_testset",
+    "extract_word_ngrams",
+    "extract_char_ngrams",
     "__version__",
 ]
 
@@ -61,8 +96,11 @@ _MODULES = (
     "metrics.bleu",
     "metrics.chrf",
     "metrics.ter",
+    "metrics.helpers",
     "tokenizers",
     "tokenizers.tokenizer_ter",
+    "utils",
+    "dataset",
 )
 
 

@@ -50,6 +50,8 @@ TOKENIZERS: Mapping[str, str] = MappingProxyType({
     "ko-mecab": "mecab:TokenizerKoMecab",
     "flores101": "spm:TokenizerFlores101",
     "flores200": "spm:TokenizerFlores200",
+    "spm": "spm:TokenizerSpm",
+    "spBLEU-1K": "spm:TokenizerSpBLEU1K",
 })
 
 

@@ -29,7 +29,7 @@ TARGET_TOKENIZERS: Mapping[str, str] = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-
 #: Languages written without spaces between words that no tokenizer rule covers: code -> name.
 UNSEGMENTED_LANGUAGES: Mapping[str, str] = {"th": "Thai", "km": "Khmer", "lo": "Lao", "my": "Burmese"}
 #: The tokenizers that split text without spaces into units BLEU can count.
-SEGMENTING_TOKENIZERS = ("flores200", "flores101", "char")
+SEGMENTING_TOKENIZERS = ("flores200", "flores101", "spBLEU-1K", "spm", "char")
 _NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 
 

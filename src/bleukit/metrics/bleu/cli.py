@@ -42,8 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     b.add_argument("--tokenize", "-tok", choices=SACREBLEU_TOKENIZERS, default=None,
                    help="Tokenization method to use for BLEU. If not provided, defaults to `zh` for Chinese, "
                         "`ja-mecab` for Japanese, `ko-mecab` for Korean and `13a` (mteval) otherwise. "
-                        "(flores101/flores200 read their SentencePiece model from BLEUKIT_SPM_MODEL_FLORES101/"
-                        "_FLORES200 or sacreBLEU's cache, never a download; spm and spBLEU-1K are not supported)")
+                        "(flores101/flores200/spBLEU-1K/spm read their SentencePiece model from "
+                        "BLEUKIT_SPM_MODEL_FLORES101/_FLORES200/_SPBLEU_1K or sacreBLEU's cache, downloaded there "
+                        "when missing and checked against the first copy's checksum)")
     b.add_argument("--lowercase", "-lc", action="store_true", help="If True, enables case-insensitivity.")
     b.add_argument("--force", action="store_true", help="Insist that your tokenized input is actually detokenized.")
     b.add_argument("--max-ngram-order", type=int, metavar="N", default=DEFAULT_MAX_NGRAM_ORDER,

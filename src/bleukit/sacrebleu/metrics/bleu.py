@@ -73,7 +73,7 @@ class BLEUScore(Score):
         self.sys_len = result.sys_len
         self.ref_len = result.ref_len
         self.precisions = result.precisions
-        self.ratio = result.ratio
+        self.ratio = result.ratio if result.ref_len else 0  # sacreBLEU's int 0 without references
         self._verbose = result.verbose_text()
         self.prec_str = self._verbose.partition(" ")[0]
 
