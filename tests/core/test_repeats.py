@@ -28,7 +28,7 @@ def _plain(monkeypatch, hyps, refs, options):
 
 
 @pytest.mark.slow
-def test_repeated_real_lines_equal_sacrebleu_and_the_plain_path(engine, shared_data, monkeypatch):
+def test_repeated_real_lines_equal_sacrebleu_and_the_plain_path(each_engine, shared_data, monkeypatch):
     folder = shared_data / "wmt17-en-de"
     # the first 500 lines 40 times: the first sixteenth of the corpus already repeats
     hyps = read_lines(folder / "hyp.online-A.0.de")[:500] * 40
@@ -36,17 +36,18 @@ def test_repeated_real_lines_equal_sacrebleu_and_the_plain_path(engine, shared_d
     kept = (list(hyps), list(refs))
     distinct = distinct_pairs(hyps, refs)
     assert distinct is not None and int(distinct[2].sum()) == len(hyps) and len(distinct[0]) == 500
-    theirs = sacrebleu.corpus_bleu(hyps, [refs])
-    for options in (BleuOptions(), BleuOptions(tokenize="intl", lowercase=True, smooth_method="add-k")):
-        ours, plain = corpus_result(hyps, refs, options), _plain(monkeypatch, hyps, refs, options)
-        assert _fields(ours) == _fields(plain) and ours.signature == plain.signature
-    ours = bleukit.corpus_bleu(hyps, refs)
-    assert _fields(ours) == _fields(theirs)
-    assert (hyps, refs) == kept
+    theirs = sacrebleu.corpus_bleu(hyps, [refs])  # once, for both engines
+    for engine in each_engine():
+        for options in (BleuOptions(), BleuOptions(tokenize="intl", lowercase=True, smooth_method="add-k")):
+            ours, plain = corpus_result(hyps, refs, options), _plain(monkeypatch, hyps, refs, options)
+            assert _fields(ours) == _fields(plain) and ours.signature == plain.signature, engine
+        ours = bleukit.corpus_bleu(hyps, refs)
+        assert _fields(ours) == _fields(theirs), engine
+        assert (hyps, refs) == kept
 
 
 @pytest.mark.slow
-def test_repeated_multi_reference_entries_with_none(engine, shared_data, monkeypatch):
+def test_repeated_multi_reference_entries_with_none(each_engine, shared_data, monkeypatch):
     folder = shared_data / "wmt22-de-en"
     base_h = read_lines(folder / "hyp.JDExploreAcademy.en")[:400]
     ref_a, ref_b = read_lines(folder / "ref.A.en")[:400], read_lines(folder / "ref.B.en")[:400]
@@ -59,12 +60,13 @@ def test_repeated_multi_reference_entries_with_none(engine, shared_data, monkeyp
     assert distinct_pairs(hyps, refs) is not None
     streams = [[r if isinstance(r, str) else r[0] for r in refs],
                [None if isinstance(r, str) else r[1] for r in refs]]
-    theirs = sacrebleu.corpus_bleu(hyps, streams)
-    ours = bleukit.corpus_bleu(hyps, refs)
-    assert _fields(ours) == _fields(theirs)
-    plain = _plain(monkeypatch, hyps, refs, BleuOptions())
-    assert _fields(ours) == _fields(plain) and ours.signature == plain.signature
-    assert (hyps, refs) == kept
+    theirs = sacrebleu.corpus_bleu(hyps, streams)  # once, for both engines
+    for engine in each_engine():
+        ours = bleukit.corpus_bleu(hyps, refs)
+        assert _fields(ours) == _fields(theirs), engine
+        plain = _plain(monkeypatch, hyps, refs, BleuOptions())
+        assert _fields(ours) == _fields(plain) and ours.signature == plain.signature, engine
+        assert (hyps, refs) == kept
 
 
 def test_unique_or_short_corpora_are_not_deduplicated():
