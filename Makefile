@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast test-pythons test-lighteval refresh-expected golden architecture-doc coverage design-coverage lint docs dist bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-pythons lighteval-venv test-lighteval refresh-expected golden architecture-doc coverage design-coverage lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,8 @@ $(LT_VENV)/.installed:
 	$(LT_VENV)/bin/python -m pip install -q $(TORCH_PIP_ARGS) '$(TORCH_SPEC)'
 	$(LT_VENV)/bin/python -m pip install -q $(LT_DEPS) $(LT_TOOLS)
 	touch $@
+
+lighteval-venv: $(LT_VENV)/.installed
 
 test-lighteval: install-dev $(LT_VENV)/.installed
 	PYTHONPATH=src $(LT_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/integrations/test_lighteval.py \
