@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import fnmatch
 import importlib.util
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -103,6 +105,17 @@ def pytest_collection_modifyitems(items: list) -> None:
                 item.add_marker(pytest.mark.slow)
                 item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One folder of evaluate's metric cache per test process. evaluate writes a computation's
+    predictions to ``HF_METRICS_CACHE/<module>/default/`` under a file lock and deletes them when
+    done; two processes computing the same module at once (the two xdist workers, or a second
+    checkout's run) can take each other's file and fail with "another evaluation module instance is
+    already using the local cache file" (seen on a loaded machine). Subprocesses a test starts
+    inherit its worker's folder."""
+    if "HF_METRICS_CACHE" not in os.environ:
+        os.environ["HF_METRICS_CACHE"] = tempfile.mkdtemp(prefix="bleukit-hf-metrics-")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
