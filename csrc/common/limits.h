@@ -20,5 +20,8 @@ typedef uint32_t cp_t;
 #define MAX_SENTENCE_CHARS ((int64_t)1 << 40)
 #define MAX_HYP_TOKENS ((int64_t)INT32_MAX)
 #define MAX_BUFFER_BYTES ((size_t)1 << 50)
+/* The most threads one kernel call uses, and the most workers one pool starts: every kernel
+ * checks or clamps its threads= against this one number (exported as each module's MAX_THREADS). */
+#define MAX_THREADS 256
 
 #endif

@@ -26,7 +26,7 @@ int pool_init(pool *p) {
 }
 
 int pool_start(pool *p, pool_fn fn, void *arg) {
-    if (p->started >= POOL_MAX_THREADS) return -1;
+    if (p->started >= MAX_THREADS) return -1;
     pool_task *t = &p->task[p->started];
     t->owner = p;
     t->fn = fn;

@@ -22,7 +22,8 @@
 #ifndef BLEUKIT_POOL_H
 #define BLEUKIT_POOL_H
 
-#include "poll.h"
+#include "poll.h" /* first: it includes Python.h */
+#include "common/limits.h" /* MAX_THREADS */
 
 #ifndef _WIN32
 #include <pthread.h>
@@ -31,8 +32,6 @@
 #define POOL_THREADS 0
 #endif
 
-/* The most workers one pool starts: every kernel's MAX_THREADS is at most this. */
-#define POOL_MAX_THREADS 256
 
 typedef void (*pool_fn)(void *arg);
 /* What pool_finish calls while it waits: 0 to go on polling, -1 to stop polling. */
@@ -50,9 +49,9 @@ struct pool_s {
 #if POOL_THREADS
     pthread_mutex_t lock;
     pthread_cond_t finished; /* signalled when a worker ends */
-    pthread_t tid[POOL_MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
 #endif
-    pool_task task[POOL_MAX_THREADS];
+    pool_task task[MAX_THREADS];
     int started; /* workers started */
     int running; /* workers not finished */
 };

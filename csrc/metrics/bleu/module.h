@@ -22,8 +22,6 @@
 
 #include <limits.h>
 
-/* The most threads one call counts on (threads= above this is an error). */
-#define MAX_THREADS 64
 /* The most systems one systems_statistics call counts against the same references. */
 #define MAX_SYSTEMS 1024
 /* Code points gathered per release of the GIL: some 40 ms of work. The batch holds references,

@@ -142,7 +142,6 @@ static int crew_poll(void *arg) {
     return w->rc;
 }
 
-typedef char max_threads_fit_a_pool[MAX_THREADS <= POOL_MAX_THREADS ? 1 : -1];
 
 /* Rows i0..i1-1 on `threads` threads: the last slice on this one, a slice whose thread cannot
  * start here too. Equal numbers of hypothesis entries per thread rather than equal rows: entries

@@ -127,7 +127,6 @@ typedef struct {
     part jobs[MAX_THREADS];
 } crew_run;
 
-typedef char max_threads_fit_a_pool[MAX_THREADS <= POOL_MAX_THREADS ? 1 : -1];
 
 static void crew_start(crew_run *r, counters *k, const batch *b, const outrows *o) {
     int parts = k->threads;

@@ -56,7 +56,6 @@
 #define EPS 1e-16
 /* Most orders (char + word): bleukit.metrics.chrf.options.MAX_ORDER is the same number. */
 #define MAX_ORDER 1000
-#define MAX_THREADS 256
 /* Code points gathered (per thread) per release of the GIL: some 40 ms of work. */
 #define BATCH_CHARS ((int64_t)1 << 22)
 #define FIB_MULT 0x9E3779B97F4A7C15ULL

@@ -56,7 +56,6 @@ static int parts_poll(void *arg) {
     return 0;
 }
 
-typedef char max_threads_fit_a_pool[MAX_THREADS <= POOL_MAX_THREADS ? 1 : -1];
 
 /* Run fn over [0, n) split at `bounds` (threads + 1 entries) on `threads` threads (common/pool.h),
  * the last part on this thread, and a part whose thread cannot start too; the others are waited

@@ -42,7 +42,6 @@
 #define TER_MAX_SENTENCE_CHARS ((int64_t)1 << 30)
 /* Sentences a thread takes at a time. */
 #define CHUNK 8
-#define MAX_THREADS 256
 
 /* ------------------------------------------------------------------------------------------ */
 /* module state                                                                                */
@@ -310,7 +309,6 @@ static int wait_poll(void *arg) {
     return ter_tick(main->w, 0) < 0 ? -1 : 0;
 }
 
-typedef char max_threads_fit_a_pool[MAX_THREADS <= POOL_MAX_THREADS ? 1 : -1];
 
 /* Rows of the whole batch, without the GIL (the caller has released it). 0, or -1 with the
  * error in the first failing work's err. */
