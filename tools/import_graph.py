@@ -271,7 +271,7 @@ LAYERS = (
     ("analyses", "significance, ranking, groups, documents, diversity, reports, explanations",
      ("analysis",)),
     ("functions", "each metric's corpus and sentence functions (sacreBLEU's keywords), textbook BLEU",
-     ("bleu", "chrf", "ter", "textbook")),
+     ("bleu", "chrf", "ter", "textbook", "_functions")),
     ("adapters", "other libraries' APIs, the command line, the evaluate modules, frameworks, the app",
      ("compat", "evaluate_module", "cli", "sacrebleu", "integrations", "app")),
     ("facade", "bleukit's top-level names and python -m bleukit", ("bleukit", "__main__")),

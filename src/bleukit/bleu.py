@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence, cast
 
+from ._functions import corpus_score, sentence_score
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
 from .engine import thread_count
 from .metrics import cached_options
-from .metrics.bleu import METRIC
 from .metrics.bleu.formula import table_scores
 from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
 from .metrics.bleu.result import BleuResult
-from .pipeline import corpus_result, corpus_statistics, score_statistics, sentence_scores_from_statistics
+from .pipeline import corpus_statistics, score_statistics, sentence_scores_from_statistics
 from .tokenizers.languages import tokenizer_for_language
 
 if TYPE_CHECKING:
@@ -77,13 +77,8 @@ def corpus_bleu(
     """
     options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
                        weights, effective_order)
-    if n_bootstrap is None and group_by is None:
-        # the column sums alone: no table, constant memory
-        return cast(BleuResult, corpus_result(hypotheses, references, options, threads))
-    from .analysis.groups import corpus_estimates  # the table, and the analyses, only when asked for
-
-    return cast(BleuResult, corpus_estimates(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
-                                        seed=seed, group_by=group_by))
+    return cast(BleuResult, corpus_score(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
+                                         seed=seed, group_by=group_by))
 
 
 def sentence_bleu(
@@ -106,16 +101,9 @@ def sentence_bleu(
     >>> round(sentence_bleu("the cat sat", "the cat sat down").score, 4)
     71.6531
     """
-    if not isinstance(hypothesis, str):
-        raise TypeError(
-            f"hypothesis must be a str, got {type(hypothesis).__name__}; "
-            "for many sentences use sentence_bleu_scores(hypotheses, references)"
-        )
     options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
                        weights, effective_order)
-    # one kernel call for the row, the formula on plain floats: no table, no batch
-    row, nrefs = METRIC.sentence_row(hypothesis, references, options)
-    return METRIC.row_result(row, nrefs, options)
+    return cast(BleuResult, sentence_score(hypothesis, references, options))
 
 
 def sentence_bleu_scores(

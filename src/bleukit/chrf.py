@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence, cast
 
+from ._functions import corpus_score, sentence_score, sentence_scores
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
 from .metrics import cached_options
-from .metrics.chrf import METRIC
 from .metrics.chrf.options import DEFAULT_BETA, DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER, Beta, ChrfOptions
 from .metrics.chrf.result import ChrfResult
-from .pipeline import corpus_result, corpus_statistics
 
 if TYPE_CHECKING:
     import numpy as np
@@ -69,13 +68,8 @@ def corpus_chrf(
     {'x': 100.0, 'y': 31.25}
     """
     options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-    if n_bootstrap is None and group_by is None:
-        # the protocol's corpus path (the analyses stay unimported)
-        return cast(ChrfResult, corpus_result(hypotheses, references, options, threads))
-    from .analysis.groups import corpus_estimates  # the table, and the analyses, only when asked for
-
-    return cast(ChrfResult, corpus_estimates(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
-                                        seed=seed, group_by=group_by))
+    return cast(ChrfResult, corpus_score(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
+                                         seed=seed, group_by=group_by))
 
 
 def sentence_chrf(
@@ -97,16 +91,8 @@ def sentence_chrf(
     >>> sentence_chrf("the cat", ["a dog", "the cat"]).score
     100.0
     """
-    if not isinstance(hypothesis, str):
-        raise TypeError(
-            f"hypothesis must be a str, got {type(hypothesis).__name__}; "
-            "for many sentences use sentence_chrf_scores(hypotheses, references)"
-        )
     options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-    # one kernel call for the row (it checks the references as check_sentence_references does),
-    # the formula on plain floats: no table, no batch
-    row, nrefs = METRIC.sentence_row(hypothesis, references, options)
-    return METRIC.row_result(row, nrefs, options)
+    return cast(ChrfResult, sentence_score(hypothesis, references, options))
 
 
 def sentence_chrf_scores(
@@ -130,7 +116,4 @@ def sentence_chrf_scores(
     [100.0, 25.0]
     """
     options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
-    import numpy as np
-
-    stats = corpus_statistics(hypotheses, references, options=options, threads=threads)
-    return np.asarray(METRIC.scores(stats.rows, options), dtype=np.float64)
+    return sentence_scores(hypotheses, references, options, threads=threads)

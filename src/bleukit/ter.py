@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence, cast
 
+from ._functions import corpus_score, sentence_score, sentence_scores
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
 from .metrics import cached_options
 from .metrics.ter.options import TerOptions
 from .metrics.ter.result import TerResult
-from .pipeline import corpus_result, corpus_statistics, sentence_result, sentence_scores_from_statistics
 
 if TYPE_CHECKING:
     import numpy as np
@@ -61,12 +61,8 @@ def corpus_ter(
     {'p': 0.0, 'q': 50.0}
     """
     options = cached_options(TerOptions, normalized, no_punct, asian_support, case_sensitive)
-    if n_bootstrap is None and group_by is None:
-        return cast(TerResult, corpus_result(hypotheses, references, options, threads))
-    from .analysis.groups import corpus_estimates  # the analyses only when asked for
-
-    return cast(TerResult, corpus_estimates(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
-                                            seed=seed, group_by=group_by))
+    return cast(TerResult, corpus_score(hypotheses, references, options, threads=threads, n_bootstrap=n_bootstrap,
+                                        seed=seed, group_by=group_by))
 
 
 def sentence_ter(
@@ -86,13 +82,8 @@ def sentence_ter(
     >>> sentence_ter("", "a b").score, sentence_ter("a", "").score
     (100.0, 100.0)
     """
-    if not isinstance(hypothesis, str):
-        raise TypeError(
-            f"hypothesis must be a str, got {type(hypothesis).__name__}; "
-            "for many sentences use sentence_ter_scores(hypotheses, references)"
-        )
     options = cached_options(TerOptions, normalized, no_punct, asian_support, case_sensitive)
-    return cast(TerResult, sentence_result(hypothesis, references, options))
+    return cast(TerResult, sentence_score(hypothesis, references, options))
 
 
 def sentence_ter_scores(
@@ -114,5 +105,4 @@ def sentence_ter_scores(
     [0.0, 50.0]
     """
     options = cached_options(TerOptions, normalized, no_punct, asian_support, case_sensitive)
-    table = corpus_statistics(hypotheses, references, options=options, threads=threads)
-    return sentence_scores_from_statistics(table, options)
+    return sentence_scores(hypotheses, references, options, threads=threads)

@@ -16,16 +16,12 @@ This module only converts inputs and calls the bleukit core; every number comes 
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+import evaluate  # noqa: F401  (the examples below run in this module's namespace)
 
-import evaluate
-
-import bleukit.bleu as bleu_api
-from bleukit.defaults import DEFAULT_SEED
+import bleukit.bleu
 
 # The module, not the class: evaluate.load takes the first evaluate.Metric subclass it finds here.
 from bleukit.evaluate_module import base
-from bleukit.metrics.bleu.options import BleuOptions
 from bleukit.tokenizers import TOKENIZERS
 
 _CITATION = """\
@@ -108,65 +104,16 @@ Examples:
     92.41
 """.format(tokenizers=", ".join(f'"{name}"' for name in TOKENIZERS))
 
-# Compute arguments besides the BLEU options (bleukit.OPTION_NAMES): sacreBLEU's --confidence.
-_RESAMPLING_NAMES = ("n_bootstrap", "seed")
-_DEFAULTS = BleuOptions()
-
-
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Bleu(base.TextMetric):
+class Bleu(
+    base.MetricModule,
+    metric="bleu",
+    facade=bleukit.bleu,
+    outputs=("score", "counts", "totals", "precisions", "bp", "sys_len", "ref_len", "signature"),
+    resampling=True,  # n_bootstrap and seed: sacreBLEU's --confidence
+    description=_DESCRIPTION,
+    citation=_CITATION,
+    inputs_description=_KWARGS_DESCRIPTION,
+    codebase_urls=["https://github.com/mjpost/sacrebleu"],
+    reference_urls=["https://aclanthology.org/P02-1040", "https://aclanthology.org/W18-6319"],
+):
     """sacreBLEU-exact BLEU computed by bleukit."""
-
-    def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=base.text_features(),
-            codebase_urls=["https://github.com/mjpost/sacrebleu"],
-            reference_urls=["https://aclanthology.org/P02-1040", "https://aclanthology.org/W18-6319"],
-        )
-
-    def check_options(self, kwargs: Dict[str, Any]) -> None:
-        BleuOptions.from_keywords({k: v for k, v in kwargs.items() if k not in _RESAMPLING_NAMES})
-
-    def _compute(
-        self,
-        predictions: List[str],
-        references: List[Any],
-        tokenize: str = _DEFAULTS.tokenize,
-        lowercase: bool = _DEFAULTS.lowercase,
-        smooth_method: str = _DEFAULTS.smooth_method,
-        smooth_value: Optional[float] = _DEFAULTS.smooth_value,
-        max_ngram_order: int = _DEFAULTS.max_ngram_order,
-        weights: Optional[Sequence[float]] = _DEFAULTS.weights,
-        effective_order: bool = _DEFAULTS.effective_order,
-        n_bootstrap: Optional[int] = None,
-        seed: Optional[int] = DEFAULT_SEED,
-    ) -> Dict[str, Any]:
-        # Every option is a parameter (evaluate's own module test refuses **kwargs in _compute);
-        # the defaults, and the validation, are BleuOptions' (a test checks the names and defaults).
-        opts = BleuOptions(
-            tokenize=tokenize,
-            lowercase=lowercase,
-            smooth_method=smooth_method,
-            smooth_value=smooth_value,
-            max_ngram_order=max_ngram_order,
-            weights=weights,
-            effective_order=effective_order,
-        )
-        result = bleu_api.corpus_bleu(predictions, references, n_bootstrap=n_bootstrap, seed=seed, **opts.to_dict())
-        out = {
-            "score": result.score,
-            "counts": result.counts,
-            "totals": result.totals,
-            "precisions": result.precisions,
-            "bp": result.bp,
-            "sys_len": result.sys_len,
-            "ref_len": result.ref_len,
-            "signature": result.signature,
-        }
-        if result.mean is not None:
-            out["mean"], out["ci"] = result.mean, result.ci
-        return out
-

@@ -10,12 +10,10 @@ packages (``bleukit``, ``evaluate``, ``datasets``). Numbers come from ``bleukit.
 Unlike the original, empty input raises a ``ValueError`` naming the problem.
 """
 
-from typing import Any, Dict, List, Optional
-
-import evaluate
+import evaluate  # noqa: F401  (the examples below run in this module's namespace)
 
 from bleukit.compat import hf_evaluate
-from bleukit.evaluate_module.base import check_arrow_text, text_features
+from bleukit.evaluate_module import base
 
 _CITATION = """\
 @INPROCEEDINGS{Papineni02bleu:a,
@@ -51,41 +49,13 @@ Examples:
 """
 
 
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Bleu(evaluate.Metric):
+class Bleu(
+    base.CompatModule,
+    compute=hf_evaluate.bleu,
+    description=_DESCRIPTION,
+    citation=_CITATION,
+    inputs_description=_KWARGS_DESCRIPTION,
+    codebase_urls=["https://github.com/tensorflow/nmt/blob/master/nmt/scripts/bleu.py"],
+    reference_urls=["https://en.wikipedia.org/wiki/BLEU"],
+):
     """evaluate's "bleu", computed by bleukit."""
-
-    def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=text_features(),
-            codebase_urls=["https://github.com/tensorflow/nmt/blob/master/nmt/scripts/bleu.py"],
-            reference_urls=["https://en.wikipedia.org/wiki/BLEU"],
-        )
-
-    def compute(self, *, predictions: Optional[List[str]] = None, references: Optional[List[Any]] = None,
-                **kwargs: Any) -> Optional[Dict[str, Any]]:
-        """As evaluate's, but empty input is a ValueError (evaluate's own code fails with IndexError)."""
-        if predictions is None and references is None:
-            return super().compute(**kwargs)
-        if predictions is not None and len(predictions) == 0:
-            raise ValueError("empty input: no predictions to score")
-        check_arrow_text(predictions, references)
-        return super().compute(predictions=predictions, references=references, **kwargs)
-
-    def add_batch(self, *, predictions: Optional[List[str]] = None, references: Optional[List[Any]] = None,
-                  **kwargs: Any) -> None:
-        """As evaluate's; a lone surrogate is a ValueError naming its item."""
-        check_arrow_text(predictions, references)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
-        """As evaluate's; a lone surrogate is a ValueError naming it."""
-        check_arrow_text([prediction], [reference])
-        return super().add(prediction=prediction, reference=reference, **kwargs)
-
-    def _compute(self, predictions: List[str], references: List[Any], tokenizer: Any = None,
-                 max_order: int = 4, smooth: bool = False) -> Dict[str, Any]:
-        return hf_evaluate.bleu(predictions, references, tokenizer=tokenizer, max_order=max_order, smooth=smooth)

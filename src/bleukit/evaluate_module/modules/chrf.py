@@ -12,15 +12,10 @@ may have different numbers of references (a missing one is ``None``, as in sacre
 input or options raise a ``ValueError``/``TypeError`` naming the problem before anything is scored.
 """
 
-from typing import Any, Dict, List
+import evaluate  # noqa: F401  (the examples below run in this module's namespace)
 
-import evaluate
-
-from bleukit.chrf import corpus_chrf
+import bleukit.chrf
 from bleukit.evaluate_module import base
-from bleukit.metrics.chrf.options import ChrfOptions
-
-_DEFAULTS = ChrfOptions()
 
 _CITATION = """\
 @inproceedings{popovic-2015-chrf,
@@ -43,17 +38,7 @@ _CITATION = """\
     url = "https://aclanthology.org/W17-4770",
     pages = "612--618",
 }
-@inproceedings{post-2018-call,
-    title = "A Call for Clarity in Reporting {BLEU} Scores",
-    author = "Post, Matt",
-    booktitle = "Proceedings of the Third Conference on Machine Translation: Research Papers",
-    year = "2018",
-    address = "Belgium, Brussels",
-    publisher = "Association for Computational Linguistics",
-    url = "https://www.aclweb.org/anthology/W18-6319",
-    pages = "186--191",
-}
-"""
+""" + base.SACREBLEU_CITATION
 
 _DESCRIPTION = """\
 chrF is the F-score of character n-gram precision and recall (orders 1-6, recall weighted by beta=2);
@@ -84,49 +69,16 @@ Examples:
 """
 
 
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class ChrF(base.TextMetric):
+class ChrF(
+    base.MetricModule,
+    metric="chrf",
+    facade=bleukit.chrf,
+    outputs=("score", "char_order", "word_order", "beta"),
+    description=_DESCRIPTION,
+    citation=_CITATION,
+    homepage="https://github.com/mjpost/sacreBLEU#chrf--chrf",
+    inputs_description=_KWARGS_DESCRIPTION,
+    codebase_urls=["https://github.com/mjpost/sacreBLEU#chrf--chrf"],
+    reference_urls=["https://github.com/m-popovic/chrF"],
+):
     """evaluate's "chrf", computed by bleukit."""
-
-    def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            homepage="https://github.com/mjpost/sacreBLEU#chrf--chrf",
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=base.text_features(),
-            codebase_urls=["https://github.com/mjpost/sacreBLEU#chrf--chrf"],
-            reference_urls=["https://github.com/m-popovic/chrF"],
-        )
-
-    def check_options(self, kwargs: Dict[str, Any]) -> None:
-        ChrfOptions.from_keywords(kwargs)
-
-    def _compute(
-        self,
-        predictions: List[str],
-        references: List[Any],
-        char_order: int = _DEFAULTS.char_order,
-        word_order: int = _DEFAULTS.word_order,
-        beta: int = _DEFAULTS.beta,
-        lowercase: bool = _DEFAULTS.lowercase,
-        whitespace: bool = _DEFAULTS.whitespace,
-        eps_smoothing: bool = _DEFAULTS.eps_smoothing,
-    ) -> Dict[str, Any]:
-        # Every option is a parameter (evaluate's own module test refuses **kwargs in _compute);
-        # the defaults, and the validation, are ChrfOptions' (a test checks the names and defaults).
-        options = ChrfOptions(
-            char_order=char_order,
-            word_order=word_order,
-            beta=beta,
-            lowercase=lowercase,
-            whitespace=whitespace,
-            eps_smoothing=eps_smoothing,
-        )
-        result = corpus_chrf(predictions, references, **options.to_dict())
-        return {
-            "score": result.score,
-            "char_order": result.char_order,
-            "word_order": result.word_order,
-            "beta": result.beta,
-        }

@@ -9,12 +9,10 @@ evaluate copies this file into its cache and imports it on its own, so it import
 packages. Numbers come from ``bleukit.compat.gleu`` (NLTK ``corpus_gleu`` on 13a tokens).
 """
 
-from typing import Any, Dict, List, Optional
-
-import evaluate
+import evaluate  # noqa: F401  (the examples below run in this module's namespace)
 
 from bleukit.compat import gleu
-from bleukit.evaluate_module.base import check_arrow_text, text_features
+from bleukit.evaluate_module import base
 
 _CITATION = """\
 @misc{wu2016googles,
@@ -49,39 +47,11 @@ Examples:
 """
 
 
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class GoogleBleu(evaluate.Metric):
+class GoogleBleu(
+    base.CompatModule,
+    compute=gleu.google_bleu,
+    description=_DESCRIPTION,
+    citation=_CITATION,
+    inputs_description=_KWARGS_DESCRIPTION,
+):
     """evaluate's "google_bleu", computed by bleukit."""
-
-    def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=text_features(),
-        )
-
-    def compute(self, *, predictions: Optional[List[str]] = None, references: Optional[List[Any]] = None,
-                **kwargs: Any) -> Optional[Dict[str, Any]]:
-        """As evaluate's, but empty input is a ValueError (evaluate's own code fails with IndexError)."""
-        if predictions is None and references is None:
-            return super().compute(**kwargs)
-        if predictions is not None and len(predictions) == 0:
-            raise ValueError("empty input: no predictions to score")
-        check_arrow_text(predictions, references)
-        return super().compute(predictions=predictions, references=references, **kwargs)
-
-    def add_batch(self, *, predictions: Optional[List[str]] = None, references: Optional[List[Any]] = None,
-                  **kwargs: Any) -> None:
-        """As evaluate's; a lone surrogate is a ValueError naming its item."""
-        check_arrow_text(predictions, references)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
-        """As evaluate's; a lone surrogate is a ValueError naming it."""
-        check_arrow_text([prediction], [reference])
-        return super().add(prediction=prediction, reference=reference, **kwargs)
-
-    def _compute(self, predictions: List[str], references: List[Any], tokenizer: Any = None,
-                 min_len: int = 1, max_len: int = 4) -> Dict[str, float]:
-        return gleu.google_bleu(predictions, references, tokenizer=tokenizer, min_len=min_len, max_len=max_len)

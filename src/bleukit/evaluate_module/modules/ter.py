@@ -14,13 +14,10 @@ sacreBLEU's with ``==``. Unlike the original, predictions may have different num
 ``ValueError``/``TypeError`` naming the problem before anything is scored.
 """
 
-from typing import Any, Dict, List
+import evaluate  # noqa: F401  (the examples below run in this module's namespace)
 
-import evaluate
-
+import bleukit.ter
 from bleukit.evaluate_module import base
-from bleukit.metrics.ter.options import TerOptions
-from bleukit.ter import corpus_ter
 
 _CITATION = """\
 @inproceedings{snover-etal-2006-study,
@@ -33,17 +30,7 @@ _CITATION = """\
     url = "https://aclanthology.org/2006.amta-papers.25",
     pages = "223--231",
 }
-@inproceedings{post-2018-call,
-    title = "A Call for Clarity in Reporting {BLEU} Scores",
-    author = "Post, Matt",
-    booktitle = "Proceedings of the Third Conference on Machine Translation: Research Papers",
-    year = "2018",
-    address = "Belgium, Brussels",
-    publisher = "Association for Computational Linguistics",
-    url = "https://www.aclweb.org/anthology/W18-6319",
-    pages = "186--191",
-}
-"""
+""" + base.SACREBLEU_CITATION
 
 _DESCRIPTION = """\
 TER (translation edit rate) counts the word insertions, deletions, substitutions and block shifts
@@ -72,60 +59,19 @@ Examples:
     {'score': 25.0, 'num_edits': 1, 'ref_length': 4.0}
 """
 
-_DEFAULTS = TerOptions()
 
-#: The Hub metric's option names and the TerOptions fields they set.
-_OPTION_NAMES = {
-    "normalized": "normalized",
-    "ignore_punct": "no_punct",
-    "support_zh_ja_chars": "asian_support",
-    "case_sensitive": "case_sensitive",
-}
-
-
-def _options(kwargs: Dict[str, Any]) -> TerOptions:
-    unknown = sorted(set(kwargs) - set(_OPTION_NAMES))
-    if unknown:
-        raise TypeError(f"unknown TER option(s): {', '.join(unknown)}; known: {', '.join(_OPTION_NAMES)}")
-    return TerOptions(**{_OPTION_NAMES[name]: value for name, value in kwargs.items()})
-
-
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Ter(base.TextMetric):
+class Ter(
+    base.MetricModule,
+    metric="ter",
+    facade=bleukit.ter,
+    outputs=("score", "num_edits", "ref_length"),
+    # the Hub metric's names of two of TerOptions' fields
+    names={"ignore_punct": "no_punct", "support_zh_ja_chars": "asian_support"},
+    description=_DESCRIPTION,
+    citation=_CITATION,
+    homepage="http://www.cs.umd.edu/~snover/tercom/",
+    inputs_description=_KWARGS_DESCRIPTION,
+    codebase_urls=["https://github.com/mjpost/sacreBLEU#ter"],
+    reference_urls=["https://github.com/jhclark/tercom"],
+):
     """evaluate's "ter", computed by bleukit."""
-
-    def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            homepage="http://www.cs.umd.edu/~snover/tercom/",
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=base.text_features(),
-            codebase_urls=["https://github.com/mjpost/sacreBLEU#ter"],
-            reference_urls=["https://github.com/jhclark/tercom"],
-        )
-
-    def check_options(self, kwargs: Dict[str, Any]) -> None:
-        _options(kwargs)
-
-    def _compute(
-        self,
-        predictions: List[str],
-        references: List[Any],
-        normalized: bool = _DEFAULTS.normalized,
-        ignore_punct: bool = _DEFAULTS.no_punct,
-        support_zh_ja_chars: bool = _DEFAULTS.asian_support,
-        case_sensitive: bool = _DEFAULTS.case_sensitive,
-    ) -> Dict[str, Any]:
-        # Every option is a parameter (evaluate's own module test refuses **kwargs in _compute);
-        # defaults and validation come from bleukit's TerOptions, only the names are the Hub's.
-        options = _options(
-            {
-                "normalized": normalized,
-                "ignore_punct": ignore_punct,
-                "support_zh_ja_chars": support_zh_ja_chars,
-                "case_sensitive": case_sensitive,
-            }
-        )
-        result = corpus_ter(predictions, references, **options.to_dict())
-        return {"score": result.score, "num_edits": result.num_edits, "ref_length": result.ref_length}
