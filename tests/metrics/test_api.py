@@ -1,0 +1,64 @@
+"""Every metric's public functions (``corpus_<metric>``, ``sentence_<metric>``,
+``sentence_<metric>_scores``) against live sacreBLEU 2.6, on both engines, through the harness:
+scores with ==, the summed statistics, the name, the printed line and the signature.
+
+One table per metric; a new metric adds its table here (see ``harness.py``)."""
+
+from __future__ import annotations
+
+import pytest
+from metrics.harness import Corpus, MetricCase, MetricTester, params
+
+# lines with a missing reference, an empty pair, a bare-string reference, CJK and case/space variants
+HYPS = ("The cat sat on the mat.", "It is raining, isn't it?", "", "Hello WORLD ", "東京は日本の首都です。", "x y z")
+REFS = (
+    ["The cat is on the mat.", "A cat sat on a mat."],
+    ["It rains, doesn't it?", None],
+    ["", "nothing"],
+    "hello world",
+    ["日本の首都は東京です。"],
+    [None, "x y"],
+)
+
+
+def lines(metric, **options):
+    return MetricCase(metric, options, hyps=HYPS, refs=REFS, name="lines")
+
+
+# 300 WMT22 de-en sentences with two references each (the first of them missing on every 7th)
+WMT22_TWO_REFS = Corpus("wmt22-de-en", "hyp.Online-A.en", "ref.A.en+ref.B.en", 300, missing=((0, 7),))
+
+TABLES = {
+    "bleu": [
+        lines("bleu"),
+        lines("bleu", tokenize="intl", lowercase=True),
+        lines("bleu", smooth_method="floor", smooth_value=0.2),
+    ],
+    "chrf": [
+        lines("chrf"),
+        lines("chrf", word_order=2),
+        lines("chrf", char_order=4, word_order=1, beta=1),
+        lines("chrf", lowercase=True, whitespace=True),
+        lines("chrf", eps_smoothing=True, word_order=2, beta=3),
+        lines("chrf", beta=0.5),
+    ],
+    "ter": [
+        # the default engine: TER's pure-Python engine on real data is test_ter_vs_sacrebleu.py's
+        MetricCase("ter", options, corpus=WMT22_TWO_REFS, ref_layout="present", name="wmt22", engines="default")
+        for options in (
+            {},
+            {"normalized": True},
+            {"no_punct": True, "case_sensitive": True},
+            {"normalized": True, "asian_support": True, "no_punct": True},
+        )
+    ],
+}
+#: the stride of the sentences checked one by one (sacreBLEU's TER of 300 sentences: every 13th)
+SENTENCE_STEP = {"bleu": 1, "chrf": 1, "ter": 13}
+
+
+@pytest.mark.parametrize("case", params([case for table in TABLES.values() for case in table]))
+def test_corpus_and_sentence_scores_are_sacrebleus(case, each_engine):
+    tester = MetricTester(case, each_engine)
+    tester.check_corpus()
+    tester.check_sentences(step=SENTENCE_STEP[case.metric])
