@@ -158,7 +158,8 @@ PROFILES: Dict[str, Profile] = {
 
 
 class LiveOracle:
-    """sacreBLEU 2.6 run now on a case's inputs; each answer computed once and kept."""
+    """sacreBLEU 2.6 run now on a case's inputs; each answer computed once and kept (one oracle a
+    case for the whole run: :func:`live_oracle`)."""
 
     def __init__(self, case: MetricCase):
         self.case = case
@@ -189,6 +190,17 @@ class LiveOracle:
         return {i: [metric.sentence_score(hyps[i], [r]).score for r in refs] for i in rows}
 
 
+_ORACLES: Dict[str, LiveOracle] = {}
+
+
+def live_oracle(case: MetricCase) -> LiveOracle:
+    """The oracle of ``case``, shared by every test of the run that checks the same case."""
+    key = repr(case)
+    if key not in _ORACLES:
+        _ORACLES[key] = LiveOracle(case)
+    return _ORACLES[key]
+
+
 def _default_engine() -> Any:
     yield "default"
 
@@ -204,7 +216,7 @@ class MetricTester:
         self.engines = engines if case.engines == "both" else _default_engine
         self.metric = get_metric(case.metric)
         self.options = self.metric.options_type.from_keywords(case.options)
-        self.oracle = LiveOracle(case)
+        self.oracle = live_oracle(case)
         self.profile = PROFILES[case.metric]
 
     def function(self, kind: str) -> Callable[..., Any]:

@@ -62,3 +62,20 @@ def test_corpus_and_sentence_scores_are_sacrebleus(case, each_engine):
     tester = MetricTester(case, each_engine)
     tester.check_corpus()
     tester.check_sentences(step=SENTENCE_STEP[case.metric])
+
+
+# (case, the argument lists given to both command lines)
+CLI = [
+    (MetricCase("ter", {}, corpus=WMT22_TWO_REFS, ref_layout="present", name="wmt22"), [
+        ["-m", "ter", "-w", "14"], ["-m", "bleu", "chrf", "ter", "-f", "text"],
+        ["-m", "ter", "--ter-normalized", "--ter-no-punct", "-b"], ["-m", "ter", "-sl", "-f", "text"],
+        # bootstrap estimates to the last digit (sacreBLEU's float32 arithmetic)
+        ["-m", "ter", "--confidence", "-w", "14"],
+        ["-m", "ter", "chrf", "--confidence", "--confidence-n", "200", "-f", "text", "-w", "14"],
+    ]),
+]
+
+
+@pytest.mark.parametrize("case, argument_sets", [pytest.param(case, args, id=case.id) for case, args in CLI])
+def test_command_line_prints_sacrebleus_lines(case, argument_sets, tmp_path, each_engine):
+    MetricTester(case, each_engine).check_cli(tmp_path, argument_sets)
