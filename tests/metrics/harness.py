@@ -296,11 +296,14 @@ class MetricTester:
         """Every hypothesis against every single reference: sacreBLEU's sentence score of the pair
         (rows ``0, step, 2 * step, ...``); returns the matrix of the last engine."""
         expected = self.oracle.pair_matrix(hyps, refs, range(0, len(hyps), step))
+        named = getattr(bleukit, f"pairwise_{self.case.metric}", None)  # pairwise_bleu, pairwise_chrf
         for engine in self.engines():
-            matrix = bleukit.pairwise_scores(hyps, refs, options=self.options, threads=threads)
+            matrix = bleukit.pairwise_scores(hyps, refs, options=self.options.sentence_level(), threads=threads)
             assert matrix.dtype == np.float64 and matrix.shape == (len(hyps), len(refs)), engine
             for i, row in expected.items():
                 assert matrix[i].tolist() == row, (engine, i)
+            if named is not None:
+                assert named(hyps, refs, threads=threads, **self.case.options).tolist() == matrix.tolist(), engine
         return matrix
 
     def check_cli(self, tmp_path, argument_sets: Sequence[Sequence[str]]) -> None:
