@@ -67,6 +67,31 @@ def _load(corpus: Corpus):
     return hyps, streams
 
 
+#: literal lines shared by the tables and the metric folders' own tests: a missing reference, an
+#: empty pair, a bare-string reference, CJK, case and space variants (references per hypothesis)
+LINES_HYPS = (
+    "The cat sat on the mat.", "It is raining, isn't it?", "", "Hello WORLD ", "東京は日本の首都です。", "x y z",
+)
+LINES_REFS = (
+    ["The cat is on the mat.", "A cat sat on a mat."],
+    ["It rains, doesn't it?", None],
+    ["", "nothing"],
+    "hello world",
+    ["日本の首都は東京です。"],
+    [None, "x y"],
+)
+#: candidates and single references for pairwise scores: repeated and empty candidates, punctuation, case
+PAIR_CANDS = (
+    "the cat sat on the mat",
+    "a cat sat on the mat",
+    "the cat is on a mat",
+    "dogs run",
+    "",
+    "the cat sat on the mat",
+)
+PAIR_REFS = ("the cat sat on a mat", "Dogs run.", "a cat, on the mat!", "the cat sat on the mat")
+
+
 def streams_of(refs: Sequence[Any]) -> List[List[Optional[str]]]:
     """sacreBLEU's layout (reference streams, None where a line has fewer) of bleukit's
     (references per hypothesis: a str, or a list that may hold None)."""

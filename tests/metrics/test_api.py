@@ -7,22 +7,11 @@ One table per metric; a new metric adds its table here (see ``harness.py``)."""
 from __future__ import annotations
 
 import pytest
-from metrics.harness import Corpus, MetricCase, MetricTester, params
-
-# lines with a missing reference, an empty pair, a bare-string reference, CJK and case/space variants
-HYPS = ("The cat sat on the mat.", "It is raining, isn't it?", "", "Hello WORLD ", "東京は日本の首都です。", "x y z")
-REFS = (
-    ["The cat is on the mat.", "A cat sat on a mat."],
-    ["It rains, doesn't it?", None],
-    ["", "nothing"],
-    "hello world",
-    ["日本の首都は東京です。"],
-    [None, "x y"],
-)
+from metrics.harness import LINES_HYPS, LINES_REFS, Corpus, MetricCase, MetricTester, params
 
 
 def lines(metric, **options):
-    return MetricCase(metric, options, hyps=HYPS, refs=REFS, name="lines")
+    return MetricCase(metric, options, hyps=LINES_HYPS, refs=LINES_REFS, name="lines")
 
 
 # 300 WMT22 de-en sentences with two references each (the first of them missing on every 7th)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from metrics.harness import PAIR_CANDS as CANDS
+from metrics.harness import PAIR_REFS as REFS
 from metrics.harness import Corpus, MetricCase, MetricTester
 from sacrebleu.metrics import CHRF
 
@@ -17,16 +19,6 @@ from bleukit.metrics.chrf import extract
 from bleukit.metrics.chrf.formula import sentence_scores
 from bleukit.metrics.chrf.options import ChrfOptions
 
-# repeated and empty candidates, punctuation and case
-CANDS = (
-    "the cat sat on the mat",
-    "a cat sat on the mat",
-    "the cat is on a mat",
-    "dogs run",
-    "",
-    "the cat sat on the mat",
-)
-REFS = ("the cat sat on a mat", "Dogs run.", "a cat, on the mat!", "the cat sat on the mat")
 CHRF_OPTIONS = [
     {},
     {"word_order": 2},

@@ -6,20 +6,13 @@ from __future__ import annotations
 
 import pytest
 from metrics.chrf.chrf_cases import corpora, corpus
+from metrics.harness import LINES_HYPS, LINES_REFS
 from sacrebleu.metrics import CHRF
 
 import bleukit
 from bleukit import ChrfOptions, ChrfResult, corpus_chrf, sentence_chrf, sentence_chrf_scores
 
-HYPS = ["The cat sat on the mat.", "It is raining, isn't it?", "", "Hello WORLD ", "東京は日本の首都です。", "x y z"]
-REFS = [
-    ["The cat is on the mat.", "A cat sat on a mat."],
-    ["It rains, doesn't it?", None],
-    ["", "nothing"],
-    "hello world",
-    ["日本の首都は東京です。"],
-    [None, "x y"],
-]
+HYPS, REFS = list(LINES_HYPS), list(LINES_REFS)
 CASES_FOUND = bool(corpora())
 
 

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from metrics.chrf.chrf_cases import corpora, corpus
+from metrics.harness import PAIR_CANDS, PAIR_REFS
 from sacrebleu.metrics import CHRF
 from shared_data import read_lines
 from strategies import sentences
@@ -31,15 +32,7 @@ OPTIONS = [
 ]
 
 
-CANDS = [
-    "the cat sat on the mat",
-    "a cat sat on the mat",
-    "the cat is on a mat",
-    "dogs run",
-    "",
-    "the cat sat on the mat",
-]
-REFS = ["the cat sat on a mat", "Dogs run.", "a cat, on the mat!", "the cat sat on the mat"]
+CANDS, REFS = list(PAIR_CANDS), list(PAIR_REFS)
 
 
 def _sacre(cands, refs, **options):
