@@ -116,6 +116,8 @@ class MetricCase:
     refs: Tuple[Any, ...] = ()
     corpus: Optional[Corpus] = None
     ref_layout: str = "streams"
+    #: "live": sacreBLEU run now (the one the harness has; the stored oracles of
+    #: tests/oracles/stored/ check the large grids in the metric folders)
     oracle: str = "live"
     name: str = ""
     #: "both": the compiled engine (where built) and the pure-Python one; "default": the engine a
@@ -302,11 +304,10 @@ class MetricTester:
             estimate = bleukit.bootstrap_ci(hyps, refs, n_bootstrap=n, options=self.options)
             assert (ours.mean, ours.ci) == tuple(estimate)
 
-    def check_paired(self, systems: Dict[str, List[str]], method: str,
-                     n_samples: int) -> None:
-        """bleukit.paired_test of ``systems`` (the case's hypotheses are the baseline's) is sacreBLEU's
-        PairedTest: scores, p-values and the bootstrap estimates. sacreBLEU's metric gets the
-        case's first reference stream (one reference: its PairedTest caches that)."""
+    def check_paired(self, systems: Dict[str, List[str]], method: str, n_samples: int) -> None:
+        """bleukit.paired_test of ``systems`` (the first is the baseline, the case's hypotheses) is
+        sacreBLEU's PairedTest: scores, p-values and the bootstrap estimates. sacreBLEU's metric
+        holds the case's reference streams (its PairedTest caches their statistics)."""
         _, refs, streams = self.case.inputs()
         metric = self.oracle.metric(references=streams)
         _, theirs = PairedTest(list(systems.items()), {"m": metric}, None, test_type=method, n_samples=n_samples)()
@@ -316,8 +317,7 @@ class MetricTester:
             ours = bleukit.paired_test(systems, refs, method=method, n_samples=n_samples, options=self.options)
             assert [(r.result.score, r.p_value, r.mean, r.ci) for r in ours] == expected, engine
 
-    def check_pairwise(self, hyps: Sequence[str], refs: Sequence[str],
-                       step: int = 1, threads: int = 1) -> np.ndarray:
+    def check_pairwise(self, hyps: Sequence[str], refs: Sequence[str], step: int = 1, threads: int = 1) -> np.ndarray:
         """Every hypothesis against every single reference: sacreBLEU's sentence score of the pair
         (rows ``0, step, 2 * step, ...``); returns the matrix of the last engine."""
         expected = self.oracle.pair_matrix(hyps, refs, range(0, len(hyps), step))
