@@ -208,9 +208,11 @@ class LiveOracle:
         metric = self.metric(sentence=True)
         return [(metric.sentence_score(hyps[i], present(refs[i])), metric.get_signature().format()) for i in indices]
 
-    def bootstrap(self, n: int):
+    def bootstrap(self, n: int) -> Tuple[Any, str]:
+        """The corpus score with ``n`` bootstrap resamples, and its signature (with ``bs`` and ``seed``)."""
         hyps, _, streams = self.case.inputs()
-        return self.metric().corpus_score(hyps, streams, n_bootstrap=n)
+        metric = self.metric()
+        return metric.corpus_score(hyps, streams, n_bootstrap=n), metric.get_signature().format()
 
     def pair_matrix(self, hyps: Sequence[str], refs: Sequence[str], rows: Sequence[int]) -> Dict[int, List[float]]:
         metric = self.metric(sentence=True)
@@ -295,10 +297,11 @@ class MetricTester:
     def check_bootstrap(self, n: int) -> None:
         """sacreBLEU's ``--confidence`` estimate (its float32 arithmetic), the same line and signature."""
         hyps, refs, _ = self.case.inputs()
-        theirs = self.oracle.bootstrap(n)
+        theirs, signature = self.oracle.bootstrap(n)
         for engine in self.engines():
             ours = self.function("corpus")(hyps, refs, n_bootstrap=n, **self.case.options)
             assert (ours.score, ours.mean, ours.ci) == (theirs.score, float(theirs._mean), float(theirs._ci)), engine
+            assert version_free(ours.signature) == version_free(signature), engine
             assert f"|bs:{n}|seed:12345|" in ours.signature
             assert ours.format(1).replace(ours.signature, "S") == theirs.format(1, signature="S")
             estimate = bleukit.bootstrap_ci(hyps, refs, n_bootstrap=n, options=self.options)

@@ -85,6 +85,21 @@ def test_empty_sides(engine):
         extract.pairwise_chrf(["a"], ["b", None], ChrfOptions())
 
 
+def test_pairwise_statistics_are_sacrebleus_rows(engine):
+    options = ChrfOptions(word_order=2)
+    table = pairwise_statistics(CANDS, REFS, options=options)
+    metric = CHRF(word_order=2)
+    assert table.shape == (len(CANDS), len(REFS), options.columns) and table.dtype == np.int64
+    for i, cand in enumerate(CANDS):
+        for j, ref in enumerate(REFS):
+            assert table[i, j].tolist() == metric._extract_corpus_statistics([cand], [[ref]])[0]
+    scores = bleukit.sentence_scores_from_statistics(
+        bleukit.ChrfStatistics(table.reshape(-1, options.columns), np.ones(table.shape[0] * table.shape[1]), 6, 2),
+        options,
+    )
+    assert scores.reshape(table.shape[:2]).tolist() == bleukit.pairwise_chrf(CANDS, REFS, word_order=2).tolist()
+
+
 def test_public_function_names_bad_input():
     with pytest.raises(TypeError, match="unknown CHRF option"):
         bleukit.pairwise_chrf(CANDS, REFS, tokenize="13a")
