@@ -106,8 +106,9 @@ class MetricCase:
 
     ``hyps``/``refs`` give literal lines (``refs`` in bleukit's layout: per hypothesis a str or a
     list, None for a missing one), or ``corpus`` a slice of the real data. ``ref_layout`` says how
-    the references of a corpus reach bleukit: ``"streams"`` (per hypothesis, None kept) or
-    ``"present"`` (per hypothesis, the present ones only).
+    the references of a corpus reach bleukit: ``"streams"`` (per hypothesis, None kept),
+    ``"present"`` (per hypothesis, the present ones only) or ``"from_streams"`` (what
+    ``bleukit.references_from_streams`` makes of the streams).
     """
 
     metric: str
@@ -137,6 +138,8 @@ class MetricCase:
         per_hyp = [list(r) for r in zip(*streams)]
         if self.ref_layout == "present":
             per_hyp = [[r for r in refs if r is not None] for refs in per_hyp]
+        elif self.ref_layout == "from_streams":
+            per_hyp = bleukit.references_from_streams(streams)
         return hyps, per_hyp, streams
 
 
@@ -319,6 +322,7 @@ class MetricTester:
         for engine in self.engines():
             ours = bleukit.paired_test(systems, refs, method=method, n_samples=n_samples, options=self.options)
             assert [(r.result.score, r.p_value, r.mean, r.ci) for r in ours] == expected, engine
+            assert [r.score for r in ours] == [r.result.score for r in ours]
 
     def check_pairwise(self, hyps: Sequence[str], refs: Sequence[str], step: int = 1, threads: int = 1) -> np.ndarray:
         """Every hypothesis against every single reference: sacreBLEU's sentence score of the pair
