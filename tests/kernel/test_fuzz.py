@@ -289,17 +289,17 @@ def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
         "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:allocator_may_return_null=1",
         "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
         "BLEUKIT_PROPERTY_EXAMPLES": "30",
-        "BLEUKIT_SANITIZER_RUN": "1",  # the peer's rows were compared in the plain run (test_native.py)
+        "BLEUKIT_SANITIZER_RUN": "1",  # the peer's rows were compared in the plain run (test_bleu_kernel.py)
         "BLEUKIT_ENGINE": "",
     }
     tests = [
-        "tests/kernel/test_native.py",
+        "tests/metrics/bleu/test_bleu_kernel.py",
         "tests/kernel/test_build.py",
         "tests/kernel/test_kernel_hardening.py",
         "tests/kernel/test_fuzz.py",
         "tests/metrics/bleu/test_libm.py",
         "tests/kernel/test_kernel_modules.py",
-        "tests/analysis/test_pairwise.py",
+        "tests/metrics/bleu/test_bleu_pairwise.py",
         "tests/metrics/chrf/test_chrf_kernel.py",
         "tests/metrics/ter/test_ter_kernel.py",
         "tests/analysis/test_resampling.py",

@@ -39,7 +39,7 @@
 #define TABLE_SIZE 0x110000
 
 /* Tokenizer codes, exported as the module's TOK_* constants (bleukit.metrics.bleu.kernel's
- * NATIVE_TOKENIZERS names them; tests/kernel/test_native.py checks that the two agree). */
+ * NATIVE_TOKENIZERS names them; tests/metrics/bleu/test_bleu_kernel.py checks that the two agree). */
 enum { TOK_13A = 0, TOK_INTL = 1, TOK_ZH = 2, TOK_CHAR = 3, TOK_NONE = 4 };
 
 /* Why a step without the GIL failed (args.c's raise_kernel_error raises the matching

@@ -513,8 +513,8 @@ static const uint8_t *word_chars(workspace *ws, unsigned isolate) {
  * of its own unless both neighbours are digits (DOT_AFTER_NON_DIGIT, DOT_BEFORE_NON_DIGIT); '-' is a token of its own when
  * the character before it is a digit (DASH_AFTER_DIGIT); everything else sticks to its neighbours. With
  * `padded` (13a's f" {line} ") a missing neighbour is a space, otherwise (zh) no rule can match
- * across the line's ends. Tokens are spans of the unchanged line. tests/kernel/test_native.py and the
- * fuzz target check the kernel against the Python engine, which applies the rules one by one,
+ * across the line's ends. Tokens are spans of the unchanged line. tests/metrics/bleu/test_bleu_kernel.py
+ * and the fuzz target check the kernel against the Python engine, which applies the rules one by one,
  * on lines of both kinds. */
 static int mteval_split(workspace *ws, const cp_t *s, size_t n, int padded, unsigned isolate, int in_store);
 

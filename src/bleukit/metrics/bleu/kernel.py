@@ -98,7 +98,8 @@ def character_table(unicode_properties: bool = True) -> bytes:
         flags = _flags()
         ascii_part = bytearray(128)
         # The mteval patterns are ASCII classes (their ranges are written with ASCII bounds), so
-        # testing the ASCII code points reads them off completely; test_native checks all others.
+        # testing the ASCII code points reads them off completely; tests/metrics/bleu/test_bleu_kernel.py
+        # checks all others.
         for cp in range(128):
             if MTEVAL_RULES[MtevalRule.PUNCTUATION][0].fullmatch(chr(cp)):
                 ascii_part[cp] |= flags["13A"]

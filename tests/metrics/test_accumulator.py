@@ -1,5 +1,10 @@
-"""chrF through the statistics accumulator: batches, merges and a two-process gloo all-reduce give
-exactly the one-pass chrF / chrF++ (bleukit.corpus_chrf), which is sacreBLEU's."""
+"""The statistics accumulator of every metric: rows added in batches (and merged shards, and an
+all-reduce over processes) give exactly the one-pass corpus result, which is sacreBLEU's.
+
+The table runs through the harness (tests/metrics/harness.py): for each case and chunk size the
+streamed result equals ``corpus_<metric>`` and sacreBLEU's corpus score, on both engines. The
+metric-specific tests below (merges, errors, the gloo all-reduce) follow it.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,34 @@ import subprocess
 import sys
 
 import pytest
+from metrics.harness import Corpus, MetricCase, MetricTester
 from sacrebleu.metrics import CHRF
 from shared_data import load_corpus
+from small_corpus import HYPS, REFS
 
-from bleukit import ChrfOptions, StatisticsAccumulator, corpus_chrf, corpus_statistics
+from bleukit import BleuOptions, ChrfOptions, StatisticsAccumulator, corpus_bleu, corpus_chrf, corpus_statistics
 
-OPTIONS = [ChrfOptions(), ChrfOptions(word_order=2), ChrfOptions(word_order=2, lowercase=True, beta=1)]
+# 700 WMT22 de-en lines, the second reference missing on every 4th
+DE_EN = Corpus("wmt22-de-en", "hyp.LT22.en", "ref.A.en+ref.B.en", 700, missing=((1, 4),))
+CHRF_OPTIONS = [{}, {"word_order": 2}, {"word_order": 2, "lowercase": True, "beta": 1}]
+
+# (case, chunk sizes)
+TABLE = [
+    (MetricCase("bleu", {"smooth_method": "floor", "lowercase": True}, hyps=tuple(HYPS), refs=tuple(REFS),
+                name="small"), [1, 2, 3]),
+    # the default engine: the rows are the table's, which test_api.py checks on both engines
+    *[(MetricCase("chrf", options, corpus=DE_EN, engines="default"), [1, 64, 333]) for options in CHRF_OPTIONS],
+    # one reference: the summed row is sacreBLEU's total exactly; the default engine (TER's
+    # pure-Python engine is test_ter_vs_sacrebleu.py's)
+    (MetricCase("ter", {"normalized": True}, corpus=Corpus("wmt22-de-en", "hyp.Online-A.en", "ref.B.en", 300),
+                engines="default"), [37]),
+]
+
+
+@pytest.mark.parametrize("case, chunk", [
+    pytest.param(case, chunk, id=f"{case.id}-by{chunk}") for case, chunks in TABLE for chunk in chunks])
+def test_batches_equal_the_one_pass_score_and_sacrebleu(case, chunk, each_engine):
+    MetricTester(case, each_engine).check_accumulator(chunk)
 
 
 @pytest.fixture(scope="module")
@@ -26,19 +53,36 @@ def de_en(shared_data):
     return hyps, [ref_a, ref_b], [list(pair) for pair in zip(ref_a, ref_b)]
 
 
-@pytest.mark.parametrize("split", [1, 64, 333])
-@pytest.mark.parametrize("options", OPTIONS, ids=["chrF", "chrF++", "chrF1++lc"])
-def test_batches_equal_the_one_pass_score_and_sacrebleu(de_en, split, options):
-    hyps, streams, refs = de_en
-    acc = StatisticsAccumulator(options, extras=["lines"])
-    for start in range(0, len(hyps), split):
-        acc.add_text(hyps[start : start + split], refs[start : start + split], lines=len(hyps[start : start + split]))
-    result = acc.result()
-    kw = options.to_dict()
-    assert result == corpus_chrf(hyps, refs, **kw)
-    assert result.score == CHRF(**kw).corpus_score(hyps, streams).score
-    assert acc.n_rows == len(hyps) and acc.counters == {"lines": len(hyps)}
-    assert result.signature.startswith("nrefs:var|")
+def test_accumulator_keeps_a_common_reference_count_and_merges():
+    opts = BleuOptions()
+    left, right = StatisticsAccumulator(opts), StatisticsAccumulator(opts)
+    left.add_text(["a b c"], [["a b c", "a"]])
+    right.add(corpus_statistics(["d e"], [["d e", "f"]], options=opts))
+    left.merge(right)
+    assert left.result() == corpus_bleu(["a b c", "d e"], [["a b c", "a"], ["d e", "f"]])
+    assert left.result().signature.startswith("nrefs:2|")
+
+
+def test_accumulator_errors_name_the_problem():
+    acc = StatisticsAccumulator(BleuOptions())
+    with pytest.raises(ValueError, match="empty corpus"):
+        acc.result()
+    with pytest.raises(ValueError, match="max_ngram_order=2"):
+        acc.add(corpus_statistics(["a"], ["a"], options=BleuOptions(max_ngram_order=2)))
+    with pytest.raises(TypeError, match="unknown counter"):
+        acc.add_text(["a"], ["a"], tokens=1)
+    with pytest.raises(TypeError, match="BleuStatistics"):
+        acc.add([[1, 1, 1, 0, 0, 0, 1, 0, 0, 0]])
+    with pytest.raises(ValueError, match="different options"):
+        acc.merge(StatisticsAccumulator(BleuOptions(lowercase=True)))
+
+
+def test_all_reduce_without_torch_distributed_changes_nothing():
+    acc = StatisticsAccumulator(BleuOptions())
+    acc.add_text(HYPS, REFS)
+    before = acc.result()
+    acc.all_reduce()
+    assert acc.result() == before
 
 
 def test_merged_shards_and_a_common_reference_count(de_en):

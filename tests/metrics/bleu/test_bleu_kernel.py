@@ -2,7 +2,7 @@
 
 Every comparison is on the integer statistics rows (the kernel's whole output), per sentence, so a
 difference in a single n-gram count of a single sentence fails. The public API is also checked
-under both engines (``BLEUKIT_ENGINE``); the fallback when the kernel is missing is in test_build.py.
+under both engines (``BLEUKIT_ENGINE``); the fallback when the kernel is missing is in tests/kernel/test_build.py.
 """
 
 from __future__ import annotations
