@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
 from .engine import thread_count
-from .metrics import cached_options
+from .metrics import cached_options, fast
 from .metrics.bleu import METRIC
 from .metrics.bleu.formula import table_scores
 from .metrics.bleu.options import DEFAULT_CORPUS_SMOOTH, DEFAULT_MAX_NGRAM_ORDER, DEFAULT_SENTENCE_SMOOTH, BleuOptions
@@ -114,7 +114,7 @@ def sentence_bleu(
     options = _options(tokenize, trg_lang, language_pair, lowercase, smooth_method, smooth_value, max_ngram_order,
                        weights, effective_order)
     # one kernel call for the row, the formula on plain floats: no table, no batch
-    row, nrefs = METRIC.sentence_row(hypothesis, references, options)
+    row, nrefs = fast.sentence_row(METRIC, hypothesis, references, options)
     return METRIC.row_result(row, nrefs, options)
 
 

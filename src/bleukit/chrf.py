@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Hashable, Optional, Sequence, cast
 
 from .defaults import DEFAULT_SEED, DEFAULT_THREADS
-from .metrics import cached_options
+from .metrics import cached_options, fast
 from .metrics.chrf import METRIC
 from .metrics.chrf.options import DEFAULT_BETA, DEFAULT_CHAR_ORDER, DEFAULT_WORD_ORDER, Beta, ChrfOptions
 from .metrics.chrf.result import ChrfResult
@@ -105,7 +105,7 @@ def sentence_chrf(
     options = cached_options(ChrfOptions, char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
     # one kernel call for the row (it checks the references as check_sentence_references does),
     # the formula on plain floats: no table, no batch
-    row, nrefs = METRIC.sentence_row(hypothesis, references, options)
+    row, nrefs = fast.sentence_row(METRIC, hypothesis, references, options)
     return METRIC.row_result(row, nrefs, options)
 
 
