@@ -198,7 +198,7 @@ def check_reference_entry(entry: Any, index: int) -> List[str]:
     ``index`` of a corpus's references, or with ``index=-1`` the references of a single hypothesis.
 
     This is the one check of a reference entry. A compiled extractor that reads entries as the
-    caller gave them (:meth:`bleukit.metrics.base.Metric.reads_reference_entries`) applies the
+    caller gave them (:attr:`bleukit.metrics.fast.FastPaths.reads_reference_entries`) applies the
     same rules with the same messages to ``str``, ``list`` and ``tuple`` entries, and calls this
     function for any other type.
 

@@ -1,7 +1,8 @@
 """The one flow every entry point uses: checked input → statistics table → result, for any metric.
 
-The metric comes from the options object (:func:`bleukit.metrics.metric_for`): the same three
-functions serve BLEU, chrF and TER.
+The metric comes from the options object (:func:`bleukit.metrics.metric_for`): the same functions
+serve BLEU, chrF and TER. Each entry point resolves the metric and its :class:`Route` (threads, the
+reference layout its extractor reads, its fast paths: :func:`route`) once and passes it down.
 
 >>> from bleukit.metrics.bleu import BleuOptions
 >>> stats = corpus_statistics(["a b c", "x y"], ["a b d", "x y"], options=BleuOptions(max_ngram_order=2))
@@ -15,11 +16,12 @@ functions serve BLEU, chrF and TER.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple
 
 from .engine import MIN_CHUNK, in_threads, thread_count
 from .inputs import check_hypotheses, check_references, hypotheses_and_entries, reference_entries
-from .metrics import metric_for, resolve_options
+from .metrics import fast, metric_for, resolve_options
 from .metrics.base import Metric, MetricOptions, MetricResult, Statistics
 
 if TYPE_CHECKING:
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
     from .metrics.bleu.options import BleuOptionKeywords
 
 __all__ = [
+    "Route",
+    "route",
     "checked_input",
     "checked_references",
     "corpus_statistics",
@@ -40,23 +44,87 @@ __all__ = [
 ]
 
 
+@dataclass(frozen=True)
+class Route:
+    """How one call counts a corpus, decided once at its entry point and passed down: the options'
+    metric, the resolved thread count, whether the extractor reads the caller's reference
+    entries in place (``entries``), whether chunks of the corpus are counted on threads
+    (``chunks``), and the metric's column sums without a table (``summed_row``; ``None``: the
+    corpus result is the result of the table).
+
+    >>> from bleukit.metrics.bleu import BleuOptions
+    >>> r = route(BleuOptions(tokenize="ja-mecab"))
+    >>> r.metric.name, r.threads, r.entries, r.chunks, r.summed_row is not None
+    ('bleu', 1, False, False, True)
+    """
+
+    metric: Metric[Any, Any, Any]
+    options: MetricOptions
+    threads: int
+    entries: bool
+    chunks: bool
+    summed_row: Optional[Callable[[List[str], Sequence[Any], Any, int], Tuple[List[int], int]]]
+
+    def checked_input(self, hypotheses: Any, references: Any) -> Tuple[List[str], List[Any]]:
+        """The hypotheses as a checked list of str, and the references as the extractor reads them
+        (:func:`checked_input`)."""
+        if self.entries:
+            # the kernel reads private copies of both lists: copying them here too would only add
+            # 16 bytes a pair to the call's peak (160 MB at 10M pairs); it checks every hypothesis
+            # before it counts, so they are walked here only to report errors in the same order
+            return hypotheses_and_entries(hypotheses, references, copy=False)
+        hyps = check_hypotheses(hypotheses)
+        return hyps, check_references(references, len(hyps))
+
+    def checked_references(self, references: Any, n_hypotheses: int) -> List[Any]:
+        """The references of ``n_hypotheses`` checked hypotheses as the extractor reads them
+        (:func:`checked_references`)."""
+        if self.entries:
+            return reference_entries(references, n_hypotheses)
+        return check_references(references, n_hypotheses)
+
+    def table(self, hypotheses: Sequence[str], references: Sequence[Any]) -> Statistics:
+        """The statistics table of the caller's input, counted this way (:func:`corpus_statistics`)."""
+        metric, options = self.metric, self.options
+        if self.chunks:
+            hyps = check_hypotheses(hypotheses)
+            if len(hyps) >= 2 * MIN_CHUNK:
+                chunked: Statistics = in_threads(lambda h, r: metric.statistics(h, r, options), hyps, references,
+                                                 self.threads)
+                return chunked
+            refs = self.checked_references(references, len(hyps))
+        else:
+            hyps, refs = self.checked_input(hypotheses, references)
+        table: Statistics = metric.statistics(hyps, refs, options, threads=self.threads)
+        return table
+
+
+def route(options: MetricOptions, threads: int = 1) -> Route:
+    """The :class:`Route` of a call with these options and ``threads=`` (0: all cores): the metric
+    is found (a ``TypeError`` for anything but a metric's options), then the thread count checked,
+    then its fast paths asked, each once."""
+    metric = metric_for(options)
+    n_threads = thread_count(threads)
+    paths = metric.fast
+    chunks = n_threads > 1 and fast.chunks_in_threads(metric, options)
+    # Only a metric that sums as it counts has a summed row to gain from; for the others (TER
+    # adds its sentences' averages in order, not the summed row's quotient) the table decides,
+    # and so it does when chunks are counted on threads.
+    summed = None if chunks or paths is None else paths.summed_row
+    return Route(metric, options, n_threads, fast.reads_reference_entries(metric, options), chunks, summed)
+
+
 def checked_input(hypotheses: Any, references: Any, options: MetricOptions) -> Tuple[List[str], List[Any]]:
     """User input as the options' metric reads it: the hypotheses as a checked list of str, and
-    the references either checked into lists of strings or, for a metric that
-    :meth:`~bleukit.metrics.base.Metric.reads_reference_entries` (BLEU's kernel), as the caller's
+    the references either checked into lists of strings or, for a metric that reads reference
+    entries in place (:class:`~bleukit.metrics.fast.FastPaths`; BLEU's kernel), as the caller's
     entries, checked as a whole here and entry by entry as they are read (no list per sentence).
 
     >>> from bleukit.metrics.bleu import BleuOptions
     >>> checked_input(("a b",), ["a b c"], BleuOptions(tokenize="ja-mecab"))
     (['a b'], [['a b c']])
     """
-    if metric_for(options).reads_reference_entries(options):
-        # the kernel reads private copies of both lists: copying them here too would only add
-        # 16 bytes a pair to the call's peak (160 MB at 10M pairs); it checks every hypothesis
-        # before it counts, so they are walked here only to report errors in the same order
-        return hypotheses_and_entries(hypotheses, references, copy=False)
-    hyps = check_hypotheses(hypotheses)
-    return hyps, check_references(references, len(hyps))
+    return route(options).checked_input(hypotheses, references)
 
 
 def checked_references(references: Any, n_hypotheses: int, options: MetricOptions) -> List[Any]:
@@ -68,10 +136,7 @@ def checked_references(references: Any, n_hypotheses: int, options: MetricOption
     >>> checked_references(["a", ["b", None]], 2, BleuOptions(tokenize="ko-mecab"))
     [['a'], ['b']]
     """
-    n = n_hypotheses
-    if metric_for(options).reads_reference_entries(options):
-        return reference_entries(references, n)
-    return check_references(references, n)
+    return route(options).checked_references(references, n_hypotheses)
 
 
 def corpus_statistics(
@@ -92,26 +157,14 @@ def corpus_statistics(
     >>> corpus_statistics(["a b"], ["a b"], max_ngram_order=2).rows.tolist()
     [[2, 2, 2, 1, 2, 1]]
     """
-    options = resolve_options(options, keywords)
-    metric = metric_for(options)
-    n_threads = thread_count(threads)
-    if n_threads > 1 and metric.chunks_in_threads(options):
-        hyps = check_hypotheses(hypotheses)
-        if len(hyps) >= 2 * MIN_CHUNK:
-            chunked: Statistics = in_threads(lambda h, r: metric.statistics(h, r, options), hyps, references, n_threads)
-            return chunked
-        refs = checked_references(references, len(hyps), options)
-    else:
-        hyps, refs = checked_input(hypotheses, references, options)
-    table: Statistics = metric.statistics(hyps, refs, options, threads=n_threads)
-    return table
+    return route(resolve_options(options, keywords), threads).table(hypotheses, references)
 
 
 def corpus_result(
     hypotheses: Sequence[str], references: Sequence[Any], options: MetricOptions, threads: int = 1
 ) -> MetricResult:
-    """The corpus result of the options' metric, from the column sums alone
-    (:meth:`~bleukit.metrics.base.Metric.summed_row`): the same result as
+    """The corpus result of the options' metric, from the column sums alone (the metric's
+    ``summed_row`` fast path, :class:`~bleukit.metrics.fast.FastPaths`): the same result as
     ``score_statistics(corpus_statistics(...))``, without a table where the metric's extractor
     sums as it counts (BLEU's kernel: constant memory whatever the corpus' size).
 
@@ -119,16 +172,14 @@ def corpus_result(
     >>> corpus_result(["a b c"], ["a b d"], BleuOptions(max_ngram_order=2)).counts
     [2, 1]
     """
-    metric = metric_for(options)
-    n_threads = thread_count(threads)
-    # Only a metric that sums as it counts has a summed row to gain from; for the others (TER
-    # adds its sentences' averages in order, not the summed row's quotient) the table decides.
-    if (n_threads > 1 and metric.chunks_in_threads(options)) or type(metric).summed_row is Metric.summed_row:
-        return score_statistics(corpus_statistics(hypotheses, references, options=options, threads=threads), options)
-    hyps, refs = checked_input(hypotheses, references, options)
-    found = _repeated_summed_row(metric, hyps, refs, options, n_threads)
-    row, nrefs = metric.summed_row(hyps, refs, options, threads=n_threads) if found is None else found
-    result: MetricResult = metric.row_result(row, nrefs, options)
+    way = route(options, threads)
+    if way.summed_row is None:
+        table_result: MetricResult = way.metric.result(way.table(hypotheses, references), options)
+        return table_result
+    hyps, refs = way.checked_input(hypotheses, references)
+    found = _repeated_summed_row(way, hyps, refs)
+    row, nrefs = way.summed_row(hyps, refs, options, way.threads) if found is None else found
+    result: MetricResult = way.metric.row_result(row, nrefs, options)
     return result
 
 
@@ -187,16 +238,14 @@ def distinct_pairs(
     return hyps, refs, np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
 
 
-def _repeated_summed_row(
-    metric: "Metric[Any, Any, Any]", hyps: List[str], refs: List[Any], options: MetricOptions, threads: int
-) -> Optional[Tuple[List[int], int]]:
-    """:meth:`~bleukit.metrics.base.Metric.summed_row` of a highly repetitive corpus from its
-    distinct pairs (:func:`distinct_pairs`), or ``None`` for any other corpus."""
+def _repeated_summed_row(way: Route, hyps: List[str], refs: List[Any]) -> Optional[Tuple[List[int], int]]:
+    """The summed row of a highly repetitive corpus from its distinct pairs
+    (:func:`distinct_pairs`), or ``None`` for any other corpus."""
     distinct = distinct_pairs(hyps, refs)
     if distinct is None:
         return None
     try:
-        table = metric.statistics(distinct[0], distinct[1], options, threads=threads)
+        table = way.metric.statistics(distinct[0], distinct[1], way.options, threads=way.threads)
     except (TypeError, ValueError):
         return None  # bad input: the plain path names the faulty row by its own index
     # each distinct pair's row times its multiplicity: the same integer column sums
@@ -207,7 +256,7 @@ def _repeated_summed_row(
 def sentence_result(hypothesis: str, references: Any, options: MetricOptions) -> MetricResult:
     """The result of one hypothesis against its references (a string, or a list of strings with
     ``None`` for a missing one), through the metric's one-sentence path
-    (:meth:`~bleukit.metrics.base.Metric.sentence_row` and ``row_result``): no table, no batch.
+    (:func:`bleukit.metrics.fast.sentence_row` and ``row_result``): no table, no batch.
     Pass sentence-level options for sacreBLEU's sentence scores (``options.sentence_level()``).
 
     >>> from bleukit.metrics.bleu import BleuOptions
@@ -217,7 +266,7 @@ def sentence_result(hypothesis: str, references: Any, options: MetricOptions) ->
     if not isinstance(hypothesis, str):
         raise TypeError(f"hypothesis must be a str, got {type(hypothesis).__name__}")
     metric = metric_for(options)
-    row, nrefs = metric.sentence_row(hypothesis, references, options)
+    row, nrefs = fast.sentence_row(metric, hypothesis, references, options)
     result: MetricResult = metric.row_result(row, nrefs, options)
     return result
 

@@ -12,12 +12,12 @@ tables with no numpy at all:
   at a time), which equal sacreBLEU's float32 sums because every sum stays below 2**24 (checked up
   front: otherwise numpy's path sums in float32);
 - the metric scores the sums as sacreBLEU scores its float32 resamples
-  (:meth:`~bleukit.metrics.base.Metric.native_float32_scores`, BLEU's in C).
+  (:func:`~bleukit.metrics.fast.native_float32_scores`, BLEU's in C).
 
 :func:`randomization_counts` does the same for approximate randomization (``--paired-ar``): numpy's
 bool coin flips (``Generator.randomization_sums`` draws them as the bits of 32-bit words, as numpy
 does, and sums each trial's swapped rows from the sums of every subset of four rows) and the
-metric's exact formula of integer statistics (:meth:`~bleukit.metrics.base.Metric.native_scores`).
+metric's exact formula of integer statistics (:func:`~bleukit.metrics.fast.native_scores`).
 
 :mod:`bleukit.analysis.significance` takes this route whenever it applies and numpy's otherwise; both give
 the same numbers (tests check it, ``==``). The estimates taken from the scores are here too, in
@@ -129,7 +129,7 @@ def bootstrap_columns(
     where this route does not apply (then numpy's does: the same numbers).
 
     ``tables`` is a flat int64 buffer holding ``n_systems`` statistics tables of ``n_rows`` rows,
-    one after another (:meth:`~bleukit.metrics.base.Metric.systems_rows`). Resample ``s`` draws the
+    one after another (:func:`~bleukit.metrics.fast.systems_rows`). Resample ``s`` draws the
     same sentences for every system, as sacreBLEU's with the same seed, and each score is the one
     sacreBLEU gives that resample's float32 sums.
 
@@ -139,11 +139,11 @@ def bootstrap_columns(
     >>> out is None or [round(s, 2) for s in out[0]] == [100.0, 100.0, 83.67, 80.18]
     True
     """
-    from .metrics import metric_for
+    from .metrics import fast, metric_for
 
     metric, width = metric_for(options), _table_width(tables, n_rows, n_systems)
     # (a row of zeros asks whether the metric scores sums without numpy)
-    if metric.native_float32_scores(array("q", bytes(8 * width)), 1, options) is None:
+    if fast.native_float32_scores(metric, array("q", bytes(8 * width)), 1, options) is None:
         return None
     rng = generator(seed) if n_rows < 2**32 else None  # (numpy draws 64-bit integers past 2**32 rows)
     if rng is None:
@@ -161,7 +161,7 @@ def bootstrap_columns(
             buffers[k] = array("q", bytes(8 * k * n_systems * width))
         sums = buffers[k]
         rng.resample_sums(tables, n_systems, width, sums)
-        scores = metric.native_float32_scores(sums, k * n_systems, options)
+        scores = fast.native_float32_scores(metric, sums, k * n_systems, options)
         assert scores is not None  # it scored the row of zeros above
         for j, column in enumerate(columns):
             column.extend(scores[j::n_systems])
@@ -189,7 +189,7 @@ def randomization_counts(
     every sentence whose coin flip is set, the flips being sacreBLEU's (numpy's
     ``default_rng(seed).integers(2, size=(n, n_rows), dtype=bool)``, the same for every pair,
     as sacreBLEU re-seeds each comparison), and scores both sides' integer sums exactly
-    (:meth:`~bleukit.metrics.base.Metric.native_scores`). The p-value is ``(count + 1) / (n + 1)``.
+    (:func:`~bleukit.metrics.fast.native_scores`). The p-value is ``(count + 1) / (n + 1)``.
 
     >>> from bleukit.metrics.bleu import BleuOptions
     >>> rows = array("q", [2, 2, 2, 1, 2, 1,  2, 2, 1, 0, 2, 1,  3, 3, 3, 2, 3, 2,    # system 0
@@ -198,10 +198,10 @@ def randomization_counts(
     >>> counts is None or counts == [519]  # (None without the compiled modules)
     True
     """
-    from .metrics import metric_for
+    from .metrics import fast, metric_for
 
     metric, width = metric_for(options), _table_width(tables, n_rows, n_systems)
-    if metric.native_scores(array("q", bytes(8 * width)), 1, options) is None:
+    if fast.native_scores(metric, array("q", bytes(8 * width)), 1, options) is None:
         return None
     rng = generator(seed)
     kernel = _native.kernel(KERNEL)
@@ -219,7 +219,7 @@ def randomization_counts(
             buffers[k] = array("q", bytes(8 * k * sides * width))
         sums = buffers[k]
         rng.randomization_sums(tables, n_systems, width, flat_pairs, sums)
-        scores = metric.native_scores(sums, k * sides, options)
+        scores = fast.native_scores(metric, sums, k * sides, options)
         assert scores is not None  # it scored the row of zeros above
         for q, limit in enumerate(observed):
             a_side, b_side = scores[2 * q :: sides], scores[2 * q + 1 :: sides]

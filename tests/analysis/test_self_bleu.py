@@ -1,6 +1,7 @@
 """Self-BLEU (bleukit.self_bleu): each definition against a loop of sacreBLEU calls on real data,
 the multi-reference statistics against sacreBLEU's own, the exact mean, token ids, bad input."""
 
+import copy
 import random
 import statistics
 
@@ -14,6 +15,7 @@ from shared_data import read_lines
 
 import bleukit
 from bleukit.analysis.diversity import exact_mean, self_bleu, self_bleu_ids
+from bleukit.metrics import fast
 from bleukit.metrics.chrf import ChrfOptions
 
 
@@ -71,7 +73,7 @@ def test_statistics_equal_sacrebleus_multi_reference_statistics(texts, opts):
     """The rows (exact integers) are sacreBLEU's own statistics of each text against the rest."""
     metric = BLEU(**{k: v for k, v in opts.items() if k != "effective_order"})
     options = bleukit.BleuOptions(**opts)
-    table = bleukit.metrics.get_metric("bleu").self_statistics(texts, options)
+    table = fast.self_statistics(bleukit.metrics.get_metric("bleu"), texts, options)
     for i, t in enumerate(texts):
         theirs = metric._extract_corpus_statistics([t], [[o] for o in _others(texts, i)])[0]
         assert table.rows[i].tolist() == [int(x) for x in theirs]
@@ -117,15 +119,17 @@ def test_self_chrf_every_definition_equals_sacrebleu(texts, opts):
 
 
 def test_the_generic_multi_reference_path_gives_the_same_rows(texts):
-    """The protocol's default self_statistics (every text against the list of the others) is what
-    BLEU's clip maxima and chrF's best reference compute faster."""
-    from bleukit.metrics.base import Metric
+    """The table route of self_statistics (every text against the list of the others) is what
+    BLEU's clip maxima and chrF's best reference compute faster (their fast paths)."""
+    import dataclasses
 
     for options in (bleukit.BleuOptions(), ChrfOptions(word_order=2)):
         metric = bleukit.metrics.metric_for(options)
-        fast = metric.self_statistics(texts[:30], options)
-        generic = Metric.self_statistics(metric, texts[:30], options)
-        assert fast == generic
+        assert metric.fast is not None and metric.fast.self_statistics is not None
+        own = fast.self_statistics(metric, texts[:30], options)
+        table_route = copy.copy(metric)
+        table_route.fast = dataclasses.replace(metric.fast, self_statistics=None)  # the same metric, no such path
+        assert own == fast.self_statistics(table_route, texts[:30], options)
 
 
 def test_repeated_texts_are_references_of_their_copies():

@@ -4,6 +4,7 @@ computing each system once. The page itself: tests/app/test_app.py's browser tes
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 
@@ -189,22 +190,26 @@ def _counting(monkeypatch, counts):
         cls = type(get_metric(name))
         depth = {"n": 0}
 
-        def wrap(method, per_call, cls=cls, depth=depth):
-            def counted(self, *args, **kwargs):
+        def wrap(function, per_call, depth=depth):
+            def counted(*args, **kwargs):
                 if depth["n"] == 0:
                     counts["systems"] += per_call(args)
                 depth["n"] += 1
                 try:
-                    return method(self, *args, **kwargs)
+                    return function(*args, **kwargs)
                 finally:
                     depth["n"] -= 1
 
             return counted
 
-        for attr, per_call in (("statistics", lambda a: 1), ("systems_statistics", lambda a: len(a[0])),
-                               ("summed_row", lambda a: 1)):
-            if attr in vars(cls) or attr == "systems_statistics":
-                monkeypatch.setattr(cls, attr, wrap(getattr(cls, attr), per_call))
+        # the protocol's extractor (args[0] is the metric), and the fast paths that count systems
+        monkeypatch.setattr(cls, "statistics", wrap(cls.statistics, lambda a: 1))
+        paths = cls.fast
+        if paths is not None:
+            wrapped = {attr: wrap(getattr(paths, attr), per_call)
+                       for attr, per_call in (("systems_statistics", lambda a: len(a[0])), ("summed_row", lambda a: 1))
+                       if getattr(paths, attr) is not None}
+            monkeypatch.setattr(cls, "fast", dataclasses.replace(paths, **wrapped))
     draw = significance_draws._draw_indices
 
     def draws(*args, **kwargs):

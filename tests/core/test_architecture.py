@@ -196,6 +196,125 @@ def test_every_metric_package_implements_the_protocol(name):
     assert callable(cli.add_arguments) and callable(cli.options_from_args)
 
 
+# ---- a narrow protocol (issue 42, item 4) -----------------------------------------------------
+
+#: Most methods the ``Metric`` protocol may define (required and with a default, together).
+MAX_PROTOCOL_METHODS = 12
+#: What every metric must write: the table's columns and layout, the extractor, the formula, the result.
+REQUIRED_METHODS = {"columns", "layout", "statistics", "scores", "result"}
+
+
+def _protocol_methods():
+    import inspect
+
+    return {name for name, value in vars(Metric).items()
+            if inspect.isfunction(value) and not (name.startswith("__") and name.endswith("__"))}
+
+
+def test_the_protocol_is_narrow():
+    """``Metric`` holds what every metric defines (at most 12 methods, 5 of them required); the
+    speed hooks are fields of the optional ``FastPaths``, each with its table route in
+    ``bleukit.metrics.fast``, never methods of the protocol."""
+    import dataclasses
+
+    from bleukit.metrics import fast
+
+    methods = _protocol_methods()
+    assert len(methods) <= MAX_PROTOCOL_METHODS, sorted(methods)
+    assert set(Metric.__abstractmethods__) == REQUIRED_METHODS
+    paths = {f.name for f in dataclasses.fields(fast.FastPaths)}
+    assert methods & paths == set()
+    # one function per path, which takes the metric's path or the table's
+    assert set(fast.__all__) - {"FastPaths"} == paths
+    assert all(callable(getattr(fast, name)) for name in paths)
+
+
+@pytest.mark.parametrize("name", available_metrics())
+def test_a_metric_adds_no_public_method_beyond_the_protocol(name):
+    """A metric's class implements the protocol's methods (and private helpers); its fast paths
+    are a ``FastPaths`` in ``fast``, not methods a caller could reach past the shared functions."""
+    from bleukit.metrics.fast import FastPaths
+
+    import inspect
+
+    metric = get_metric(name)
+    own = {n for n, v in vars(type(metric)).items() if inspect.isfunction(v) and not n.startswith("_")}
+    assert own - _protocol_methods() == set()
+    assert REQUIRED_METHODS <= own
+    assert metric.fast is None or isinstance(metric.fast, FastPaths)
+
+
+#: Modules outside ``bleukit/metrics/`` that import a concrete metric's package, and why. The
+#: shared machinery (the flow layer, significance, groups, ranking, reports, the data adapters)
+#: reaches every metric through the protocol and is not here; a new entry needs a reason.
+NAMES_A_METRIC = {
+    "bleukit": "the facade: every metric's options and functions",
+    "bleukit.bleu": "BLEU's sacreBLEU-shaped functions", "bleukit.chrf": "chrF's functions",
+    "bleukit.ter": "TER's functions", "bleukit.textbook": "textbook BLEU",
+    "bleukit.sacrebleu.metrics.bleu": "sacreBLEU's BLEU class", "bleukit.sacrebleu.metrics.chrf": "sacreBLEU's CHRF",
+    "bleukit.sacrebleu.metrics.ter": "sacreBLEU's TER", "bleukit.sacrebleu.tokenizers.tokenizer_ter": "TER's tokenizer",
+    "bleukit.compat._common": "other BLEUs", "bleukit.compat.nltk": "NLTK's BLEU", "bleukit.compat.presets": "BLEU presets",
+    "bleukit.evaluate_module.bleu_metric": "the BLEU evaluate module",
+    "bleukit.ids.api": "token ids are counted by BLEU's kernel", "bleukit.ids.backends": "BLEU on token ids",
+    "bleukit.pairwise": "BLEU's compiled pair loop", "bleukit.pairwise.api": "BLEU's id pairs, chrF's keywords",
+    "bleukit.pairwise.mbr": "MBR's BLEU keywords and exact scaling",
+    "bleukit.analysis.explain": "BLEU's explanation", "bleukit.analysis.chrf_explanation": "chrF's explanation",
+    "bleukit.analysis.ter_explanation": "TER's explanation",
+    "bleukit.analysis.diversity": "Self-BLEU's exact pairwise sum, Self-TER's counts",
+    "bleukit.analysis.documents": "BLEU's keywords as the default", "bleukit.analysis.htmlreport.data": "the report's "
+    "BLEU and chrF columns",
+    "bleukit.cli.args": "each metric's arguments", "bleukit.cli.commands": "each metric's command",
+    "bleukit.cli.scores": "each metric's scores command",
+    "bleukit.app.api": "the app's BLEU form", "bleukit.app.forms": "the app's BLEU form",
+    "bleukit.app.page": "the app's metric choice", "bleukit.app.reports": "the app's BLEU tokens",
+    "bleukit.app.state": "the app's BLEU defaults", "bleukit.app.views": "the app's BLEU views",
+    "bleukit.integrations._samples": "chrF's options by name", "bleukit.integrations.rewards": "each metric's reward",
+    "bleukit.integrations.transformers": "the Trainer's BLEU callback",
+}
+#: The shared machinery: modules that serve every metric alike and name none.
+SHARED_MACHINERY = ("bleukit.pipeline", "bleukit.accumulator", "bleukit.engine", "bleukit.resampling",
+                    "bleukit.inputs", "bleukit.analysis.significance", "bleukit.analysis.groups",
+                    "bleukit.analysis.ranking", "bleukit.analysis.report", "bleukit.integrations.datasets",
+                    "bleukit.integrations.ray", "bleukit.integrations.pandas", "bleukit.integrations._columns")
+
+
+def test_nothing_outside_the_metric_folders_names_a_metric_unless_listed():
+    names = set(available_metrics())
+    naming = {module for module, targets in _graph().items() if not module.startswith("bleukit.metrics")
+              and any(t.startswith("bleukit.metrics.") and t.split(".")[2] in names for t in targets)}
+    assert naming == set(NAMES_A_METRIC)
+    assert sorted(m for m in naming if m.startswith(SHARED_MACHINERY)) == []
+
+
+def test_no_fast_path_is_called_as_a_metric_method():
+    """Outside the metric folders a fast path is reached through ``bleukit.metrics.fast`` (which
+    takes the metric's path or the table's), never as ``metric.summed_row(...)``,
+    ``METRIC.sentence_row(...)`` or ``metric_for(options).pairwise_scores(...)``."""
+    import ast
+    import dataclasses
+
+    from bleukit.metrics.fast import FastPaths
+
+    paths = {f.name for f in dataclasses.fields(FastPaths)}
+
+    def a_metric(node):
+        if isinstance(node, ast.Name):
+            return node.id in ("metric", "METRIC")
+        if isinstance(node, ast.Attribute):
+            return node.attr == "metric"
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id in ("metric_for", "get_metric")
+
+    found = sorted(
+        f"{name}:{node.lineno} {ast.unparse(node.func)}"
+        for name, path in import_graph.modules().items() if not name.startswith("bleukit.metrics")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in paths
+        and a_metric(node.func.value)
+    )
+    assert found == []
+
+
 def test_option_keywords_typed_dict_matches_the_options():
     from bleukit.metrics.bleu.options import OPTION_NAMES, BleuOptionKeywords
 

@@ -43,7 +43,7 @@ import numpy as np
 from ..defaults import DEFAULT_THREADS
 from ..engine import thread_count
 from ..inputs import check_texts
-from ..metrics import metric_for, resolve_options
+from ..metrics import fast, metric_for, resolve_options
 from ..metrics.base import MetricOptions, MetricResult, Statistics
 from ..metrics.bleu import pairs
 from ..metrics.bleu.options import BleuOptions
@@ -156,14 +156,14 @@ def self_bleu(
             n = len(checked)
             step = max(1, _BLOCK_PAIRS // n)
             for i0 in range(0, n, step):
-                block = metric.pairwise_scores(checked[i0 : i0 + step], checked, opts, threads=n_threads)
+                block = fast.pairwise_scores(metric, checked[i0 : i0 + step], checked, opts, threads=n_threads)
                 total.add(block)
                 total.add(block[np.arange(len(block)), np.arange(i0, i0 + len(block))], sign=-1)
         name = _result_name(metric.statistics(checked[:1], [checked[1:2]], opts), opts)
         return _pairwise_score(total, len(checked), opts, name)
     if isinstance(opts, TerOptions):
         return _self_ter(checked, definition, opts, n_threads)
-    return _from_statistics(metric.self_statistics(checked, opts, threads=n_threads), definition, opts)
+    return _from_statistics(fast.self_statistics(metric, checked, opts, threads=n_threads), definition, opts)
 
 
 def self_bleu_ids(

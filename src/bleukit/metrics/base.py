@@ -17,6 +17,7 @@ streaming and distributed evaluation add rows (:class:`bleukit.StatisticsAccumul
 and paired tests resample rows (:mod:`bleukit.analysis.significance`), pairwise matrices score rows of pairs
 (:mod:`bleukit.pairwise`), and reports, the command line, the evaluate modules and the app read
 results through it. A metric is a package in :mod:`bleukit.metrics` that exposes ``METRIC``.
+Its optional fast paths live beside the protocol, not in it (:mod:`bleukit.metrics.fast`).
 
 >>> from bleukit.metrics import metric_for
 >>> from bleukit.metrics.bleu import BleuOptions
@@ -49,10 +50,10 @@ from typing import (
     Union,
 )
 
-from ..inputs import check_sentence_references
-
 if TYPE_CHECKING:
     import numpy as np
+
+    from .fast import FastPaths
 # numpy is imported where a table is made, not here: a corpus or sentence score that never makes
 # a table (the command line's `-b`, a one-sentence call) starts without it.
 
@@ -85,11 +86,6 @@ Resampling = Tuple[str, int, Optional[int]]
 OptionsT = TypeVar("OptionsT", bound="MetricOptions")
 StatisticsT = TypeVar("StatisticsT", bound="Statistics")
 ResultT = TypeVar("ResultT", bound="MetricResult")
-
-#: References held at once by the default ``Metric.self_statistics`` (a block of texts, each with
-#: the list of all the others).
-_SELF_BLOCK_REFERENCES = 1 << 20
-
 
 class MetricOptions(abc.ABC):
     """Base of every metric's options: a frozen dataclass whose fields are the option keywords.
@@ -355,6 +351,13 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
 
     Instances hold no state (one per metric, ``METRIC`` in the metric's package); every method
     takes the options. :func:`bleukit.metrics.metric_for` finds the metric of an options object.
+
+    This is what every metric defines: five abstract methods (:meth:`columns`, :meth:`layout`,
+    :meth:`statistics`, :meth:`scores`, :meth:`result`) and seven with a default that works
+    through the table. The paths that make some calls faster (a compiled kernel that sums as it
+    counts, counts made once for many systems or pairs) are not methods here: a metric that has
+    them lists them in ``fast``, a :class:`bleukit.metrics.fast.FastPaths`, and the shared
+    machinery reaches them through :mod:`bleukit.metrics.fast`'s functions.
     """
 
     #: The metric's package name in :mod:`bleukit.metrics` (``"bleu"``), also its CLI name.
@@ -363,6 +366,9 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
     statistics_type: ClassVar[Type[Statistics]]
     #: Whether a larger score is better (TER: fewer edits are better); paired tests and rankings say so.
     higher_is_better: ClassVar[bool] = True
+    #: The metric's fast paths (:class:`bleukit.metrics.fast.FastPaths`), or ``None`` for none: the
+    #: table's route then serves every call, with the same results.
+    fast: ClassVar[Optional[FastPaths]] = None
 
     @abc.abstractmethod
     def columns(self, options: OptionsT) -> Tuple[str, ...]:
@@ -399,58 +405,14 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
             raise ValueError(f"statistics were counted with {got}, options say {want}")
         return statistics  # type: ignore[return-value]
 
-    def chunks_in_threads(self, options: OptionsT) -> bool:
-        """Whether counting chunks of a corpus on several threads helps (the extractor releases the
-        GIL and takes no ``threads`` of its own); :func:`bleukit.engine.in_threads` then does it."""
-        return False
-
-    def reads_reference_entries(self, options: OptionsT) -> bool:
-        """Whether :meth:`statistics` and :meth:`summed_row` read the caller's reference entries as
-        they are (``references[i]`` a str, or a list or tuple of str and ``None``, as
-        :func:`bleukit.inputs.reference_entries` passes them) and check each one themselves, with
-        :func:`bleukit.inputs.check_reference_entry`'s errors. A compiled extractor that reads
-        them in place saves a corpus its million small lists. The default, ``False``, gives
-        those methods :func:`bleukit.inputs.check_references`' lists."""
-        return False
-
     @abc.abstractmethod
     def statistics(
         self, hypotheses: List[str], references: Sequence[Any], options: OptionsT, *, threads: int = 1
     ) -> StatisticsT:
         """The table of checked input: ``references[i]`` is the non-empty list of reference strings of
         ``hypotheses[i]`` (:mod:`bleukit.inputs` checks user input into this form), or the caller's
-        entry when the metric :meth:`reads_reference_entries`. ``threads`` as
+        entry when the metric's fast paths say it ``reads_reference_entries``. ``threads`` as
         :func:`bleukit.engine.thread_count`; the table is the same whatever it is."""
-
-    def systems_statistics(
-        self, systems: List[List[str]], references: Sequence[Any], options: OptionsT, *, threads: int = 1
-    ) -> List[StatisticsT]:
-        """The table of each system (``systems[j]``: checked hypotheses of the same sentences)
-        against the same references, as :meth:`statistics` counts them: a paired test's input. A
-        metric that can count the reference side once for every system overrides it (BLEU's
-        kernel tokenizes each sentence's references once); this default counts system by system."""
-        return [self.statistics(hyps, references, options, threads=threads) for hyps in systems]
-
-    def summed_row(
-        self, hypotheses: List[str], references: Sequence[Any], options: OptionsT, *, threads: int = 1
-    ) -> Tuple[List[int], int]:
-        """The column sums of :meth:`statistics`' table as Python ints, and the number of
-        references of that summed row (the common one, ``-1`` when it varies, as
-        :meth:`Statistics.summed`): all a corpus score needs. A metric whose extractor sums as it
-        counts overrides it, so that a corpus score takes no memory per sentence (its
-        :meth:`row_result` of the sums must then equal :meth:`result` of the table); this default
-        sums the table, and :func:`bleukit.pipeline.corpus_result` scores the table itself for a
-        metric that does not override it."""
-        table = self.statistics(hypotheses, references, options, threads=threads).summed()
-        return [int(x) for x in table.rows[0].tolist()], int(table.nrefs[0])
-
-    def sentence_row(self, hypothesis: str, references: Any, options: OptionsT) -> Tuple[List[int], int]:
-        """The statistics row of one hypothesis as Python ints, and its number of references.
-        ``references`` is as the user gave it (a str, or a list of str with ``None`` for a missing
-        one), checked as :func:`bleukit.inputs.check_sentence_references` does. A metric with a
-        cheaper way for one sentence than a table of one row overrides it (one kernel call)."""
-        table = self.statistics([hypothesis], [check_sentence_references(references)], options)
-        return [int(x) for x in table.rows[0].tolist()], int(table.nrefs[0])
 
     def row_result(self, row: Sequence[int], nrefs: int, options: OptionsT) -> ResultT:
         """The result of one statistics row (a sentence's, or a corpus's column sums) whose
@@ -488,89 +450,14 @@ class Metric(abc.ABC, Generic[OptionsT, StatisticsT, ResultT]):
         the integers they hold (right for a formula that works in float64 from there); a metric
         whose reference goes on in float32 overrides it (BLEU's precisions with numpy 2), so that
         bootstrap means and intervals equal the reference's bit for bit."""
+        import numpy as np
+
         return self.scores(np.asarray(sums, dtype=np.float32).astype(np.int64), options)
-
-    def systems_rows(
-        self, systems: List[List[str]], references: Sequence[Any], options: OptionsT
-    ) -> Optional[Tuple[Any, Any]]:
-        """:meth:`systems_statistics` as two flat int64 buffers without numpy: every system's
-        table, one after another, and the systems' ``nrefs`` column in the same order; ``None``
-        (this default) where the metric has no such path. With :meth:`native_float32_scores` it
-        lets the command line's bootstrap run without importing numpy (:mod:`bleukit.resampling`)."""
-        return None
-
-    def native_float32_scores(self, sums: Any, rows: int, options: OptionsT) -> Optional[Any]:
-        """:meth:`float32_scores` of ``rows`` rows of integer sums (a flat int64 buffer, each sum in
-        [0, 2**24]) without numpy, as a float64 buffer; ``None`` (this default) where the metric has
-        no such path. Tests compare it with :meth:`float32_scores`, ``==``."""
-        return None
-
-    def native_scores(self, sums: Any, rows: int, options: OptionsT) -> Optional[Any]:
-        """:meth:`scores` of ``rows`` rows of integer statistics (a flat int64 buffer, each in
-        [0, 2**53]) without numpy, as a float64 buffer; ``None`` (this default) where the metric has
-        no such path. With :meth:`systems_rows` it lets the command line's approximate
-        randomization run without importing numpy (:mod:`bleukit.resampling`). Tests compare it
-        with :meth:`scores`, ``==``."""
-        return None
 
     @abc.abstractmethod
     def result(self, statistics: StatisticsT, options: OptionsT) -> ResultT:
         """The result (score, its parts, signature) of a table, scored as one corpus."""
 
-    def pairwise_scores(
-        self, hypotheses: List[str], references: List[str], options: OptionsT, *, threads: int = 1
-    ) -> np.ndarray:
-        """The score of every hypothesis against every single reference: a float64 ``(N, M)`` matrix
-        (pass sentence-level options for sentence scores). This default counts all N x M pairs;
-        a metric overrides it with a way that counts each sentence once (BLEU: an inverted index)."""
-        import numpy as np
-
-        n, m = len(hypotheses), len(references)
-        hyps = [h for h in hypotheses for _ in range(m)]
-        refs = [[r] for _ in range(n) for r in references]
-        stats = self.statistics(hyps, refs, options, threads=threads)
-        return np.asarray(self.scores(stats.rows, options), dtype=np.float64).reshape(n, m)
-
-    def pairwise_statistics(
-        self, hypotheses: List[str], references: List[str], options: OptionsT, *, threads: int = 1
-    ) -> np.ndarray:
-        """The statistics row of every hypothesis against every single reference: int64
-        ``(N, M, columns)``, ``table[i, j]`` the row of ``statistics([hypotheses[i]], [[references[j]]])``.
-        This default counts all N x M pairs; a metric overrides it where it counts each sentence once."""
-        n, m = len(hypotheses), len(references)
-        hyps = [h for h in hypotheses for _ in range(m)]
-        refs = [[r] for _ in range(n) for r in references]
-        rows: np.ndarray = self.statistics(hyps, refs, options, threads=threads).rows
-        return rows.reshape(n, m, -1)
-
-    def aggregate_scores(
-        self, hypotheses: List[str], references: List[str], ref_weights: np.ndarray, options: OptionsT
-    ) -> np.ndarray:
-        """The score of each hypothesis against one expected reference: the ``ref_weights``-weighted
-        mean of the references' statistics (reference aggregation, DeNero et al. 2009), a float64
-        ``(N,)`` array. Metrics whose statistics allow it implement it."""
-        raise NotImplementedError(f"reference aggregation is not implemented for {self.name}")
-
     def sentence_results(self, statistics: StatisticsT, options: OptionsT) -> List[ResultT]:
         """One result per row (each row scored as its own corpus, with its own ``nrefs``)."""
         return [self.result(statistics[i], options) for i in range(len(statistics))]
-
-    def self_statistics(self, texts: List[str], options: OptionsT, *, threads: int = 1) -> StatisticsT:
-        """The table of each text against all the other texts as its references (Self-BLEU's rows):
-        row ``i`` is ``statistics([texts[i]], [texts[:i] + texts[i + 1:]])``, every row with
-        ``nrefs = len(texts) - 1``. ``texts`` are checked, at least two.
-
-        This default counts every text against the list of the others, a block of texts at a time:
-        quadratic work, for any metric. A metric overrides it where its multi-reference statistics
-        follow from counts made once (BLEU: each n-gram's clip is its largest count in the other
-        texts; chrF: the statistics of the best single reference).
-        """
-        n = len(texts)
-        step = max(1, _SELF_BLOCK_REFERENCES // max(n - 1, 1))
-        parts = [
-            self.statistics(texts[i0 : i0 + step], [texts[:i] + texts[i + 1 :] for i in range(i0, min(n, i0 + step))],
-                            options, threads=threads)
-            for i0 in range(0, n, step)
-        ]
-        table: StatisticsT = self.statistics_type.concat(parts)  # type: ignore[assignment]
-        return table

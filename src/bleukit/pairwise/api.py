@@ -39,7 +39,7 @@ from ..ids.api import id_options
 from ..ids.backends import TorchOps
 from ..ids.layout import PadIds, id_tuples, sequences
 from ..inputs import check_texts
-from ..metrics import metric_for, resolve_options
+from ..metrics import fast, metric_for, resolve_options
 from ..metrics.base import MetricOptions
 from ..metrics.bleu import pairs
 from ..metrics.bleu.options import BleuOptions
@@ -75,7 +75,7 @@ def pairwise_scores(
     opts = resolve_options(options, keywords, sentence=True)
     hyps = check_texts(hypotheses, "hypotheses")
     refs = hyps if references is hypotheses else check_texts(references, "references")
-    return metric_for(opts).pairwise_scores(hyps, refs, opts, threads=thread_count(threads))
+    return fast.pairwise_scores(metric_for(opts), hyps, refs, opts, threads=thread_count(threads))
 
 
 def pairwise_bleu(
@@ -151,7 +151,7 @@ def pairwise_statistics(
     opts = resolve_options(options, keywords)
     hyps = check_texts(hypotheses, "hypotheses")
     refs = hyps if references is hypotheses else check_texts(references, "references")
-    return metric_for(opts).pairwise_statistics(hyps, refs, opts, threads=thread_count(threads))
+    return fast.pairwise_statistics(metric_for(opts), hyps, refs, opts, threads=thread_count(threads))
 
 
 def pairwise_bleu_ids(

@@ -43,7 +43,7 @@ from .._torch import is_torch_tensor
 from ..defaults import DEFAULT_THREADS
 from ..engine import thread_count
 from ..inputs import check_count, check_sequence, check_texts
-from ..metrics import metric_for, resolve_options
+from ..metrics import fast, metric_for, resolve_options
 from ..metrics.base import MetricOptions
 from ..metrics.bleu.formula import binary_scaled
 
@@ -191,10 +191,10 @@ def _select_one(
     w_distinct = np.bincount(ref_index, weights=w, minlength=len(distinct_refs))
     metric = metric_for(options)
     if aggregate:
-        distinct = metric.aggregate_scores(distinct_cands, distinct_refs, w_distinct, options)
+        distinct = fast.aggregate_scores(metric, distinct_cands, distinct_refs, w_distinct, options)
     else:
         distinct = expected_utilities(
-            metric.pairwise_scores(distinct_cands, distinct_refs, options, threads=threads), w_distinct
+            fast.pairwise_scores(metric, distinct_cands, distinct_refs, options, threads=threads), w_distinct
         )
     utilities = distinct[cand_index]
     # A stable sort of the negated utilities: among equal utilities the lowest index comes first.

@@ -18,6 +18,7 @@ from shared_data import read_lines
 
 import bleukit
 from bleukit.inputs import check_sentence_references
+from bleukit.metrics import fast
 from bleukit.metrics.bleu import METRIC, formula
 from bleukit.metrics.bleu.formula import score_row, score_table
 from bleukit.metrics.bleu.options import BleuOptions
@@ -127,7 +128,7 @@ def test_sentence_path_equals_the_table_path(engine, shared_data):
         table = corpus_statistics(hyps, entries, options=options)
         expected = METRIC.sentence_results(table, options)
         for i, (h, entry) in enumerate(zip(hyps, entries)):
-            row, nrefs = METRIC.sentence_row(h, entry, options)
+            row, nrefs = fast.sentence_row(METRIC, h, entry, options)
             assert row == table.rows[i].tolist() and nrefs == table.nrefs[i]
             ours = sentence_result(h, entry, options)
             if VECTORISED_IS_LIBM:
@@ -144,7 +145,7 @@ def test_summed_row_and_corpus_result_equal_the_table(engine, shared_data):
     for options in (BleuOptions(), BleuOptions(smooth_method="floor", effective_order=True, max_ngram_order=3)):
         table = corpus_statistics(hyps, refs, options=options)
         summed = table.summed()
-        assert METRIC.summed_row(hyps, refs, options) == (summed.rows[0].tolist(), int(summed.nrefs[0]))
+        assert fast.summed_row(METRIC, hyps, refs, options) == (summed.rows[0].tolist(), int(summed.nrefs[0]))
         ours = corpus_result(hyps, refs, options)
         assert ours == score_statistics(table, options)
         assert "nrefs:var" in ours.signature

@@ -50,7 +50,7 @@ def test_one_sentence_equals_the_table_and_sacrebleu(engine, shared_data, option
     theirs = CHRF(char_order=options.char_order, word_order=options.word_order, beta=options.beta,
                   lowercase=options.lowercase, whitespace=options.whitespace, eps_smoothing=options.eps_smoothing)
     for i, (h, refs) in enumerate(zip(hyps, ref_sets)):
-        row, nrefs = METRIC.sentence_row(h, refs, options)
+        row, nrefs = extract.sentence_row(h, refs, options)
         assert row == table[i].tolist() and nrefs == sum(r is not None for r in refs)
         ours = sentence_result(h, refs, options)
         assert ours.score == theirs.sentence_score(h, [r for r in refs if r is not None]).score

@@ -1,6 +1,6 @@
 """The bootstrap and approximate randomization of whole systems on the compiled route, without
 numpy (:mod:`bleukit.resampling`): the systems counted once into one flat buffer
-(``Metric.systems_rows``), their corpus results, and the resampled scores or p-values; where the
+(``FastPaths.systems_rows``), their corpus results, and the resampled scores or p-values; where the
 route does not apply, the systems' statistics tables for numpy's route (:mod:`.draws`).
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, List, Sequence, Tuple, Union
 
 from ... import resampling
-from ...metrics import metric_for
+from ...metrics import fast, metric_for
 from ...metrics.base import MetricOptions, MetricResult, Statistics, nrefs_signature
-from ...pipeline import checked_references
+from ...pipeline import route
 from .draws import Progress, Seed
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class _Resampled:
 
 
 class _Counted:
-    """Systems' statistics tables counted without numpy (``Metric.systems_rows``): every table, one
+    """Systems' statistics tables counted without numpy (``FastPaths.systems_rows``): every table, one
     after another, in one flat int64 buffer, their ``nrefs`` columns likewise, and their corpus
     results and ``nrefs:`` signature values."""
 
@@ -66,12 +66,12 @@ def _counted(
     """Checked ``(name, hypotheses)`` systems counted for the compiled route (:class:`_Counted`), or,
     where it cannot apply (no seed, no such path for the metric), their names and statistics tables
     for numpy's route. The references are counted once for all systems either way."""
-    metric = metric_for(options)
+    way = route(options)
     names, hyps = [name for name, _ in named], [h for _, h in named]
-    refs = checked_references(references, len(hyps[0]), options)
-    found = metric.systems_rows(hyps, refs, options) if seed is not None and refs else None
+    refs = way.checked_references(references, len(hyps[0]))
+    found = fast.systems_rows(way.metric, hyps, refs, options) if seed is not None and refs else None
     if found is None:
-        return names, metric.systems_statistics(hyps, refs, options)
+        return names, fast.systems_statistics(way.metric, hyps, refs, options)
     return _Counted(names, found[0], found[1], len(refs), options)
 
 

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, 
 from ... import resampling
 from ...defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from ...inputs import check_count, check_hypotheses, check_seed, check_sequence
-from ...metrics import metric_for, resolve_options
+from ...metrics import fast, metric_for, resolve_options
 from ...metrics.base import MetricOptions, MetricResult, Statistics
-from ...pipeline import checked_references
+from ...pipeline import route
 from .compiled import _compiled_bootstrap, _compiled_randomization, _Randomized, _Resampled
 from .corrections import adjust_p_values, check_correction
 from .draws import Progress, Seed, _estimate_ci, bootstrap_matrix, bootstrap_p_value, randomization_p_values
@@ -275,12 +275,12 @@ def system_statistics(
 ) -> Tuple[List[str], List[Statistics], List[MetricResult]]:
     """Names, statistics tables and corpus results of systems that translate the same sentences
     (checked by :func:`check_systems`)."""
-    metric = metric_for(options)
+    way = route(options)
     named = check_systems(systems)
     checked = [hyps for _, hyps in named]
-    refs = checked_references(references, len(checked[0]), options)
-    stats = metric.systems_statistics(checked, refs, options)  # the references counted once for all
-    return [name for name, _ in named], stats, [metric.result(s, options) for s in stats]
+    refs = way.checked_references(references, len(checked[0]))
+    stats = fast.systems_statistics(way.metric, checked, refs, options)  # the references counted once for all
+    return [name for name, _ in named], stats, [way.metric.result(s, options) for s in stats]
 
 
 def _signed(result: MetricResult, nrefs: Any, options: MetricOptions, resampling: Tuple[str, int, Seed]) -> Any:

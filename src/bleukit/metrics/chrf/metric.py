@@ -8,9 +8,10 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Type
 
 from ..base import Metric
+from ..fast import FastPaths
 from .formula import score_row, sentence_scores
 from .options import ChrfOptions
 from .result import ChrfResult
@@ -19,7 +20,7 @@ from .statistics import ChrfStatistics, column_names
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["CHRF", "METRIC"]
+__all__ = ["CHRF", "METRIC", "FAST"]
 
 #: Pairs scored per block when choosing each text's best other text (bounds the scores in memory).
 _SELF_BLOCK_PAIRS = 1 << 22
@@ -30,12 +31,75 @@ def _signature(options: ChrfOptions, nrefs: int) -> str:
     return options.signature(nrefs if nrefs >= 0 else "var")
 
 
+def _sentence_row(hypothesis: str, references: Any, options: ChrfOptions) -> Tuple[List[int], int]:
+    from .extract import sentence_row
+
+    return sentence_row(hypothesis, references, options)  # one kernel call: no table
+
+
+def _pairwise_scores(hypotheses: List[str], references: List[str], options: ChrfOptions, threads: int) -> "np.ndarray":
+    from .extract import pairwise_chrf
+
+    # Each sentence's n-grams counted once, then the pairs (the kernel's pairwise loop).
+    scores: np.ndarray = pairwise_chrf(hypotheses, references, options, threads=threads)
+    return scores
+
+
+def _self_statistics(texts: List[str], options: ChrfOptions, threads: int) -> ChrfStatistics:
+    # sacreBLEU keeps the statistics of the first reference with the best sentence score, which
+    # is the first best off-diagonal entry of a row of the pairwise matrix (each text counted
+    # once there); then one statistics pass over the n chosen pairs.
+    import numpy as np
+
+    from .extract import chrf_statistics, pairwise_chrf
+
+    n = len(texts)
+    best = np.empty(n, dtype=np.int64)
+    step = max(1, _SELF_BLOCK_PAIRS // n)
+    for i0 in range(0, n, step):
+        i1 = min(n, i0 + step)
+        scores = pairwise_chrf(texts[i0:i1], texts, options, threads=threads)
+        scores[np.arange(i1 - i0), np.arange(i0, i1)] = -np.inf
+        best[i0:i1] = scores.argmax(axis=1)
+    rows = chrf_statistics(texts, [[texts[j]] for j in best.tolist()], options, threads=threads)
+    return ChrfStatistics(rows, np.full(n, n - 1, dtype=np.int64), options.char_order, options.word_order)
+
+
+def _pairwise_statistics(
+    hypotheses: List[str], references: List[str], options: ChrfOptions, threads: int
+) -> "np.ndarray":
+    from .extract import pairwise_chrf_statistics
+
+    rows: np.ndarray = pairwise_chrf_statistics(hypotheses, references, options, threads=threads)
+    return rows
+
+
+def _aggregate_scores(
+    hypotheses: List[str], references: List[str], ref_weights: "np.ndarray", options: ChrfOptions
+) -> "np.ndarray":
+    from . import aggregate
+
+    return aggregate.aggregate_scores(hypotheses, references, ref_weights, options)
+
+
+#: chrF's fast paths: one kernel call per sentence; pairs and Self-chrF from each sentence's
+#: n-grams counted once; reference aggregation.
+FAST = FastPaths(
+    sentence_row=_sentence_row,
+    pairwise_scores=_pairwise_scores,
+    pairwise_statistics=_pairwise_statistics,
+    self_statistics=_self_statistics,
+    aggregate_scores=_aggregate_scores,
+)
+
+
 class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
     """chrF through the metric protocol (one instance: :data:`METRIC`)."""
 
     name: ClassVar[str] = "chrf"
     options_type: ClassVar[Type[ChrfOptions]] = ChrfOptions
     statistics_type: ClassVar[Type[ChrfStatistics]] = ChrfStatistics
+    fast: ClassVar[Optional[FastPaths]] = FAST
 
     def columns(self, options: ChrfOptions) -> Tuple[str, ...]:
         return column_names(options.char_order, options.word_order)
@@ -57,11 +121,6 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
         nrefs = np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
         return ChrfStatistics(rows, nrefs, options.char_order, options.word_order)
 
-    def sentence_row(self, hypothesis: str, references: Any, options: ChrfOptions) -> Tuple[List[int], int]:
-        from .extract import sentence_row
-
-        return sentence_row(hypothesis, references, options)  # one kernel call: no table
-
     def row_result(self, row: Sequence[int], nrefs: int, options: ChrfOptions) -> ChrfResult:
         return ChrfResult(
             score=score_row(row, options), char_order=options.char_order, word_order=options.word_order,
@@ -77,49 +136,6 @@ class CHRF(Metric[ChrfOptions, ChrfStatistics, ChrfResult]):
         from .float32 import float32_sums_scores
 
         return float32_sums_scores(sums, options)
-
-    def pairwise_scores(
-        self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1
-    ) -> "np.ndarray":
-        from .extract import pairwise_chrf
-
-        # Each sentence's n-grams counted once, then the pairs (the kernel's pairwise loop).
-        scores: np.ndarray = pairwise_chrf(hypotheses, references, options, threads=threads)
-        return scores
-
-    def self_statistics(self, texts: List[str], options: ChrfOptions, *, threads: int = 1) -> ChrfStatistics:
-        # sacreBLEU keeps the statistics of the first reference with the best sentence score, which
-        # is the first best off-diagonal entry of a row of the pairwise matrix (each text counted
-        # once there); then one statistics pass over the n chosen pairs.
-        import numpy as np
-
-        from .extract import chrf_statistics, pairwise_chrf
-
-        n = len(texts)
-        best = np.empty(n, dtype=np.int64)
-        step = max(1, _SELF_BLOCK_PAIRS // n)
-        for i0 in range(0, n, step):
-            i1 = min(n, i0 + step)
-            scores = pairwise_chrf(texts[i0:i1], texts, options, threads=threads)
-            scores[np.arange(i1 - i0), np.arange(i0, i1)] = -np.inf
-            best[i0:i1] = scores.argmax(axis=1)
-        rows = chrf_statistics(texts, [[texts[j]] for j in best.tolist()], options, threads=threads)
-        return ChrfStatistics(rows, np.full(n, n - 1, dtype=np.int64), options.char_order, options.word_order)
-
-    def pairwise_statistics(
-        self, hypotheses: List[str], references: List[str], options: ChrfOptions, *, threads: int = 1
-    ) -> "np.ndarray":
-        from .extract import pairwise_chrf_statistics
-
-        rows: np.ndarray = pairwise_chrf_statistics(hypotheses, references, options, threads=threads)
-        return rows
-
-    def aggregate_scores(
-        self, hypotheses: List[str], references: List[str], ref_weights: "np.ndarray", options: ChrfOptions
-    ) -> "np.ndarray":
-        from . import aggregate
-
-        return aggregate.aggregate_scores(hypotheses, references, ref_weights, options)
 
     def result(self, statistics: ChrfStatistics, options: ChrfOptions) -> ChrfResult:
         self.check_statistics(statistics, options)

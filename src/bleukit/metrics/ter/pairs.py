@@ -4,7 +4,7 @@ A TER statistics table holds a sentence's average reference length in exact unit
 :data:`.statistics.MAX_REFERENCES` references, so Self-TER of more than 21 texts cannot go through
 one. sacreBLEU's multi-reference TER of a hypothesis is its fewest edits over the references and
 the sum of the references' lengths divided by their number; both follow from the single-reference
-statistics of every ordered pair (:meth:`TER.pairwise_statistics`), a block of texts at a time:
+statistics of every ordered pair (:func:`bleukit.metrics.fast.pairwise_statistics`), a block of texts at a time:
 the fewest edits of row ``i`` leaving out ``j == i``, the lengths summed leaving out its own.
 """
 
@@ -32,6 +32,7 @@ def self_counts(texts: List[str], options: TerOptions, *, threads: int = 1) -> n
     >>> self_counts(["a b c", "a b d", "x"], TerOptions()).tolist()  # "x": 1 substitution, 2 insertions
     [[1, 4, 2], [1, 4, 2], [3, 6, 2]]
     """
+    from .. import fast
     from . import METRIC
 
     n = len(texts)
@@ -41,7 +42,7 @@ def self_counts(texts: List[str], options: TerOptions, *, threads: int = 1) -> n
     out[:, 2] = n - 1
     step = max(1, _BLOCK_PAIRS // n)
     for i0 in range(0, n, step):
-        block = METRIC.pairwise_statistics(texts[i0 : i0 + step], texts, options, threads=threads)
+        block = fast.pairwise_statistics(METRIC, texts[i0 : i0 + step], texts, options, threads=threads)
         rows = np.arange(len(block))
         own = (rows, rows + i0)
         edits = block[:, :, 0].copy()

@@ -30,7 +30,7 @@ from ...inputs import (
     check_sequence,
     references_from_streams,
 )
-from ...metrics import metric_for
+from ...metrics import fast, metric_for
 from ...metrics.base import MetricOptions, MetricResult
 from ...pipeline import corpus_statistics, score_statistics
 
@@ -229,7 +229,7 @@ class Metric:
         metric = metric_for(options)
         # the metric's one-sentence path (one kernel call, the formula on plain floats), which
         # checks the references as check_sentence_references does
-        row, self.num_refs = metric.sentence_row(hypothesis, references, options)
+        row, self.num_refs = fast.sentence_row(metric, hypothesis, references, options)
         return self._score(metric.row_result(row, self.num_refs, options))
 
     def get_signature(self) -> Signature:
