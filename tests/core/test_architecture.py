@@ -254,7 +254,6 @@ NAMES_A_METRIC = {
     "bleukit.sacrebleu.metrics.bleu": "sacreBLEU's BLEU class", "bleukit.sacrebleu.metrics.chrf": "sacreBLEU's CHRF",
     "bleukit.sacrebleu.metrics.ter": "sacreBLEU's TER", "bleukit.sacrebleu.tokenizers.tokenizer_ter": "TER's tokenizer",
     "bleukit.compat._common": "other BLEUs", "bleukit.compat.nltk": "NLTK's BLEU", "bleukit.compat.presets": "BLEU presets",
-    "bleukit.evaluate_module.bleu_metric": "the BLEU evaluate module",
     "bleukit.ids.api": "token ids are counted by BLEU's kernel", "bleukit.ids.backends": "BLEU on token ids",
     "bleukit.pairwise": "BLEU's compiled pair loop", "bleukit.pairwise.api": "BLEU's id pairs, chrF's keywords",
     "bleukit.pairwise.mbr": "MBR's BLEU keywords and exact scaling",
