@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, List, Sequence, Tuple, Union
 
 from ... import resampling
-from ...metrics import fast, metric_for
-from ...metrics.base import MetricOptions, MetricResult, Statistics, nrefs_signature
+from ...metrics import fast
+from ...metrics.base import Metric, MetricOptions, MetricResult, Statistics, nrefs_signature
 from ...pipeline import route
 from .draws import Progress, Seed
 
@@ -39,11 +39,11 @@ class _Counted:
     after another, in one flat int64 buffer, their ``nrefs`` columns likewise, and their corpus
     results and ``nrefs:`` signature values."""
 
-    __slots__ = ("names", "rows", "nrefs", "n_rows", "results", "signatures")
+    __slots__ = ("names", "rows", "nrefs", "n_rows", "metric", "results", "signatures")
 
-    def __init__(self, names: List[str], rows: Any, nrefs: Any, n_rows: int, options: MetricOptions) -> None:
-        self.names, self.rows, self.nrefs, self.n_rows = names, rows, nrefs, n_rows
-        metric = metric_for(options)
+    def __init__(self, names: List[str], rows: Any, nrefs: Any, n_rows: int, options: MetricOptions,
+                 metric: Metric[Any, Any, Any]) -> None:
+        self.names, self.rows, self.nrefs, self.n_rows, self.metric = names, rows, nrefs, n_rows, metric
         self.results: List[MetricResult] = []
         self.signatures: List[Any] = []
         for j, sums in enumerate(resampling.column_sums(rows, n_rows, len(names))):
@@ -53,7 +53,7 @@ class _Counted:
 
     def statistics(self, options: MetricOptions) -> Tuple[List[str], List[Statistics]]:
         """The names and the numpy statistics tables, for numpy's route."""
-        metric = metric_for(options)
+        metric = self.metric  # resolved once, by _counted's route
         count = len(self.names)
         table = np.frombuffer(self.rows, dtype=np.int64).reshape(count, self.n_rows, -1)
         counts = np.frombuffer(self.nrefs, dtype=np.int64).reshape(count, self.n_rows)
@@ -72,7 +72,7 @@ def _counted(
     found = fast.systems_rows(way.metric, hyps, refs, options) if seed is not None and refs else None
     if found is None:
         return names, fast.systems_statistics(way.metric, hyps, refs, options)
-    return _Counted(names, found[0], found[1], len(refs), options)
+    return _Counted(names, found[0], found[1], len(refs), options, way.metric)
 
 
 def _compiled_bootstrap(
