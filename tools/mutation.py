@@ -185,11 +185,12 @@ def _skip(db_path: Path, job_ids: Sequence[str]) -> None:
 
 def _baseline(key: str, env: Dict[str, str], extra: List[str]) -> float:
     start = time.monotonic()
-    rc = subprocess.call([sys.executable, __file__, "--run-tests", key, *extra], cwd=ROOT, env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run = subprocess.run([sys.executable, __file__, "--run-tests", key, *extra], cwd=ROOT, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seconds = time.monotonic() - start
-    if rc != 0:
-        raise SystemExit(f"{key}: the unmutated module fails its tests (rc {rc}); fix that first")
+    if run.returncode != 0:
+        tail = "\n".join(run.stdout.strip().splitlines()[-15:])
+        raise SystemExit(f"{key}: the unmutated module fails its tests (rc {run.returncode}); fix that first:\n{tail}")
     return seconds
 
 
@@ -200,11 +201,18 @@ def run_module(key: str, args: argparse.Namespace, wanted: Optional[set], sessio
     env = _environment(args.full_grids)
     extra = ["--tests-dir", args.tests_dir, *(["--only-affected-stages"] if only_affected else []),
              *(["--ter-grid"] if args.ter_grid else [])]
-    if only_affected and not stages_for(key, args.tests_dir, True, args.ter_grid):
-        return {"module": module, "note": "no stage reads FULL_GRIDS: the same tests in both configurations",
-                "mutants": 0, "killed": 0, "survived": 0, "timeouts": 0, "incompetent": 0, "results": []}
-    baseline = _baseline(key, env, extra)
-    timeout = round(args.timeout_factor * baseline + 20)
+    if wanted is not None and (not wanted or (only_affected and not stages_for(key, args.tests_dir, True,
+                                                                                args.ter_grid))):
+        # nothing to run: no survivors, or none of the module's stages reads FULL_GRIDS (the same tests
+        # in both configurations: the survivors stay survivors)
+        note = "no stage reads FULL_GRIDS: the same tests in both configurations" if wanted else "no survivors"
+        return {"module": module, "note": note, "mutants": len(wanted), "killed": 0, "survived": len(wanted),
+                "timeouts": 0, "incompetent": 0, "results": [{"id": i, "outcome": "survived"} for i in sorted(wanted)]}
+    if args.timeout:  # a fixed limit, no unmutated run first (a failing one shows as every mutant killed
+        baseline, timeout = None, args.timeout  # by the same first test: "killed_by" below)
+    else:
+        baseline = _baseline(key, env, extra)
+        timeout = round(args.timeout_factor * baseline + 20)
     runner = " ".join(shlex.quote(a) for a in [sys.executable, __file__, "--run-tests", key, *extra])
     config = session / f"{key}.toml"
     config.write_text(
@@ -246,12 +254,15 @@ def run_module(key: str, args: argparse.Namespace, wanted: Optional[set], sessio
             outcome = "incompetent"
         counts[{"timeout": "timeouts"}.get(outcome, outcome)] += 1
         row = {"id": _mutant_id(spec), "line": spec["start_pos"][0], "outcome": outcome}
-        if outcome != "killed":
+        if outcome == "killed":
+            failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", output, re.M)
+            row["killed_by"] = failed[0] if failed else output.strip().splitlines()[-1:]
+        else:
             row["diff"] = "\n".join(line for line in diff.splitlines()
                                     if re.match(r"^[+-](?![+-])", line))
         rows.append(row)
     return {"module": module, "population": len(items), "mutants": len(keep), **counts,
-            "baseline_s": round(baseline, 1), "timeout_s": timeout, "seconds": round(seconds, 1),
+            "baseline_s": baseline and round(baseline, 1), "timeout_s": timeout, "seconds": round(seconds, 1),
             "results": rows}
 
 
@@ -273,6 +284,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--only-affected-stages", action="store_true", default=None,
                         help="run only the stages whose files read FULL_GRIDS (the default with --survivors-of)")
     parser.add_argument("--ter-grid", action="store_true", help="TER's grid stage too (TER_GRID: slow)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="a fixed per-mutant limit in seconds, instead of timing the unmutated run first")
     parser.add_argument("--timeout-factor", type=float, default=2.0)
     parser.add_argument("--out", type=Path, default=None, help="where the JSON summary goes")
     parser.add_argument("--session-dir", type=Path, default=ROOT / ".mutation")
