@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast test-pythons lighteval-venv test-lighteval refresh-expected golden architecture-doc coverage design-coverage lint docs dist bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-pythons lighteval-venv test-lighteval refresh-expected golden architecture-doc coverage design-coverage mutation lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -117,6 +117,15 @@ design-coverage: install-dev
 	BLEUKIT_FULL_GRIDS=1 COVERAGE_FILE=.coverage.full $(COVERAGE_RUN) $(DESIGNED) $(PYTEST_ARGS)
 	COVERAGE_FILE=.coverage.designed $(COVERAGE_RUN) $(DESIGNED) $(PYTEST_ARGS)
 	$(BIN)/python .ci/coverage_diff.py .coverage.full .coverage.designed
+
+# Mutation testing of the modules where a wrong number would hide (tools/mutation.py, cosmic-ray; one
+# process, each mutant against its module's tests): the default suite's kills, then its survivors
+# again with every grid case (BLEUKIT_FULL_GRIDS=1). MUTATION_ARGS picks modules and the sample.
+MUTATION_ARGS ?= --modules bleu.formula:10,bleu.statistics:8,tokenizers.mteval:8,chrf.formula:8,chrf.reference:8,significance.paired:6,cli.output:6
+mutation: install-dev
+	nice -n 15 $(BIN)/python tools/mutation.py $(MUTATION_ARGS) --out benchmarks/mutation/default.json
+	nice -n 15 $(BIN)/python tools/mutation.py $(MUTATION_ARGS) --full-grids --timeout 900 \
+		--survivors-of benchmarks/mutation/default.json --session-dir .mutation/full --out benchmarks/mutation/full.json
 
 # The peers' slow outputs that the grids compare with (tests/oracles/stored/*.json), computed again:
 # run it when a peer's version or the data in ../shared changes (the tests say so when it is due).

@@ -29,6 +29,15 @@ def test_same_tokens_as_sacrebleu(name, line):
     assert bleukit.get_tokenizer(name)(line) == _get_tokenizer(name)()(line)
 
 
+def test_every_chinese_range_end_is_sacrebleus():
+    """Each end of every range, and the code points beside it, classed as sacreBLEU's zh tokenizer
+    classes them: mutation testing (tools/mutation.py) found a range end moved by one unnoticed."""
+    from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh as SacreZh
+
+    points = sorted({cp + d for lo, hi in CHINESE_RANGES for cp in (lo, hi) for d in (-1, 0, 1)})
+    assert [is_chinese_char(chr(cp)) for cp in points] == [SacreZh._is_chinese_char(chr(cp)) for cp in points]
+
+
 def test_zh_range_quirk_is_reproduced():
     """sacreBLEU's '\\u20000' bound is U+2000 then '0': U+2001..U+2A6D count as Chinese."""
     assert not is_chinese_char("\u2000") and is_chinese_char("\u2001") and is_chinese_char("\u2a6d")

@@ -15,7 +15,7 @@ from sacrebleu.metrics import CHRF
 
 import bleukit
 from bleukit.metrics.chrf import METRIC, extract
-from bleukit.metrics.chrf.formula import score_row, sentence_scores
+from bleukit.metrics.chrf.formula import corpus_score, score_row, sentence_scores
 from bleukit.metrics.chrf.options import ChrfOptions
 from bleukit.pipeline import corpus_result, score_statistics, sentence_result
 
@@ -91,3 +91,10 @@ def test_kept_options_never_mix_values_of_different_types():
     theirs = CHRF(beta=3, word_order=2).sentence_score("the cat sat", ["the cat sat down"])
     ours = bleukit.sentence_chrf("the cat sat", ["the cat sat down"], beta=3, word_order=2)
     assert (ours.score, ours.name) == (theirs.score, theirs.name)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3,), (1, 1, 3)])
+def test_corpus_score_refuses_a_table_that_is_not_2d_with_rows(shape):
+    """No score for an empty or mis-shaped table (mutation testing found the check untested)."""
+    with pytest.raises(ValueError, match="2-D table with at least one row"):
+        corpus_score(np.zeros(shape, dtype=np.int64), ChrfOptions(char_order=1))
