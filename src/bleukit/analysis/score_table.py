@@ -68,6 +68,22 @@ class ScoreTable:
                 "comparisons": {m: c.to_dict() for m, c in self.comparisons.items()},
                 "autorank": None if self.autorank is None else self.autorank.to_dict()}
 
+    def to_html(self, title: str = "Systems × metrics") -> str:
+        """The table as one self-contained HTML page (no script code, nothing fetched; every
+        system and metric name escaped): the table system × metric (score ± CI [cluster], AutoRank),
+        the note when no pair can be significant, each metric's signature, ranking and paired tests,
+        and :meth:`to_dict` embedded as JSON (``<script id="bleukit-scores-data">``), the same data
+        as ``format("json")``.
+
+        >>> page = score_table({"a": {"judge": [90, 80, 85]}, "b": {"judge": [60, 70, 65]}}, n_samples=20).to_html()
+        >>> page.startswith("<!DOCTYPE html>"), 'data-metric="judge" data-score="85.0"' in page
+        (True, True)
+        """
+        from .htmlreport.scores import render_score_table
+
+        note = reachability_note(self.comparisons[self.metrics[0]])
+        return render_score_table(self.to_dict(), title=title, notes=[note] if note else [])
+
     def format(self, fmt: str = "text", widths: Optional[Mapping[str, int]] = None) -> str:
         """``"text"`` or ``"latex"``: a table system × metric, each cell ``score ± ci [cluster]``
         (``widths[metric]`` decimals; default 3 for scores within [-1, 1], else 1), then the
@@ -76,9 +92,7 @@ class ScoreTable:
         if fmt == "json":
             return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
         if fmt == "html":
-            from .htmlreport.scores import render_score_table
-
-            return render_score_table(self.to_dict())
+            return self.to_html()
         if fmt not in ("text", "latex"):
             raise ValueError(f"unknown format {fmt!r}; choose text, latex, json or html")
         from tabulate import tabulate

@@ -63,8 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--missing", choices=("error", "drop"), default="error",
                    help="a segment without a score for some system: an error (default) or left out for all")
     p.add_argument("--autorank", choices=("wmt25", "wmt24"), default=None, help="add WMT's AutoRank column")
-    p.add_argument("--format", choices=("text", "json", "latex", "html"), default="text",
+    p.add_argument("--format", "-f", choices=("text", "json", "latex", "html"), default="text",
                    help="output format (html: a self-contained page, e.g. > scores.html)")
+    p.add_argument("--title", default="Systems × metrics", help="the HTML page's title (--format html)")
     p.add_argument("--progress", action="store_true", help="show the resamples done on stderr")
     return p
 
@@ -159,7 +160,7 @@ def _run(args: argparse.Namespace, out: IO, err: IO) -> int:
         autorank=args.autorank, progress=progress)
     if args.progress:
         print(file=err)
-    print(result.format(args.format), file=out)
+    print(result.to_html(title=args.title) if args.format == "html" else result.format(args.format), file=out)
     return 0
 
 
