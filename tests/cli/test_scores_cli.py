@@ -78,3 +78,26 @@ def test_latex_output(tmp_path):
     assert code == 0 and "resampled: 20" in err
     code, out, _ = _run([str(a), str(b), "--metric", "judge", "--n-samples", "20", "--format", "html"])
     assert code == 0 and out.startswith("<!DOCTYPE html>") and 'id="ranking-judge"' in out
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_bar_on_a_terminal_only_and_never_in_the_output(tmp_path, monkeypatch):
+    import bleukit.cli.scores as scores
+
+    monkeypatch.setattr(scores, "_PROGRESS_DELAY_S", 0.0)  # a quick run shows its bar too
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("90\n80\n85\n", encoding="utf-8")
+    b.write_text("60\n70\n65\n", encoding="utf-8")
+    argv = [str(a), str(b), "--metric", "judge", "--n-samples", "30", "--format", "json"]
+    out, err = io.StringIO(), _Terminal()
+    assert main(argv, stdout=out, stderr=err) == 0
+    assert "resampling" in err.getvalue() and "/30" in err.getvalue()  # one metric × 30 resamples
+    assert json.loads(out.getvalue())["systems"] == ["a", "b"] and "resampling" not in out.getvalue()
+    out, err = io.StringIO(), _Terminal()
+    assert main(argv + ["--no-progress"], stdout=out, stderr=err) == 0 and err.getvalue() == ""
+    code, out, err = _run(argv)  # not a terminal: no bar
+    assert code == 0 and err == ""

@@ -25,13 +25,14 @@ from typing import IO, Callable, Dict, List, NoReturn, Optional, Sequence
 from ..analysis.score_files import FORMATS, read_scores
 from ..analysis.score_table import score_table
 from ..analysis.segment_scores import ScoreInputError, SegmentScores
-from ..defaults import DEFAULT_SEED, environment_seed, parse_seed
+from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED, environment_seed, parse_seed
 from ..metrics.base import MetricOptions
 
 __all__ = ["main", "run", "build_parser"]
 
 _ENDINGS = (".txt", ".jsonl", ".json", ".hyp", ".out", ".tsv", ".csv", ".detok", ".seg.score", ".score")
 _LEXICAL = ("bleu", "chrf", "chrf++", "ter")
+_PROGRESS_DELAY_S = 2.0  # as bleukit's bar: a quick run shows none
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,7 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", "-f", choices=("text", "json", "latex", "html"), default="text",
                    help="output format (html: a self-contained page, e.g. > scores.html)")
     p.add_argument("--title", default="Systems × metrics", help="the HTML page's title (--format html)")
-    p.add_argument("--progress", action="store_true", help="show the resamples done on stderr")
+    p.add_argument("--progress", action="store_true",
+                   help="print the count of resamples done on stderr, even when it is not a terminal")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (by default one shows on stderr when it is a terminal and the run "
+                        "takes over 2 s; never in the output)")
     return p
 
 
@@ -145,7 +150,8 @@ def _run(args: argparse.Namespace, out: IO, err: IO) -> int:
         raise ScoreInputError("-i/-r are for lexical metrics: add --lexical bleu chrf ter (or some of them)")
     if table is None and not args.lexical:
         raise ScoreInputError("give segment-score files, or -i/-r with --lexical")
-    progress = None
+    progress: Optional[Callable[[int], None]] = None
+    bar = None
     if args.progress:
         done = [0]
 
@@ -153,11 +159,26 @@ def _run(args: argparse.Namespace, out: IO, err: IO) -> int:
             done[0] += k
             print(f"\rresampled: {done[0]}", end="", file=err, flush=True)
 
-    result = score_table(
-        table, metrics=args.metrics, hypotheses=hypotheses, references=references, lexical=_lexical(args.lexical),
-        method=args.method, n_samples=args.n_samples, seed=seed,
-        correction=None if args.correction == "none" else args.correction, alpha=args.alpha, missing=args.missing,
-        autorank=args.autorank, progress=progress)
+    elif not args.no_progress and getattr(err, "isatty", lambda: False)():
+        # a bar over every metric's resamples (or trials), as bleukit's own: on a terminal only,
+        # after 2 s, gone when done; the table goes to stdout untouched
+        from tqdm import tqdm
+
+        n_metrics = len(args.metrics if args.metrics else table.metrics if table is not None else ()) + len(
+            dict.fromkeys(args.lexical))
+        n = args.n_samples if args.n_samples is not None else DEFAULT_SAMPLES[args.method]
+        bar = tqdm(total=n * n_metrics, desc="resampling", unit="sample", file=err, delay=_PROGRESS_DELAY_S,
+                   leave=False)
+        progress = bar.update
+    try:
+        result = score_table(
+            table, metrics=args.metrics, hypotheses=hypotheses, references=references,
+            lexical=_lexical(args.lexical), method=args.method, n_samples=args.n_samples, seed=seed,
+            correction=None if args.correction == "none" else args.correction, alpha=args.alpha, missing=args.missing,
+            autorank=args.autorank, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.progress:
         print(file=err)
     print(result.to_html(title=args.title) if args.format == "html" else result.format(args.format), file=out)
