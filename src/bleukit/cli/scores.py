@@ -17,20 +17,17 @@ ending (COMET prints the translation file's path, MetricX's file is the system's
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 from typing import IO, Callable, Dict, List, NoReturn, Optional, Sequence
 
-from ..analysis.score_files import FORMATS, read_scores
-from ..analysis.score_table import score_table
+from ..analysis.score_files import FORMATS
+from ..analysis.score_table import read_score_files, score_table, system_name
 from ..analysis.segment_scores import ScoreInputError, SegmentScores
 from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED, environment_seed, parse_seed
 from ..metrics.base import MetricOptions
 
 __all__ = ["main", "run", "build_parser"]
 
-_ENDINGS = (".txt", ".jsonl", ".json", ".hyp", ".out", ".tsv", ".csv", ".detok", ".seg.score", ".score")
 _LEXICAL = ("bleu", "chrf", "chrf++", "ter")
 _PROGRESS_DELAY_S = 2.0  # as bleukit's bar: a quick run shows none
 
@@ -75,23 +72,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _key(name: str) -> str:
-    base = Path(name).name
-    for ending in _ENDINGS:
-        if base.endswith(ending) and len(base) > len(ending):
-            return base[: -len(ending)]
-    return base
-
-
-def _renamed(table: SegmentScores) -> SegmentScores:
-    names = [_key(s) for s in table.systems]
-    if len(set(names)) != len(names):
-        names = list(table.systems)
-    return SegmentScores(names, {m: table.array(m) for m in table.metrics}, lower_is_better=table.lower_is_better,
-                         info={m: table.info(m) for m in table.metrics}, documents=table.documents,
-                         domains=table.domains, language_pairs=table.language_pairs)
-
-
 def _read_lines(path: str) -> List[str]:
     with open(path, encoding="utf-8", newline="\n") as f:
         return [line.rstrip("\n") for line in f]
@@ -113,19 +93,9 @@ def _run(args: argparse.Namespace, out: IO, err: IO) -> int:
     except ValueError as e:
         raise ScoreInputError(str(e)) from None
     table: Optional[SegmentScores] = None
-    for path in args.files:
-        if not os.path.exists(path):
-            raise ScoreInputError(f"{path}: no such file or folder")
-        one = _renamed(read_scores(path, format=args.score_format, metric=args.metric, model=args.model,
-                                   language_pair=args.language_pair))
-        table = one if table is None else table.merge(one)
-    if table is not None and args.lower_is_better:
-        unknown = [m for m in args.lower_is_better if m not in table.metrics]
-        if unknown:
-            raise ScoreInputError(f"--lower-is-better: no metric {', '.join(map(repr, unknown))} in the score files")
-        table = SegmentScores(table.systems, {m: table.array(m) for m in table.metrics},
-                              lower_is_better=set(table.lower_is_better) | set(args.lower_is_better),
-                              info={m: table.info(m) for m in table.metrics}, documents=table.documents)
+    if args.files:
+        table = read_score_files(args.files, format=args.score_format, metric=args.metric, model=args.model,
+                                 language_pair=args.language_pair, lower_is_better=args.lower_is_better)
     hypotheses: Optional[Dict[str, List[str]]] = None
     references: Optional[List[List[str]]] = None
     if args.lexical:
@@ -133,7 +103,7 @@ def _run(args: argparse.Namespace, out: IO, err: IO) -> int:
             raise ScoreInputError("--lexical needs hypothesis files (-i) and reference files (-r)")
         hypotheses = {}
         for path in args.input:
-            name = _key(path)
+            name = system_name(path)
             if name in hypotheses:
                 raise ScoreInputError(f"{path}: system {name!r} twice")
             hypotheses[name] = _read_lines(path)
