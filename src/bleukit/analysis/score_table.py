@@ -74,6 +74,36 @@ class ScoreTable:
                 "comparisons": {m: c.to_dict() for m, c in self.comparisons.items()},
                 "autorank": None if self.autorank is None else self.autorank.to_dict()}
 
+    def text_rows(self, widths: Optional[Mapping[str, int]] = None) -> Tuple[List[str], List[List[str]]]:
+        """The table as text cells, as :meth:`format` and the app show it: the headers (``System``,
+        ``AutoRank`` when there is one, each metric, `` ↓`` where lower is better) and per system
+        its name, AutoRank (1 decimal) and per metric ``score ± ci [cluster]`` (``widths[metric]``
+        decimals; default 3 for scores within [-1, 1], else 1).
+
+        >>> score_table({"a": [0.9, 0.8, 0.85], "b": [0.6, 0.7, 0.65]}, n_samples=20).text_rows()
+        (['System', 'score'], [['a', '0.850 ± 0.050 [1]'], ['b', '0.650 ± 0.050 [2]']])
+        """
+        rows = self.rows()
+        places = {}
+        for m in self.metrics:
+            values = [abs(r[m]["score"]) for r in rows]
+            places[m] = (widths or {}).get(m, 3 if max(values) <= 1.0 else 1)
+        headers = ["System"] + (["AutoRank"] if self.autorank else []) + [
+            m + ("" if self.comparisons[m].higher_is_better else " ↓") for m in self.metrics]
+        body = []
+        for r in rows:
+            line = [r["system"]] + ([f"{r['autorank']:.1f}"] if self.autorank else [])
+            for m in self.metrics:
+                cell, w = r[m], places[m]
+                text = f"{cell['score']:.{w}f}"
+                if cell["ci"] is not None:
+                    text += f" ± {cell['ci']:.{w}f}"
+                if cell["cluster"] is not None:
+                    text += f" [{cell['cluster']}]"
+                line.append(text)
+            body.append(line)
+        return headers, body
+
     def to_html(self, title: str = "Systems × metrics") -> str:
         """The table as one self-contained HTML page (no script code, nothing fetched; every
         system and metric name escaped): the table system × metric (score ± CI [cluster], AutoRank),
@@ -103,25 +133,7 @@ class ScoreTable:
             raise ValueError(f"unknown format {fmt!r}; choose text, latex, json or html")
         from tabulate import tabulate
 
-        rows = self.rows()
-        places = {}
-        for m in self.metrics:
-            values = [abs(r[m]["score"]) for r in rows]
-            places[m] = (widths or {}).get(m, 3 if max(values) <= 1.0 else 1)
-        headers = ["System"] + (["AutoRank"] if self.autorank else []) + [
-            m + ("" if self.comparisons[m].higher_is_better else " ↓") for m in self.metrics]
-        body = []
-        for r in rows:
-            line = [r["system"]] + ([f"{r['autorank']:.1f}"] if self.autorank else [])
-            for m in self.metrics:
-                cell, w = r[m], places[m]
-                text = f"{cell['score']:.{w}f}"
-                if cell["ci"] is not None:
-                    text += f" ± {cell['ci']:.{w}f}"
-                if cell["cluster"] is not None:
-                    text += f" [{cell['cluster']}]"
-                line.append(text)
-            body.append(line)
+        headers, body = self.text_rows(widths)
         table = tabulate(body, headers=headers, tablefmt="simple" if fmt == "text" else "latex_booktabs",
                          disable_numparse=True, stralign="right")
         first = self.comparisons[self.metrics[0]]
