@@ -215,7 +215,10 @@ def read_score_files(
         if not os.path.exists(path):
             raise ScoreInputError(f"{path}: no such file or folder")
         one = _renamed(read_scores(path, format=format, metric=metric, model=model, language_pair=language_pair))
-        table = one if table is None else table.merge(one)
+        try:
+            table = one if table is None else table.merge(one)
+        except ScoreInputError as e:
+            raise ScoreInputError(f"{path}: {e}") from None
     if table is None:
         raise ScoreInputError("no score file given")
     lower = list(dict.fromkeys(lower_is_better))
