@@ -161,7 +161,8 @@ def test_the_page_leaves_every_range_to_the_form(app):
         (b.elem_id, b.minimum, b.maximum) for b in numbers
     ]
     # nor rounding: 2.5 samples or orders is named by the form, not read as 2
-    assert all(b.precision is None for b in numbers if b.elem_id in {"max-order", "cmp-n", "cmp-chrf-char-order", "scores-n"})
+    unrounded = {"max-order", "cmp-n", "cmp-chrf-char-order", "scores-n"}
+    assert all(b.precision is None for b in numbers if b.elem_id in unrounded)
     files = [b for b in demo.blocks.values() if isinstance(b, gr.File)]
     assert len(files) == 7 and all(not b.file_types for b in files)  # score, compare and table tabs
 

@@ -85,6 +85,11 @@ def test_text_and_score_files_in_one_table(app, shared_data, tmp_path):
         lexical=[bleukit.BleuOptions(), bleukit.ChrfOptions(word_order=2), bleukit.TerOptions()], n_samples=200)
     headers, body = table.text_rows()
     assert cells == [headers] + body and headers[-1] == "TER ↓"
+    # the text metrics alone (no score file): score_table's table of them
+    notice, alone, _, _ = _shown(app.on_scores(None, system_files, [str(ref)], lexical=["chrF"], n_samples=100))
+    headers, body = bleukit.score_table(hypotheses=hyps, references=[[r] for r in refs],
+                                        lexical=[bleukit.ChrfOptions()], n_samples=100).text_rows()
+    assert notice == "" and alone == [headers] + body
     data = _embedded(page)
     assert data["rows"] == table.to_dict()["rows"] and data["metrics"] == ["judge", "BLEU", "chrF2++", "TER"]
     assert data["signatures"]["BLEU"] == table.signatures()["BLEU"]

@@ -237,7 +237,7 @@ def explain_report(hypothesis: str, references: Sequence[Optional[str]], options
 
 
 def table_report(
-    scores: SegmentScores,
+    scores: Optional[SegmentScores],
     hypotheses: Optional[Dict[str, List[str]]] = None,
     references: Optional[List[List[str]]] = None,
     lexical: Sequence[str] = (),
@@ -250,7 +250,7 @@ def table_report(
     progress: Optional[Callable[[int], None]] = None,
 ) -> ScoreTable:
     """The systems × metrics table of the "Systems × metrics" tab: ``bleukit.score_table`` of the
-    segment scores and, with the systems' text, the ``lexical`` metrics (labels of
+    segment scores (``None``: text metrics alone) and, with the systems' text, the ``lexical`` metrics (labels of
     :data:`~bleukit.app.forms.METRIC_CHOICES`, each with sacreBLEU's defaults, as
     ``bleukit-scores --lexical``); every statistic is the library's.
 
