@@ -3,6 +3,7 @@ explanations), its data follows report.schema.json, the page is self-contained, 
 headless Chromium renders it (content checked, no network request, a screenshot kept)."""
 
 import html
+import io
 import json
 import os
 import re
@@ -244,3 +245,172 @@ def test_one_systems_worst_segments_follow_the_metrics_direction():
     scores = {"s": [30.0, 90.0, 10.0, 90.0]}
     assert _differing_lines(scores, ["s"], 2) == [2, 0]  # BLEU/chrF: the lowest first
     assert _differing_lines(scores, ["s"], 2, higher_is_better=False) == [1, 3]  # TER: the highest, ties in order
+
+
+# ----------------------------------------------------------------------------- the score table's page
+# (bleukit.score_table / bleukit-scores --format html: systems × metrics, segment scores and text)
+
+
+def _embedded_scores(page):
+    found = re.search(r'<script type="application/json" id="bleukit-scores-data">(.*?)</script>', page, re.S)
+    return json.loads(found.group(1))
+
+
+def _cells(page):
+    """The table's cells as the page shows them: per system, per column key, (text, data attributes)."""
+    table = page.split('<table id="scores"')[1].split("</table>")[0]
+    rows = {}
+    for system, body in re.findall(r'<tr data-system="([^"]*)">(.*?)</tr>', table, re.S):
+        cells = {}
+        for attrs, text in re.findall(r"<td([^>]*)>(.*?)</td>", body, re.S):
+            found = dict(re.findall(r'(data-[a-z]+)="([^"]*)"', attrs))
+            key = html.unescape(found.get("data-metric", "autorank" if "data-autorank" in found else "system"))
+            cells[key] = (html.unescape(text), {k: html.unescape(v) for k, v in found.items()})
+        rows[html.unescape(system)] = cells
+    return rows
+
+
+def _check_cells(page, data):
+    """Every cell's text and full-precision attributes are the JSON's numbers."""
+    cells = _cells(page)
+    assert list(cells) == [r["system"] for r in data["rows"]]
+    for r in data["rows"]:
+        shown = cells[r["system"]]
+        assert shown["system"][0] == r["system"]
+        if data["autorank"] is not None:
+            assert float(shown["autorank"][1]["data-autorank"]) == r["autorank"]
+            assert shown["autorank"][0] == f"{r['autorank']:.1f}"
+        for m in data["metrics"]:
+            text, attrs = shown[m]
+            c = r[m]
+            assert float(attrs["data-score"]) == c["score"]
+            assert (float(attrs["data-ci"]) if attrs["data-ci"] else None) == c["ci"]
+            assert (int(attrs["data-cluster"]) if attrs["data-cluster"] else None) == c["cluster"]
+            w = 3 if max(abs(x[m]["score"]) for x in data["rows"]) <= 1.0 else 1
+            assert text == f"{c['score']:.{w}f} ± {c['ci']:.{w}f} [{c['cluster']}]"
+
+
+@pytest.fixture(scope="module")
+def wmt25_pages(shared_data):
+    """bleukit-scores on WMT25's own files (cs-de, 40 systems, 3 metrics), as JSON and as HTML."""
+    from bleukit.cli.scores import main
+
+    args = [str(shared_data / "wmt25-scores"), "--language-pair", "cs-de_DE", "--autorank", "wmt25",
+            "--n-samples", "200", "--metrics", "XCOMET-XL", "GEMBA-ESA-GPT4.1", "MetricX-24-Hybrid-XL"]
+    pages = {}
+    for fmt in ("json", "html"):
+        out, err = io.StringIO(), io.StringIO()
+        assert main(args + ["-f", fmt], stdout=out, stderr=err) == 0, err.getvalue()
+        pages[fmt] = out.getvalue()
+    return pages
+
+
+def test_score_table_page_holds_the_json_outputs_numbers_on_wmt25(wmt25_pages, shared_data):
+    data = json.loads(wmt25_pages["json"])
+    page = wmt25_pages["html"]
+    validate(data, "cli-scores")
+    assert _embedded_scores(page) == data  # the same data, every digit
+    table = bleukit.score_table(bleukit.read_scores(shared_data / "wmt25-scores", language_pair="cs-de_DE"),
+                                metrics=["XCOMET-XL", "GEMBA-ESA-GPT4.1", "MetricX-24-Hybrid-XL"], n_samples=200,
+                                autorank="wmt25")
+    assert json.loads(table.format("json")) == data and table.to_html() + "\n" == page
+    assert len(data["systems"]) == 40
+    _check_cells(page, data)
+    for m, signature in data["signatures"].items():  # each metric's signature, its format and score hash
+        assert f'<li>{html.escape(m)}: <span class="sig">{html.escape(signature)}</span></li>' in page
+        assert "format:wmt25" in signature and "hash:" in signature
+    # 780 pairs and 200 resamples: no Holm-corrected p-value can reach 0.05, and the page says so
+    assert "Note: with 780 comparisons and 200 resamples" in page
+    assert page.count("<section id=\"metric-") == 3 and 'id="ranking-XCOMET-XL"' in page
+    assert "MetricX-24-Hybrid-XL ↓" not in page  # WMT25 stores MetricX negated: higher is better
+
+
+def test_score_table_page_with_text_metrics_escapes_every_name(tmp_path):
+    """A small case with BLEU/chrF/TER from text next to a judge's segment scores; system, metric,
+    model names and the title are hostile markup, escaped everywhere but the JSON (where no "<" is left)."""
+    from bleukit.cli.scores import main
+
+    evil = '<img src=x onerror=alert(1)>'
+    names = [f"A{evil}", "B&amp;\"quoted\"", "C<!--<script>"]
+    refs = ["the cat sat on the mat", "a dog barked loudly", "it is raining today", "we went home"]
+    hyps = {names[0]: ["the cat sat on the mat", "a dog barked", "it is raining today", "we went home"],
+            names[1]: ["the cat sat on a mat", "a dog barks loudly", "it rains today", "we go home"],
+            names[2]: ["cat mat", "dog", "rain", "home"]}
+    judge = {names[0]: [95, 80, 90, 85], names[1]: [80, 70, 75, 70], names[2]: [20, 30, 10, 25]}
+    scores = bleukit.SegmentScores(names, {f"judge{evil}": [judge[n] for n in names]},
+                                   info={f"judge{evil}": {"model": f"gpt</script>{evil}"}})
+    table = bleukit.score_table(scores, hypotheses=hyps, references=refs,
+                                lexical=[BleuOptions(), ChrfOptions(), bleukit.TerOptions()], n_samples=100,
+                                autorank="wmt25")
+    page = table.to_html(title=f"Run {evil}")
+    data = table.to_dict()
+    assert _embedded_scores(page) == json.loads(table.format("json"))
+    assert "<" not in re.search(r'id="bleukit-scores-data">(.*?)</script>', page, re.S).group(1)
+    _check_cells(page, data)
+    assert data["metrics"] == [f"judge{evil}", "BLEU", "chrF2", "TER"]
+    body = page.split('<script type="application/json"')[0]
+    assert evil not in body and "<!--" not in body and "</script>" not in body and "<img" not in body
+    assert html.escape(f"Run {evil}") in body and html.escape(names[1]) in body
+    assert len(re.findall(r"<script\b", page)) == 1 and not re.search(r'href="(?!#)', page)
+    assert "TER ↓" in body
+    assert html.escape(f"model:gpt</script>{evil}") in body  # the model named in the judge's signature
+    with pytest.raises(TypeError, match="title must be a str"):
+        table.to_html(title=3)
+    # the command line writes the same page from files
+    folder = tmp_path / "run"
+    folder.mkdir()
+    two = {"sysA": judge[names[0]], "sysB": judge[names[1]]}
+    for name, values in two.items():
+        (folder / f"{name}.txt").write_text("".join(f"{v}\n" for v in values), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(folder / "sysA.txt"), str(folder / "sysB.txt"), "--metric", "judge", "--n-samples", "50",
+                        "--format", "html", "--title", "x<y"], stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    assert "<title>x&lt;y</title>" in out.getvalue() and _embedded_scores(out.getvalue())["systems"] == ["sysA", "sysB"]
+
+
+@pytest.mark.slow
+@pytest.mark.serial  # a real Chromium, run alone after the parallel part
+def test_the_score_table_in_headless_chromium(wmt25_pages, tmp_path):
+    executable = _chromium_or_skip()
+    playwright = pytest.importorskip("playwright.sync_api")
+    path = tmp_path / "scores.html"
+    path.write_text(wmt25_pages["html"], encoding="utf-8")
+    data = json.loads(wmt25_pages["json"])
+    requested = []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 1400})
+
+            def refuse(route):
+                requested.append(route.request.url)
+                route.abort()
+
+            page.route(lambda url: url != path.as_uri(), refuse)
+            page.goto(path.as_uri())
+            page.wait_for_selector("#scores")
+            headers = page.locator("#scores thead th").all_inner_texts()
+            assert headers == ["System", "AutoRank", *data["metrics"]]
+            rows = page.locator("#scores tbody tr")
+            assert rows.count() == len(data["rows"]) == 40
+            for k in (0, 1, 20, 39):
+                r = data["rows"][k]
+                cells = rows.nth(k).locator("td").all_inner_texts()
+                expected = [r["system"], f"{r['autorank']:.1f}"]
+                for m in data["metrics"]:
+                    c = r[m]
+                    w = 3 if max(abs(x[m]["score"]) for x in data["rows"]) <= 1.0 else 1
+                    expected.append(f"{c['score']:.{w}f} ± {c['ci']:.{w}f} [{c['cluster']}]")
+                assert cells == expected
+            box = page.locator("#scores").bounding_box()
+            assert box["width"] > 500 and box["height"] > 40 * 15  # drawn, one line per system
+            for m in data["metrics"]:
+                assert page.locator(f"[id='ranking-{m}'] tbody tr").count() == 40
+            embedded = page.evaluate("JSON.parse(document.getElementById('bleukit-scores-data').textContent)")
+            assert embedded == data
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "scores.png"), full_page=False)
+        finally:
+            browser.close()
+    assert requested == []

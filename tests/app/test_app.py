@@ -1234,3 +1234,52 @@ def test_browser_compare_with_chrf_options(page, shared_data):
     assert "(3 not default)" in page.inner_text("#compare-options"), page.inner_text("#compare-options")
     _no_error_badges(page)
     _shot(page, "compare-chrf-options")
+
+
+# ----------------------------------------------------------------------------- browser: systems × metrics
+
+
+@pytest.mark.slow
+@pytest.mark.serial  # a real Chromium (the browser fixture marks it so too)
+def test_browser_score_files_upload_to_one_table(page, shared_data, tmp_path):
+    """WMT25's own segment-score files uploaded on the "Systems × metrics" tab: the table shown is
+    bleukit.score_table's, cell for cell, with AutoRank, the signatures and the page to download."""
+    folder = shared_data / "wmt25-scores"
+    names = ["Shy", "GPT-4.1", "Gemini-2.5-Pro", "Claude-4", "CommandA"]
+    page.click("button[role=tab]:has-text('Systems × metrics')")
+    page.wait_for_selector("#scores-btn")
+    page.set_input_files("#scores-file input[type=file]", [str(folder / f"{n}.jsonl") for n in names])
+    page.wait_for_function(  # the upload's round trip done: every file listed
+        "names => { const t = document.querySelector('#scores-file').textContent;"
+        " return names.every(n => t.includes(n)); }",
+        arg=names,
+    )
+    page.fill("#scores-lp input", "cs-de_DE")
+    page.fill("#scores-n input", "300")
+    page.click("#scores-autorank input")
+    page.click("[role=option]:has-text('WMT25')")
+    page.click("#scores-btn")
+    page.wait_for_selector("#scores-signatures, #scores-error", timeout=60_000)
+    assert page.query_selector("#scores-error") is None, page.inner_text("#scores-notice")
+    full = bleukit.read_scores(folder, language_pair="cs-de_DE")
+    keep = [full.systems.index(s) for s in names]
+    table = bleukit.score_table(
+        bleukit.SegmentScores(names, {m: full.array(m)[keep] for m in full.metrics},
+                              lower_is_better=full.lower_is_better, info={m: full.info(m) for m in full.metrics}),
+        n_samples=300, autorank="wmt25")
+    headers, body = table.text_rows()
+    page.wait_for_selector(f"#scores-table [role=gridcell]:has-text('{body[-1][0]}')")
+    cells = page.eval_on_selector_all("#scores-table [role=gridcell]", "els => els.map(e => e.textContent.trim())")
+    width = len(headers)
+    assert [cells[i : i + width] for i in range(0, len(cells), width)] == body
+    shown = page.eval_on_selector_all("#scores-table [role=columnheader]", "els => els.map(e => e.textContent.trim())")
+    assert [h.replace("⋮", "").strip() for h in shown if h] == headers  # (the column menu's ⋮ aside)
+    for m, signature in table.signatures().items():
+        assert page.inner_text(f"#scores-signatures li[data-metric='{m}'] code").replace("\u200b", "") == signature
+    _shot(page, "scores")
+    with page.expect_download() as info:
+        page.click("#scores-download")
+    saved = tmp_path / "scores.html"
+    info.value.save_as(saved)
+    embedded = re.search(r'id="bleukit-scores-data">(.*?)</script>', saved.read_text(encoding="utf-8"), re.S)
+    assert json.loads(embedded.group(1)) == json.loads(table.format("json"))

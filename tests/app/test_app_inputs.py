@@ -156,14 +156,16 @@ def test_the_page_leaves_every_range_to_the_form(app):
 
     demo = app.modules["page"].build_demo()
     numbers = [b for b in demo.blocks.values() if isinstance(b, gr.Number)]
-    assert {b.elem_id for b in numbers} >= {"max-order", "cmp-max-order", "cmp-n", "cmp-seed", "line"}
+    assert {b.elem_id for b in numbers} >= {"max-order", "cmp-max-order", "cmp-n", "cmp-seed", "line", "scores-n",
+                                            "scores-seed"}
     assert all(b.minimum is None and b.maximum is None for b in numbers), [
         (b.elem_id, b.minimum, b.maximum) for b in numbers
     ]
     # nor rounding: 2.5 samples or orders is named by the form, not read as 2
-    assert all(b.precision is None for b in numbers if b.elem_id in {"max-order", "cmp-n", "cmp-chrf-char-order"})
+    unrounded = {"max-order", "cmp-n", "cmp-chrf-char-order", "scores-n"}
+    assert all(b.precision is None for b in numbers if b.elem_id in unrounded)
     files = [b for b in demo.blocks.values() if isinstance(b, gr.File)]
-    assert len(files) == 4 and all(not b.file_types for b in files)
+    assert len(files) == 7 and all(not b.file_types for b in files)  # score, compare and table tabs
 
 
 def test_comma_tokens_read_clearly_in_the_explanation_table(app):

@@ -4,6 +4,8 @@ clusters, AutoRank and signatures, in text and JSON; WMT25's files read as they 
 import io
 import json
 
+import pytest
+
 from bleukit.cli.scores import main
 from bleukit.schemas import validate
 
@@ -78,3 +80,45 @@ def test_latex_output(tmp_path):
     assert code == 0 and "resampled: 20" in err
     code, out, _ = _run([str(a), str(b), "--metric", "judge", "--n-samples", "20", "--format", "html"])
     assert code == 0 and out.startswith("<!DOCTYPE html>") and 'id="ranking-judge"' in out
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_bar_on_a_terminal_only_and_never_in_the_output(tmp_path, monkeypatch):
+    import bleukit.cli.scores as scores
+
+    monkeypatch.setattr(scores, "_PROGRESS_DELAY_S", 0.0)  # a quick run shows its bar too
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("90\n80\n85\n", encoding="utf-8")
+    b.write_text("60\n70\n65\n", encoding="utf-8")
+    argv = [str(a), str(b), "--metric", "judge", "--n-samples", "30", "--format", "json"]
+    out, err = io.StringIO(), _Terminal()
+    assert main(argv, stdout=out, stderr=err) == 0
+    assert "resampling" in err.getvalue() and "/30" in err.getvalue()  # one metric × 30 resamples
+    assert json.loads(out.getvalue())["systems"] == ["a", "b"] and "resampling" not in out.getvalue()
+    out, err = io.StringIO(), _Terminal()
+    assert main(argv + ["--no-progress"], stdout=out, stderr=err) == 0 and err.getvalue() == ""
+    code, out, err = _run(argv)  # not a terminal: no bar
+    assert code == 0 and err == ""
+
+
+def test_score_files_and_text_must_be_the_same_segments(tmp_path):
+    """score_table itself refuses score files and references of different lengths (the command
+    line said so before it; the app and Python callers now hear it too), and read_score_files names
+    systems as the command line does."""
+    import bleukit
+    from bleukit.analysis.score_table import read_score_files
+
+    (tmp_path / "sysA.txt").write_text("0.5\n0.7\n", encoding="utf-8")
+    (tmp_path / "sysB.txt").write_text("0.4\n0.6\n", encoding="utf-8")
+    table = read_score_files([tmp_path / "sysA.txt", tmp_path / "sysB.txt"], metric="judge",
+                             lower_is_better=["judge"])
+    assert table.systems == ("sysA", "sysB") and table.lower_is_better == frozenset({"judge"})
+    hyps = {"sysA": ["a b", "c d", "e"], "sysB": ["a", "c", "e"]}
+    with pytest.raises(ValueError, match="the score files have 2 segments but the references 3 lines"):
+        bleukit.score_table(table, hypotheses=hyps, references=["a b", "c d", "e"], lexical=[bleukit.BleuOptions()])
+    with pytest.raises(ValueError, match="no metric 'COMET'"):
+        read_score_files([tmp_path / "sysA.txt"], lower_is_better=["COMET"])

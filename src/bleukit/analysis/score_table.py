@@ -12,18 +12,24 @@ all the metrics and a signature per metric.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..defaults import DEFAULT_SEED
 from ..metrics.base import MetricOptions
 from .autorank import AutoRank, autorank_system_scores
 from .ranking import DEFAULT_ALPHA, SystemComparison, compare_systems
 from .score_tests import compare_scores
-from .segment_scores import SegmentScores, as_segment_scores
+from .segment_scores import ScoreInputError, SegmentScores, as_segment_scores
 from .significance import Progress, Seed
 
-__all__ = ["ScoreTable", "score_table", "reachability_note"]
+__all__ = ["ScoreTable", "score_table", "reachability_note", "read_score_files", "system_name"]
+
+#: File endings left out of a system's name (COMET prints the translation file's path, a MetricX
+#: or WMT25 file is named after its system, a hypothesis file is ``<system>.txt``).
+SYSTEM_FILE_ENDINGS = (".txt", ".jsonl", ".json", ".hyp", ".out", ".tsv", ".csv", ".detok", ".seg.score", ".score")
 
 
 @dataclass(frozen=True)
@@ -68,21 +74,15 @@ class ScoreTable:
                 "comparisons": {m: c.to_dict() for m, c in self.comparisons.items()},
                 "autorank": None if self.autorank is None else self.autorank.to_dict()}
 
-    def format(self, fmt: str = "text", widths: Optional[Mapping[str, int]] = None) -> str:
-        """``"text"`` or ``"latex"``: a table system × metric, each cell ``score ± ci [cluster]``
-        (``widths[metric]`` decimals; default 3 for scores within [-1, 1], else 1), then the
-        signatures; ``"json"``: :meth:`to_dict`; ``"html"``: a self-contained page with the table,
-        each metric's ranking and paired tests, and the data as embedded JSON."""
-        if fmt == "json":
-            return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
-        if fmt == "html":
-            from .htmlreport.scores import render_score_table
+    def text_rows(self, widths: Optional[Mapping[str, int]] = None) -> Tuple[List[str], List[List[str]]]:
+        """The table as text cells, as :meth:`format` and the app show it: the headers (``System``,
+        ``AutoRank`` when there is one, each metric, `` ↓`` where lower is better) and per system
+        its name, AutoRank (1 decimal) and per metric ``score ± ci [cluster]`` (``widths[metric]``
+        decimals; default 3 for scores within [-1, 1], else 1).
 
-            return render_score_table(self.to_dict())
-        if fmt not in ("text", "latex"):
-            raise ValueError(f"unknown format {fmt!r}; choose text, latex, json or html")
-        from tabulate import tabulate
-
+        >>> score_table({"a": [0.9, 0.8, 0.85], "b": [0.6, 0.7, 0.65]}, n_samples=20).text_rows()
+        (['System', 'score'], [['a', '0.850 ± 0.050 [1]'], ['b', '0.650 ± 0.050 [2]']])
+        """
         rows = self.rows()
         places = {}
         for m in self.metrics:
@@ -102,6 +102,38 @@ class ScoreTable:
                     text += f" [{cell['cluster']}]"
                 line.append(text)
             body.append(line)
+        return headers, body
+
+    def to_html(self, title: str = "Systems × metrics") -> str:
+        """The table as one self-contained HTML page (no script code, nothing fetched; every
+        system and metric name escaped): the table system × metric (score ± CI [cluster], AutoRank),
+        the note when no pair can be significant, each metric's signature, ranking and paired tests,
+        and :meth:`to_dict` embedded as JSON (``<script id="bleukit-scores-data">``), the same data
+        as ``format("json")``.
+
+        >>> page = score_table({"a": {"judge": [90, 80, 85]}, "b": {"judge": [60, 70, 65]}}, n_samples=20).to_html()
+        >>> page.startswith("<!DOCTYPE html>"), 'data-metric="judge" data-score="85.0"' in page
+        (True, True)
+        """
+        from .htmlreport.scores import render_score_table
+
+        note = reachability_note(self.comparisons[self.metrics[0]])
+        return render_score_table(self.to_dict(), title=title, notes=[note] if note else [])
+
+    def format(self, fmt: str = "text", widths: Optional[Mapping[str, int]] = None) -> str:
+        """``"text"`` or ``"latex"``: a table system × metric, each cell ``score ± ci [cluster]``
+        (``widths[metric]`` decimals; default 3 for scores within [-1, 1], else 1), then the
+        signatures; ``"json"``: :meth:`to_dict`; ``"html"``: a self-contained page with the table,
+        each metric's ranking and paired tests, and the data as embedded JSON."""
+        if fmt == "json":
+            return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+        if fmt == "html":
+            return self.to_html()
+        if fmt not in ("text", "latex"):
+            raise ValueError(f"unknown format {fmt!r}; choose text, latex, json or html")
+        from tabulate import tabulate
+
+        headers, body = self.text_rows(widths)
         table = tabulate(body, headers=headers, tablefmt="simple" if fmt == "text" else "latex_booktabs",
                          disable_numparse=True, stralign="right")
         first = self.comparisons[self.metrics[0]]
@@ -126,6 +158,79 @@ def reachability_note(c: SystemComparison) -> Optional[str]:
     return (f"Note: with {pairs} comparisons and {c.n_samples} {'resamples' if c.method == 'bs' else 'trials'}, "
             f"no {c.correction.capitalize()}-corrected p-value can reach {c.alpha} (the smallest is "
             f"{pairs}/{c.n_samples + 1}), so every system shares cluster 1: use at least {needed} samples.")
+
+
+def system_name(path: Union[str, "os.PathLike[str]"]) -> str:
+    """The system a file names: its name without a folder and a :data:`SYSTEM_FILE_ENDINGS` ending,
+    so that ``out/sysA.txt`` (a hypothesis file, or COMET's name for it) and ``sysA.jsonl`` (its
+    MetricX scores) are one system.
+
+    >>> system_name("runs/sysA.txt"), system_name("metricx/sysA.jsonl"), system_name("sys.de")
+    ('sysA', 'sysA', 'sys.de')
+    """
+    base = Path(path).name
+    for ending in SYSTEM_FILE_ENDINGS:
+        if base.endswith(ending) and len(base) > len(ending):
+            return base[: -len(ending)]
+    return base
+
+
+def _renamed(table: SegmentScores) -> SegmentScores:
+    names = [system_name(s) for s in table.systems]
+    if len(set(names)) != len(names):
+        names = list(table.systems)
+    return SegmentScores(names, {m: table.array(m) for m in table.metrics}, lower_is_better=table.lower_is_better,
+                         info={m: table.info(m) for m in table.metrics}, documents=table.documents,
+                         domains=table.domains, language_pairs=table.language_pairs)
+
+
+def read_score_files(
+    paths: Iterable[Union[str, "os.PathLike[str]"]],
+    *,
+    format: str = "auto",
+    metric: Optional[str] = None,
+    model: Optional[str] = None,
+    language_pair: Optional[str] = None,
+    lower_is_better: Iterable[str] = (),
+) -> SegmentScores:
+    """Several score files (or folders of WMT25 files) as one table, as ``bleukit-scores`` and the
+    app read them: each by :func:`~bleukit.analysis.score_files.read_scores` (``format``,
+    ``metric``, ``model``, ``language_pair`` as there), its systems named by :func:`system_name`,
+    the tables merged (a system scored twice by one metric is an error), and ``lower_is_better``
+    metrics declared so. Errors are :class:`~bleukit.analysis.segment_scores.ScoreInputError`
+    naming the file (and line).
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name, text in (("a.txt", "1\\n2\\n"), ("b.txt", "3\\n4\\n")):
+    ...     _ = (folder / name).write_text(text, encoding="utf-8")
+    >>> t = read_score_files([folder / "a.txt", folder / "b.txt"], metric="judge")
+    >>> t.systems, t.metrics
+    (('a', 'b'), ('judge',))
+    """
+    from .score_files import read_scores
+
+    table: Optional[SegmentScores] = None
+    for path in paths:
+        if not os.path.exists(path):
+            raise ScoreInputError(f"{path}: no such file or folder")
+        one = _renamed(read_scores(path, format=format, metric=metric, model=model, language_pair=language_pair))
+        try:
+            table = one if table is None else table.merge(one)
+        except ScoreInputError as e:
+            raise ScoreInputError(f"{path}: {e}") from None
+    if table is None:
+        raise ScoreInputError("no score file given")
+    lower = list(dict.fromkeys(lower_is_better))
+    if lower:
+        unknown = [m for m in lower if m not in table.metrics]
+        if unknown:
+            raise ScoreInputError(f"lower is better: no metric {', '.join(map(repr, unknown))} in the score files")
+        table = SegmentScores(table.systems, {m: table.array(m) for m in table.metrics},
+                              lower_is_better=set(table.lower_is_better) | set(lower),
+                              info={m: table.info(m) for m in table.metrics}, documents=table.documents,
+                              domains=table.domains, language_pairs=table.language_pairs)
+    return table
 
 
 def score_table(
@@ -169,6 +274,9 @@ def score_table(
         hyp_names = list(hypotheses)
         if systems is not None and sorted(hyp_names) != sorted(systems):
             raise ValueError(f"the hypotheses' systems {sorted(hyp_names)} are not the scores' {sorted(systems)}")
+        if scores is not None and len(references) != table.n_segments:
+            raise ValueError(f"the score files have {table.n_segments} segments but the references "
+                             f"{len(references)} lines: both must be the same segments, in order")
         systems = systems or hyp_names
         for options in lexical:
             c = compare_systems({s: hypotheses[s] for s in systems}, references, method=method, n_samples=n_samples,

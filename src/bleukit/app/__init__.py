@@ -6,6 +6,9 @@ selected sentence, its hypothesis with the matched n-grams highlighted against i
 request, the same text scored by every other BLEU people report and by chrF, chrF++ and TER. A
 second tab compares 2-5 systems with sacreBLEU's paired tests (BLEU, chrF, chrF++ or TER), with
 p-values, confidence intervals, the bootstrap distributions and optionally a ranking of all pairs.
+A third puts any metric's segment-score files (COMET, MetricX, WMT25, LLM judges) next to BLEU, chrF
+and TER of the systems' text in one table of score ± CI [cluster] with AutoRank
+(``bleukit.score_table``), and offers it as an HTML page.
 Every number comes from the library's public functions; the app only translates between the page
 and them.
 

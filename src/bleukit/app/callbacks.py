@@ -18,10 +18,11 @@ import gradio as gr
 import pandas as pd
 
 from bleukit.compat.variants import compare_variants
-from bleukit.defaults import DEFAULT_SAMPLES
+from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 
 from .forms import (
     ALL_ORDERS,
+    AUTORANK_CHOICES,
     CHRF_FORM_OPTIONS,
     COMPARE_COLUMNS,
     COMPARISONS,
@@ -41,10 +42,12 @@ from .forms import (
     paired_settings,
     parse_corpus,
     parse_systems,
+    read_score_uploads,
+    read_system_uploads,
     read_upload,
     tab_separated_references,
 )
-from .reports import compare_counted, count_systems, metrics_report, score_report
+from .reports import compare_counted, count_systems, metrics_report, score_report, table_report
 from .state import ScoredCorpus
 from .views import (
     bom_notes,
@@ -56,6 +59,8 @@ from .views import (
     notice_html,
     parts_frame,
     score_html,
+    score_table_frame,
+    score_table_summary_html,
     sentence_table,
     variants_frame,
 )
@@ -84,6 +89,26 @@ def write_json(report: Dict[str, Any]) -> str:
             pass
     path = _DOWNLOADS / f"bleu-{uuid.uuid4().hex[:12]}.json"
     path.write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
+    return str(path)
+
+
+def write_html(page: str) -> str:
+    """Write a self-contained page for download (next to the JSON downloads, removed after an hour
+    likewise).
+
+    >>> Path(write_html("<!DOCTYPE html>")).read_text(encoding="utf-8")
+    '<!DOCTYPE html>'
+    """
+    _DOWNLOADS.mkdir(parents=True, exist_ok=True)
+    now = time.time()
+    for old in _DOWNLOADS.glob("scores-*.html"):
+        try:
+            if now - old.stat().st_mtime > _DOWNLOAD_AGE_S:
+                old.unlink()
+        except OSError:
+            pass
+    path = _DOWNLOADS / f"scores-{uuid.uuid4().hex[:12]}.html"
+    path.write_text(page, encoding="utf-8")
     return str(path)
 
 
@@ -328,3 +353,69 @@ def clear_variants() -> Tuple[str, pd.DataFrame, str, pd.DataFrame]:
     """A new score: the variants and other metrics tables of an earlier text are cleared (they are
     computed on request)."""
     return "", pd.DataFrame([], columns=VARIANT_COLUMNS), "", pd.DataFrame([], columns=METRIC_COLUMNS)
+
+
+def scores_error_outputs(message: str) -> tuple:
+    """Every output of the score-table button for an input error: the message once, the earlier
+    table, summary and download cleared."""
+    return (notice_html([message], error=True, name="scores"), pd.DataFrame([], columns=["System"]), "",
+            gr.update(value=None, visible=False))
+
+
+def on_scores(
+    score_files: Optional[List[str]],
+    system_files: Optional[List[str]],
+    reference_files: Optional[List[str]],
+    score_format: str = "told from each file",
+    metric: Optional[str] = None,
+    language_pair: Optional[str] = None,
+    lower_is_better: Optional[str] = None,
+    lexical: Optional[List[str]] = None,
+    method: str = "paired bootstrap",
+    n_samples: Any = None,
+    seed: Any = DEFAULT_SEED,
+    correction: str = "Holm-Bonferroni",
+    autorank: str = "none",
+    drop_missing: bool = False,
+    progress: Any = gr.Progress(),  # noqa: B008 (Gradio fills in a Progress default on the page)
+) -> tuple:
+    """Systems × metrics button: the uploaded segment-score files (``bleukit.read_scores``'s formats)
+    and, with the systems' text and references, BLEU/chrF/chrF++/TER (``lexical``), as one table of
+    score ± 95% CI [cluster] per metric (``bleukit.score_table``), with AutoRank when asked, each
+    metric's signature, and the table's self-contained HTML page to download. Returns the notice,
+    the table, the summary and the download; an input error shows its message and clears them.
+    ``progress`` shows the resamples done (Gradio fills it in on the page)."""
+    lexical = list(lexical or [])
+    try:
+        scores = None
+        if [p for p in (score_files or []) if p] or not lexical:
+            scores = read_score_uploads(score_files, score_format, metric, language_pair, lower_is_better)
+        hypotheses = references = None
+        if lexical:
+            hypotheses, references = read_system_uploads(system_files, reference_files)
+        elif [p for p in (system_files or []) if p]:
+            raise ValueError("System files are for BLEU, chrF and TER: pick some of them, or remove the files.")
+        key, n, seed = paired_settings(method, n_samples, seed)
+        if autorank not in AUTORANK_CHOICES and autorank not in AUTORANK_CHOICES.values():
+            raise ValueError(f"unknown AutoRank {autorank!r}: choose one of {', '.join(AUTORANK_CHOICES)}")
+        n_metrics = (len(scores.metrics) if scores is not None else 0) + len(dict.fromkeys(lexical))
+        total, done = n * n_metrics, [0]
+
+        def advance(k: int) -> None:
+            done[0] += k
+            progress((done[0], total), desc="resampling", unit="samples")
+
+        table = table_report(
+            scores, hypotheses, references, lexical, method=key, n_samples=n, seed=seed,
+            correction=CORRECTIONS.get(correction, correction), autorank=AUTORANK_CHOICES.get(autorank, autorank),
+            missing="drop" if drop_missing else "error", progress=advance,
+        )
+    except (ValueError, TypeError) as e:
+        _log_input_error("scores", e)
+        return scores_error_outputs(str(e))
+    return (
+        "",
+        score_table_frame(table),
+        score_table_summary_html(table),
+        gr.update(value=write_html(table.to_html(title="bleukit: systems × metrics")), visible=True),
+    )

@@ -13,6 +13,9 @@ import numbers
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+from bleukit.analysis.score_files import FORMATS
+from bleukit.analysis.score_table import read_score_files, system_name
+from bleukit.analysis.segment_scores import ScoreInputError, SegmentScores
 from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleukit.inputs import check_seed, check_sequence
 from bleukit.metrics import get_metric
@@ -41,6 +44,13 @@ MAX_SYSTEMS = 5  # systems in one comparison (the first is the baseline)
 MAX_NAME_CHARS = 80  # characters of a system name
 MAX_PAIRED_SAMPLES = 20_000  # resamples or randomization trials per comparison
 SIGNIFICANCE_LEVEL = 0.05
+MAX_SCORE_FILES = 50  # segment-score files in one table (WMT25: one file per system, 40 systems a pair)
+MAX_TABLE_SYSTEMS = 50  # systems in one table of systems × metrics (780 pairs at 40)
+#: The formats of segment-score files, by their label on the page (``bleukit.read_scores``'s names).
+SCORE_FORMATS = {"told from each file": "auto", **{name: name for name in FORMATS}}
+#: WMT's AutoRank over the table's metrics, by its label on the page (bleukit.autorank's methods).
+AUTORANK_CHOICES = {"none": None, "WMT25 (scaled by median and P100 − P25)": "wmt25",
+                    "WMT24 (each metric mapped to [1, N])": "wmt24"}
 PLOT_BINS = 30  # histogram bins of the bootstrap distributions (shared by every system)
 SORT_CHOICES = ["input order", "lowest BLEU first", "highest BLEU first"]
 TABLE_COLUMNS = ["line", "sentence BLEU", "hyp len", "ref len", "hypothesis"]
@@ -139,8 +149,13 @@ def read_upload(path: Optional[str], what: str) -> str:
     """
     if not path:
         return ""
-    file = Path(path)
-    what = f"{what} {file.name}"
+    text = _upload_text(Path(path), f"{what} {Path(path).name}")
+    split_lines(text, f"{what} {Path(path).name}")  # size limits, with the same message as pasted text
+    return text
+
+
+def _upload_text(file: Path, what: str) -> str:
+    """An uploaded file's bytes as text: at most ``MAX_UPLOAD_BYTES``, no NUL byte, UTF-8."""
     size = file.stat().st_size
     if size > MAX_UPLOAD_BYTES:
         raise ValueError(
@@ -155,13 +170,115 @@ def read_upload(path: Optional[str], what: str) -> str:
             "one segment per line."
         )
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ValueError(
             f"{what} is not UTF-8 text ({e.reason} at byte {e.start}): save it as UTF-8 and upload it again."
         ) from None
-    split_lines(text, what)  # size limits, with the same message as pasted text
-    return text
+
+
+def read_score_uploads(
+    paths: Optional[Sequence[str]],
+    score_format: str = "auto",
+    metric: Optional[str] = None,
+    language_pair: Optional[str] = None,
+    lower_is_better: Optional[str] = None,
+) -> SegmentScores:
+    """Uploaded segment-score files as one table, read as ``bleukit-scores`` reads them
+    (:func:`bleukit.analysis.score_table.read_score_files`: format told from each file's name and
+    content unless ``score_format`` says it, systems named after the files), each file first checked
+    as text uploads are (size, NUL byte, UTF-8); ``lower_is_better``: metric names, comma-separated.
+    A bad file is one ValueError naming it (by its uploaded name) and, where the reader knows it,
+    the line.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "sysA.txt").write_text("0.5\\n0.7\\n", encoding="utf-8")
+    >>> _ = (folder / "sysB.txt").write_text("0.4\\nabc\\n", encoding="utf-8")
+    >>> read_score_uploads([str(folder / "sysA.txt")], metric="judge").systems
+    ('sysA',)
+    >>> read_score_uploads([str(folder / "sysA.txt"), str(folder / "sysB.txt")])
+    Traceback (most recent call last):
+    ...
+    ValueError: sysB.txt, line 2: 'abc' is not a number
+    """
+    paths = [p for p in (paths or []) if p]
+    if not paths:
+        raise ValueError("No score files: upload one or more segment-score files (COMET, MetricX, WMT25, "
+                         "mt-metrics-eval, one number per line, TSV/CSV).")
+    if len(paths) > MAX_SCORE_FILES:
+        raise ValueError(f"At most {MAX_SCORE_FILES} score files, got {len(paths)}.")
+    fmt = SCORE_FORMATS.get(score_format, score_format) if score_format else "auto"
+    if fmt not in SCORE_FORMATS.values():
+        raise ValueError(f"unknown score format {score_format!r}: choose one of {', '.join(SCORE_FORMATS.values())}")
+    for p in paths:
+        _upload_text(Path(p), f"The score file {Path(p).name}")
+    lower = [m.strip() for m in (lower_is_better or "").split(",") if m.strip()]
+    try:
+        table = read_score_files(paths, format=fmt, metric=(metric or "").strip() or None,
+                                 language_pair=(language_pair or "").strip() or None, lower_is_better=lower)
+    except (ScoreInputError, ValueError, KeyError) as e:  # the server's upload folders are not the user's
+        message = str(e.args[0] if isinstance(e, KeyError) and e.args else e)
+        for p in sorted(paths, key=len, reverse=True):
+            message = message.replace(str(p), Path(p).name)
+        message = message.replace("with language_pair=", "in the language pair box")
+        raise ValueError(message) from None
+    if len(table.systems) > MAX_TABLE_SYSTEMS:
+        raise ValueError(f"The score files hold {len(table.systems)} systems: at most {MAX_TABLE_SYSTEMS}.")
+    for name in table.systems:
+        if len(name) > MAX_NAME_CHARS:
+            raise ValueError(f"The system name {name[:MAX_NAME_CHARS]!r}… is {len(name)} characters long; "
+                             f"at most {MAX_NAME_CHARS}.")
+    return table
+
+
+def read_system_uploads(
+    system_paths: Optional[Sequence[str]], reference_paths: Optional[Sequence[str]]
+) -> Tuple[Dict[str, List[str]], List[List[str]]]:
+    """Uploaded hypothesis files (one per system, named as its score files name it: ``sysA.txt``
+    is system ``sysA``) and reference files (one reference set each), read as the other tabs'
+    uploads (:func:`read_upload`), as ``score_table``'s ``hypotheses`` and ``references``; or a
+    ValueError naming the file.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name, text in (("sysA.txt", "a b\\nc"), ("sysB.de", "a\\nc"), ("ref.txt", "a b\\nc d")):
+    ...     _ = (folder / name).write_text(text, encoding="utf-8")
+    >>> read_system_uploads([str(folder / "sysA.txt"), str(folder / "sysB.de")], [str(folder / "ref.txt")])
+    ({'sysA': ['a b', 'c'], 'sysB.de': ['a', 'c']}, [['a b'], ['c d']])
+    """
+    system_paths = [p for p in (system_paths or []) if p]
+    reference_paths = [p for p in (reference_paths or []) if p]
+    if not system_paths or not reference_paths:
+        raise ValueError("BLEU, chrF and TER need the systems' text files and 1 to "
+                         f"{MAX_REFERENCE_SETS} reference files: upload both, or pick no text metric.")
+    if len(system_paths) > MAX_TABLE_SYSTEMS:
+        raise ValueError(f"At most {MAX_TABLE_SYSTEMS} system files, got {len(system_paths)}.")
+    if len(reference_paths) > MAX_REFERENCE_SETS:
+        raise ValueError(f"At most {MAX_REFERENCE_SETS} reference files, got {len(reference_paths)}.")
+    hypotheses: Dict[str, List[str]] = {}
+    for k, p in enumerate(system_paths, start=1):
+        name = system_name(p)
+        if name in hypotheses:
+            raise ValueError(f"System file {Path(p).name} names system {name!r} a second time.")
+        lines = split_lines(read_upload(p, f"System file {k}"), f"system file {Path(p).name}")
+        if not lines:
+            raise ValueError(f"System file {Path(p).name} is empty.")
+        hypotheses[name] = lines
+    first, base = next(iter(hypotheses.items()))
+    for name, lines in hypotheses.items():
+        if len(lines) != len(base):
+            raise ValueError(f"System {name!r} has {len(lines)} line(s) but {first!r} has {len(base)}: every "
+                             "system must translate the same segments, line by line.")
+    sets: List[str] = []
+    for k, p in enumerate(reference_paths, start=1):  # sacreBLEU's --num-refs layout: a set per column
+        text = read_upload(p, f"Reference file {k}")
+        sets.extend(tab_separated_references(text) or [text])
+    if len(sets) > MAX_REFERENCE_SETS:
+        raise ValueError(f"The reference files hold {len(sets)} reference sets (tab-separated columns count one "
+                         f"each): at most {MAX_REFERENCE_SETS}.")
+    _, references = parse_corpus("\n".join(base), sets)
+    return hypotheses, references
 
 
 def tab_separated_references(text: Optional[str]) -> Optional[List[str]]:

@@ -23,6 +23,7 @@ from .callbacks import (
     on_method,
     on_metrics,
     on_score,
+    on_scores,
     on_select,
     on_sort,
     on_upload_hyps,
@@ -34,6 +35,7 @@ from .callbacks import (
 from .examples import EXAMPLE_LABELS, EXAMPLES
 from .forms import (
     ALL_ORDERS,
+    AUTORANK_CHOICES,
     CHRF_FORM_OPTIONS,
     COMPARE_COLUMNS,
     COMPARISONS,
@@ -46,11 +48,14 @@ from .forms import (
     MAX_MAX_ORDER,
     MAX_PAIRED_SAMPLES,
     MAX_REFERENCE_SETS,
+    MAX_SCORE_FILES,
     MAX_SEGMENTS,
     MAX_SYSTEMS,
+    MAX_TABLE_SYSTEMS,
     METHODS,
     METRIC_CHOICES,
     METRIC_COLUMNS,
+    SCORE_FORMATS,
     SORT_CHOICES,
     TABLE_COLUMNS,
     TER_FORM_OPTIONS,
@@ -388,6 +393,53 @@ def _compare_tab(tokenizers: List[str]) -> None:
     )
 
 
+def _scores_tab() -> None:
+    """The systems × metrics tab: segment-score files (COMET, MetricX, WMT25, LLM judges, human
+    scores) and, with the systems' text, BLEU/chrF/TER in one table of score ± CI [cluster] per
+    metric, AutoRank when asked, a signature per metric, and the table as an HTML page."""
+    gr.Markdown(
+        f"Any metric's segment scores next to BLEU, chrF and TER: upload up to {MAX_SCORE_FILES} score files "
+        "(COMET's output, MetricX JSONL, WMT25 `automatic_scores/*.jsonl`, mt-metrics-eval `*.seg.score`, one "
+        "number per line, TSV/CSV; read as `bleukit-scores` reads them) and, for the text metrics, each "
+        "system's translation (named as its scores name it: `sysA.txt` is system `sysA`) and the references. "
+        f"Up to {MAX_TABLE_SYSTEMS} systems; every metric is tested on the same resamples."
+    )
+    with gr.Row():
+        score_files = gr.File(label="segment-score files", file_count="multiple", height=130,
+                              elem_id="scores-file")
+        system_files = gr.File(label="system files (for BLEU, chrF, TER)", file_count="multiple", height=130,
+                               elem_id="scores-sys-file")
+        reference_files = gr.File(label=f"1-{MAX_REFERENCE_SETS} reference files", file_count="multiple",
+                                  height=130, elem_id="scores-refs-file")
+    with gr.Row():
+        score_format = gr.Dropdown(list(SCORE_FORMATS), value=list(SCORE_FORMATS)[0], label="score file format",
+                                   elem_id="scores-format")
+        metric = gr.Textbox(label="metric name (files that do not name it)", max_lines=1, elem_id="scores-metric")
+        language_pair = gr.Textbox(label="language pair (WMT25 files, e.g. cs-de_DE)", max_lines=1,
+                                   elem_id="scores-lp")
+        lower = gr.Textbox(label="lower is better (metrics, comma-separated)", max_lines=1, elem_id="scores-lower")
+    with gr.Row():
+        lexical = gr.CheckboxGroup(list(METRIC_CHOICES), value=[], label="text metrics (sacreBLEU's defaults)",
+                                   elem_id="scores-lexical")
+        method = gr.Radio(list(METHODS), value=list(METHODS)[0], label="test", elem_id="scores-method")
+        n_samples = gr.Number(DEFAULT_SAMPLES["bs"], label=f"samples, 1-{MAX_PAIRED_SAMPLES:,}", elem_id="scores-n")
+        seed = gr.Number(DEFAULT_SEED, label="seed", precision=0, elem_id="scores-seed")
+    with gr.Row():
+        correction = gr.Radio(list(CORRECTIONS), value="Holm-Bonferroni", label="correction for multiple comparisons",
+                              elem_id="scores-correction")
+        autorank = gr.Dropdown(list(AUTORANK_CHOICES), value="none", label="AutoRank", elem_id="scores-autorank")
+        drop = gr.Checkbox(False, label="drop segments a system has no score for", elem_id="scores-drop")
+    scores_btn = gr.Button("Score table", variant="primary", elem_id="scores-btn")
+    notice = gr.HTML(elem_id="scores-notice")
+    table = gr.Dataframe(interactive=False, wrap=True, elem_id="scores-table")
+    summary = gr.HTML(elem_id="scores-out")
+    download = gr.DownloadButton("Download the table (HTML page)", elem_id="scores-download", visible=False)
+    inputs = [score_files, system_files, reference_files, score_format, metric, language_pair, lower, lexical,
+              method, n_samples, seed, correction, autorank, drop]
+    scores_btn.click(on_scores, inputs, [notice, table, summary, download], api_visibility="undocumented")
+    method.input(on_method, method, n_samples, api_visibility="undocumented")
+
+
 def build_demo() -> gr.Blocks:
     """The page and its API endpoints (``app.py``'s module-level ``demo`` is what a Space or
     ``python app.py`` launches)."""
@@ -404,6 +456,8 @@ def build_demo() -> gr.Blocks:
                 _score_tab(tokenizers)
             with gr.Tab("Compare systems", elem_id="compare-tab"):
                 _compare_tab(tokenizers)
+            with gr.Tab("Systems × metrics", elem_id="scores-tab"):
+                _scores_tab()
 
         gr.api(api.bleu, api_name="bleu")
         gr.api(api.explain, api_name="explain")

@@ -7,13 +7,15 @@ and draws its resamples once for the test, the ranking and the plot.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from bleukit.analysis.explain import MatchExplanation, explain_bleu
 from bleukit.analysis.ranking import compare_statistics
 from bleukit.analysis.report import score_report as core_score_report
+from bleukit.analysis.score_table import ScoreTable, score_table
+from bleukit.analysis.segment_scores import SegmentScores
 from bleukit.analysis.significance import bootstrap_matrix, paired_test_statistics, system_statistics
-from bleukit.defaults import DEFAULT_SAMPLES
+from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleukit.metrics import metric_for
 from bleukit.metrics.base import MetricOptions
 from bleukit.metrics.bleu.extract import preprocess
@@ -26,6 +28,7 @@ from .forms import (
     MAX_EXPLAIN_CHARS,
     MAX_EXPLAIN_TOKENS,
     MAX_SHOWN_NGRAMS,
+    METRIC_CHOICES,
     OTHER_METRICS,
     SIGNIFICANCE_LEVEL,
     make_options,  # noqa: F401  (the doctests use it)
@@ -231,3 +234,37 @@ def explain_report(hypothesis: str, references: Sequence[Optional[str]], options
     out["bleu"] = bleu
     out["row"] = explanation.row
     return out
+
+
+def table_report(
+    scores: Optional[SegmentScores],
+    hypotheses: Optional[Dict[str, List[str]]] = None,
+    references: Optional[List[List[str]]] = None,
+    lexical: Sequence[str] = (),
+    method: str = "bs",
+    n_samples: Optional[int] = None,
+    seed: int = DEFAULT_SEED,
+    correction: Optional[str] = "holm",
+    autorank: Optional[str] = None,
+    missing: str = "error",
+    progress: Optional[Callable[[int], None]] = None,
+) -> ScoreTable:
+    """The systems × metrics table of the "Systems × metrics" tab: ``bleukit.score_table`` of the
+    segment scores (``None``: text metrics alone) and, with the systems' text, the ``lexical`` metrics (labels of
+    :data:`~bleukit.app.forms.METRIC_CHOICES`, each with sacreBLEU's defaults, as
+    ``bleukit-scores --lexical``); every statistic is the library's.
+
+    >>> t = table_report(SegmentScores.from_mapping({"a": {"j": [9, 8, 7]}, "b": {"j": [1, 2, 3]}}),
+    ...                  {"a": ["x y", "z", "w"], "b": ["x", "q", "w"]}, [["x y"], ["z"], ["w"]], ["BLEU"],
+    ...                  n_samples=20)
+    >>> t.metrics, [r["system"] for r in t.rows()]
+    (('j', 'BLEU'), ['a', 'b'])
+    """
+    for label in lexical:
+        if label not in METRIC_CHOICES:
+            raise ValueError(f"unknown metric {label!r}: choose among {', '.join(METRIC_CHOICES)}")
+    options = [metric_options(label) for label in dict.fromkeys(lexical)]
+    return score_table(scores, hypotheses=hypotheses if options else None,
+                       references=references if options else None, lexical=options, method=method,
+                       n_samples=n_samples, seed=seed, correction=correction, alpha=SIGNIFICANCE_LEVEL,
+                       missing=missing, autorank=autorank, progress=progress)

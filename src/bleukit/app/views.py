@@ -489,3 +489,43 @@ def explanation_panel(line: int, hypothesis: str, references: Sequence[str], opt
     except ValueError as e:
         return notice_html([f"Line {line} is not explained: {e}."], name="explain")
     return explanation_html(line, explanation, bleu, order)
+
+
+def score_table_frame(table: Any) -> pd.DataFrame:
+    """A :class:`bleukit.ScoreTable` for the page: its text cells (``score ± CI [cluster]`` per
+    metric, AutoRank), exactly as ``bleukit-scores`` prints them (:meth:`~bleukit.ScoreTable.text_rows`).
+
+    >>> import bleukit
+    >>> score_table_frame(bleukit.score_table({"a": [9, 8], "b": [1, 2]}, n_samples=20)).columns.tolist()
+    ['System', 'score']
+    """
+    headers, body = table.text_rows()
+    return pd.DataFrame(body, columns=headers)
+
+
+def score_table_summary_html(table: Any) -> str:
+    """What the table was computed with, the note when no pair can be significant, and each
+    metric's signature (model and score hash for segment-score metrics), every name escaped.
+
+    >>> import bleukit
+    >>> page = score_table_summary_html(bleukit.score_table({"<a>": [9, 8], "b": [1, 2]}, n_samples=20))
+    >>> 'id="scores-signatures"' in page and "<a>" not in page
+    True
+    """
+    from bleukit.analysis.score_table import reachability_note
+
+    first = table.comparisons[table.metrics[0]]
+    test = "paired bootstrap" if first.method == "bs" else "approximate randomization"
+    unit = "resamples" if first.method == "bs" else "trials"
+    head = (f"{len(table.systems)} systems × {len(table.metrics)} metric(s); each cell: score ± 95% bootstrap CI "
+            f"[significance cluster]; {test}, {first.n_samples:,} {unit}, seed {first.seed}, "
+            f"{(first.correction or 'no').capitalize()} correction, alpha {first.alpha}"
+            + (f"; AutoRank {table.autorank.method}" if table.autorank else "")
+            + ". ↓: lower is better.")
+    note = reachability_note(first)
+    signatures = "".join(
+        f'<li data-metric="{html.escape(m)}">{html.escape(m)}: <code>{_signature_html(sig)}</code></li>'
+        for m, sig in table.signatures().items())
+    return (f'<div id="scores-summary" class="note">{html.escape(head)}</div>'
+            + (f'<div id="scores-warning" class="notice note">{html.escape(note)}</div>' if note else "")
+            + f'<ul id="scores-signatures">{signatures}</ul>')

@@ -17,21 +17,19 @@ ending (COMET prints the translation file's path, MetricX's file is the system's
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 from typing import IO, Callable, Dict, List, NoReturn, Optional, Sequence
 
-from ..analysis.score_files import FORMATS, read_scores
-from ..analysis.score_table import score_table
+from ..analysis.score_files import FORMATS
+from ..analysis.score_table import read_score_files, score_table, system_name
 from ..analysis.segment_scores import ScoreInputError, SegmentScores
-from ..defaults import DEFAULT_SEED, environment_seed, parse_seed
+from ..defaults import DEFAULT_SAMPLES, DEFAULT_SEED, environment_seed, parse_seed
 from ..metrics.base import MetricOptions
 
 __all__ = ["main", "run", "build_parser"]
 
-_ENDINGS = (".txt", ".jsonl", ".json", ".hyp", ".out", ".tsv", ".csv", ".detok", ".seg.score", ".score")
 _LEXICAL = ("bleu", "chrf", "chrf++", "ter")
+_PROGRESS_DELAY_S = 2.0  # as bleukit's bar: a quick run shows none
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,27 +61,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--missing", choices=("error", "drop"), default="error",
                    help="a segment without a score for some system: an error (default) or left out for all")
     p.add_argument("--autorank", choices=("wmt25", "wmt24"), default=None, help="add WMT's AutoRank column")
-    p.add_argument("--format", choices=("text", "json", "latex", "html"), default="text",
+    p.add_argument("--format", "-f", choices=("text", "json", "latex", "html"), default="text",
                    help="output format (html: a self-contained page, e.g. > scores.html)")
-    p.add_argument("--progress", action="store_true", help="show the resamples done on stderr")
+    p.add_argument("--title", default="Systems × metrics", help="the HTML page's title (--format html)")
+    p.add_argument("--progress", action="store_true",
+                   help="print the count of resamples done on stderr, even when it is not a terminal")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (by default one shows on stderr when it is a terminal and the run "
+                        "takes over 2 s; never in the output)")
     return p
-
-
-def _key(name: str) -> str:
-    base = Path(name).name
-    for ending in _ENDINGS:
-        if base.endswith(ending) and len(base) > len(ending):
-            return base[: -len(ending)]
-    return base
-
-
-def _renamed(table: SegmentScores) -> SegmentScores:
-    names = [_key(s) for s in table.systems]
-    if len(set(names)) != len(names):
-        names = list(table.systems)
-    return SegmentScores(names, {m: table.array(m) for m in table.metrics}, lower_is_better=table.lower_is_better,
-                         info={m: table.info(m) for m in table.metrics}, documents=table.documents,
-                         domains=table.domains, language_pairs=table.language_pairs)
 
 
 def _read_lines(path: str) -> List[str]:
@@ -107,19 +93,9 @@ def _run(args: argparse.Namespace, out: IO, err: IO) -> int:
     except ValueError as e:
         raise ScoreInputError(str(e)) from None
     table: Optional[SegmentScores] = None
-    for path in args.files:
-        if not os.path.exists(path):
-            raise ScoreInputError(f"{path}: no such file or folder")
-        one = _renamed(read_scores(path, format=args.score_format, metric=args.metric, model=args.model,
-                                   language_pair=args.language_pair))
-        table = one if table is None else table.merge(one)
-    if table is not None and args.lower_is_better:
-        unknown = [m for m in args.lower_is_better if m not in table.metrics]
-        if unknown:
-            raise ScoreInputError(f"--lower-is-better: no metric {', '.join(map(repr, unknown))} in the score files")
-        table = SegmentScores(table.systems, {m: table.array(m) for m in table.metrics},
-                              lower_is_better=set(table.lower_is_better) | set(args.lower_is_better),
-                              info={m: table.info(m) for m in table.metrics}, documents=table.documents)
+    if args.files:
+        table = read_score_files(args.files, format=args.score_format, metric=args.metric, model=args.model,
+                                 language_pair=args.language_pair, lower_is_better=args.lower_is_better)
     hypotheses: Optional[Dict[str, List[str]]] = None
     references: Optional[List[List[str]]] = None
     if args.lexical:
@@ -127,7 +103,7 @@ def _run(args: argparse.Namespace, out: IO, err: IO) -> int:
             raise ScoreInputError("--lexical needs hypothesis files (-i) and reference files (-r)")
         hypotheses = {}
         for path in args.input:
-            name = _key(path)
+            name = system_name(path)
             if name in hypotheses:
                 raise ScoreInputError(f"{path}: system {name!r} twice")
             hypotheses[name] = _read_lines(path)
@@ -144,7 +120,8 @@ def _run(args: argparse.Namespace, out: IO, err: IO) -> int:
         raise ScoreInputError("-i/-r are for lexical metrics: add --lexical bleu chrf ter (or some of them)")
     if table is None and not args.lexical:
         raise ScoreInputError("give segment-score files, or -i/-r with --lexical")
-    progress = None
+    progress: Optional[Callable[[int], None]] = None
+    bar = None
     if args.progress:
         done = [0]
 
@@ -152,14 +129,29 @@ def _run(args: argparse.Namespace, out: IO, err: IO) -> int:
             done[0] += k
             print(f"\rresampled: {done[0]}", end="", file=err, flush=True)
 
-    result = score_table(
-        table, metrics=args.metrics, hypotheses=hypotheses, references=references, lexical=_lexical(args.lexical),
-        method=args.method, n_samples=args.n_samples, seed=seed,
-        correction=None if args.correction == "none" else args.correction, alpha=args.alpha, missing=args.missing,
-        autorank=args.autorank, progress=progress)
+    elif not args.no_progress and getattr(err, "isatty", lambda: False)():
+        # a bar over every metric's resamples (or trials), as bleukit's own: on a terminal only,
+        # after 2 s, gone when done; the table goes to stdout untouched
+        from tqdm import tqdm
+
+        n_metrics = len(args.metrics if args.metrics else table.metrics if table is not None else ()) + len(
+            dict.fromkeys(args.lexical))
+        n = args.n_samples if args.n_samples is not None else DEFAULT_SAMPLES[args.method]
+        bar = tqdm(total=n * n_metrics, desc="resampling", unit="sample", file=err, delay=_PROGRESS_DELAY_S,
+                   leave=False)
+        progress = bar.update
+    try:
+        result = score_table(
+            table, metrics=args.metrics, hypotheses=hypotheses, references=references,
+            lexical=_lexical(args.lexical), method=args.method, n_samples=args.n_samples, seed=seed,
+            correction=None if args.correction == "none" else args.correction, alpha=args.alpha, missing=args.missing,
+            autorank=args.autorank, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
     if args.progress:
         print(file=err)
-    print(result.format(args.format), file=out)
+    print(result.to_html(title=args.title) if args.format == "html" else result.format(args.format), file=out)
     return 0
 
 

@@ -63,8 +63,9 @@ def render(data: Dict[str, Any]) -> str:
     body.append(_explanations(data))
     body.append(f'<footer>Written by bleukit {escape(data["bleukit_version"])}. Every number above is also in this '
                 'file as JSON (<code>&lt;script id="bleukit-report-data"&gt;</code>).</footer>')
-    # "</" inside a script element would end it early
-    payload = json.dumps(data, ensure_ascii=False, allow_nan=False).replace("</", "<\\/")
+    # "</script" would end the script element early and "<!--<script" would keep it open past
+    # its end tag: no "<" at all in the JSON (\u003c reads back the same)
+    payload = json.dumps(data, ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")
     return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -125,7 +126,9 @@ def _metric_section(m: Dict[str, Any], systems: List[str]) -> str:
     return "".join(out)
 
 
-def _comparison(c: Dict[str, Any]) -> str:
+def _comparison(c: Dict[str, Any], places: int = 2) -> str:
+    """A comparison's ranking (or tests against the baseline) and its pairs' tests; scores and
+    differences with ``places`` decimals (2 for BLEU-like scales; score tables give 3 for [0, 1] ones)."""
     key = escape(c["metric"])
     test = "paired bootstrap resampling" if c["method"] == "bs" else "approximate randomization"
     unit = "resamples" if c["method"] == "bs" else "trials"
@@ -140,7 +143,7 @@ def _comparison(c: Dict[str, Any]) -> str:
         rows = "".join(
             f'<tr class="cluster-{"odd" if r["cluster"] % 2 else "even"}"><td class="num">{r["rank"]}</td>'
             f'<td class="num cluster">{r["cluster"]}</td><td class="num">{r["rank_range"][0]}–{r["rank_range"][1]}'
-            f'</td><td>{escape(r["name"])}</td><td class="num">{_fmt(r["score"])}</td></tr>'
+            f'</td><td>{escape(r["name"])}</td><td class="num">{_fmt(r["score"], places)}</td></tr>'
             for r in c["ranking"])
         out.append(f'<table id="ranking-{key}" class="ranking"><thead><tr><th class="num">Rank</th>'
                    '<th class="num">Cluster</th><th class="num">Rank range</th><th>System</th>'
@@ -155,7 +158,7 @@ def _comparison(c: Dict[str, Any]) -> str:
     head += "<th>Significant</th>"
     tests = []
     for p in c["comparisons"]:
-        cells = (f'<td>{escape(p["a"])}</td><td>{escape(p["b"])}</td><td class="num">{p["delta"]:+.2f}</td>'
+        cells = (f'<td>{escape(p["a"])}</td><td>{escape(p["b"])}</td><td class="num">{p["delta"]:+.{places}f}</td>'
                  f'<td class="num">{p["p_value"]:.4f}</td>')
         if adjusted:
             cells += f'<td class="num">{p["p_value_adjusted"]:.4f}</td>'
