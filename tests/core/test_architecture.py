@@ -233,9 +233,9 @@ def test_the_protocol_is_narrow():
 def test_a_metric_adds_no_public_method_beyond_the_protocol(name):
     """A metric's class implements the protocol's methods (and private helpers); its fast paths
     are a ``FastPaths`` in ``fast``, not methods a caller could reach past the shared functions."""
-    from bleukit.metrics.fast import FastPaths
-
     import inspect
+
+    from bleukit.metrics.fast import FastPaths
 
     metric = get_metric(name)
     own = {n for n, v in vars(type(metric)).items() if inspect.isfunction(v) and not n.startswith("_")}
@@ -253,7 +253,8 @@ NAMES_A_METRIC = {
     "bleukit.ter": "TER's functions", "bleukit.textbook": "textbook BLEU",
     "bleukit.sacrebleu.metrics.bleu": "sacreBLEU's BLEU class", "bleukit.sacrebleu.metrics.chrf": "sacreBLEU's CHRF",
     "bleukit.sacrebleu.metrics.ter": "sacreBLEU's TER", "bleukit.sacrebleu.tokenizers.tokenizer_ter": "TER's tokenizer",
-    "bleukit.compat._common": "other BLEUs", "bleukit.compat.nltk": "NLTK's BLEU", "bleukit.compat.presets": "BLEU presets",
+    "bleukit.compat._common": "other BLEUs", "bleukit.compat.nltk": "NLTK's BLEU",
+    "bleukit.compat.presets": "BLEU presets",
     "bleukit.ids.api": "token ids are counted by BLEU's kernel", "bleukit.ids.backends": "BLEU on token ids",
     "bleukit.pairwise": "BLEU's compiled pair loop", "bleukit.pairwise.api": "BLEU's id pairs, chrF's keywords",
     "bleukit.pairwise.mbr": "MBR's BLEU keywords and exact scaling",
