@@ -13,8 +13,10 @@ results are the same either way (tests compare them with ``==``).
 >>> from bleukit.metrics.ter import METRIC as TER
 >>> METRIC.fast.summed_row is not None, TER.fast is None
 (True, True)
->>> summed_row(TER, ["a b c"], [["a b d"]], TER.options_type())
-([1, 3000000, 1], 1)
+>>> from bleukit.metrics.ter.statistics import UNIT
+>>> row, nrefs = summed_row(TER, ["a b c"], [["a b d"]], TER.options_type())  # the table's route
+>>> row == [1, 3 * UNIT], nrefs  # one edit; a reference of 3 words, in TER's table units
+(True, 1)
 """
 
 from __future__ import annotations
