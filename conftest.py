@@ -11,6 +11,7 @@ from __future__ import annotations
 import fnmatch
 import importlib.util
 import os
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -108,7 +109,8 @@ def pytest_collection_modifyitems(items: list) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """One folder of evaluate's metric cache per test process. evaluate writes a computation's
+    """What every test process needs, set before any test module is imported. One folder of
+    evaluate's metric cache per test process: evaluate writes a computation's
     predictions to ``HF_METRICS_CACHE/<module>/default/`` under a file lock and deletes them when
     done; two processes computing the same module at once (the two xdist workers, or a second
     checkout's run) can take each other's file and fail with "another evaluation module instance is
@@ -116,6 +118,12 @@ def pytest_configure(config: pytest.Config) -> None:
     inherit its worker's folder."""
     if "HF_METRICS_CACHE" not in os.environ:
         os.environ["HF_METRICS_CACHE"] = tempfile.mkdtemp(prefix="bleukit-hf-metrics-")
+    # A run started in the background (`nohup make test &`, a script's `cmd &`) has SIGINT ignored,
+    # and every process it starts inherits that: the Ctrl-C tests' subprocesses would then never see
+    # the SIGINT they send themselves. Python's own handler here resets the children to the default
+    # (a handled signal is reset at exec; an ignored one is not).
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
