@@ -79,17 +79,7 @@ def write_json(report: Dict[str, Any]) -> str:
     >>> json.loads(Path(write_json({"score": 1.5})).read_text(encoding="utf-8"))
     {'score': 1.5}
     """
-    _DOWNLOADS.mkdir(parents=True, exist_ok=True)
-    now = time.time()
-    for old in _DOWNLOADS.glob("bleu-*.json"):
-        try:
-            if now - old.stat().st_mtime > _DOWNLOAD_AGE_S:
-                old.unlink()
-        except OSError:
-            pass
-    path = _DOWNLOADS / f"bleu-{uuid.uuid4().hex[:12]}.json"
-    path.write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
-    return str(path)
+    return _write_download("bleu", ".json", json.dumps(report, ensure_ascii=False, indent=2))
 
 
 def write_html(page: str) -> str:
@@ -99,16 +89,22 @@ def write_html(page: str) -> str:
     >>> Path(write_html("<!DOCTYPE html>")).read_text(encoding="utf-8")
     '<!DOCTYPE html>'
     """
+    return _write_download("scores", ".html", page)
+
+
+def _write_download(prefix: str, suffix: str, text: str) -> str:
+    """A new file ``<prefix>-<random><suffix>`` for download holding ``text``; files of that kind
+    older than an hour are removed on the way."""
     _DOWNLOADS.mkdir(parents=True, exist_ok=True)
     now = time.time()
-    for old in _DOWNLOADS.glob("scores-*.html"):
+    for old in _DOWNLOADS.glob(f"{prefix}-*{suffix}"):
         try:
             if now - old.stat().st_mtime > _DOWNLOAD_AGE_S:
                 old.unlink()
         except OSError:
             pass
-    path = _DOWNLOADS / f"scores-{uuid.uuid4().hex[:12]}.html"
-    path.write_text(page, encoding="utf-8")
+    path = _DOWNLOADS / f"{prefix}-{uuid.uuid4().hex[:12]}{suffix}"
+    path.write_text(text, encoding="utf-8")
     return str(path)
 
 
