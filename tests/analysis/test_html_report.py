@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -176,13 +177,13 @@ def _chromium_or_skip():
     skip_unless_required(message, "BLEUKIT_REQUIRE_BROWSER")
 
 
-@pytest.mark.slow
-@pytest.mark.serial  # a real Chromium, run alone after the parallel part
-def test_the_report_in_headless_chromium(report, tmp_path):
+@contextmanager
+def _offline_page(path: Path, selector: str):
+    """The file ``path`` open in headless Chromium, once ``selector`` is drawn, with every other
+    request refused; on the way out, asserts that nothing else was requested (the page is
+    self-contained)."""
     executable = _chromium_or_skip()
     playwright = pytest.importorskip("playwright.sync_api")
-    path = tmp_path / "report.html"
-    report.write(path)
     requested = []
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
@@ -195,46 +196,55 @@ def test_the_report_in_headless_chromium(report, tmp_path):
 
             page.route(lambda url: url != path.as_uri(), refuse)  # anything but the file itself
             page.goto(path.as_uri())
-            page.wait_for_selector("#explanations")
-            data = report.data
-            assert page.title() == data["title"] and page.inner_text("#title") == data["title"]
-            bleu, chrf = data["metrics"]
-            # the scores table shows every system's score and CI as in the data
-            rows = page.locator("#scores-bleu tbody tr")
-            assert rows.count() == len(WMT17)
-            for k, s in enumerate(bleu["scores"]):
-                cells = rows.nth(k).locator("td").all_inner_texts()
-                assert cells == [s["system"], f"{s['score']:.2f}", f"{s['mean']:.2f} ± {s['ci']:.2f}"]
-            # the ranking with its clusters, both metrics
-            for m in (bleu, chrf):
-                ranking = page.locator(f"#ranking-{m['metric']} tbody tr")
-                shown = [ranking.nth(k).locator("td").all_inner_texts() for k in range(ranking.count())]
-                assert [(int(r[0]), int(r[1]), r[3]) for r in shown] == [
-                    (r["rank"], r["cluster"], r["name"]) for r in m["comparison"]["ranking"]]
-                assert page.locator(f"#tests-{m['metric']} tbody tr").count() == 10
-            assert page.locator("#buckets-bleu tbody tr").count() == len(bleu["buckets"])
-            assert page.locator("svg.chart").count() == 3 * len(data["metrics"])  # scores, buckets, distribution
-            for chart in page.locator("svg.chart").all():  # every chart is drawn with a size
-                box = chart.bounding_box()
-                assert box["width"] > 300 and box["height"] > 100
-            cards = page.locator("#differences .line-card")
-            assert cards.count() == 10
-            assert cards.first.get_attribute("data-line") == str(data["differences"]["lines"][0]["line"])
-            first = data["explanations"][0]
-            tokens = page.locator(".explanation").first.locator(".tokens").first.locator("span")
-            assert tokens.all_inner_texts() == first["hypothesis_tokens"]
-            assert [t.get_attribute("class") for t in tokens.all()] == [
-                f"m{min(k, 4)}" for k in first["hyp_match_order"]]
-            embedded = page.evaluate("JSON.parse(document.getElementById('bleukit-report-data').textContent)")
-            assert embedded == json.loads(json.dumps(data))
-            ARTIFACTS.mkdir(exist_ok=True)
-            shot = ARTIFACTS / "report.png"
-            page.screenshot(path=str(shot), full_page=False)
-            assert shot.stat().st_size > 10_000
-            page.screenshot(path=str(ARTIFACTS / "report-full.png"), full_page=True)
+            page.wait_for_selector(selector)
+            yield page
         finally:
             browser.close()
     assert requested == []  # nothing was fetched: the page is self-contained
+
+
+@pytest.mark.slow
+@pytest.mark.serial  # a real Chromium, run alone after the parallel part
+def test_the_report_in_headless_chromium(report, tmp_path):
+    path = tmp_path / "report.html"
+    report.write(path)
+    with _offline_page(path, "#explanations") as page:
+        data = report.data
+        assert page.title() == data["title"] and page.inner_text("#title") == data["title"]
+        bleu, chrf = data["metrics"]
+        # the scores table shows every system's score and CI as in the data
+        rows = page.locator("#scores-bleu tbody tr")
+        assert rows.count() == len(WMT17)
+        for k, s in enumerate(bleu["scores"]):
+            cells = rows.nth(k).locator("td").all_inner_texts()
+            assert cells == [s["system"], f"{s['score']:.2f}", f"{s['mean']:.2f} ± {s['ci']:.2f}"]
+        # the ranking with its clusters, both metrics
+        for m in (bleu, chrf):
+            ranking = page.locator(f"#ranking-{m['metric']} tbody tr")
+            shown = [ranking.nth(k).locator("td").all_inner_texts() for k in range(ranking.count())]
+            assert [(int(r[0]), int(r[1]), r[3]) for r in shown] == [
+                (r["rank"], r["cluster"], r["name"]) for r in m["comparison"]["ranking"]]
+            assert page.locator(f"#tests-{m['metric']} tbody tr").count() == 10
+        assert page.locator("#buckets-bleu tbody tr").count() == len(bleu["buckets"])
+        assert page.locator("svg.chart").count() == 3 * len(data["metrics"])  # scores, buckets, distribution
+        for chart in page.locator("svg.chart").all():  # every chart is drawn with a size
+            box = chart.bounding_box()
+            assert box["width"] > 300 and box["height"] > 100
+        cards = page.locator("#differences .line-card")
+        assert cards.count() == 10
+        assert cards.first.get_attribute("data-line") == str(data["differences"]["lines"][0]["line"])
+        first = data["explanations"][0]
+        tokens = page.locator(".explanation").first.locator(".tokens").first.locator("span")
+        assert tokens.all_inner_texts() == first["hypothesis_tokens"]
+        assert [t.get_attribute("class") for t in tokens.all()] == [
+            f"m{min(k, 4)}" for k in first["hyp_match_order"]]
+        embedded = page.evaluate("JSON.parse(document.getElementById('bleukit-report-data').textContent)")
+        assert embedded == json.loads(json.dumps(data))
+        ARTIFACTS.mkdir(exist_ok=True)
+        shot = ARTIFACTS / "report.png"
+        page.screenshot(path=str(shot), full_page=False)
+        assert shot.stat().st_size > 10_000
+        page.screenshot(path=str(ARTIFACTS / "report-full.png"), full_page=True)
     if os.environ.get("BLEUKIT_UPDATE_README_SCREENSHOT") == "1":
         shutil.copy(shot, REPO / "docs" / "report.png")
 
@@ -372,45 +382,28 @@ def test_score_table_page_with_text_metrics_escapes_every_name(tmp_path):
 @pytest.mark.slow
 @pytest.mark.serial  # a real Chromium, run alone after the parallel part
 def test_the_score_table_in_headless_chromium(wmt25_pages, tmp_path):
-    executable = _chromium_or_skip()
-    playwright = pytest.importorskip("playwright.sync_api")
     path = tmp_path / "scores.html"
     path.write_text(wmt25_pages["html"], encoding="utf-8")
     data = json.loads(wmt25_pages["json"])
-    requested = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 1400})
-
-            def refuse(route):
-                requested.append(route.request.url)
-                route.abort()
-
-            page.route(lambda url: url != path.as_uri(), refuse)
-            page.goto(path.as_uri())
-            page.wait_for_selector("#scores")
-            headers = page.locator("#scores thead th").all_inner_texts()
-            assert headers == ["System", "AutoRank", *data["metrics"]]
-            rows = page.locator("#scores tbody tr")
-            assert rows.count() == len(data["rows"]) == 40
-            for k in (0, 1, 20, 39):
-                r = data["rows"][k]
-                cells = rows.nth(k).locator("td").all_inner_texts()
-                expected = [r["system"], f"{r['autorank']:.1f}"]
-                for m in data["metrics"]:
-                    c = r[m]
-                    w = 3 if max(abs(x[m]["score"]) for x in data["rows"]) <= 1.0 else 1
-                    expected.append(f"{c['score']:.{w}f} ± {c['ci']:.{w}f} [{c['cluster']}]")
-                assert cells == expected
-            box = page.locator("#scores").bounding_box()
-            assert box["width"] > 500 and box["height"] > 40 * 15  # drawn, one line per system
+    with _offline_page(path, "#scores") as page:
+        headers = page.locator("#scores thead th").all_inner_texts()
+        assert headers == ["System", "AutoRank", *data["metrics"]]
+        rows = page.locator("#scores tbody tr")
+        assert rows.count() == len(data["rows"]) == 40
+        for k in (0, 1, 20, 39):
+            r = data["rows"][k]
+            cells = rows.nth(k).locator("td").all_inner_texts()
+            expected = [r["system"], f"{r['autorank']:.1f}"]
             for m in data["metrics"]:
-                assert page.locator(f"[id='ranking-{m}'] tbody tr").count() == 40
-            embedded = page.evaluate("JSON.parse(document.getElementById('bleukit-scores-data').textContent)")
-            assert embedded == data
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "scores.png"), full_page=False)
-        finally:
-            browser.close()
-    assert requested == []
+                c = r[m]
+                w = 3 if max(abs(x[m]["score"]) for x in data["rows"]) <= 1.0 else 1
+                expected.append(f"{c['score']:.{w}f} ± {c['ci']:.{w}f} [{c['cluster']}]")
+            assert cells == expected
+        box = page.locator("#scores").bounding_box()
+        assert box["width"] > 500 and box["height"] > 40 * 15  # drawn, one line per system
+        for m in data["metrics"]:
+            assert page.locator(f"[id='ranking-{m}'] tbody tr").count() == 40
+        embedded = page.evaluate("JSON.parse(document.getElementById('bleukit-scores-data').textContent)")
+        assert embedded == data
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "scores.png"), full_page=False)
