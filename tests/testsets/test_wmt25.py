@@ -3,14 +3,13 @@ server with its git blob id checked: ``-t wmt25 -l en-de_DE`` with ``--echo``, s
 
 from __future__ import annotations
 
-import http.server
 import io
 import json
 import shutil
 import subprocess
-import threading
 
 import pytest
+from loopback import serving
 from shared_data import SHARED_DATA, read_lines
 
 import bleukit.testsets as ts
@@ -32,38 +31,20 @@ def _jsonl() -> bytes:
     return "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs).encode("utf-8")
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    data = b""
-
-    def do_GET(self):  # noqa: N802
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(self.data)))
-        self.end_headers()
-        self.wfile.write(self.data)
-
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture()
 def wmt25(tmp_path, monkeypatch):
     data = _jsonl()
-    _Handler.data = data
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
     path = tmp_path / "blob"
     path.write_bytes(data)
     blob = tdownload.checksum(str(path), tdownload.GIT_BLOB_PREFIX)
-    record = dict(REGISTRY_ENTRY["wmt25"], md5=[blob],
-                  data=[f"http://127.0.0.1:{srv.server_address[1]}/x/wmt25-genmt.jsonl"])
-    extra = tmp_path / "extra.json"
-    extra.write_text(json.dumps({"testsets": {"wmt25": record}}), encoding="utf-8")
-    monkeypatch.setenv("BLEUKIT_TESTSETS_EXTRA", str(extra))
-    monkeypatch.setenv("SACREBLEU", str(tmp_path / "cache"))
-    monkeypatch.delenv("BLEUKIT_TESTSETS_OFFLINE", raising=False)
-    yield tmp_path, data, blob
-    srv.shutdown()
-    srv.server_close()
+    with serving(data) as (base, _):
+        record = dict(REGISTRY_ENTRY["wmt25"], md5=[blob], data=[f"{base}/x/wmt25-genmt.jsonl"])
+        extra = tmp_path / "extra.json"
+        extra.write_text(json.dumps({"testsets": {"wmt25": record}}), encoding="utf-8")
+        monkeypatch.setenv("BLEUKIT_TESTSETS_EXTRA", str(extra))
+        monkeypatch.setenv("SACREBLEU", str(tmp_path / "cache"))
+        monkeypatch.delenv("BLEUKIT_TESTSETS_OFFLINE", raising=False)
+        yield tmp_path, data, blob
 
 
 def test_git_blob_id_is_gits(tmp_path):
