@@ -8,9 +8,11 @@ adds one row to ``NEEDS`` (and to ``SLOW`` if its examples start a runtime).
 
 from __future__ import annotations
 
+import atexit
 import fnmatch
 import importlib.util
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -114,10 +116,15 @@ def pytest_configure(config: pytest.Config) -> None:
     predictions to ``HF_METRICS_CACHE/<module>/default/`` under a file lock and deletes them when
     done; two processes computing the same module at once (the two xdist workers, or a second
     checkout's run) can take each other's file and fail with "another evaluation module instance is
-    already using the local cache file" (seen on a loaded machine). Subprocesses a test starts
-    inherit its worker's folder."""
-    if "HF_METRICS_CACHE" not in os.environ:
-        os.environ["HF_METRICS_CACHE"] = tempfile.mkdtemp(prefix="bleukit-hf-metrics-")
+    already using the local cache file" (seen on a loaded machine, and in CI). Every pytest process
+    makes its own: the xdist workers start after the controller's configure and inherit its
+    environment, so a folder the controller made (marked by ``BLEUKIT_TEST_METRICS_CACHE``) is
+    replaced, not shared; a folder the user set is kept. Subprocesses a test starts inherit its
+    worker's folder."""
+    if "HF_METRICS_CACHE" not in os.environ or os.environ.get("BLEUKIT_TEST_METRICS_CACHE") == "1":
+        os.environ["HF_METRICS_CACHE"] = folder = tempfile.mkdtemp(prefix="bleukit-hf-metrics-")
+        os.environ["BLEUKIT_TEST_METRICS_CACHE"] = "1"
+        atexit.register(shutil.rmtree, folder, True)
     # A run started in the background (`nohup make test &`, a script's `cmd &`) has SIGINT ignored,
     # and every process it starts inherits that: the Ctrl-C tests' subprocesses would then never see
     # the SIGINT they send themselves. Python's own handler here resets the children to the default
