@@ -117,7 +117,13 @@ def test_a_widened_beam(engine):
         assert _edits_both_ways(ref, hyp) == sacrebleu_edits(ref, hyp)
 
 
+# The slow cases' sacreBLEU edits take seconds a pair: both engines' runs on one worker share them
+# (``sacrebleu_edits`` caches), instead of each worker computing them again.
+SHARED_PEER = pytest.mark.xdist_group("ter-hard-cases")
+
+
 @pytest.mark.slow
+@SHARED_PEER
 def test_long_sentences_cut_by_the_band(engine):
     """Sentences of 60 to 140 words: the band (51 columns) is narrower than a row, so cells far
     from the diagonal are unreachable, and shifted blocks travel far."""
@@ -148,6 +154,7 @@ def test_repeated_words_and_ties(engine):
 
 
 @pytest.mark.slow
+@SHARED_PEER
 def test_the_shift_candidate_cap(engine, monkeypatch):
     """Sentences whose search tries more than 1000 candidates: the cap changes their edits, and
     both engines stop where sacreBLEU stops (its best shift of that search is not applied)."""
