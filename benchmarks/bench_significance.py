@@ -146,7 +146,9 @@ def worker(tool: str, workload: str) -> dict:
 
             def call():
                 _, scores = PairedTest(systems, {"M": peer(references=[refs])}, None, test_type=kind, n_samples=0)()
-                return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in scores["M"]]
+                # (keyed by the score's name: BLEU, chrF2, TER)
+                (name,) = [k for k in scores if k != "System"]
+                return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in scores[name]]
 
     gc.collect()
     peak_ok = reset_peak()
