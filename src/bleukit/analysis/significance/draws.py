@@ -323,14 +323,18 @@ def _float32_table(stats: Sequence[Statistics], options: MetricOptions) -> Optio
     True
     """
     metric, n_rows = metric_for(options), len(stats[0])
-    blocks = []
-    for each in stats:
-        own = metric.float32_rows(each.rows, options)
-        # (integer rows past 2**24 would round in float32, but their sums fail the bound below anyway)
-        blocks.append(np.asarray(each.rows if own is None else own, dtype=np.float64))
-    values = np.concatenate(blocks)
+    own = [metric.float32_rows(each.rows, options) for each in stats]
+    if all(block is None for block in own):
+        # The integer rows themselves (chrF's, BLEU's): no power of two to find, no float copy.
+        # (Rows past 2**24 would round in float32, but their sums fail the bound anyway.)
+        table = np.concatenate([each.rows for each in stats]).reshape(-1)
+        if table.size and (int(table.min()) < 0 or n_rows * int(table.max()) >= _EXACT_FLOAT32):
+            return None  # (the kernel sums non-negative tables)
+        return table, None
+    values = np.concatenate([np.asarray(each.rows if block is None else block, dtype=np.float64)
+                             for each, block in zip(stats, own)])
     if values.size and values.min() < 0:
-        return None  # (the kernel sums non-negative tables)
+        return None
     exponents = []
     for column in values.T:
         top, e = float(column.max(initial=0)), 0
