@@ -2,8 +2,9 @@
 
 Rows: the 5 WMT17 en-de systems (3004 lines, 13a) with paired bootstrap (1000 resamples),
 approximate randomization (10000 trials) and a single-system confidence interval (1000
-resamples); then 20 synthetic systems x 10,000 lines for scaling (sacreBLEU there only with
-``--scale-peers``: it needs minutes and GBs). Each call runs in a fresh single-threaded process
+resamples); the same three with chrF and with TER (``wmt17-bs-chrf``, ...); then 20 synthetic
+systems x 10,000 lines for scaling (sacreBLEU there only with ``--scale-peers``: it needs minutes
+and GBs). Each call runs in a fresh single-threaded process
 from text (statistics extraction included) and reports wall time and peak resident memory above
 the process' size before the call (as ``benchmarks/run.py``), wall and CPU time. Targets are judged
 on CPU time: the processes are single-threaded, so it equals wall time on an idle machine and
@@ -12,6 +13,7 @@ or a mean/CI by more than sacreBLEU's float32 rounding.
 
     python benchmarks/bench_significance.py            # WMT17 rows + bleukit scaling + command lines (minutes)
     python benchmarks/bench_significance.py --scale-peers
+    python benchmarks/bench_significance.py --metrics chrf,ter --no-cli   # chrF's and TER's rows only
 
 The last table runs the command lines as users do (``bleukit REF -i SYS... --paired-bs``, and
 sacreBLEU's), whole processes: interpreter start-up and imports included.
@@ -86,10 +88,33 @@ def load(workload: str):
     return systems, refs
 
 
+def metric_of(workload: str) -> str:
+    """The metric of a workload: its third part (``wmt17-bs-chrf``), BLEU without one."""
+    parts = workload.split("-")
+    return parts[2] if len(parts) > 2 else "bleu"
+
+
 def worker(tool: str, workload: str) -> dict:
     systems, refs = load(workload)
-    kind = workload.split("-")[1]
-    if tool == "bleukit":
+    kind, metric = workload.split("-")[1], metric_of(workload)
+    if tool == "bleukit" and metric != "bleu":
+        import bleukit
+        import bleukit.analysis.significance  # noqa: F401
+
+        # chrF's and TER's rows: the same calls with the metric's default options.
+        options = bleukit.ChrfOptions() if metric == "chrf" else bleukit.TerOptions()
+        corpus = bleukit.corpus_chrf if metric == "chrf" else bleukit.corpus_ter
+        if kind == "ci":
+
+            def call():
+                r = corpus(systems[0][1], refs, n_bootstrap=1000, seed=SEED)
+                return [{"score": r.score, "p_value": None, "mean": r.mean, "ci": r.ci}]
+        else:
+
+            def call():
+                out = bleukit.paired_test(systems, refs, method=kind, seed=SEED, options=options)
+                return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in out]
+    elif tool == "bleukit":
         import bleukit
         import bleukit.analysis.significance  # noqa: F401
 
@@ -108,19 +133,22 @@ def worker(tool: str, workload: str) -> dict:
                 return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in out]
     else:
         os.environ["SACREBLEU_SEED"] = str(SEED)
-        from sacrebleu.metrics import BLEU
+        from sacrebleu.metrics import BLEU, CHRF, TER
         from sacrebleu.significance import PairedTest
 
+        peer = {"bleu": BLEU, "chrf": CHRF, "ter": TER}[metric]
         if kind == "ci":
 
             def call():
-                s = BLEU().corpus_score(systems[0][1], [refs], n_bootstrap=1000)
+                s = peer().corpus_score(systems[0][1], [refs], n_bootstrap=1000)
                 return [{"score": s.score, "p_value": None, "mean": s._mean, "ci": s._ci}]
         else:
 
             def call():
-                _, scores = PairedTest(systems, {"BLEU": BLEU(references=[refs])}, None, test_type=kind, n_samples=0)()
-                return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in scores["BLEU"]]
+                _, scores = PairedTest(systems, {"M": peer(references=[refs])}, None, test_type=kind, n_samples=0)()
+                # (keyed by the score's name: BLEU, chrF2, TER)
+                (name,) = [k for k in scores if k != "System"]
+                return [{"score": r.score, "p_value": r.p_value, "mean": r.mean, "ci": r.ci} for r in scores[name]]
 
     gc.collect()
     peak_ok = reset_peak()
@@ -220,27 +248,32 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--scale-peers", action="store_true", help="run sacreBLEU on the 20 x 10,000 rows too")
     parser.add_argument("--repeats", type=int, default=3, help="fresh runs of a short call (fastest kept)")
     parser.add_argument("--no-cli", action="store_true", help="skip the whole-process rows")
+    parser.add_argument("--metrics", default="bleu,chrf,ter",
+                        help="comma-separated metrics of the WMT17 rows (bleu's also has the scaling rows)")
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(*args.worker)))
         return 0
     print(machine_line("bleukit significance benchmark"))
     print(f"# peers: {versions('sacrebleu', 'numpy')}")
+    metrics = args.metrics.split(",")
     rows = [
         ("wmt17-bs", True),
         ("wmt17-ar", True),
         ("wmt17-ci", True),
         ("scale-bs", args.scale_peers),
         ("scale-ar", args.scale_peers),
-    ]
+    ] if "bleu" in metrics else []
+    # chrF's and TER's: the WMT17 rows only (no targets: they show the resampling route's speed).
+    rows += [(f"wmt17-{kind}-{m}", True) for m in ("chrf", "ter") if m in metrics for kind in ("bs", "ar", "ci")]
     print(
-        f"{'workload':<10} {'bleukit s':>9} {'cpu s':>6} {'MB':>6} {'sacreBLEU s':>11} {'cpu s':>6} {'MB':>6} "
+        f"{'workload':<13} {'bleukit s':>9} {'cpu s':>6} {'MB':>6} {'sacreBLEU s':>11} {'cpu s':>6} {'MB':>6} "
         f"{'wall x':>7} {'cpu x':>7} {'memory':>7}  target (cpu x, memory)"
     )
     failed = []
     for workload, with_peer in rows:
         ours = measure("bleukit", workload, args.repeats)
-        line = f"{workload:<10} {ours['seconds']:>9.3f} {ours['cpu']:>6.3f} {ours['peak_mb']:>6.1f}"
+        line = f"{workload:<13} {ours['seconds']:>9.3f} {ours['cpu']:>6.3f} {ours['peak_mb']:>6.1f}"
         if with_peer:
             theirs = measure("sacrebleu", workload, 1)
             wall_ratio = theirs["seconds"] / ours["seconds"]

@@ -14,6 +14,10 @@ tables with no numpy at all:
 - the metric scores the sums as sacreBLEU scores its float32 resamples
   (:func:`~bleukit.metrics.fast.native_float32_scores`, BLEU's in C).
 
+A metric without a compiled formula (chrF, TER) still takes the compiled draws and sums of the
+bootstrap: :func:`bootstrap_sums` hands them out a chunk at a time, and
+:mod:`bleukit.analysis.significance` scores them with the metric's vectorised formula.
+
 :func:`randomization_counts` does the same for approximate randomization (``--paired-ar``): numpy's
 bool coin flips (``Generator.randomization_sums`` draws them as the bits of 32-bit words, as numpy
 does, and sums each trial's swapped rows from the sums of every subset of four rows) and the
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import _native
 
@@ -42,7 +46,7 @@ if TYPE_CHECKING:
     from .metrics.base import MetricOptions
 
 __all__ = ["KERNEL", "CHUNK", "CALL_DRAWS", "CALL_FLIPS", "FLIP_BITS", "chunks", "seed_words", "generator",
-           "bootstrap_columns", "randomization_counts", "column_sums",
+           "bootstrap_sums", "bootstrap_columns", "randomization_counts", "column_sums",
            "pairwise_mean", "exact_mean", "estimate_ci", "p_value", "paired_p_value"]
 
 #: The compiled module (csrc/resample/resample.c).
@@ -116,6 +120,47 @@ def _table_width(tables: Any, n_rows: int, n_systems: int) -> int:
     return len(tables) // (n_rows * n_systems)
 
 
+def bootstrap_sums(
+    tables: Any, n_rows: int, n_systems: int, n: int, seed: Optional[int]
+) -> Optional[Iterable[Tuple[int, Any]]]:
+    """The sums of ``n`` paired bootstrap resamples drawn in compiled code, a chunk at a time, or
+    ``None`` where this route does not apply (no seed, the module not built, 2**32 rows or more,
+    or sums that could reach 2**24).
+
+    ``tables`` is a flat int64 buffer holding ``n_systems`` statistics tables of ``n_rows`` rows,
+    one after another (:func:`~bleukit.metrics.fast.systems_rows`). Each item is ``(k, sums)``:
+    ``sums`` a flat int64 buffer of ``k`` resamples, each the column sums of every system's rows
+    (``(k, n_systems, width)``), resample ``s`` drawing the same sentences for every system as
+    sacreBLEU's with the same seed. Every sum is below 2**24, so it equals sacreBLEU's float32 sum.
+    The buffer is reused: score it before taking the next item.
+
+    >>> rows = array("q", [1, 2,  3, 4,  5, 6])  # 3 sentences, 2 columns
+    >>> found = bootstrap_sums(rows, 3, 1, 2, 12345)  # sentences [2, 0, 2] and [0, 0, 2]
+    >>> found is None or [(k, sums.tolist()) for k, sums in found] == [(2, [11, 14, 7, 10])]
+    True
+    """
+    width = _table_width(tables, n_rows, n_systems)
+    rng = generator(seed) if n_rows < 2**32 else None  # (numpy draws 64-bit integers past 2**32 rows)
+    if rng is None:
+        return None
+    kernel = _native.kernel(KERNEL)
+    assert kernel is not None  # the generator came from it
+    # Every resample's sums below 2**24, where float32 sums are exact integers (numpy's route
+    # reproduces sacreBLEU's rounding above).
+    if n_rows * kernel.largest_item(tables) >= _EXACT_FLOAT32:
+        return None
+
+    def chunked() -> Iterator[Tuple[int, Any]]:
+        buffers = {}  # by chunk size: every chunk but the last has the same (no allocation per chunk)
+        for k in chunks(n, n_rows, CALL_DRAWS):
+            if k not in buffers:
+                buffers[k] = array("q", bytes(8 * k * n_systems * width))
+            rng.resample_sums(tables, n_systems, width, buffers[k])
+            yield k, buffers[k]
+
+    return chunked()
+
+
 def bootstrap_columns(
     tables: Any,
     n_rows: int,
@@ -128,10 +173,9 @@ def bootstrap_columns(
     """Each system's scores of ``n`` paired bootstrap resamples, without numpy, or ``None``
     where this route does not apply (then numpy's does: the same numbers).
 
-    ``tables`` is a flat int64 buffer holding ``n_systems`` statistics tables of ``n_rows`` rows,
-    one after another (:func:`~bleukit.metrics.fast.systems_rows`). Resample ``s`` draws the
-    same sentences for every system, as sacreBLEU's with the same seed, and each score is the one
-    sacreBLEU gives that resample's float32 sums.
+    ``tables`` is as :func:`bootstrap_sums` takes it, which draws and sums the resamples; each
+    score is the one sacreBLEU gives that resample's float32 sums, from the metric's compiled
+    formula (:func:`~bleukit.metrics.fast.native_float32_scores`; ``None`` without one).
 
     >>> from bleukit.metrics.bleu import BleuOptions
     >>> rows = array("q", [2, 2, 2, 1, 2, 1,  2, 2, 1, 0, 2, 1,  3, 3, 3, 2, 3, 2])  # 3 sentences, order 2
@@ -145,22 +189,11 @@ def bootstrap_columns(
     # (a row of zeros asks whether the metric scores sums without numpy)
     if fast.native_float32_scores(metric, array("q", bytes(8 * width)), 1, options) is None:
         return None
-    rng = generator(seed) if n_rows < 2**32 else None  # (numpy draws 64-bit integers past 2**32 rows)
-    if rng is None:
-        return None
-    kernel = _native.kernel(KERNEL)
-    assert kernel is not None  # the generator came from it
-    # Every resample's sums below 2**24, where float32 sums are exact integers (numpy's route
-    # reproduces sacreBLEU's rounding above).
-    if n_rows * kernel.largest_item(tables) >= _EXACT_FLOAT32:
+    found = bootstrap_sums(tables, n_rows, n_systems, n, seed)
+    if found is None:
         return None
     columns: List[List[float]] = [[] for _ in range(n_systems)]
-    buffers = {}  # by chunk size: every chunk but the last has the same (no allocation per chunk)
-    for k in chunks(n, n_rows, CALL_DRAWS):
-        if k not in buffers:
-            buffers[k] = array("q", bytes(8 * k * n_systems * width))
-        sums = buffers[k]
-        rng.resample_sums(tables, n_systems, width, sums)
+    for k, sums in found:
         scores = fast.native_float32_scores(metric, sums, k * n_systems, options)
         assert scores is not None  # it scored the row of zeros above
         for j, column in enumerate(columns):
@@ -185,7 +218,7 @@ def randomization_counts(
     trials give a score difference ``|a' - b'|`` above ``observed[q]``, without numpy; ``None``
     where this route does not apply (then numpy's does: the same counts).
 
-    ``tables`` is as :func:`bootstrap_columns` takes it. Each trial swaps the two systems' rows of
+    ``tables`` is as :func:`bootstrap_sums` takes it. Each trial swaps the two systems' rows of
     every sentence whose coin flip is set, the flips being sacreBLEU's (numpy's
     ``default_rng(seed).integers(2, size=(n, n_rows), dtype=bool)``, the same for every pair,
     as sacreBLEU re-seeds each comparison), and scores both sides' integer sums exactly
@@ -212,7 +245,7 @@ def randomization_counts(
         return None
     flat_pairs = array("q", [i for pair in pairs for i in pair])
     counts = [0] * len(pairs)
-    buffers = {}  # by chunk size, as in bootstrap_columns
+    buffers = {}  # by chunk size, as in bootstrap_sums
     sides = 2 * len(pairs)
     for k in chunks(n, n_rows, CALL_FLIPS, FLIP_BITS):
         if k not in buffers:
@@ -231,7 +264,7 @@ def randomization_counts(
 
 def column_sums(tables: Any, n_rows: int, n_systems: int) -> List[List[int]]:
     """Each system's column sums of a flat int64 buffer of ``n_systems`` tables of ``n_rows`` rows
-    (as :func:`bootstrap_columns` takes them): the corpus rows the resamples are compared with.
+    (as :func:`bootstrap_sums` takes them): the corpus rows the resamples are compared with.
 
     >>> column_sums(array("q", [1, 2, 3, 4,  5, 6, 7, 8]), 2, 2)
     [[4, 6], [12, 14]]

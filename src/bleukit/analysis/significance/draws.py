@@ -5,6 +5,13 @@ vectorised over resamples; the p-value and the interval of resampled scores.
 
 The compiled route (:mod:`bleukit.resampling`) makes the same draws, sums and scores without
 numpy where it applies; :func:`bootstrap_scores` and :func:`bootstrap_matrix` take it first.
+A metric without a compiled formula (chrF, TER) takes the compiled draws and sums of the
+bootstrap (:func:`bleukit.resampling.bootstrap_sums`) and scores them here with its vectorised
+formula, wherever those sums are exactly sacreBLEU's float32 sums (:func:`_float32_table`).
+Approximate randomization stays here for them: with numpy loaded for their tables anyway, the
+float32 product of the coin flips with the tables' differences is faster than the kernel's
+subset sums (WMT17, 5 systems, 10,000 trials: 98 ms against 137 ms for chrF, 29 against 41 for
+TER); the kernel's route pays off where it spares the command line numpy (BLEU's).
 """
 
 from __future__ import annotations
@@ -189,14 +196,19 @@ def _bootstrap_sums_scores(
                 scores = metric.float32_scores(sums.astype(np.float32), options)
             else:
                 scores = metric.scores(sums, options)
-        # float32 stays float32 (chrF's bootstrap scores are float32 in sacreBLEU, and so are
-        # their mean and interval); a chunk of float64 scores makes the whole array float64.
-        scores = np.asarray(scores)
-        out.append(scores.reshape(k, n_systems) if scores.dtype == np.float32 else
-                   scores.astype(np.float64).reshape(k, n_systems))
+        out.append(_score_block(scores, k, n_systems))
         if progress is not None:
             progress(k)
     return np.concatenate(out) if out else np.zeros((0, n_systems))
+
+
+def _score_block(scores: Any, k: int, n_systems: int) -> np.ndarray:
+    """A chunk's scores as a ``(k, n_systems)`` block: float32 stays float32 (chrF's bootstrap
+    scores are float32 in sacreBLEU, and so are their mean and interval), anything else is float64;
+    a chunk of float64 scores makes the concatenated array float64, whatever the chunk sizes."""
+    scores = np.asarray(scores)
+    return scores.reshape(k, n_systems) if scores.dtype == np.float32 else \
+        scores.astype(np.float64).reshape(k, n_systems)
 
 
 def _float32_sums(
@@ -263,7 +275,80 @@ def _compiled_matrix(
     sums and scores), or ``None`` where it does not apply."""
     flat = np.concatenate([s.rows for s in stats]).reshape(-1)  # one table after another
     columns = resampling.bootstrap_columns(flat, len(stats[0]), len(stats), options, n, seed, progress)
-    return None if columns is None else np.array(columns, dtype=np.float64).T.reshape(n, len(stats))
+    if columns is not None:
+        return np.array(columns, dtype=np.float64).T.reshape(n, len(stats))
+    # No compiled formula (chrF, TER; BLEU with weights of its own): the compiled draws and sums,
+    # scored by the metric's vectorised formula.
+    exact = _float32_table(stats, options)
+    if exact is None:
+        return None
+    table, scale = exact
+    n_rows, n_systems = len(stats[0]), len(stats)
+    found = resampling.bootstrap_sums(table, n_rows, n_systems, n, seed)
+    if found is None:
+        return None
+    metric, width = metric_for(options), len(table) // (n_rows * n_systems)
+    out = []
+    for k, sums in found:
+        sums32 = np.frombuffer(sums, dtype=np.int64).reshape(k * n_systems, width).astype(np.float32)
+        if scale is not None:
+            sums32 *= scale  # powers of two, and the products representable: exact
+        out.append(_score_block(metric.float32_scores(sums32, options), k, n_systems))
+        if progress is not None:
+            progress(k)
+    return np.concatenate(out) if out else np.zeros((0, n_systems))
+
+
+def _float32_table(stats: Sequence[Statistics], options: MetricOptions) -> Optional[Tuple[np.ndarray, Any]]:
+    """The tables of :func:`_compiled_matrix` as one flat int64 buffer whose exact integer sums,
+    times ``scale`` (one power of two per column, or ``None`` for ones), are the float32 sums
+    sacreBLEU makes of its float32 rows; ``None`` where no such integers exist below 2**24.
+
+    sacreBLEU sums the float32 rows the metric gives (:meth:`~bleukit.metrics.base.Metric.float32_rows`:
+    the integer rows, or TER's average reference lengths). A column whose values are all
+    multiples of ``2**-e`` and whose sums stay below ``2**(24 - e)`` is summed exactly in float32,
+    in any order: its values times ``2**e`` are then such integers. TER's averages are whole
+    numbers with one reference per sentence and halves or quarters with two or four; with three
+    references they are rounded thirds, with no small power of two that makes them whole
+    (numpy's route then sums them in float32, rounding as sacreBLEU does).
+
+    >>> from bleukit.metrics.ter import TerOptions
+    >>> from bleukit.metrics.ter.statistics import UNIT, TerStatistics
+    >>> two = TerStatistics(np.array([[1, 7 * UNIT // 2], [0, 4 * UNIT]]), np.array([2, 2]))
+    >>> table, scale = _float32_table([two], TerOptions())
+    >>> table.tolist(), scale.tolist()  # the lengths in half words
+    ([1, 7, 0, 8], [1.0, 0.5])
+    >>> three = TerStatistics(np.array([[1, 10 * UNIT // 3]] * 4), np.array([3] * 4))  # float32 thirds: 2**-22
+    >>> _float32_table([three], TerOptions()) is None
+    True
+    """
+    metric, n_rows = metric_for(options), len(stats[0])
+    own = [metric.float32_rows(each.rows, options) for each in stats]
+    if all(block is None for block in own):
+        # The integer rows themselves (chrF's, BLEU's): no power of two to find, no float copy.
+        # (Rows past 2**24 would round in float32, but their sums fail the bound anyway.)
+        table = np.concatenate([each.rows for each in stats]).reshape(-1)
+        if table.size and (int(table.min()) < 0 or n_rows * int(table.max()) >= _EXACT_FLOAT32):
+            return None  # (the kernel sums non-negative tables)
+        return table, None
+    values = np.concatenate([np.asarray(each.rows if block is None else block, dtype=np.float64)
+                             for each, block in zip(stats, own)])
+    if values.size and values.min() < 0:
+        return None
+    exponents = []
+    for column in values.T:
+        top, e = float(column.max(initial=0)), 0
+        while True:
+            if n_rows * top * 2.0**e >= _EXACT_FLOAT32:
+                return None
+            scaled = column * 2.0**e  # exact: a power of two
+            if np.array_equal(scaled, np.floor(scaled)):
+                break
+            e += 1
+        exponents.append(e)
+    table = (values * np.exp2(exponents)).astype(np.int64).reshape(-1)
+    scale = np.exp2(-np.array(exponents)).astype(np.float32) if any(exponents) else None
+    return table, scale
 
 
 def bootstrap_matrix(
