@@ -471,6 +471,7 @@ def build_demo() -> gr.Blocks:
         gr.api(api.compare, api_name="compare")
         gr.api(api.variants, api_name="variants")
         gr.api(api.metrics, api_name="metrics")
+        gr.api(api.scores, api_name="scores")
     demo.queue(default_concurrency_limit=2, max_size=32)
     return demo
 
