@@ -4,6 +4,7 @@ server, and its page in a real headless Chromium driven by Playwright."""
 from __future__ import annotations
 
 import html
+import inspect
 import json
 import os
 import re
@@ -427,9 +428,22 @@ def client(server):
     return Client(server, verbose=False)
 
 
+def _raw_call(server: str, endpoint: str, data: list) -> str:
+    """An endpoint called over plain HTTP with ``data`` as it is (no gradio_client between): the
+    event stream's text."""
+    request = urllib.request.Request(
+        server + f"gradio_api/call/{endpoint}", data=json.dumps({"data": data}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as r:
+        event = json.loads(r.read())["event_id"]
+    with urllib.request.urlopen(server + f"gradio_api/call/{endpoint}/{event}", timeout=60) as r:
+        return r.read().decode()
+
+
 def test_api_lists_the_endpoints(client):
     endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
-    assert set(endpoints) == {"/bleu", "/explain", "/compare", "/variants", "/metrics"}
+    assert set(endpoints) == {"/bleu", "/explain", "/compare", "/variants", "/metrics", "/scores"}
 
 
 def test_api_metrics_and_compare_with_ter(client):
@@ -444,6 +458,45 @@ def test_api_metrics_and_compare_with_ter(client):
                             metric="TER", api_name="/compare")
     assert report["metric"] == "TER" and report["higher_is_better"] is False
     assert report["systems"][1]["score"] == TER().corpus_score(["the cat sat", "it is raining"], [refs]).score
+
+
+def test_api_scores_equals_score_table(client, shared_data):
+    """/scores on three WMT25 files: the JSON of bleukit.score_table on the same scores (read from
+    the folder at once, as test_app_scores does), AutoRank included."""
+    from gradio_client import handle_file
+
+    folder, names = shared_data / "wmt25-scores", ["Shy", "GPT-4.1", "Claude-4"]
+    got = client.predict(score_files=[handle_file(folder / f"{name}.jsonl") for name in names],
+                         language_pair="cs-de_DE", n_samples=200, seed=7,
+                         autorank="WMT25 (scaled by median and P100 − P25)", api_name="/scores")
+    full = bleukit.read_scores(folder, language_pair="cs-de_DE")
+    keep = [full.systems.index(s) for s in names]
+    scores = bleukit.SegmentScores(names, {m: full.array(m)[keep] for m in full.metrics},
+                                   lower_is_better=full.lower_is_better, info={m: full.info(m) for m in full.metrics})
+    want = bleukit.score_table(scores, n_samples=200, seed=7, autorank="wmt25")
+    assert got == json.loads(want.format("json"))
+    assert got["systems"] == names and "bs:200|seed:7" in got["comparisons"]["XCOMET-XL"]["signature"]
+
+
+def test_api_scores_reports_bad_input_as_the_tab(app, client, server, tmp_path):
+    from gradio_client import handle_file
+    from gradio_client.exceptions import AppError
+
+    (tmp_path / "sysA.txt").write_text("0.5\n0.7\n", encoding="utf-8")
+    (tmp_path / "sysB.txt").write_text("0.4\nabc\n", encoding="utf-8")
+    files = [tmp_path / "sysA.txt", tmp_path / "sysB.txt"]
+    message = "sysB.txt, line 2: 'abc' is not a number"  # the uploaded name, not the server's folder
+    assert html.escape(message) in app.on_scores([str(f) for f in files], None, None)[0]  # the tab says it
+    with pytest.raises(AppError, match=re.escape(message)):
+        client.predict(score_files=[handle_file(f) for f in files], api_name="/scores")
+    # a path string would name a file on the server: only uploads (Gradio checks those) are read
+    with pytest.raises(AppError, match="file 1 is a str, not a file"):
+        client.predict(score_files=[str(REPO / "app.py")], api_name="/scores")
+    # nor a file object naming one (raw HTTP; gradio_client would upload a file it finds here)
+    forged = {"path": str(REPO / "app.py"), "meta": {"_type": "gradio.FileData"}}
+    others = [None] * (len(inspect.signature(app.scores).parameters) - 1)
+    answer = _raw_call(server, "scores", [[forged]] + others)
+    assert "event: error" in answer and "not uploaded by a user" in answer and "demo app" not in answer
 
 
 def test_api_compare_equals_the_core(client):
@@ -572,14 +625,7 @@ def test_api_answers_hostile_calls_with_a_message(client, server):
     assert got["seed"] == 2**64 - 1
     with pytest.raises(AppError, match="single string"):
         client.predict(hypotheses="a b\nc d", references="ab", api_name="/bleu")
-    request = urllib.request.Request(
-        server + "gradio_api/call/bleu", data=json.dumps({"data": ["a b"]}).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=30) as r:
-        event = json.loads(r.read())["event_id"]
-    with urllib.request.urlopen(server + f"gradio_api/call/bleu/{event}", timeout=60) as r:
-        answer = r.read().decode()
+    answer = _raw_call(server, "bleu", ["a b"])
     assert "event: error" in answer and '"error": null' not in answer and "needed: 8, got: 1" in answer
 
 

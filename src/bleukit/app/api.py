@@ -1,13 +1,16 @@
-"""The app's API endpoints (``gradio_client``): ``/bleu``, ``/explain``, ``/compare``, ``/metrics``
-and ``/variants``. Each checks its arguments as the page does and answers an input error with its
-message as a ``gr.Error`` (one log line, no traceback).
+"""The app's API endpoints (``gradio_client``): ``/bleu``, ``/explain``, ``/compare``, ``/metrics``,
+``/variants`` and ``/scores``. Each checks its arguments as the page does and answers an input error
+with its message as a ``gr.Error`` (one log line, no traceback).
 """
 
 from __future__ import annotations
 
-from typing import List, Optional
+import json
+from typing import Any, List, Optional
 
 import gradio as gr
+from gradio.data_classes import FileData
+from gradio_client.utils import is_file_obj_with_meta
 
 from bleukit.compat.variants import compare_variants
 from bleukit.defaults import DEFAULT_SEED
@@ -18,6 +21,7 @@ from .forms import (
     DEFAULTS,
     MAX_CHARS,
     MAX_REFERENCE_SETS,
+    SCORE_TABLE_DEFAULTS,
     api_texts,
     make_options,
     paired_settings,
@@ -27,7 +31,7 @@ from .forms import (
 from .forms import (
     metric_options as options_of,
 )
-from .reports import compare_report, explain_report, metrics_report, score_report
+from .reports import compare_report, explain_report, metrics_report, score_report, upload_table_report
 
 
 def _user_error(where: str, e: Exception) -> gr.Error:
@@ -171,3 +175,83 @@ def variants(hypotheses: str, references: List[str]) -> dict:
         return compare_variants(hyps, refs).to_dict()
     except (ValueError, TypeError) as e:
         raise _user_error("/variants", e) from None
+
+
+def _api_files(value: Any, what: str) -> List[str]:
+    """The server's paths of files sent as ``gradio_client`` sends them (``handle_file(path)``: a
+    file object, which Gradio has checked to be an upload before the endpoint runs); one file is a
+    list of one. A path string is refused: it would name a file on the server, which no caller may
+    read.
+
+    >>> _api_files(None, "score_files"), _api_files({"path": "/up/sysA.txt", "meta": {"_type": "gradio.FileData"}}, "x")
+    ([], ['/up/sysA.txt'])
+    >>> _api_files(["sysA.txt"], "score_files")
+    Traceback (most recent call last):
+    ...
+    TypeError: score_files: file 1 is a str, not a file: send each file as gradio_client.handle_file(path)
+    """
+    if value is None:
+        return []
+    items = [value] if isinstance(value, dict) else value
+    if not isinstance(items, (list, tuple)):
+        raise TypeError(f"{what} must be a list of files (each gradio_client.handle_file(path)), "
+                        f"got {type(value).__name__}")
+    paths = []
+    for k, item in enumerate(items, start=1):
+        if not is_file_obj_with_meta(item):
+            raise TypeError(f"{what}: file {k} is a {type(item).__name__}, not a file: send each file as "
+                            "gradio_client.handle_file(path)")
+        paths.append(item["path"])
+    return paths
+
+
+def scores(
+    score_files: Optional[List[FileData]],
+    system_files: Optional[List[FileData]] = None,
+    reference_files: Optional[List[FileData]] = None,
+    score_format: str = SCORE_TABLE_DEFAULTS.score_format,
+    metric: Optional[str] = None,
+    language_pair: Optional[str] = None,
+    lower_is_better: Optional[str] = None,
+    lexical: Optional[List[str]] = None,
+    method: str = SCORE_TABLE_DEFAULTS.method,
+    n_samples: Optional[int] = SCORE_TABLE_DEFAULTS.n_samples,
+    seed: int = SCORE_TABLE_DEFAULTS.seed,
+    correction: str = SCORE_TABLE_DEFAULTS.correction,
+    autorank: str = SCORE_TABLE_DEFAULTS.autorank,
+    drop_missing: bool = SCORE_TABLE_DEFAULTS.drop_missing,
+) -> dict:
+    """The "Systems × metrics" tab's table as JSON: ``bleukit.score_table(...).format("json")``
+    (systems, metrics, rows of score, mean, ci, cluster and rank range per metric, signatures,
+    each metric's comparison, AutoRank). `score_files`: up to 50 segment-score files, each
+    ``gradio_client.handle_file(path)`` (COMET, MetricX, WMT25 ``automatic_scores``, mt-metrics-eval,
+    one number per line, TSV/CSV; a system is named after its file); with `lexical` ("BLEU",
+    "chrF", "chrF++", "TER"), `system_files` (``sysA.txt`` is system ``sysA``) and 1-4
+    `reference_files`. The other options are the tab's, with its labels and defaults:
+    `score_format` ("told from each file" or a format's name), `metric` (for files that do not name
+    it), `language_pair` (WMT25 files), `lower_is_better` (metric names, comma-separated), `method`
+    ("paired bootstrap" or "approximate randomization"), `n_samples` (the test's default: 1000 or
+    10000), `seed`, `correction` ("none (as sacreBLEU)", "Holm-Bonferroni", "Bonferroni"),
+    `autorank` ("none", or the tab's WMT25 or WMT24 label), `drop_missing`.
+
+    >>> import pathlib, tempfile
+    >>> from gradio_client import handle_file
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name, text in (("sysA.txt", "0.9\\n0.8\\n0.7\\n0.9\\n"), ("sysB.txt", "0.1\\n0.2\\n0.3\\n0.2\\n")):
+    ...     _ = (folder / name).write_text(text, encoding="utf-8")
+    >>> table = scores([handle_file(folder / "sysA.txt"), handle_file(folder / "sysB.txt")], metric="judge",
+    ...                n_samples=100)
+    >>> [(row["system"], round(row["judge"]["score"], 3), row["judge"]["cluster"]) for row in table["rows"]]
+    [('sysA', 0.825, 1), ('sysB', 0.2, 2)]
+    >>> table["signatures"]["judge"].split("|")[:3]
+    ['metric:judge', 'format:lines', 'segments:4']
+    """
+    try:
+        return json.loads(upload_table_report(
+            _api_files(score_files, "score_files"), _api_files(system_files, "system_files"),
+            _api_files(reference_files, "reference_files"), score_format, metric, language_pair, lower_is_better,
+            api_texts(lexical, "lexical", "a list of metric names"), method, n_samples, seed, correction, autorank,
+            drop_missing,
+        ).format("json"))
+    except (ValueError, TypeError) as e:
+        raise _user_error("/scores", e) from None

@@ -18,11 +18,10 @@ import gradio as gr
 import pandas as pd
 
 from bleukit.compat.variants import compare_variants
-from bleukit.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
+from bleukit.defaults import DEFAULT_SAMPLES
 
 from .forms import (
     ALL_ORDERS,
-    AUTORANK_CHOICES,
     CHRF_FORM_OPTIONS,
     COMPARE_COLUMNS,
     COMPARISONS,
@@ -34,6 +33,7 @@ from .forms import (
     MAX_SYSTEMS,
     METHODS,
     METRIC_COLUMNS,
+    SCORE_TABLE_DEFAULTS,
     TABLE_COLUMNS,
     TER_FORM_OPTIONS,
     VARIANT_COLUMNS,
@@ -42,12 +42,10 @@ from .forms import (
     paired_settings,
     parse_corpus,
     parse_systems,
-    read_score_uploads,
-    read_system_uploads,
     read_upload,
     tab_separated_references,
 )
-from .reports import compare_counted, count_systems, metrics_report, score_report, table_report
+from .reports import compare_counted, count_systems, metrics_report, score_report, upload_table_report
 from .state import ScoredCorpus
 from .views import (
     bom_notes,
@@ -362,49 +360,31 @@ def on_scores(
     score_files: Optional[List[str]],
     system_files: Optional[List[str]],
     reference_files: Optional[List[str]],
-    score_format: str = "told from each file",
+    score_format: str = SCORE_TABLE_DEFAULTS.score_format,
     metric: Optional[str] = None,
     language_pair: Optional[str] = None,
     lower_is_better: Optional[str] = None,
     lexical: Optional[List[str]] = None,
-    method: str = "paired bootstrap",
-    n_samples: Any = None,
-    seed: Any = DEFAULT_SEED,
-    correction: str = "Holm-Bonferroni",
-    autorank: str = "none",
-    drop_missing: bool = False,
+    method: str = SCORE_TABLE_DEFAULTS.method,
+    n_samples: Any = SCORE_TABLE_DEFAULTS.n_samples,
+    seed: Any = SCORE_TABLE_DEFAULTS.seed,
+    correction: str = SCORE_TABLE_DEFAULTS.correction,
+    autorank: str = SCORE_TABLE_DEFAULTS.autorank,
+    drop_missing: bool = SCORE_TABLE_DEFAULTS.drop_missing,
     progress: Any = gr.Progress(),  # noqa: B008 (Gradio fills in a Progress default on the page)
 ) -> tuple:
     """Systems × metrics button: the uploaded segment-score files (``bleukit.read_scores``'s formats)
     and, with the systems' text and references, BLEU/chrF/chrF++/TER (``lexical``), as one table of
-    score ± 95% CI [cluster] per metric (``bleukit.score_table``), with AutoRank when asked, each
+    score ± 95% CI [cluster] per metric (``bleukit.score_table``, through
+    :func:`~bleukit.app.reports.upload_table_report`, as ``/scores``), with AutoRank when asked, each
     metric's signature, and the table's self-contained HTML page to download. Returns the notice,
     the table, the summary and the download; an input error shows its message and clears them.
     ``progress`` shows the resamples done (Gradio fills it in on the page)."""
-    lexical = list(lexical or [])
     try:
-        scores = None
-        if [p for p in (score_files or []) if p] or not lexical:
-            scores = read_score_uploads(score_files, score_format, metric, language_pair, lower_is_better)
-        hypotheses = references = None
-        if lexical:
-            hypotheses, references = read_system_uploads(system_files, reference_files)
-        elif [p for p in (system_files or []) if p]:
-            raise ValueError("System files are for BLEU, chrF and TER: pick some of them, or remove the files.")
-        key, n, seed = paired_settings(method, n_samples, seed)
-        if autorank not in AUTORANK_CHOICES and autorank not in AUTORANK_CHOICES.values():
-            raise ValueError(f"unknown AutoRank {autorank!r}: choose one of {', '.join(AUTORANK_CHOICES)}")
-        n_metrics = (len(scores.metrics) if scores is not None else 0) + len(dict.fromkeys(lexical))
-        total, done = n * n_metrics, [0]
-
-        def advance(k: int) -> None:
-            done[0] += k
-            progress((done[0], total), desc="resampling", unit="samples")
-
-        table = table_report(
-            scores, hypotheses, references, lexical, method=key, n_samples=n, seed=seed,
-            correction=CORRECTIONS.get(correction, correction), autorank=AUTORANK_CHOICES.get(autorank, autorank),
-            missing="drop" if drop_missing else "error", progress=advance,
+        table = upload_table_report(
+            score_files, system_files, reference_files, score_format, metric, language_pair, lower_is_better,
+            lexical, method, n_samples, seed, correction, autorank, drop_missing,
+            progress=lambda done, total: progress((done, total), desc="resampling", unit="samples"),
         )
     except (ValueError, TypeError) as e:
         _log_input_error("scores", e)

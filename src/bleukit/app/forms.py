@@ -10,6 +10,7 @@ exhausting a shared server (documented in docs/app.md).
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -81,6 +82,27 @@ CHRF_FORM_OPTIONS = ("char_order", "beta", "lowercase", "whitespace", "eps_smoot
 TER_FORM_OPTIONS = ("normalized", "no_punct", "asian_support", "case_sensitive")
 MAX_CHAR_ORDER = 10  # largest character n-gram order offered (the library takes more; the page caps the work)
 METRIC_COLUMNS = ["metric", "score", "better", "signature"]
+
+
+@dataclass(frozen=True)
+class ScoreTableDefaults:
+    """The "Systems × metrics" tab's settings as the page opens (and ``/scores``'s defaults): one
+    place for both. Labels as on the page; ``n_samples`` ``None``: the test's own default
+    (sacreBLEU's, as the compare tab's). The files, metric name, language pair, lower-is-better
+    metrics and text metrics start empty."""
+
+    score_format: str = next(iter(SCORE_FORMATS))
+    method: str = next(iter(METHODS))
+    n_samples: Optional[int] = None
+    seed: int = DEFAULT_SEED
+    correction: str = "Holm-Bonferroni"
+    autorank: str = next(iter(AUTORANK_CHOICES))
+    drop_missing: bool = False
+
+
+#: The "Systems × metrics" tab's settings as the page opens, and ``/scores``'s defaults.
+SCORE_TABLE_DEFAULTS = ScoreTableDefaults()
+assert SCORE_TABLE_DEFAULTS.correction in CORRECTIONS
 #: The corpus defaults, read from the core (never spelled out here).
 DEFAULTS = BleuOptions()
 #: The options the form sets, in the order of its inputs (``weights`` has no control on the page).

@@ -56,6 +56,7 @@ from .forms import (
     METRIC_CHOICES,
     METRIC_COLUMNS,
     SCORE_FORMATS,
+    SCORE_TABLE_DEFAULTS,
     SORT_CHOICES,
     TABLE_COLUMNS,
     TER_FORM_OPTIONS,
@@ -396,7 +397,9 @@ def _compare_tab(tokenizers: List[str]) -> None:
 def _scores_tab() -> None:
     """The systems × metrics tab: segment-score files (COMET, MetricX, WMT25, LLM judges, human
     scores) and, with the systems' text, BLEU/chrF/TER in one table of score ± CI [cluster] per
-    metric, AutoRank when asked, a signature per metric, and the table as an HTML page."""
+    metric, AutoRank when asked, a signature per metric, and the table as an HTML page (``/scores``
+    gives the same table as JSON). Its settings open at ``SCORE_TABLE_DEFAULTS``, ``/scores``'s defaults."""
+    settings = SCORE_TABLE_DEFAULTS
     gr.Markdown(
         f"Any metric's segment scores next to BLEU, chrF and TER: upload up to {MAX_SCORE_FILES} score files "
         "(COMET's output, MetricX JSONL, WMT25 `automatic_scores/*.jsonl`, mt-metrics-eval `*.seg.score`, one "
@@ -412,7 +415,7 @@ def _scores_tab() -> None:
         reference_files = gr.File(label=f"1-{MAX_REFERENCE_SETS} reference files", file_count="multiple",
                                   height=130, elem_id="scores-refs-file")
     with gr.Row():
-        score_format = gr.Dropdown(list(SCORE_FORMATS), value=list(SCORE_FORMATS)[0], label="score file format",
+        score_format = gr.Dropdown(list(SCORE_FORMATS), value=settings.score_format, label="score file format",
                                    elem_id="scores-format")
         metric = gr.Textbox(label="metric name (files that do not name it)", max_lines=1, elem_id="scores-metric")
         language_pair = gr.Textbox(label="language pair (WMT25 files, e.g. cs-de_DE)", max_lines=1,
@@ -421,14 +424,18 @@ def _scores_tab() -> None:
     with gr.Row():
         lexical = gr.CheckboxGroup(list(METRIC_CHOICES), value=[], label="text metrics (sacreBLEU's defaults)",
                                    elem_id="scores-lexical")
-        method = gr.Radio(list(METHODS), value=list(METHODS)[0], label="test", elem_id="scores-method")
-        n_samples = gr.Number(DEFAULT_SAMPLES["bs"], label=f"samples, 1-{MAX_PAIRED_SAMPLES:,}", elem_id="scores-n")
-        seed = gr.Number(DEFAULT_SEED, label="seed", precision=0, elem_id="scores-seed")
+        method = gr.Radio(list(METHODS), value=settings.method, label="test", elem_id="scores-method")
+        # the number the test takes when none is given (settings.n_samples: its default)
+        shown = settings.n_samples if settings.n_samples is not None else DEFAULT_SAMPLES[METHODS[settings.method]]
+        n_samples = gr.Number(shown, label=f"samples, 1-{MAX_PAIRED_SAMPLES:,}", elem_id="scores-n")
+        seed = gr.Number(settings.seed, label="seed", precision=0, elem_id="scores-seed")
     with gr.Row():
-        correction = gr.Radio(list(CORRECTIONS), value="Holm-Bonferroni", label="correction for multiple comparisons",
-                              elem_id="scores-correction")
-        autorank = gr.Dropdown(list(AUTORANK_CHOICES), value="none", label="AutoRank", elem_id="scores-autorank")
-        drop = gr.Checkbox(False, label="drop segments a system has no score for", elem_id="scores-drop")
+        correction = gr.Radio(list(CORRECTIONS), value=settings.correction,
+                              label="correction for multiple comparisons", elem_id="scores-correction")
+        autorank = gr.Dropdown(list(AUTORANK_CHOICES), value=settings.autorank, label="AutoRank",
+                               elem_id="scores-autorank")
+        drop = gr.Checkbox(settings.drop_missing, label="drop segments a system has no score for",
+                           elem_id="scores-drop")
     scores_btn = gr.Button("Score table", variant="primary", elem_id="scores-btn")
     notice = gr.HTML(elem_id="scores-notice")
     table = gr.Dataframe(interactive=False, wrap=True, elem_id="scores-table")
@@ -464,6 +471,7 @@ def build_demo() -> gr.Blocks:
         gr.api(api.compare, api_name="compare")
         gr.api(api.variants, api_name="variants")
         gr.api(api.metrics, api_name="metrics")
+        gr.api(api.scores, api_name="scores")
     demo.queue(default_concurrency_limit=2, max_size=32)
     return demo
 

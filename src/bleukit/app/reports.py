@@ -24,16 +24,22 @@ from bleukit.pipeline import corpus_statistics, score_statistics, sentence_score
 from bleukit.tokenizers import get_tokenizer
 
 from .forms import (
+    AUTORANK_CHOICES,
     COMPARISONS,
+    CORRECTIONS,
     MAX_EXPLAIN_CHARS,
     MAX_EXPLAIN_TOKENS,
     MAX_SHOWN_NGRAMS,
     METRIC_CHOICES,
     OTHER_METRICS,
+    SCORE_TABLE_DEFAULTS,
     SIGNIFICANCE_LEVEL,
     make_options,  # noqa: F401  (the doctests use it)
     metric_options,
+    paired_settings,
     parse_corpus,
+    read_score_uploads,
+    read_system_uploads,
 )
 from .state import Comparison, CountedSystems
 
@@ -268,3 +274,63 @@ def table_report(
                        references=references if options else None, lexical=options, method=method,
                        n_samples=n_samples, seed=seed, correction=correction, alpha=SIGNIFICANCE_LEVEL,
                        missing=missing, autorank=autorank, progress=progress)
+
+
+def upload_table_report(
+    score_files: Optional[Sequence[str]],
+    system_files: Optional[Sequence[str]] = None,
+    reference_files: Optional[Sequence[str]] = None,
+    score_format: str = SCORE_TABLE_DEFAULTS.score_format,
+    metric: Optional[str] = None,
+    language_pair: Optional[str] = None,
+    lower_is_better: Optional[str] = None,
+    lexical: Optional[Sequence[str]] = None,
+    method: str = SCORE_TABLE_DEFAULTS.method,
+    n_samples: Any = SCORE_TABLE_DEFAULTS.n_samples,
+    seed: Any = SCORE_TABLE_DEFAULTS.seed,
+    correction: str = SCORE_TABLE_DEFAULTS.correction,
+    autorank: str = SCORE_TABLE_DEFAULTS.autorank,
+    drop_missing: bool = SCORE_TABLE_DEFAULTS.drop_missing,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> ScoreTable:
+    """The "Systems × metrics" table of uploaded files, for the tab and ``/scores`` alike: the
+    segment-score files read and checked (:func:`~bleukit.app.forms.read_score_uploads`; ``None``
+    only with text metrics), with ``lexical`` metrics the systems' text and references
+    (:func:`~bleukit.app.forms.read_system_uploads`), the test, samples and seed checked against
+    the limits, and the table computed by :func:`table_report`. Choices are the page's labels (or
+    the library's names); an input error is a ValueError (or TypeError) whose message the tab and
+    the API show as it is. ``progress(done, total)``: resamples done so far, of all the metrics'.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "sysA.txt").write_text("0.9\\n0.8\\n0.7\\n", encoding="utf-8")
+    >>> _ = (folder / "sysB.txt").write_text("0.1\\n0.2\\n0.3\\n", encoding="utf-8")
+    >>> t = upload_table_report([str(folder / "sysA.txt"), str(folder / "sysB.txt")], metric="judge", n_samples=20)
+    >>> t.text_rows()[0], t.comparisons["judge"].correction
+    (['System', 'judge'], 'holm')
+    """
+    lexical = list(lexical or [])
+    scores = None
+    if [p for p in (score_files or []) if p] or not lexical:
+        scores = read_score_uploads(score_files, score_format, metric, language_pair, lower_is_better)
+    hypotheses = references = None
+    if lexical:
+        hypotheses, references = read_system_uploads(system_files, reference_files)
+    elif [p for p in (system_files or []) if p]:
+        raise ValueError("System files are for BLEU, chrF and TER: pick some of them, or remove the files.")
+    key, n, seed = paired_settings(method, n_samples, seed)
+    if autorank not in AUTORANK_CHOICES and autorank not in AUTORANK_CHOICES.values():
+        raise ValueError(f"unknown AutoRank {autorank!r}: choose one of {', '.join(AUTORANK_CHOICES)}")
+    n_metrics = (len(scores.metrics) if scores is not None else 0) + len(dict.fromkeys(lexical))
+    total, done = n * n_metrics, [0]
+
+    def advance(k: int) -> None:
+        done[0] += k
+        if progress is not None:
+            progress(done[0], total)
+
+    return table_report(
+        scores, hypotheses, references, lexical, method=key, n_samples=n, seed=seed,
+        correction=CORRECTIONS.get(correction, correction), autorank=AUTORANK_CHOICES.get(autorank, autorank),
+        missing="drop" if drop_missing else "error", progress=advance,
+    )
