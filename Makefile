@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: venv install install-dev demo test test-fast test-pythons lighteval-venv test-lighteval refresh-expected golden architecture-doc coverage design-coverage mutation lint docs dist bench fuzz app clean
+.PHONY: venv install install-dev demo test test-fast test-sanitizers test-pythons lighteval-venv test-lighteval refresh-expected golden architecture-doc coverage design-coverage mutation lint docs dist bench fuzz app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,8 +48,14 @@ TEST_WORKERS ?= 2
 PYTEST_ARGS  ?=
 SERIAL_PATHS  = $(shell $(BIN)/python -c "import conftest; print(*conftest.SERIAL_PATHS)")
 test: install-dev
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not serial" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not serial and not sanitizer" $(PYTEST_ARGS)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m serial $(or $(PYTEST_ARGS),$(SERIAL_PATHS)) || [ $$? -eq 5 ]  # 5: none here
+
+# The kernels rebuilt under AddressSanitizer and UndefinedBehaviorSanitizer, running their own tests
+# and the fuzz seeds in a subprocess (tests/kernel/test_fuzz.py; some 100 s of CPU): a build of its
+# own, like the other Pythons' (test-pythons), so a CI step of its own rather than part of make test.
+test-sanitizers: install-dev
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m sanitizer tests/kernel/test_fuzz.py
 
 # lighteval 0.13 pins nltk 3.9.1 (the dev venv tests the NLTK reproductions against 3.10.4), so its
 # plug-in is tested in a venv of its own. That venv holds only the dependencies (bleukit's, the

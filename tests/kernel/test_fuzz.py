@@ -12,7 +12,8 @@ for TER) and a sanitizer build of the kernel.
   with the Python reference) get 20 s: 2,449 runs from chrF's 16 seeds and 341 from TER's 6 on a
   quiet core (they still add features after 30 s: the search is ``make fuzz``'s);
 - the kernel compiled with AddressSanitizer and UndefinedBehaviorSanitizer, into a temporary
-  directory, running the kernel's own tests and the seeds in a subprocess (slow).
+  directory, running the kernel's own tests and the seeds in a subprocess (slow; marked
+  ``sanitizer``: ``make test-sanitizers`` runs it, as a CI step of its own).
 """
 
 from __future__ import annotations
@@ -253,6 +254,7 @@ def _sanitizer_runtime() -> str:
 
 @needs_kernel
 @pytest.mark.slow
+@pytest.mark.sanitizer  # make test-sanitizers (a CI step), not make test
 @pytest.mark.timeout(600)
 def test_kernel_under_address_and_undefined_behaviour_sanitizers(tmp_path):
     libasan = _sanitizer_runtime()
