@@ -47,7 +47,8 @@ def run(target):
             elif case.get("generators"):
                 out["results"].append(metric.compute(predictions=(p for p in case["p"]), references=iter(case["r"])))
             else:
-                out["results"].append(metric.compute(predictions=case["p"], references=case["r"], **case.get("kwargs", {})))
+                out["results"].append(metric.compute(predictions=case["p"], references=case["r"],
+                                                     **case.get("kwargs", {})))
         except Exception as err:
             out["results"].append({"error": type(err).__name__, "message": str(err)})
     return out
