@@ -64,6 +64,18 @@ def each_engine(monkeypatch):
     return engines
 
 
+@pytest.fixture
+def sacrebleu_edits_once(monkeypatch):
+    """sacreBLEU's TER edit function memoized on its word lists (a pure function of them) for the
+    test, so that a module asking sacreBLEU for the same pairs again (paired tests of the same
+    systems, a loop, a corpus score and all pairs of the same texts) has each pair computed once per
+    worker: ``pytestmark = pytest.mark.usefixtures("sacrebleu_edits_once")``."""
+    from metrics.ter.ter_oracle import memoized_edit_rate
+    from sacrebleu.metrics import ter
+
+    monkeypatch.setattr(ter, "translation_edit_rate", memoized_edit_rate)
+
+
 @pytest.fixture(scope="session")
 def ray_local():
     """One local Ray (2 CPUs) for the whole run: its start-up takes tens of seconds on a loaded 2-core

@@ -22,6 +22,7 @@ from bleukit.schemas import validate
 
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "KIT.4950"]
 LINES = 200
+pytestmark = pytest.mark.usefixtures("sacrebleu_edits_once")
 
 
 @pytest.fixture(scope="module")

@@ -31,6 +31,7 @@ needs_kernel = pytest.mark.skipif(KERNEL is None, reason="BLEUKIT_NO_NATIVE buil
 WMT17 = ["LIUM-NMT.4900", "online-B.0", "uedin-nmt.4722"]
 WMT22 = ["JDExploreAcademy", "LT22", "Online-A"]
 LINES = 400
+pytestmark = pytest.mark.usefixtures("sacrebleu_edits_once")
 
 
 @pytest.fixture(autouse=True)

@@ -28,6 +28,8 @@ from bleukit.integrations._harness import harness_indices  # noqa: E402
 
 TASK_DIR = REPO / "integrations" / "lm_eval_task"
 LINES = 60
+# lm-eval scores TER with sacreBLEU again on every resample: each pair's edits once per worker
+pytestmark = pytest.mark.usefixtures("sacrebleu_edits_once")
 
 
 @pytest.fixture(scope="module")
