@@ -5,15 +5,14 @@ punctuation only)."""
 
 from __future__ import annotations
 
-import functools
 import random
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from metrics.ter.ter_oracle import memoized_edit_rate
 from sacrebleu.metrics import TER
-from sacrebleu.metrics.lib_ter import translation_edit_rate
 from strategies import sentences
 
 from bleukit.metrics.ter import extract, reference
@@ -24,14 +23,9 @@ from bleukit.metrics.ter.statistics import from_counts
 CASE_SENSITIVE = TerOptions(case_sensitive=True)
 
 
-@functools.lru_cache(maxsize=None)
-def _sacrebleu_edits_of(hyp, ref):
-    return translation_edit_rate(list(hyp), list(ref))[0]
-
-
 def sacrebleu_edits(hyp, ref):
     """sacreBLEU's edits, computed once per pair for both engines' runs (it is slow on long sentences)."""
-    return _sacrebleu_edits_of(tuple(hyp), tuple(ref))
+    return memoized_edit_rate(list(hyp), list(ref))[0]
 
 
 @pytest.fixture(params=["native", "python"])
