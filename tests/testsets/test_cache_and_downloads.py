@@ -195,7 +195,7 @@ def test_cached_archive_checksum_is_checked_before_processing(filled):
         ts.load("wmt17", "en-de")
 
 
-@pytest.mark.parametrize("damage", ["cut mid-line", "one line short", "manifest size"])
+@pytest.mark.parametrize("damage", ["cut mid-line", "one line short", "manifest size", "raw file newer"])
 def test_truncated_or_stale_processed_files_are_remade(filled, damage):
     good = ts.load("wmt17", "en-de").fields
     ref = filled / "wmt17" / "wmt17.en-de.ref"
@@ -205,6 +205,13 @@ def test_truncated_or_stale_processed_files_are_remade(filled, damage):
     elif damage == "one line short":  # as sacreBLEU left it: no manifest, whole lines
         (filled / "wmt17" / ".wmt17.en-de.bleukit.json").unlink()
         ref.write_bytes(data[: data.rindex(b"\n", 0, len(data) - 1) + 1])
+    elif damage == "raw file newer":  # as sacreBLEU left it from an earlier download: whole, same length
+        (filled / "wmt17" / ".wmt17.en-de.bleukit.json").unlink()
+        ref.write_bytes(data.replace(b"Die", b"Das", 1))
+        raw = filled / "wmt17" / "raw" / "test" / "newstest2017-ende-ref.de.sgm"
+        fresh = raw.with_name(raw.name + ".new")  # extracted again afterwards (a new inode: a newer ctime)
+        fresh.write_bytes(raw.read_bytes())
+        fresh.replace(raw)
     else:  # the same number of lines, but not what bleukit wrote
         ref.write_bytes(data.replace(b"Die", b"Das", 1) + b"")
         ref.write_bytes(ref.read_bytes()[:-2] + b"\n")

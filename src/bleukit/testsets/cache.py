@@ -11,8 +11,9 @@ A cache sacreBLEU filled is used as it is, offline; what bleukit fills, sacreBLE
 sacreBLEU 2.6, bleukit checks what it reads: processed files are written whole or not at all
 (a temporary file renamed into place) with a small manifest (``.<name>.<pair>.bleukit.json``, sizes
 and line counts) that a later read compares; files of one pair that disagree in their number of
-lines, or do not end in a newline, are truncated or stale: they are made again from the raw files
-(or, without them, reported with the command that clears them). A cached archive's md5 is checked
+lines, or do not end in a newline, are truncated, and files older than a raw file of their pair
+(sacreBLEU's or bleukit's, made from an earlier download) are stale: either is made again from the
+raw files (or, without them, reported with the command that clears them). A cached archive's md5 is checked
 before it is extracted or processed.
 """
 
@@ -117,6 +118,36 @@ def _nonempty(path: str) -> bool:
         return False
 
 
+def _raw_files(info: TestSetInfo, langpair: str) -> List[Tuple[str, int]]:
+    """The raw files a pair is made from, relative to ``raw/``, each with its TSV column (0 elsewhere)."""
+    if info.format in ("wmtxml", "jsonl"):
+        return [(info.pair_path(langpair), 0)]
+    out = []
+    for k, meta in enumerate(info.langpairs[langpair]):
+        index_file = meta.split(":") if info.format == "tsv" else [meta]
+        if len(index_file) == 2:  # sacreBLEU's "column:file"
+            out.append((index_file[1], int(index_file[0])))
+        else:
+            out.append((meta, 0 if k == 0 or info.format != "tsv" else 1))
+    return out
+
+
+def _older_than_raw(info: TestSetInfo, langpair: str, processed: Sequence[str], root: Optional[str]) -> bool:
+    """Whether a raw file of the pair was made after a processed file: a raw file made again (a new
+    download, extracted afresh) after sacreBLEU or bleukit processed the old one leaves processed
+    files of the same length and other text. A raw file's ctime is when it was created or its
+    content last changed (extraction cannot set it back to the archive's date, as it does mtime)."""
+    made = []
+    for rel, _ in _raw_files(info, langpair):
+        try:
+            made.append(os.stat(os.path.join(raw_dir(info.name, root), rel)).st_ctime_ns)
+        except OSError:
+            pass  # no raw file (a cache of processed files alone): nothing to compare with
+    if not made:
+        return False
+    return max(made) > min(os.stat(p).st_mtime_ns for p in processed)
+
+
 def _raw_text_fields(info: TestSetInfo, langpair: str, root: Optional[str], offline: bool) -> Dict[str, List[str]]:
     """Every field of a pair, made from the raw files as sacreBLEU's processing makes them."""
     rdir = raw_dir(info.name, root)
@@ -128,24 +159,13 @@ def _raw_text_fields(info: TestSetInfo, langpair: str, root: Optional[str], offl
 
         ensure_raw(info, rdir, [info.pair_path(langpair)], offline)
         return pair_fields(os.path.join(rdir, info.pair_path(langpair)), langpair)
-    files = list(info.langpairs[langpair])
-    if info.format == "tsv":
-        paths = []
-        columns = []
-        for k, meta in enumerate(files):
-            index_file = meta.split(":")
-            if len(index_file) == 2:
-                columns.append(int(index_file[0]))
-                paths.append(index_file[1])
-            else:
-                columns.append(0 if k == 0 else 1)
-                paths.append(meta)
-        ensure_raw(info, rdir, paths, offline)
-        names = fieldnames(info, langpair, root)
-        return {f: formats.tsv_column(formats.read_raw_lines(os.path.join(rdir, p)), c)
-                for f, p, c in zip(names, paths, columns)}
+    raw = _raw_files(info, langpair)
+    files = [p for p, _ in raw]
     ensure_raw(info, rdir, files, offline)
     names = fieldnames(info, langpair, root)
+    if info.format == "tsv":
+        return {f: formats.tsv_column(formats.read_raw_lines(os.path.join(rdir, p)), c)
+                for f, (p, c) in zip(names, raw)}
     if info.format == "txt":
         return {f: formats.plain_text(formats.read_raw_lines(os.path.join(rdir, p))) for f, p in zip(names, files)}
     out: Dict[str, List[str]] = {}
@@ -232,7 +252,8 @@ def field_lines(info: TestSetInfo, langpair: str, fields: Sequence[str], root: O
         manifest_ok = True
         if os.path.exists(_manifest_path(info.name, langpair, root)):
             manifest_ok = _read_manifest(info, langpair, root) is not None
-        if manifest_ok:
+        paths = [processed_path(info.name, langpair, f, root) for f in wanted]
+        if manifest_ok and not _older_than_raw(info, langpair, paths, root):
             return [got[wanted.index(f)] for f in fields]  # type: ignore[misc]
     try:
         process(info, langpair, root, offline)
