@@ -11,7 +11,9 @@ when it is first used (PEP 562), so ``import bleukit`` costs almost nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
+if TYPE_CHECKING:
+    from typing import Dict
 
 from ._lazy import lazy_attributes
 from ._version import __version__

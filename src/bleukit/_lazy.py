@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any, Callable, List, Mapping, Tuple
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
+if TYPE_CHECKING:
+    from typing import Any, Callable, List, Mapping, Tuple
 
 __all__ = ["lazy_attributes"]
 

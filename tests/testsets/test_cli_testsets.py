@@ -228,6 +228,39 @@ def test_without_sacrebleu_importable(world, tmp_path):
         assert _normalise(proc.stdout.decode()) == _normalise(world["oracle"][k]["stdout"])
 
 
+def test_a_bare_echo_is_answered_before_the_command_line_is_imported(world, monkeypatch):
+    """``-t ... -l ... --echo ...`` and nothing else is answered by ``bleukit.__main__`` from the
+    cache, without importing the command line: sacreBLEU's stdout for every such case; every other
+    case (a filter, an error, any other option) is declined with nothing written, and the command
+    line answers it (the test above)."""
+    from bleukit import __main__ as entry
+
+    monkeypatch.chdir(world["work"])
+    for k in ("BLEUKIT_TESTSETS_EXTRA", "BLEUKIT_TESTSETS_OFFLINE", "NO_COLOR"):
+        monkeypatch.setenv(k, world["env"][k])
+    monkeypatch.setenv("SACREBLEU", str(world["ours_root"]))
+    answered = []
+    for k, args in enumerate(CASES):
+        out = io.StringIO()  # not a terminal (a terminal gets the command line's colour reset)
+        monkeypatch.setattr(sys, "stdout", out)
+        code = entry.quick_echo(args)
+        monkeypatch.setattr(sys, "stdout", sys.__stdout__)
+        if code is None:
+            assert out.getvalue() == "", args
+        else:
+            answered.append(args)
+            assert (code, _normalise(out.getvalue())) == (0, _normalise(world["oracle"][k]["stdout"])), args
+    bare = [args for k, args in enumerate(CASES) if world["oracle"][k]["code"] == 0 and "--echo" in args
+            and {a for a in args if a.startswith("-")} <= {"-t", "-l", "--echo"}]
+    assert answered == bare and len(bare) >= 8
+    k = CASES.index([*_W22, "--echo", "all"])
+    proc = subprocess.run([PY, "-X", "importtime", "-m", "bleukit", *CASES[k]], cwd=world["work"],
+                          env=dict(world["env"], SACREBLEU=str(world["ours_root"])), capture_output=True)
+    assert proc.returncode == 0 and _normalise(proc.stdout.decode()) == _normalise(world["oracle"][k]["stdout"])
+    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.decode().splitlines()}
+    assert "bleukit.testsets" in imported and not {"bleukit.cli", "argparse", "typing"} & imported
+
+
 def test_where_sacrebleu_crashes_bleukit_is_right(world):
     """2.6's --citation TypeError, --download without -l KeyError, --origlang on a pair that names
     its references KeyError: bleukit prints the citation, downloads every pair, filters."""

@@ -22,6 +22,7 @@ import sys
 import warnings
 from typing import IO, Any, Dict, List, NoReturn, Optional, Sequence
 
+from .._process import default_sigpipe, exit_now
 from ..defaults import environment_seed, parse_seed
 from ..metrics.base import MetricOptions
 from . import commands, testsets
@@ -157,7 +158,7 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
     """
     from_shell = argv is None and stdout is None
     if from_shell:
-        _default_sigpipe()
+        default_sigpipe()
         _one_blas_thread()
     args = build_parser().parse_args(argv)
     if os.environ.get("SACREBLEU_FORMAT", "").lower() in OUTPUT_FORMATS:
@@ -201,29 +202,9 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
 
 def run() -> NoReturn:
     """The ``bleukit`` console script (and ``python -m bleukit``): :func:`main` on the shell's
-    arguments, then the process ends with its exit status.
-
-    It ends without the interpreter's teardown, which frees every module and object one by one: ~7
-    ms, a tenth of a ``--confidence`` run, spent on memory the system takes back anyway. What an
-    exit must do still happens first: the output is flushed and the ``atexit`` handlers (a coverage
-    tool's, a user's ``sitecustomize``'s) run. With another thread still running, or output that
-    cannot be flushed, or under ``python -i``, it exits the usual way.
-    """
-    code = main()
-    if sys.flags.inspect:
-        sys.exit(code)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        sys.exit(code)
-    threading = sys.modules.get("threading")
-    if threading is not None and threading.active_count() > 1:
-        sys.exit(code)
-    import atexit
-
-    atexit._run_exitfuncs()
-    os._exit(code)
+    arguments, then the process ends with its exit status, without the interpreter's teardown
+    (:func:`bleukit._process.exit_now`)."""
+    exit_now(main())
 
 
 def _utf8(stream: IO) -> IO:
@@ -242,21 +223,6 @@ def _one_blas_thread() -> None:
     if "numpy" not in sys.modules:
         for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
             os.environ.setdefault(name, "1")
-
-
-def _default_sigpipe() -> None:
-    # As sacreBLEU: a closed pipe (`bleukit ... | head`) ends the process quietly, no traceback.
-    # `signal` is a wrapper over CPython's `_signal` that makes enums of the signals (~0.5 ms of a
-    # run), so that is called where it exists.
-    try:
-        try:
-            from _signal import SIG_DFL, SIGPIPE, signal
-        except ImportError:
-            from signal import SIG_DFL, SIGPIPE, signal
-
-        signal(SIGPIPE, SIG_DFL)
-    except (ImportError, ValueError):  # no SIGPIPE on Windows; not the main thread
-        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

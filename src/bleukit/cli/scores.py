@@ -170,9 +170,9 @@ def main(argv: Optional[Sequence[str]] = None, stdout: Optional[IO] = None, stde
 
 def run() -> NoReturn:
     """The ``bleukit-scores`` console script (a closed pipe ends it quietly, as ``bleukit``)."""
-    from . import _default_sigpipe
+    from .._process import default_sigpipe
 
-    _default_sigpipe()
+    default_sigpipe()
     sys.exit(main())
 
 

@@ -22,7 +22,9 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
+if TYPE_CHECKING:
+    from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import formats
 from .download import CacheError, ensure_raw

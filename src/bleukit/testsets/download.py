@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from typing import Iterator, List, Optional, Sequence
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
+if TYPE_CHECKING:
+    from typing import Iterator, List, Optional, Sequence
 
 from .registry import TestSetInfo
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from typing import Dict, Iterable, List, Optional
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
+if TYPE_CHECKING:
+    from typing import Dict, Iterable, List, Optional
 
 __all__ = ["clean", "read_raw_lines", "sgml_text", "sgml_meta", "plain_text", "tsv_column", "wmt_xml_fields",
            "ref_field", "sgml_doc_lines"]

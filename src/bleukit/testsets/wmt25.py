@@ -19,7 +19,9 @@ number of paragraphs than the source, the document is one segment. Fields: ``src
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterable, List
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
+if TYPE_CHECKING:
+    from typing import Any, Dict, Iterable, List
 
 from .formats import clean
 
