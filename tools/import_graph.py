@@ -261,7 +261,8 @@ def room_graph(edges: Dict[str, Set[str]]) -> Dict[str, Set[str]]:
 #: sums tables -> analyses -> the metric functions -> adapters -> the facade.
 LAYERS = (
     ("foundation", "version, defaults, lazy exports, the compiled kernels' loader, torch detection, "
-                   "the JSON schemas, a command's process", ("_version", "_lazy", "_stack", "_torch", "_native", "_process", "defaults", "schemas")),
+                   "the JSON schemas, a command's process",
+     ("_version", "_lazy", "_stack", "_torch", "_native", "_process", "defaults", "schemas")),
     ("inputs", "checked hypotheses and references, tokenizers, the threads contract, sacreBLEU's test sets",
      ("inputs", "tokenizers", "engine", "testsets")),
     ("metrics", "the protocol; per metric its options, statistics table, extractor, formula and result",

@@ -11,14 +11,13 @@ when it is first used (PEP 562), so ``import bleukit`` costs almost nothing.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
-if TYPE_CHECKING:
-    from typing import Dict
-
 from ._lazy import lazy_attributes
 from ._version import __version__
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
 if TYPE_CHECKING:  # what the lazy names below resolve to, for type checkers and IDEs
+    from typing import Dict
+
     from ._native import engine_name
     from .accumulator import StatisticsAccumulator
     from .analysis.autorank import AutoRank, autorank

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
 if TYPE_CHECKING:
     from typing import Any, Callable, List, Mapping, Tuple

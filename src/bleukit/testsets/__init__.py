@@ -18,12 +18,12 @@ True
 
 from __future__ import annotations
 
+from .cache import CacheError, cache_dir, field_lines, fieldnames, keep_mask, reference_fields
+from .registry import RegistryError, get, langpairs_for, testset_names
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
 if TYPE_CHECKING:
     from typing import Dict, List, Optional, Sequence
-
-from .cache import CacheError, cache_dir, field_lines, fieldnames, keep_mask, reference_fields
-from .registry import RegistryError, get, langpairs_for, testset_names
 
 __all__ = ["TestSet", "load", "echo", "testsets", "langpairs", "testsets_for_langpair", "fields", "description",
            "citation", "cache_dir", "CacheError", "RegistryError"]

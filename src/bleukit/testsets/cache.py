@@ -22,13 +22,14 @@ from __future__ import annotations
 import json
 import os
 import re
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
-if TYPE_CHECKING:
-    from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import formats
 from .download import CacheError, ensure_raw
 from .registry import TestSetInfo, get
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
+if TYPE_CHECKING:
+    from typing import Dict, List, Optional, Sequence, Tuple
 
 __all__ = ["cache_dir", "set_dir", "raw_dir", "processed_path", "fieldnames", "field_lines", "process",
            "field_paths", "reference_fields", "keep_mask", "available_origlangs", "available_subsets",

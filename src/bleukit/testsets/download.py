@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
+
+from .registry import TestSetInfo
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
 if TYPE_CHECKING:
     from typing import Iterator, List, Optional, Sequence
-
-from .registry import TestSetInfo
 
 __all__ = ["CacheError", "ensure_raw", "archive_name", "md5sum", "checksum", "GIT_BLOB_PREFIX", "download",
            "extract", "file_lock", "OFFLINE_ENVIRONMENT_VARIABLE", "TIMEOUT_S"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
 if TYPE_CHECKING:
     from typing import Dict, Iterable, List, Optional

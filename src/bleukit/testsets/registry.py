@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
 if TYPE_CHECKING:
     from typing import Any, Dict, Iterator, List, Optional

@@ -19,11 +19,12 @@ number of paragraphs than the source, the document is one segment. Fields: ``src
 from __future__ import annotations
 
 import json
+
+from .formats import clean
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
 if TYPE_CHECKING:
     from typing import Any, Dict, Iterable, List
-
-from .formats import clean
 
 __all__ = ["REGISTRY_ENTRY", "COMMIT", "GIT_BLOB", "LANGPAIRS", "pair_fields", "pair_fields_from_lines"]
 
