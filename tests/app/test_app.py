@@ -385,10 +385,22 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server():
+def testset_cache(tmp_path_factory):
+    """sacreBLEU's cache holding raw test sets made from the shared WMT lines (WMT22 de-en as WMT
+    XML with two translators and two systems: tests/testsets/testset_caches.py), offline: the
+    environment variables that point the server and the test at it."""
+    import testset_caches
+
+    root = tmp_path_factory.mktemp("sacrebleu")
+    env = testset_caches.environment(root, testset_caches.build(root))
+    return {k: env[k] for k in ("SACREBLEU", "BLEUKIT_TESTSETS_EXTRA", "BLEUKIT_TESTSETS_OFFLINE")}
+
+
+@pytest.fixture(scope="module")
+def server(testset_cache):
     """`python app.py` on 127.0.0.1 and a free port, as `make app` and a Space run it."""
     port = _free_port()
-    env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_ANALYTICS_ENABLED="False")
+    env = dict(os.environ, GRADIO_SERVER_PORT=str(port), GRADIO_ANALYTICS_ENABLED="False", **testset_cache)
     env.pop("GRADIO_SERVER_NAME", None)
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / "app-server.log", "w")  # the server's own output, kept for a failing run
@@ -1066,6 +1078,37 @@ def test_browser_compare_ranks_all_pairs(page, shared_data):
 
 
 @pytest.mark.slow
+@pytest.mark.slow
+def test_browser_compare_against_a_test_sets_references(page, testset_cache, monkeypatch):
+    """The compare tab loads a registered test set's references from sacreBLEU's cache (WMT22 de-en
+    as WMT XML, its default translator) into its boxes, and ranks two of the set's own systems as
+    bleukit does with the test set itself as the references."""
+    import bleukit.testsets
+
+    for key, value in testset_cache.items():
+        monkeypatch.setenv(key, value)
+    testset = bleukit.testsets.load("wmt22", "de-en")
+    systems = list(testset.systems.items())
+    _open_compare_tab(page)
+    page.fill("#cmp-testset input", "wmt22")
+    page.fill("#cmp-langpair input", "de-en")
+    page.click("#cmp-testset-btn")
+    streams = testset.reference_streams
+    page.wait_for_selector(f"#compare-notice:has-text('its references ({', '.join(testset.reference_names)}) are in')")
+    boxes = [page.input_value(f"#cmp-ref-{k} textarea").rstrip("\n") for k in range(1, 5)]
+    assert boxes == ["\n".join(s) for s in streams] + [""] * (4 - len(streams))
+    for k, (name, hyps) in enumerate(systems[:2], start=1):
+        page.fill(f"#cmp-sys-{k} textarea", "\n".join(hyps))
+        page.fill(f"#cmp-name-{k} input", name)
+    page.fill("#cmp-n input", "100")
+    _compare_and_wait(page)
+    want = bleukit.paired_test(systems[:2], testset, method="bs", n_samples=100, seed=12345)
+    assert page.inner_text("#compare-signature") == want[0].result.signature
+    page.wait_for_selector(f"#compare-table [role=gridcell]:has-text('{systems[1][0]}')")
+    cells = page.eval_on_selector_all("#compare-table [role=gridcell]", "els => els.map(e => e.textContent.trim())")
+    assert cells[5:8] == [systems[1][0], f"{want[1].score:.2f}", f"{want[1].mean:.2f} ± {want[1].ci:.2f}"]
+
+
 def test_browser_compare_input_error_replaces_the_results(page, shared_data):
     systems, refs = _wmt17_systems(shared_data, 40)
     _open_compare_tab(page)

@@ -33,6 +33,35 @@ def _log_lines(caplog):
     return [r.getMessage() for r in caplog.records if r.name == "bleukit.app"]
 
 
+def test_a_test_set_fills_the_reference_boxes_or_names_its_problem(app, tmp_path, monkeypatch, caplog):
+    """A registered test set's references (sacreBLEU's cache, made at test time from the shared
+    WMT lines) go into the reference boxes as -t scores with them; a missing or unknown name, an
+    unknown pair and a cache that cannot be filled offline each get one message and leave the boxes."""
+    import testset_caches
+
+    from bleukit import testsets
+
+    env = testset_caches.environment(tmp_path, testset_caches.build(tmp_path))
+    for key in ("SACREBLEU", "BLEUKIT_TESTSETS_EXTRA", "BLEUKIT_TESTSETS_OFFLINE"):
+        monkeypatch.setenv(key, env[key])
+    for name, pair in ("wmt22", "de-en"), ("wmt17", "en-de"):
+        *boxes, notice = app.on_load_testset(f" {name} ", pair, name="compare")
+        streams = testsets.load(name, pair).reference_streams
+        assert boxes == ["".join(f"{s}\n" for s in stream) for stream in streams] + [""] * (4 - len(streams))
+        assert 'role="alert"' not in notice and f"{len(streams[0]):,} segments" in notice
+    for name, pair, message in [
+        ("", "de-en", "Give a test set and its language pair"),
+        ("nosuch", "de-en", "Unknown test set 'nosuch'"),
+        ("wmt22", "xx-yy", "wmt22 has no language pair 'xx-yy'; it has cs-en, "),
+        ("wmt20", "de-en", "Cannot read wmt20 de-en: "),  # not in the cache, and offline
+    ]:
+        caplog.clear()
+        *kept, notice = app.on_load_testset(name, pair)
+        assert kept == [app.gr.update()] * 4, (name, pair)
+        assert 'role="alert"' in notice and message in html.unescape(notice), notice
+        assert len(_log_lines(caplog)) == 1 and _log_lines(caplog)[0].startswith("input error in test set: ")
+
+
 def test_an_upload_of_any_text_file_is_read(app, wmt17):
     folder, _, _ = wmt17
     text, notice = app.on_upload_hyps(str(folder / "ref.de"))  # a real MT file: .de, not .txt

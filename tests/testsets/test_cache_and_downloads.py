@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import testset_caches
 
+import bleukit
 import bleukit.testsets as ts
 from bleukit.testsets import cache as tcache
 from bleukit.testsets import download as tdownload
@@ -260,6 +261,16 @@ def test_api_fields_filters_and_concatenation(filled):
     assert bleukit.corpus_bleu(hyps, both).score == sacrebleu_corpus_bleu(hyps, both.reference_streams).score
     assert type(bleukit.compare_systems({"a": hyps, "b": t.systems["JDExploreAcademy"]}, t)).__name__ == \
         "SystemComparison"
+
+
+def test_the_report_scores_against_a_test_set_and_shows_its_source(filled):
+    t = ts.load("wmt22", "de-en")
+    systems = list(t.systems.items())
+    keywords = dict(n_samples=50, n_bootstrap=20, n_examples=3, n_explained=1)
+    report = bleukit.build_report(systems, t, **keywords)
+    assert report.data == bleukit.build_report(systems, t.reference_entries, sources=t.source, **keywords).data
+    lines = report.data["differences"]["lines"]
+    assert len(lines) == 3 and [x["source"] for x in lines] == [t.source[x["line"] - 1] for x in lines]
 
 
 def test_cached_archive_without_its_files_is_extracted(cache, monkeypatch):

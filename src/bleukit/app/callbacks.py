@@ -44,6 +44,7 @@ from .forms import (
     parse_systems,
     read_upload,
     tab_separated_references,
+    testset_references,
 )
 from .reports import compare_counted, count_systems, metrics_report, score_report, upload_table_report
 from .state import ScoredCorpus
@@ -241,6 +242,23 @@ def on_upload_refs(paths: Optional[List[str]], name: str = "bleu") -> Tuple[Any,
         [(f"reference set {k}", t) for k, t in enumerate(texts, start=1)], drawn=name == "bleu"
     )
     return tuple(texts + [""] * (MAX_REFERENCE_SETS - len(texts))) + (notice_html(notes, name=name),)
+
+
+def on_load_testset(testset: Optional[str], langpair: Optional[str], name: str = "bleu") -> Tuple[Any, ...]:
+    """A registered test set's references (sacreBLEU's cache) into the reference set boxes, one
+    set per reference, the other boxes emptied, as an upload of its reference files would; the last
+    output is the notice (``name``: whose notice, see :func:`notice_html`)."""
+    try:
+        fields, streams = testset_references(testset, langpair)
+    except ValueError as e:
+        _log_input_error("test set", e)
+        return (gr.update(),) * MAX_REFERENCE_SETS + (notice_html([str(e)], error=True, name=name),)
+    texts = ["".join(f"{line}\n" for line in stream) for stream in streams]
+    boxes = "reference set 1" if len(texts) == 1 else f"reference sets 1-{len(texts)}"
+    note = (f"{str(testset).strip()} {str(langpair).strip()}: {len(streams[0]):,} segments; its references "
+            f"({', '.join(fields)}) are in {boxes}. The hypotheses must translate its source, line for line "
+            f"(bleukit -t {str(testset).strip()} -l {str(langpair).strip()} --echo src).")
+    return tuple(texts + [""] * (MAX_REFERENCE_SETS - len(texts))) + (notice_html([note], name=name),)
 
 
 def reset_options() -> tuple:

@@ -322,6 +322,40 @@ def tab_separated_references(text: Optional[str]) -> Optional[List[str]]:
     return ["".join(f"{line}\n" for line in column) for column in columns]
 
 
+def testset_references(testset: Optional[str], langpair: Optional[str]) -> Tuple[List[str], List[List[str]]]:
+    """A registered test set's scoring references (``bleukit -t NAME -l PAIR``'s, from sacreBLEU's
+    cache, ``$SACREBLEU``, downloaded where it is missing and the network allows): their field
+    names and one list of segments each. Every problem is a ``ValueError`` naming it: no name or
+    pair, an unknown one (with what there is), a cache that cannot be filled, more references than
+    the form's boxes.
+
+    >>> testset_references("wmt22", "")
+    Traceback (most recent call last):
+    ...
+    ValueError: Give a test set and its language pair, e.g. wmt22 and de-en (bleukit --list shows the test sets).
+    """
+    from bleukit import testsets
+
+    name, pair = (testset or "").strip(), (langpair or "").strip()
+    if not name or not pair:
+        raise ValueError("Give a test set and its language pair, e.g. wmt22 and de-en (bleukit --list shows the "
+                         "test sets).")
+    if name not in testsets.testsets():
+        raise ValueError(f"Unknown test set {name!r} (bleukit --list shows the test sets).")
+    if pair not in testsets.langpairs(name):
+        raise ValueError(f"{name} has no language pair {pair!r}; it has {', '.join(testsets.langpairs(name))}.")
+    try:
+        loaded = testsets.load(name, pair)
+    except (testsets.CacheError, testsets.RegistryError, OSError) as e:
+        raise ValueError(f"Cannot read {name} {pair}: {e}") from None
+    streams = loaded.reference_streams
+    if not streams:
+        raise ValueError(f"{name} {pair} has no references to score with.")
+    if len(streams) > MAX_REFERENCE_SETS:
+        raise ValueError(f"{name} {pair} scores with {len(streams)} references: at most {MAX_REFERENCE_SETS} here.")
+    return list(loaded.reference_names), [list(s) for s in streams]
+
+
 def parse_corpus(
     hypotheses: Optional[str], reference_sets: Sequence[Optional[str]]
 ) -> Tuple[List[str], List[List[str]]]:

@@ -5,7 +5,7 @@ event to :mod:`bleukit.app.callbacks`. Gradio is imported here, so only when the
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import gradio as gr
 
@@ -20,6 +20,7 @@ from .callbacks import (
     clear_variants,
     on_compare,
     on_explain,
+    on_load_testset,
     on_method,
     on_metrics,
     on_score,
@@ -151,6 +152,18 @@ def _reference_boxes(prefix: str = "") -> List[Any]:
     ]
 
 
+def _testset_controls(prefix: str = "") -> Tuple[Any, Any, Any]:
+    """A registered test set's name and language pair, and the button that loads its references
+    into the reference boxes (from sacreBLEU's cache, as ``bleukit -t NAME -l PAIR`` scores)."""
+    with gr.Row():
+        name = gr.Textbox(label="or a test set (e.g. wmt22)", max_lines=1, scale=2, min_width=100,
+                          elem_id=f"{prefix}testset")
+        pair = gr.Textbox(label="language pair (e.g. de-en)", max_lines=1, scale=2, min_width=100,
+                          elem_id=f"{prefix}langpair")
+        load = gr.Button("Load its references", scale=1, min_width=100, elem_id=f"{prefix}testset-btn")
+    return name, pair, load
+
+
 def _score_tab(tokenizers: List[str]) -> None:
     """The scoring tab: one system's score, explained, and the other BLEUs on request."""
     report_state = gr.State(None)
@@ -167,6 +180,7 @@ def _score_tab(tokenizers: List[str]) -> None:
                 height=130,
                 elem_id="refs-file",
             )
+            testset, langpair, testset_btn = _testset_controls()
     options = _option_controls(tokenizers)
     form = [hyps, *refs, *options]
     assert len(form) == 1 + MAX_REFERENCE_SETS + len(FORM_OPTIONS)
@@ -282,6 +296,7 @@ def _score_tab(tokenizers: List[str]) -> None:
     highlight.change(on_explain, [report_state, line, highlight], explanation, api_visibility="undocumented")
     hyps_file.upload(on_upload_hyps, hyps_file, [hyps, notice], api_visibility="undocumented")
     refs_file.upload(on_upload_refs, refs_file, refs + [notice], api_visibility="undocumented")
+    testset_btn.click(on_load_testset, [testset, langpair], refs + [notice], api_visibility="undocumented")
 
 
 def _compare_tab(tokenizers: List[str]) -> None:
@@ -332,6 +347,7 @@ def _compare_tab(tokenizers: List[str]) -> None:
                 height=130,
                 elem_id="cmp-refs-file",
             )
+            testset, langpair, testset_btn = _testset_controls("cmp-")
     options = _option_controls(tokenizers, "cmp-")
     with gr.Row():
         method = gr.Radio(list(METHODS), value=list(METHODS)[0], label="test", elem_id="cmp-method")
@@ -391,6 +407,10 @@ def _compare_tab(tokenizers: List[str]) -> None:
     systems_file.upload(on_upload_systems, systems_file, systems + names + [notice], api_visibility="undocumented")
     refs_file.upload(
         lambda paths: on_upload_refs(paths, name="compare"), refs_file, refs + [notice], api_visibility="undocumented"
+    )
+    testset_btn.click(
+        lambda set_name, pair: on_load_testset(set_name, pair, name="compare"), [testset, langpair], refs + [notice],
+        api_visibility="undocumented",
     )
 
 

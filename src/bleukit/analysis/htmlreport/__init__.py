@@ -80,7 +80,8 @@ def build_report(
     the tests'. ``n_bootstrap`` resamples give each score's CI. ``n_examples`` segments where the
     systems differ most (one system: the worst-scoring ones) are shown, the first ``n_explained``
     of them with BLEU's matched n-grams (when BLEU is among the metrics; else chrF's, when chrF
-    is). ``sources`` adds the source segments to those.
+    is). ``sources`` adds the source segments to those; ``references`` may be a test set
+    (:func:`bleukit.testsets.load`), whose references score and whose source is shown.
     """
     if options is None or isinstance(options, (MetricOptions, str)):
         metrics = [resolve_options(options, keywords)]

@@ -21,6 +21,7 @@ from ...metrics import metric_for
 from ...metrics.base import MetricOptions
 from ...metrics.bleu.options import BleuOptions
 from ...metrics.chrf.options import ChrfOptions
+from ...testsets import TestSet
 from ..chrf_explanation import explain_chrf
 from ..explain import explain_bleu
 from ..groups import group_results
@@ -117,6 +118,8 @@ def report_data(
     names = [name for name, _ in named]
     n = len(named[0][1])
     refs = check_references(references, n)
+    if sources is None and isinstance(references, TestSet):
+        sources = references.source  # a test set brings its source segments
     if sources is not None:
         sources = check_hypotheses(sources)
         if len(sources) != n:
