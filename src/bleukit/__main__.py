@@ -10,7 +10,6 @@ gives the same output, or the error.
 
 from __future__ import annotations
 
-import os
 import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
@@ -63,15 +62,14 @@ def quick_echo(argv: Sequence[str]) -> Optional[int]:
         text = "".join(echo(name, pair, fields) for name in sets)  # all of it first: an error writes nothing
     except (CacheError, RegistryError, OSError, ValueError):
         return None
-    out = sys.stdout
-    if (getattr(out, "encoding", None) or "utf-8").lower().replace("-", "") != "utf8":
-        out.reconfigure(encoding="utf-8")  # type: ignore[union-attr]  # sacreBLEU writes UTF-8
+    from ._process import closed_pipe, utf8_output
+
     try:
+        out = utf8_output(sys.stdout)
         out.write(text)
         out.flush()
-    except BrokenPipeError:  # where SIGPIPE cannot end us (Windows): quiet, as the command line
-        sys.stdout = open(os.devnull, "w")
-        return 1
+    except BrokenPipeError:
+        return closed_pipe()
     return 0
 
 

@@ -13,9 +13,9 @@ import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 5 ms of a --echo run)
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import IO, NoReturn
 
-__all__ = ["default_sigpipe", "exit_now"]
+__all__ = ["default_sigpipe", "utf8_output", "closed_pipe", "exit_now"]
 
 
 def default_sigpipe() -> None:
@@ -31,6 +31,24 @@ def default_sigpipe() -> None:
         signal(SIGPIPE, SIG_DFL)
     except (ImportError, ValueError):  # no SIGPIPE on Windows; not the main thread
         pass
+
+
+def utf8_output(stream: IO) -> IO:
+    """``stream`` writing UTF-8, as sacreBLEU writes whatever the locale says."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    if encoding.lower().replace("-", "") != "utf8" and hasattr(stream, "reconfigure"):
+        stream.reconfigure(encoding="utf-8")
+    return stream
+
+
+def closed_pipe() -> int:
+    """The exit status after a ``BrokenPipeError``, where SIGPIPE cannot end the process
+    (Windows): quiet, like a killed process (stdout goes nowhere, so the exit's flush is silent)."""
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
+    return 1
 
 
 def exit_now(code: int) -> NoReturn:

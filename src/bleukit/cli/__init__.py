@@ -22,7 +22,7 @@ import sys
 import warnings
 from typing import IO, Any, Dict, List, NoReturn, Optional, Sequence
 
-from .._process import default_sigpipe, exit_now
+from .._process import closed_pipe, default_sigpipe, exit_now, utf8_output
 from ..defaults import environment_seed, parse_seed
 from ..metrics.base import MetricOptions
 from . import commands, testsets
@@ -164,7 +164,7 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
     if os.environ.get("SACREBLEU_FORMAT", "").lower() in OUTPUT_FORMATS:
         args.format = os.environ["SACREBLEU_FORMAT"].lower()
     stdin = stdin if stdin is not None else sys.stdin
-    out = stdout if stdout is not None else _utf8(sys.stdout)
+    out = stdout if stdout is not None else utf8_output(sys.stdout)
     err = stderr if stderr is not None else sys.stderr
     try:
         with warnings.catch_warnings():
@@ -185,12 +185,8 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[Any] = None, stdo
     except MemoryError:  # input too large for this machine (the failed allocation is freed by now)
         print("bleukit: error: out of memory; the input is too large to score on this machine", file=err)
         return 1
-    except BrokenPipeError:  # where SIGPIPE cannot end us (Windows): quiet, like a killed process
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        return 1
+    except BrokenPipeError:
+        return closed_pipe()
     finally:
         if _colors(args, out).enabled:  # colorama's reset at exit, which sacreBLEU's output ends with
             try:
@@ -205,14 +201,6 @@ def run() -> NoReturn:
     arguments, then the process ends with its exit status, without the interpreter's teardown
     (:func:`bleukit._process.exit_now`)."""
     exit_now(main())
-
-
-def _utf8(stream: IO) -> IO:
-    # sacreBLEU writes UTF-8 whatever the locale says
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    if encoding.lower().replace("-", "") != "utf8" and hasattr(stream, "reconfigure"):
-        stream.reconfigure(encoding="utf-8")
-    return stream
 
 
 def _one_blas_thread() -> None:
