@@ -62,7 +62,8 @@ SLOW = ("not ctrl_c and not out_of_memory and not releases_the_gil and not long_
 BLEU_UNIT = ("tests/metrics/bleu/test_bleu_statistics_and_scoring.py", "tests/metrics/bleu/test_bleu_one_row.py")
 BLEU_GRID: Stage = (("tests/oracles/test_expected_scores.py",), "python")
 CHRF_UNIT = ("tests/metrics/chrf/test_chrf_one_row.py", "tests/metrics/chrf/test_chrf_kernel.py",
-             "tests/metrics/chrf/test_chrf_options.py", "tests/metrics/test_api.py")
+             "tests/metrics/chrf/test_chrf_options.py", "tests/metrics/test_api.py",
+             "tests/metrics/chrf/test_chrf_pairwise.py")
 CHRF_GRID: Stage = (("tests/metrics/chrf/test_chrf_sacrebleu.py",), "python")
 TER_UNIT = ("tests/metrics/ter/test_ter_options_formula.py", "tests/metrics/ter/test_ter_hard_cases.py",
             "tests/metrics/test_api.py")

@@ -46,6 +46,18 @@ def _pool(n: int, seed: int = 0):
     return rng.sample(hyps + streams[0] + streams[1], n)
 
 
+def test_the_python_twins_blocks_give_the_whole_matrix(monkeypatch):
+    """The Python engine scores the matrix in blocks of hypotheses (2**16 pairs each, so its memory
+    stays bounded): blocks of any size, the last one short, give sacreBLEU's matrix. A mutant that
+    wrote a block's rows in the wrong place or scored one pair per block survived every other test
+    (tools/mutation.py, chrf.extract), none of which has more than one block."""
+    monkeypatch.setenv("BLEUKIT_ENGINE", "python")
+    expected = _sacre(CANDS, REFS).tolist()
+    for pairs in (1, len(REFS), 2 * len(REFS) + 1, 1 << 16):
+        monkeypatch.setattr(extract, "_PYTHON_BLOCK_PAIRS", pairs)
+        assert extract.pairwise_chrf(CANDS, REFS, ChrfOptions()).tolist() == expected, pairs
+
+
 @pytest.mark.skipif(not extract.available(), reason="the chrF kernel is not built")
 @pytest.mark.skipif(not corpora(), reason="real MT data not found (set BLEUKIT_SHARED_DATA)")
 @pytest.mark.parametrize("options", OPTIONS, ids=["chrF", "chrF++", "chrF1++lc", "c3ws-eps"])
