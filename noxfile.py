@@ -44,6 +44,7 @@ PER_PYTHON = [
     "tests/metrics/bleu/test_bleu_statistics_and_scoring.py",
     "tests/analysis/test_significance.py",  # the bootstrap's float32 arithmetic
     "tests/analysis/test_resampling.py",  # the compiled bootstrap: numpy's draws, the float32 formula
+    "tests/analysis/test_resampling_chrf_ter.py",  # chrF's and TER's bootstrap on the compiled draws, as numpy's
     "tests/metrics/bleu/test_bleu_kernel.py",  # the BLEU kernels against the Python engine
 ]
 FLOAT_CLASS = [
