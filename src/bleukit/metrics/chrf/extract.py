@@ -85,8 +85,7 @@ def chrf_statistics(
     kernel = _native.kernel(KERNEL)
     if kernel is None:
         return reference.chrf_statistics(hypotheses, references, options)
-    if isinstance(hypotheses, (str, bytes)) or isinstance(references, (str, bytes)):
-        raise TypeError("hypotheses and references must be sequences (of str, of lists of str)")
+    # a str or bytes for either side: the kernel's TypeError, the Python engine's message
     out = np.empty((len(hypotheses), options.columns), dtype=np.int64)
     kernel.statistics(hypotheses, references, *args, out, min(n_threads, kernel.MAX_THREADS))
     return out
