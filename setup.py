@@ -39,12 +39,10 @@ def _notice(message):
 class OptionalBuildExt(build_ext):
     """build_ext that turns compile failures into one notice instead of a failed install."""
 
-    def finalize_options(self):
-        super().finalize_options()
-        # The kernels compile one per core unless -j/--parallel says otherwise: an install builds
-        # four of them, and CI builds them for five Pythons and the sanitizers (10 s -> 5.5 s here).
-        if not self.parallel:
-            self.parallel = os.cpu_count() or 1
+    # No parallel build by default: csrc/common's sources are compiled into every kernel, to the
+    # same object files, so kernels built at once (-j) overwrite each other's objects. With -j 16
+    # on a 16-core machine the link failed ("buffers.o: error adding symbols: bad value") and the
+    # install fell back to the pure-Python engine.
 
     def run(self):
         self._failures = []
