@@ -183,4 +183,6 @@ def test_cuda_memory_is_linear_in_the_ids():  # pragma: no cover - no GPU on the
         sentence_bleu_ids(h, r, pad_id=0)
         torch.cuda.synchronize()
         peak = torch.cuda.max_memory_allocated() - base
-        assert peak <= 200 * 2 * rows * length, (rows, length, peak)  # a fixed number of int64 arrays
+        # a fixed number of int64 arrays, and a fixed workspace (torch's sort and scan buffers): on an
+        # H200, 153 MB at 256x1024 and 198 MB at 1024x1024 (2026-11-29)
+        assert peak <= 64 * 2**20 + 200 * 2 * rows * length, (rows, length, peak)

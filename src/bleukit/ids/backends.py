@@ -111,6 +111,11 @@ class TorchOps:
 
     def __init__(self, torch, device):
         self.torch = torch
+        device = torch.device(device)
+        if device.type == "cuda" and device.index is None:
+            # "cuda" means the current device, which a tensor on it reports with its index
+            # (cuda:0): compared as they are, ids on it would be refused as on another device
+            device = torch.device("cuda", torch.cuda.current_device())
         self.device = device
 
     def arange(self, n):
