@@ -57,12 +57,13 @@ demo: install
 # browser, whose waits run out on a machine busy with the other worker) run afterwards, alone; that
 # run collects only where they live (SERIAL_PATHS in conftest.py, which checks it; the whole tree
 # imports torch, transformers, Ray and gradio: tens of seconds) unless PYTEST_ARGS names what to run.
-# TEST_WORKERS=0 runs in-process.
+# TEST_WORKERS=0 runs in-process. The parallel part ends with its 25 slowest tests (--durations), so
+# CI's log says where the time went.
 TEST_WORKERS ?= 2
 PYTEST_ARGS  ?=
 SERIAL_PATHS  = $(shell $(BIN)/python -c "import conftest; print(*conftest.SERIAL_PATHS)")
 test: install-dev
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not serial and not sanitizer" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not serial and not sanitizer" --durations=25 $(PYTEST_ARGS)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -m serial $(or $(PYTEST_ARGS),$(SERIAL_PATHS)) || [ $$? -eq 5 ]  # 5: none here
 
 # The kernels rebuilt under AddressSanitizer and UndefinedBehaviorSanitizer, running their own tests

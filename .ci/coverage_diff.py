@@ -9,15 +9,23 @@ coverage`` writes ``.coverage``; keep the one from before under another name), t
 It prints, per file, the lines and branches covered before but not after, and exits 1 if there are
 any; files are matched by their path below ``src/``, so the two runs may come from different
 checkouts.
+
+Where the change moved code between files (a refactoring between the two runs), ``--by-source``
+matches by source instead of by path: a line is its enclosing function or class (qualified name)
+and its text, wherever it now lives, and a branch is the pair of such lines. It prints what was
+covered before, still exists, and is no longer covered (a loss), and counts what was covered before
+and no longer exists in that form (code the change rewrote, which it cannot compare).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import sys
 from typing import Dict, Set, Tuple
 
 from coverage import CoverageData
+from coverage.python import PythonParser
 
 
 def _by_package_path(path: str) -> Tuple[Dict[str, Set[int]], Dict[str, Set[Tuple[int, int]]]]:
@@ -34,11 +42,83 @@ def _by_package_path(path: str) -> Tuple[Dict[str, Set[int]], Dict[str, Set[Tupl
     return lines, arcs
 
 
+def _line_keys(path: str) -> Dict[int, Tuple[str, str]]:
+    """Each line of a source file as (enclosing qualified name, its text with spaces collapsed)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    scope: Dict[int, str] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}.{child.name}" if prefix else child.name
+                start = min([d.lineno for d in child.decorator_list] + [child.lineno])
+                for number in range(start, (child.end_lineno or child.lineno) + 1):
+                    scope[number] = name  # an inner definition overwrites its lines below
+                visit(child, name)
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(text), "")
+    return {n: (scope.get(n, "<module>"), " ".join(line.split())) for n, line in enumerate(text.splitlines(), 1)}
+
+
+def _by_source(path: str):
+    """Covered lines and arcs of a run as source keys, and every key its files hold."""
+    data = CoverageData(basename=path)
+    data.read()
+    covered: set = set()
+    arcs: set = set()
+    present: set = set()
+    for measured in data.measured_files():
+        if measured.replace("\\", "/").rfind("/src/bleukit/") < 0:
+            continue
+        try:
+            keys = _line_keys(measured)
+        except FileNotFoundError:  # the run's checkout must still exist: its files are read
+            sys.exit(f"{path}: {measured} is gone; keep the run's checkout")
+        present.update(keys.values())
+        covered.update(keys[n] for n in data.lines(measured) or () if n in keys)
+        parser = PythonParser(filename=measured)
+        parser.parse_source()
+        branch_lines = {line for line, exits in parser.exit_counts().items() if exits > 1}
+        for a, b in data.arcs(measured) or ():
+            # a branch: an arc from a line with more than one way out (as coverage.py counts them); a
+            # negative end is the exit of the code object that starts there, named by its scope
+            if a in branch_lines and abs(b) in keys:
+                arcs.add((keys[a], ("<exit>", keys[-b][0]) if b < 0 else keys[b]))
+    return covered, arcs, present
+
+
+def main_by_source(before: str, after: str) -> int:
+    covered_before, arcs_before, _ = _by_source(before)
+    covered_after, arcs_after, present_after = _by_source(after)
+    lost = sorted(covered_before & present_after - covered_after)
+    rewritten = covered_before - present_after
+    scopes_after = {scope for scope, _ in present_after}
+    arcs_comparable = {(start, end) for start, end in arcs_before if start in present_after
+                       and (end in present_after or (end[0] == "<exit>" and end[1] in scopes_after))}
+    lost_arcs = sorted(arcs_comparable - arcs_after)
+    for scope, text in lost:
+        print(f"line lost: {scope}: {text}")
+    for start, end in lost_arcs:
+        print(f"branch lost: {start[0]}: {start[1]!r} -> {end[1] if end[0] == '<exit>' else repr(end[1])}")
+    print(f"covered lines (by source): {len(covered_before)} before, {len(covered_after)} after; "
+          f"before's still in the code: {len(covered_before) - len(rewritten)}, not covered after: {len(lost)}; "
+          f"rewritten or removed since: {len(rewritten)}")
+    print(f"covered branches (by source): {len(arcs_before)} before, {len(arcs_after)} after; "
+          f"before's still in the code: {len(arcs_comparable)}, not covered after: {len(lost_arcs)}")
+    return 1 if lost or lost_arcs else 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("before")
     parser.add_argument("after")
+    parser.add_argument("--by-source", action="store_true", help="match lines by function and text, not by path")
     args = parser.parse_args(argv)
+    if args.by_source:
+        return main_by_source(args.before, args.after)
     lines_before, arcs_before = _by_package_path(args.before)
     lines_after, arcs_after = _by_package_path(args.after)
     lost_lines = lost_arcs = 0
