@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gzip
+import json
 import sys
 from typing import Dict, Set, Tuple
 
@@ -64,7 +66,16 @@ def _line_keys(path: str) -> Dict[int, Tuple[str, str]]:
 
 
 def _by_source(path: str):
-    """Covered lines and arcs of a run as source keys, and every key its files hold."""
+    """Covered lines and arcs of a run as source keys, and every key its files hold.
+
+    ``path`` is a coverage data file (its checkout must still be there: the sources are read) or
+    the keys of one saved by ``--save-keys`` (gzipped JSON), which outlives the checkout."""
+    if path.endswith(".json.gz"):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            saved = json.load(f)
+        as_key = tuple
+        return ({as_key(k) for k in saved["covered"]}, {(as_key(a), as_key(b)) for a, b in saved["arcs"]},
+                {as_key(k) for k in saved["present"]})
     data = CoverageData(basename=path)
     data.read()
     covered: set = set()
@@ -116,7 +127,16 @@ def main(argv=None) -> int:
     parser.add_argument("before")
     parser.add_argument("after")
     parser.add_argument("--by-source", action="store_true", help="match lines by function and text, not by path")
+    parser.add_argument("--save-keys", metavar="OUT.json.gz",
+                        help="write BEFORE's source keys (with AFTER as a note of where they came from) and stop")
     args = parser.parse_args(argv)
+    if args.save_keys:
+        covered, arcs, present = _by_source(args.before)
+        with gzip.open(args.save_keys, "wt", encoding="utf-8") as f:
+            json.dump({"source": args.after, "covered": sorted(covered), "arcs": sorted(arcs),
+                       "present": sorted(present)}, f, separators=(",", ":"))
+        print(f"{args.save_keys}: {len(covered)} lines, {len(arcs)} branches")
+        return 0
     if args.by_source:
         return main_by_source(args.before, args.after)
     lines_before, arcs_before = _by_package_path(args.before)

@@ -75,3 +75,13 @@ def test_rewritten_code_is_counted_apart_not_as_a_loss(tmp_path, capsys):
     assert _tool().main(["--by-source", before, after]) == 0
     out = capsys.readouterr().out
     assert "rewritten or removed since: 1" in out
+
+
+def test_saved_keys_outlive_the_checkout(tmp_path, capsys):
+    before = _run(tmp_path, "before", "old.py", SOURCE, "kept(1); kept(0); helper(1)")
+    saved = str(tmp_path / "before.json.gz")
+    assert _tool().main(["--save-keys", saved, before, "before: the test's tree"]) == 0
+    (tmp_path / "before" / "src" / "bleukit" / "old.py").unlink()
+    after = _run(tmp_path, "after", "new.py", SOURCE, "kept(1)")
+    assert _tool().main(["--by-source", saved, after]) == 1
+    assert "line lost: helper: return x + 1" in capsys.readouterr().out
