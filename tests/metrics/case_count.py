@@ -110,6 +110,7 @@ def pytest_configure(config):
     _wrap_static(BLEU, "compute_bleu", "BLEU", "formula")
     original_call = PairedTest.__call__
 
+    @functools.wraps(original_call)  # the shim's tests compare signatures with sacreBLEU's
     def paired(self, *args, **kwargs):
         for metric in self.metrics.values():
             _CASES.add((type(metric).__name__.upper(), "paired:" + self.test_type, _options(metric),
@@ -123,6 +124,7 @@ def pytest_configure(config):
     PairedTest.__call__ = paired
     original_init = PairedTest.__init__
 
+    @functools.wraps(original_init)
     def init(self, *args, **kwargs):  # the baseline's statistics: part of the paired case
         _DEPTH.n = getattr(_DEPTH, "n", 0) + 1
         try:
