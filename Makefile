@@ -38,9 +38,10 @@ TORCH_PIP_ARGS ?=
 # configuration (pip.conf's find-links and extra indexes), so torch, which may come from one, is
 # pip's; where uv cannot install (no registry it knows), pip does it all.
 DEV_EXTRAS := .[dev,hf,ja,ko,torch,app,bench,docs,release]
+UV_SPEC    := uv>=0.4
 KERNEL_SOURCES := setup.py $(wildcard csrc/*/*.c csrc/*/*.h csrc/metrics/*/*.c csrc/metrics/*/*.h)
 $(VENV)/.installed-dev: $(BIN)/python pyproject.toml requirements.txt $(KERNEL_SOURCES)
-	$(PIP) install -q $(TORCH_PIP_ARGS) '$(TORCH_SPEC)' 'uv>=0.4'
+	$(PIP) install -q $(TORCH_PIP_ARGS) '$(TORCH_SPEC)' '$(UV_SPEC)'
 	$(BIN)/uv pip install -q --python $(BIN)/python --compile-bytecode -e '$(DEV_EXTRAS)' \
 		|| $(PIP) install -q -e '$(DEV_EXTRAS)'
 	touch $@
@@ -109,7 +110,7 @@ NOX          = PATH="$(PYENV_BINS)$$PATH" $(NOX_VENV)/bin/nox
 NOX_SESSIONS = exactness-3.9 exactness-3.10 exactness-3.12 exactness-3.13
 $(NOX_VENV)/bin/nox:
 	$(PYTHON) -m venv $(NOX_VENV)
-	$(NOX_VENV)/bin/python -m pip install -q 'nox>=2024.4' 'uv>=0.4'
+	$(NOX_VENV)/bin/python -m pip install -q 'nox>=2024.4' '$(UV_SPEC)'
 
 $(NOX_VENV)/.installed: $(NOX_VENV)/bin/nox noxfile.py pyproject.toml $(KERNEL_SOURCES)
 	$(NOX) --install-only -s $(NOX_SESSIONS)
