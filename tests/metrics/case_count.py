@@ -1,16 +1,22 @@
 """A pytest plugin that lists the distinct oracle cases a run checks: ``(metric, oracle call, options,
-input)`` for every call the tests make into sacreBLEU (live oracle) or read from a stored oracle.
+input)`` for every call the tests make into sacreBLEU, and a command that compares two runs' lists.
 
-It proves that moving tests onto the harness (``harness.py``) kept "the same cases": run the files
-before and after with it and compare the sets (``after >= before``, per metric)::
+It proves that moving tests (onto the harness, ``harness.py``; onto stored oracles) kept "the same
+cases": run the files before and after with it and compare the sets (``after >= before``, per
+metric)::
 
-    BLEUKIT_CASE_LOG=/tmp/after.json python -m pytest -p case_count <files>
-    python tests/metrics/case_count.py /tmp/before.json /tmp/after.json
+    BLEUKIT_CASE_LOG=/tmp/after.json python -m pytest -p case_count --hypothesis-seed=0 <files>
+    python tests/metrics/case_count.py --stored /tmp/stored.json   # the stored oracles' cases
+    python tests/metrics/case_count.py /tmp/before.json /tmp/after.json /tmp/stored.json
 
-(``tests/metrics`` on ``PYTHONPATH`` for ``-p case_count``.) Only the outermost oracle call counts
-(``corpus_score`` calls ``_extract_corpus_statistics`` inside); the input is a hash of the
-arguments with sequences made lists, so a tuple and a list of the same lines are one input. Calls
-through ``python -m sacrebleu`` subprocesses count by their arguments and the files they read.
+(``tests/metrics`` on ``PYTHONPATH`` for ``-p case_count``; a fixed Hypothesis seed, so that the
+property tests draw the same inputs in both runs.) A test that reads a stored oracle makes no peer
+call; ``--stored`` lists the calls behind the stored files by running each oracle's ``compute`` on
+its cases. Only the outermost oracle call counts (``corpus_score`` calls
+``_extract_corpus_statistics`` inside); the input is a hash of the arguments with sequences made
+lists, so a tuple and a list of the same lines are one input. sacreBLEU's command line, in a
+subprocess or in this process (``tests/cli/cli_runs.py``), is one case: its flags, the contents of
+the files it names and its stdin.
 """
 
 from __future__ import annotations
@@ -96,8 +102,12 @@ def _wrap_static(owner, name, metric, kind):
 
 
 def pytest_configure(config):
-    if not os.environ.get("BLEUKIT_CASE_LOG"):
-        return
+    if os.environ.get("BLEUKIT_CASE_LOG"):
+        install()
+
+
+def install() -> None:
+    """Wrap sacreBLEU's entry points so that each outermost call adds its case to the log."""
     from sacrebleu.metrics import BLEU, CHRF, TER
     from sacrebleu.significance import PairedTest
 
@@ -140,15 +150,52 @@ def pytest_configure(config):
 
     def run(args, *rest, **kwargs):
         if isinstance(args, (list, tuple)) and "sacrebleu" in [str(a) for a in args[:3]]:
-            files = [a for a in map(str, args) if os.path.isfile(a)]
-            contents = [open(f, "rb").read().decode("utf-8", "replace") for f in files]
-            flags = [a for a in map(str, args[3:]) if not os.path.isfile(a)]
-            metrics = [m.upper() for m in ("bleu", "chrf", "ter") if m in flags] or ["BLEU"]
-            for metric in metrics:
-                _CASES.add((metric, "cli", json.dumps(flags), _digest([contents, kwargs.get("input")])))
+            _add_cli([str(a) for a in args[3:]], kwargs.get("input"))
         return original_run(args, *rest, **kwargs)
 
     subprocess.run = run
+    # sacreBLEU's command line run in this process (tests/cli/cli_runs.py): one case of its own, as
+    # a subprocess's, not the metric calls it makes inside
+    import sacrebleu.sacrebleu as sacrebleu_cli
+
+    original_main = sacrebleu_cli.main
+    if not getattr(original_main, "_case_count", False):
+
+        @functools.wraps(original_main)
+        def main():
+            stdin = None
+            if sys.stdin is not None and hasattr(sys.stdin, "fileno"):
+                try:
+                    fd = sys.stdin.fileno()
+                    try:
+                        size = os.fstat(fd).st_size
+                        stdin = os.pread(fd, size, 0) if size else None
+                    finally:
+                        if fd > 2:  # cli_runs' stand-in hands out a duplicate each time
+                            os.close(fd)
+                except (OSError, ValueError):  # a terminal or pytest's capture: no stdin given
+                    stdin = None
+            _add_cli(sys.argv[1:], stdin)
+            _DEPTH.n = getattr(_DEPTH, "n", 0) + 1
+            try:
+                return original_main()
+            finally:
+                _DEPTH.n -= 1
+
+        main._case_count = True
+        sacrebleu_cli.main = main
+
+
+def _add_cli(args: list, stdin) -> None:
+    """A command-line case: its flags, the contents of the files it names, and its stdin."""
+    files = [a for a in args if os.path.isfile(a)]
+    contents = [open(f, "rb").read().decode("utf-8", "replace") for f in files]
+    flags = [a for a in args if not os.path.isfile(a)]
+    if isinstance(stdin, bytes):
+        stdin = stdin.decode("utf-8", "replace")
+    metrics = [m.upper() for m in ("bleu", "chrf", "ter") if m in flags] or ["BLEU"]
+    for metric in metrics:
+        _CASES.add((metric, "cli", json.dumps(flags), _digest([contents, stdin or None])))
 
 
 def pytest_unconfigure(config):
@@ -181,17 +228,65 @@ def per_metric(cases: set) -> dict:
     return dict(sorted(counts.items()))
 
 
-def main(before: str, after: str) -> int:
-    old, new = load(before), load(after)
+def stored_cases(names=None) -> set:
+    """The cases behind the stored oracles (``tests/oracles/stored/``): each oracle's ``compute`` run
+    on each of its cases with the wrappers on, as ``make refresh-expected`` runs it.
+
+    TER's edit function is replaced by a stand-in while its cases run: a case is the peer call's
+    arguments, which the edits do not change, and the real function takes some 45 minutes.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    tests = os.path.dirname(here)
+    sys.path[:0] = [tests, os.path.join(tests, "oracles")]
+    import stored_oracles
+
+    sys.path[:0] = [str(folder) for folder in stored_oracles._pytest_pythonpath()]
+    install()
+    for name in names or list(stored_oracles.DEFINITIONS):
+        oracle = stored_oracles.definition(name)
+        module = sys.modules[oracle.compute.__module__]
+        saved = getattr(module, "_edits", None)
+        if name == "ter":
+            module._edits = lambda hyp, ref: (0, len(ref))
+        try:
+            for case in oracle.cases():
+                oracle.compute(case)
+        finally:
+            if saved is not None:
+                module._edits = saved
+        print(f"{name}: {len(oracle.cases())} stored cases run", file=sys.stderr)
+    return set(_CASES)
+
+
+def main(argv=None) -> int:
+    """Compare the cases of two runs, or log the stored oracles' cases."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Compare the oracle cases two test runs checked.")
+    parser.add_argument("before", help="the earlier run's BLEUKIT_CASE_LOG")
+    parser.add_argument("after", nargs="*", help="the later run's logs (their union: the parallel and serial "
+                        "parts, the stored oracles' cases)")
+    parser.add_argument("--stored", action="store_true", help="write the stored oracles' cases to BEFORE.main "
+                        "and stop")
+    args = parser.parse_args(argv)
+    if args.stored:
+        with open(f"{args.before}.main", "w", encoding="utf-8") as f:
+            json.dump(sorted(stored_cases()), f)
+        return 0
+    old, new = load(args.before), set().union(*(load(path) for path in args.after))
     lost = old - new
-    print(f"{'metric':8} {'before':>8} {'after':>8} {'lost':>6}")
+    print(f"{'metric':14} {'kind':12} {'before':>8} {'after':>8} {'lost':>6}")
+    kinds = sorted({(c[0], c[1].split(":")[0]) for c in old | new})
+    for metric, kind in kinds:
+        old_n, new_n, lost_n = (sum(c[0] == metric and c[1].split(":")[0] == kind for c in s) for s in (old, new, lost))
+        print(f"{metric:14} {kind:12} {old_n:8} {new_n:8} {lost_n:6}")
     for metric in sorted({c[0] for c in old | new}):
         old_n, new_n, lost_n = (sum(c[0] == metric for c in s) for s in (old, new, lost))
-        print(f"{metric:8} {old_n:8} {new_n:8} {lost_n:6}")
+        print(f"{metric:14} {'all':12} {old_n:8} {new_n:8} {lost_n:6}")
     for case in sorted(lost)[:20]:
         print("lost:", case)
     return 1 if lost else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:3]))
+    sys.exit(main())
