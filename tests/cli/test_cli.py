@@ -219,6 +219,19 @@ def test_progress_bar_on_a_terminal_only(monkeypatch, extra, shown):
     assert "scoring" not in plain.getvalue()
 
 
+def test_a_metric_without_its_package_and_no_references_are_one_line_errors(monkeypatch):
+    import bleukit.cli.args as cli_args
+
+    # a metric is a package (bleukit.metrics.<name>): -m names one that this install lacks
+    monkeypatch.setattr(cli_args, "available_metrics", lambda: ["bleu", "chrf"])
+    code, out, err = run(REF_A, "-i", HYP, "-m", "bleu", "ter")
+    assert (code, out) == (1, "") and err.strip().splitlines() == [
+        "bleukit: error: -m ter: bleukit does not compute TER (it has bleu, chrf)"]
+    monkeypatch.undo()
+    code, out, err = run("-i", HYP)
+    assert code == 1 and "no reference files" in err and "-t wmt22 -l de-en" in err
+
+
 def test_empty_stdin_explains_that_positional_files_are_references():
     code, out, err = run(HYP, REF_A, stdin=b"")
     assert code == 1 and "stdin was empty" in err and "-i" in err

@@ -77,8 +77,6 @@ def _run(args: argparse.Namespace, stdin: Any, out: IO, stderr: IO) -> int:
     # bleukit's comparison output: all pairs (--rank) or the baseline's with corrected p-values
     ranked = args.rank or (paired is not None and args.correction is not None)
 
-    if args.sentence_level and len(args.metrics) > 1:
-        raise CliError("Only one metric can be used in sentence-level mode.")
     if args.test_set:
         ref_labels, refs = testsets.references(args, log)
     else:

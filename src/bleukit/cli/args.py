@@ -1,9 +1,8 @@
 """The command line's arguments: sacreBLEU 2.6's, with the same names, defaults and exit codes.
 
-Each metric package adds its own argument group (its ``cli`` module, see :mod:`bleukit.metrics`).
-Options sacreBLEU has for things bleukit does not do (the options of a metric bleukit lacks)
-are parsed as sacreBLEU parses them, so that :func:`unsupported` can name them in a one-line
-error. The test-set options (``-t``, ``--echo``, ...) are :mod:`.testsets`'.
+Each metric package adds its own argument group (its ``cli`` module, see :mod:`bleukit.metrics`);
+:func:`unsupported` names a ``-m`` metric that has no package here in a one-line error. The
+test-set options (``-t``, ``--echo``, ...) are :mod:`.testsets`'.
 
 >>> args = build_parser().parse_args(["ref.txt", "-i", "hyp.txt", "-tok", "intl", "-b"])
 >>> args.refs, args.input, args.tokenize, args.score_only, unsupported(args)
@@ -36,9 +35,6 @@ Quick usage (the positional files are references, as in sacreBLEU):
     bleukit REF -i SYS1 SYS2 --paired-bs    compare systems (first = baseline)
 Output is sacreBLEU 2.6's, byte for byte, except `version:bleukit-X` in the signature."""
 
-# (flags, argparse keyword arguments, what it is) of sacreBLEU options bleukit does not implement;
-# a metric's options would be parsed here while bleukit had no package for it (all three have one now).
-_UNSUPPORTED: list = []
 _METRIC_NAMES = {"chrf": "chrF", "ter": "TER"}
 
 
@@ -49,15 +45,6 @@ def metric_cli() -> Dict[str, ModuleType]:
     ['bleu']
     """
     return {name: importlib.import_module(f"bleukit.metrics.{name}.cli") for name in available_metrics()}
-
-
-def _unsupported_entries() -> list:
-    available = set(available_metrics())
-    return [entry for entry in _UNSUPPORTED if entry[2] not in available]
-
-
-def _dest(flags) -> str:
-    return "unsupported_" + flags[0].lstrip("-").replace("-", "_")
 
 
 class _MetavarCheckFormatter(argparse.RawDescriptionHelpFormatter):
@@ -166,29 +153,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "'none' for an unseeded run). Unlike sacreBLEU, seed 0 seeds the paired tests too.")
     a.add_argument("--version", "-V", action="version", version=f"bleukit {__version__}")
 
-    u = p.add_argument_group("sacreBLEU options bleukit does not support (each gives an error)")
-    for flags, kwargs, what in _unsupported_entries():
-        what = _METRIC_NAMES.get(what, what)
-        if kwargs.get("action") != "store_true":
-            kwargs = dict(kwargs, metavar="ARG")
-        u.add_argument(*flags, dest=_dest(flags), help=f"not supported ({what})", **kwargs)
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     return p
 
 
 def unsupported(args: argparse.Namespace) -> List[str]:
-    """One message per sacreBLEU option given that bleukit does not implement.
+    """One message per ``-m`` metric given that has no package here (none in a full install).
 
     >>> unsupported(build_parser().parse_args(["r", "-tok", "spm"]))
     []
     """
     available = available_metrics()
-    messages = [f"-m {m}: bleukit does not compute {_METRIC_NAMES.get(m, m)} (it has {', '.join(available)})"
-                for m in args.metrics if m not in available]
-    for flags, _, what in _unsupported_entries():
-        value = getattr(args, _dest(flags))
-        if value not in (None, False):
-            messages.append(f"{'/'.join(flags)}: bleukit does not support {what}; give reference files"
-                            if what.startswith(("downloading", "test-set", "printing", "sacreBLEU"))
-                            else f"{'/'.join(flags)}: bleukit does not compute {_METRIC_NAMES.get(what, what)}")
-    return messages
+    return [f"-m {m}: bleukit does not compute {_METRIC_NAMES.get(m, m)} (it has {', '.join(available)})"
+            for m in args.metrics if m not in available]

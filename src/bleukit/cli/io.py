@@ -187,13 +187,11 @@ def stdin_column(stdin: Any, encoding: str) -> List[str]:
 def read_references(args: argparse.Namespace) -> List[List[str]]:
     """The reference streams of the positional files (``--num-refs`` splits one file on tabs)."""
     if not args.refs:
-        raise CliError("no reference files: give them before -i (bleukit REF [REF ...] -i HYP); "
-                       "sacreBLEU's downloadable test sets (-t) are not supported")
+        raise CliError("no reference files: give them before -i (bleukit REF [REF ...] -i HYP), "
+                       "or a test set (-t wmt22 -l de-en)")
     if args.num_refs < 1:
         raise CliError(f"--num-refs must be >= 1, got {args.num_refs}")
-    if args.num_refs != 1 and len(args.refs) > 1:
-        raise CliError("--num-refs splits the tab-separated references of ONE reference file; "
-                       "you cannot also give several reference files")
+    # --num-refs with several reference files: sacreBLEU's error, in cli.testsets.early
     if "-" in args.refs:
         raise CliError("'-' is not a reference file: '-' means STDIN, which holds the hypotheses (piped in "
                        "without -i, or -i -); give every reference as a file (bleukit REF [REF ...] -i HYP)")
