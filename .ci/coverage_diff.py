@@ -14,7 +14,9 @@ Where the change moved code between files (a refactoring between the two runs), 
 matches by source instead of by path: a line is its enclosing function or class (qualified name)
 and its text, wherever it now lives, and a branch is the pair of such lines. It prints what was
 covered before, still exists, and is no longer covered (a loss), and counts what was covered before
-and no longer exists in that form (code the change rewrote, which it cannot compare).
+and no longer exists in that form (code the change rewrote, which it cannot compare). A line
+"exists" after if it is a statement that can run (not one under ``if TYPE_CHECKING:``, which only a
+type checker reads), and a branch if the later code has that way from its first line to its second.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from typing import Dict, Set, Tuple
 
 from coverage import CoverageData
 from coverage.python import PythonParser
+
+#: blocks that never run (coverage.py's exclusion regex): imports made for the type checker alone
+NEVER_RUN = r"^\s*if TYPE_CHECKING:"
 
 
 def _by_package_path(path: str) -> Tuple[Dict[str, Set[int]], Dict[str, Set[Tuple[int, int]]]]:
@@ -65,6 +70,13 @@ def _line_keys(path: str) -> Dict[int, Tuple[str, str]]:
     return {n: (scope.get(n, "<module>"), " ".join(line.split())) for n, line in enumerate(text.splitlines(), 1)}
 
 
+def _branches(pairs, keys: Dict[int, Tuple[str, str]], branch_lines: Set[int]) -> set:
+    """Arcs from a line with more than one way out (as coverage.py counts branches), as source keys;
+    a negative end is the exit of the code object that starts there, named by its scope."""
+    return {(keys[a], ("<exit>", keys[-b][0]) if b < 0 else keys[b])
+            for a, b in pairs if a in branch_lines and abs(b) in keys}
+
+
 def _by_source(path: str):
     """Covered lines and arcs of a run as source keys, and every key its files hold.
 
@@ -74,13 +86,16 @@ def _by_source(path: str):
         with gzip.open(path, "rt", encoding="utf-8") as f:
             saved = json.load(f)
         as_key = tuple
+        present_arcs = saved.get("present_arcs")  # keys saved before possible arcs were kept: None
         return ({as_key(k) for k in saved["covered"]}, {(as_key(a), as_key(b)) for a, b in saved["arcs"]},
-                {as_key(k) for k in saved["present"]})
+                {as_key(k) for k in saved["present"]},
+                None if present_arcs is None else {(as_key(a), as_key(b)) for a, b in present_arcs})
     data = CoverageData(basename=path)
     data.read()
     covered: set = set()
     arcs: set = set()
     present: set = set()
+    present_arcs: set = set()
     for measured in data.measured_files():
         if measured.replace("\\", "/").rfind("/src/bleukit/") < 0:
             continue
@@ -88,27 +103,28 @@ def _by_source(path: str):
             keys = _line_keys(measured)
         except FileNotFoundError:  # the run's checkout must still exist: its files are read
             sys.exit(f"{path}: {measured} is gone; keep the run's checkout")
-        present.update(keys.values())
-        covered.update(keys[n] for n in data.lines(measured) or () if n in keys)
-        parser = PythonParser(filename=measured)
+        parser = PythonParser(filename=measured, exclude=NEVER_RUN)
         parser.parse_source()
+        statements = {n for n in parser.statements if n in keys}  # what coverage.py counts (no docstrings)
+        covered.update(keys[n] for n in data.lines(measured) or () if n in statements)
+        present.update(keys[n] for n in statements)
         branch_lines = {line for line, exits in parser.exit_counts().items() if exits > 1}
-        for a, b in data.arcs(measured) or ():
-            # a branch: an arc from a line with more than one way out (as coverage.py counts them); a
-            # negative end is the exit of the code object that starts there, named by its scope
-            if a in branch_lines and abs(b) in keys:
-                arcs.add((keys[a], ("<exit>", keys[-b][0]) if b < 0 else keys[b]))
-    return covered, arcs, present
+        arcs.update(_branches(data.arcs(measured) or (), keys, branch_lines))
+        present_arcs.update(_branches(parser.arcs(), keys, branch_lines))
+    return covered, arcs, present, present_arcs
 
 
 def main_by_source(before: str, after: str) -> int:
-    covered_before, arcs_before, _ = _by_source(before)
-    covered_after, arcs_after, present_after = _by_source(after)
+    covered_before, arcs_before, _, _ = _by_source(before)
+    covered_after, arcs_after, present_after, present_arcs_after = _by_source(after)
     lost = sorted(covered_before & present_after - covered_after)
     rewritten = covered_before - present_after
-    scopes_after = {scope for scope, _ in present_after}
-    arcs_comparable = {(start, end) for start, end in arcs_before if start in present_after
-                       and (end in present_after or (end[0] == "<exit>" and end[1] in scopes_after))}
+    if present_arcs_after is not None:
+        arcs_comparable = arcs_before & present_arcs_after
+    else:  # older saved keys: both lines still there
+        scopes_after = {scope for scope, _ in present_after}
+        arcs_comparable = {(start, end) for start, end in arcs_before if start in present_after
+                           and (end in present_after or (end[0] == "<exit>" and end[1] in scopes_after))}
     lost_arcs = sorted(arcs_comparable - arcs_after)
     for scope, text in lost:
         print(f"line lost: {scope}: {text}")
@@ -131,10 +147,10 @@ def main(argv=None) -> int:
                         help="write BEFORE's source keys (with AFTER as a note of where they came from) and stop")
     args = parser.parse_args(argv)
     if args.save_keys:
-        covered, arcs, present = _by_source(args.before)
+        covered, arcs, present, present_arcs = _by_source(args.before)
         with gzip.open(args.save_keys, "wt", encoding="utf-8") as f:
             json.dump({"source": args.after, "covered": sorted(covered), "arcs": sorted(arcs),
-                       "present": sorted(present)}, f, separators=(",", ":"))
+                       "present": sorted(present), "present_arcs": sorted(present_arcs)}, f, separators=(",", ":"))
         print(f"{args.save_keys}: {len(covered)} lines, {len(arcs)} branches")
         return 0
     if args.by_source:

@@ -85,3 +85,18 @@ def test_saved_keys_outlive_the_checkout(tmp_path, capsys):
     after = _run(tmp_path, "after", "new.py", SOURCE, "kept(1)")
     assert _tool().main(["--by-source", saved, after]) == 1
     assert "line lost: helper: return x + 1" in capsys.readouterr().out
+
+
+def test_a_branch_the_new_code_cannot_take_and_type_checking_imports_are_not_losses(tmp_path, capsys):
+    # the whole-suite comparison across issue 42 flagged both: a check inserted after an `if` (its
+    # way out now leads to the new line) and an import moved under `if TYPE_CHECKING:` (never run)
+    source = "from typing import List\n\n\ndef f(x):\n    if x:\n        return 1\n    y = 2\n    return y\n"
+    before = _run(tmp_path, "before", "old.py", source, "f(1); f(0)")
+    changed = source.replace("from typing import List\n", "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+                             "    from typing import List\n").replace("    y = 2\n", "    z = 3\n    y = 2\n")
+    after = _run(tmp_path, "after", "new.py", changed, "f(1); f(0)")
+    assert _tool().main(["--by-source", before, after]) == 0
+    out = capsys.readouterr().out
+    assert "lost" not in out.replace("not covered after", "")
+    assert "rewritten or removed since: 1" in out  # the import: present only for the type checker
+    assert "before's still in the code: 1, not covered after: 0" in out  # 'if x:' -> 'return 1' only
