@@ -202,8 +202,12 @@ def pytest_unconfigure(config):
     path = os.environ.get("BLEUKIT_CASE_LOG")
     if path:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        with open(f"{path}.{worker}", "w", encoding="utf-8") as f:
-            json.dump(sorted(_CASES), f)
+        # one write and a rename: a worker that pytest-xdist ends while it writes leaves no half file
+        # (json.dump's thousands of small writes were cut short so, once, for a 33 MB log)
+        text = json.dumps(sorted(_CASES))
+        with open(f"{path}.{worker}.partial", "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(f"{path}.{worker}.partial", f"{path}.{worker}")
 
 
 def load(path: str) -> set:
@@ -212,6 +216,8 @@ def load(path: str) -> set:
 
     cases = set()
     for name in glob.glob(glob.escape(path) + ".*"):
+        if name.endswith(".partial"):
+            continue
         with open(name, encoding="utf-8") as f:
             for metric, kind, options, digest in json.load(f):
                 fields = json.loads(options) if options else None
