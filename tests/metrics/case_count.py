@@ -27,6 +27,7 @@ import json
 import os
 import sys
 import threading
+from pathlib import Path
 
 _CASES: set = set()
 _DEPTH = threading.local()
@@ -189,7 +190,7 @@ def install() -> None:
 def _add_cli(args: list, stdin) -> None:
     """A command-line case: its flags, the contents of the files it names, and its stdin."""
     files = [a for a in args if os.path.isfile(a)]
-    contents = [open(f, "rb").read().decode("utf-8", "replace") for f in files]
+    contents = [Path(f).read_bytes().decode("utf-8", "replace") for f in files]
     flags = [a for a in args if not os.path.isfile(a)]
     if isinstance(stdin, bytes):
         stdin = stdin.decode("utf-8", "replace")
@@ -202,8 +203,8 @@ def pytest_unconfigure(config):
     path = os.environ.get("BLEUKIT_CASE_LOG")
     if path:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        # one write and a rename: a worker that pytest-xdist ends while it writes leaves no half file
-        # (json.dump's thousands of small writes were cut short so, once, for a 33 MB log)
+        # one write and a rename: a worker ended while it writes leaves no half file (two logs of one
+        # run, 10 and 33 MB, written by json.dump's many small writes, were found cut short)
         text = json.dumps(sorted(_CASES))
         with open(f"{path}.{worker}.partial", "w", encoding="utf-8") as f:
             f.write(text)
@@ -225,13 +226,6 @@ def load(path: str) -> set:
                     options = json.dumps({k: v for k, v in fields.items() if k not in STATE}, sort_keys=True)
                 cases.add((metric, kind, options, digest))
     return cases
-
-
-def per_metric(cases: set) -> dict:
-    counts: dict = {}
-    for case in cases:
-        counts[case[0]] = counts.get(case[0], 0) + 1
-    return dict(sorted(counts.items()))
 
 
 def stored_cases(names=None) -> set:
