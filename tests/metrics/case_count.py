@@ -16,7 +16,9 @@ its cases. Only the outermost oracle call counts (``corpus_score`` calls
 ``_extract_corpus_statistics`` inside); the input is a hash of the arguments with sequences made
 lists, so a tuple and a list of the same lines are one input. sacreBLEU's command line, in a
 subprocess or in this process (``tests/cli/cli_runs.py``), is one case: its flags, the contents of
-the files it names and its stdin.
+the files it names and its stdin. The log names the test that made each case first (its node id;
+a module's fixtures count for its first test), and the comparison counts the lost cases per test
+function, so that each lost group can be traced to the test it came from.
 """
 
 from __future__ import annotations
@@ -30,7 +32,15 @@ import threading
 from pathlib import Path
 
 _CASES: set = set()
+#: the test that made each case first (its node id), for tracing a case one run has and another lacks
+_FIRST: dict = {}
+_TEST = [""]
 _DEPTH = threading.local()
+
+
+def _add(case: tuple) -> None:
+    _CASES.add(case)
+    _FIRST.setdefault(case, _TEST[0])
 
 
 def _plain(value):
@@ -70,7 +80,7 @@ def _wrap(owner, name, kind):
     def wrapper(self, *args, **kwargs):
         depth = getattr(_DEPTH, "n", 0)
         if depth == 0:
-            _CASES.add((type(self).__name__.upper(), kind, _options(self, kind), _digest([args, kwargs])))
+            _add((type(self).__name__.upper(), kind, _options(self, kind), _digest([args, kwargs])))
         _DEPTH.n = depth + 1
         try:
             return original(self, *args, **kwargs)
@@ -91,7 +101,7 @@ def _wrap_static(owner, name, metric, kind):
     def wrapper(*args, **kwargs):
         depth = getattr(_DEPTH, "n", 0)
         if depth == 0:
-            _CASES.add((metric, kind, "", _digest([args, kwargs])))
+            _add((metric, kind, "", _digest([args, kwargs])))
         _DEPTH.n = depth + 1
         try:
             return function(*args, **kwargs)
@@ -124,7 +134,7 @@ def install() -> None:
     @functools.wraps(original_call)  # the shim's tests compare signatures with sacreBLEU's
     def paired(self, *args, **kwargs):
         for metric in self.metrics.values():
-            _CASES.add((type(metric).__name__.upper(), "paired:" + self.test_type, _options(metric),
+            _add((type(metric).__name__.upper(), "paired:" + self.test_type, _options(metric),
                         _digest([self.named_systems, self.n_samples, self._seed])))
         _DEPTH.n = getattr(_DEPTH, "n", 0) + 1
         try:
@@ -196,7 +206,11 @@ def _add_cli(args: list, stdin) -> None:
         stdin = stdin.decode("utf-8", "replace")
     metrics = [m.upper() for m in ("bleu", "chrf", "ter") if m in flags] or ["BLEU"]
     for metric in metrics:
-        _CASES.add((metric, "cli", json.dumps(flags), _digest([contents, stdin or None])))
+        _add((metric, "cli", json.dumps(flags), _digest([contents, stdin or None])))
+
+
+def pytest_runtest_setup(item):  # a module's fixtures count for its first test
+    _TEST[0] = item.nodeid
 
 
 def pytest_unconfigure(config):
@@ -205,14 +219,15 @@ def pytest_unconfigure(config):
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         # one write and a rename: a worker ended while it writes leaves no half file (two logs of one
         # run, 10 and 33 MB, written by json.dump's many small writes, were found cut short)
-        text = json.dumps(sorted(_CASES))
+        text = json.dumps([[*case, _FIRST.get(case, "")] for case in sorted(_CASES)])
         with open(f"{path}.{worker}.partial", "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(f"{path}.{worker}.partial", f"{path}.{worker}")
 
 
-def load(path: str) -> set:
-    """The cases a run logged (every worker's file ``path.*``)."""
+def load(path: str, tests: dict | None = None) -> set:
+    """The cases a run logged (every worker's file ``path.*``); ``tests`` gets the test that made
+    each (logs written since 2026-11-30 name it)."""
     import glob
 
     cases = set()
@@ -220,11 +235,13 @@ def load(path: str) -> set:
         if name.endswith(".partial"):
             continue
         with open(name, encoding="utf-8") as f:
-            for metric, kind, options, digest in json.load(f):
+            for metric, kind, options, digest, *test in json.load(f):
                 fields = json.loads(options) if options else None
                 if isinstance(fields, dict) and kind != "signature":  # logs written before STATE was left out
                     options = json.dumps({k: v for k, v in fields.items() if k not in STATE}, sort_keys=True)
                 cases.add((metric, kind, options, digest))
+                if tests is not None and test:
+                    tests.setdefault((metric, kind, options, digest), test[0])
     return cases
 
 
@@ -273,7 +290,8 @@ def main(argv=None) -> int:
         with open(f"{args.before}.main", "w", encoding="utf-8") as f:
             json.dump(sorted(stored_cases()), f)
         return 0
-    old, new = load(args.before), set().union(*(load(path) for path in args.after))
+    made_by: dict = {}
+    old, new = load(args.before, made_by), set().union(*(load(path) for path in args.after))
     lost = old - new
     print(f"{'metric':14} {'kind':12} {'before':>8} {'after':>8} {'lost':>6}")
     kinds = sorted({(c[0], c[1].split(":")[0]) for c in old | new})
@@ -283,6 +301,12 @@ def main(argv=None) -> int:
     for metric in sorted({c[0] for c in old | new}):
         old_n, new_n, lost_n = (sum(c[0] == metric for c in s) for s in (old, new, lost))
         print(f"{metric:14} {'all':12} {old_n:8} {new_n:8} {lost_n:6}")
+    by_test: dict = {}
+    for case in lost:  # by test function (its parameters left out), where the log names the tests
+        test = made_by.get(case, "?").split("[")[0]
+        by_test[test] = by_test.get(test, 0) + 1
+    for test, count in sorted(by_test.items(), key=lambda kv: -kv[1]):
+        print(f"lost {count:6} made by {test}")
     for case in sorted(lost)[:20]:
         print("lost:", case)
     return 1 if lost else 0
